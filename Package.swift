@@ -1,0 +1,99 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layout: pure libraries (model, JSON, checks, domain list, reports) with no I/O,
+// one networking target over libcurl's multi interface, one engine that runs audits
+// and writes run folders, and a thin command-line front end.
+let package = Package(
+    name: "aasa-audit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "aasa-audit", targets: ["AASAAuditCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        // Test-only: real HTTPS servers on loopback and a test CA made at run time.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+    ],
+    targets: [
+        // C boundary: the system libraries and a small typed shim over libcurl's variadic calls.
+        .systemLibrary(
+            name: "CLibcurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CIDN2",
+            pkgConfig: "libidn2",
+            providers: [.apt(["libidn2-dev"])]
+        ),
+        .target(name: "CCurlShim", dependencies: ["CLibcurl"]),
+
+        // Pure logic: no I/O.
+        .target(name: "AASAJSON"),
+        .target(name: "AASAModel"),
+        .target(name: "AASAChecks", dependencies: ["AASAModel", "AASAJSON"]),
+        .target(name: "DomainList", dependencies: ["AASAModel", "AASAChecks", "CIDN2"]),
+        .target(
+            name: "AASAReport",
+            dependencies: [
+                "AASAModel", "AASAJSON",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+
+        // Networking: libcurl multi driven from one thread, bridged to async/await.
+        .target(
+            name: "AASAFetch",
+            dependencies: [
+                "CCurlShim", "AASAModel",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // The engine: audits domains concurrently, writes run folders and reports.
+        .target(
+            name: "AASAAudit",
+            dependencies: ["AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "DomainList"]
+        ),
+
+        // The command-line front end.
+        .executableTarget(
+            name: "AASAAuditCLI",
+            dependencies: [
+                "AASAAudit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Tests.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "AASAJSONTests", dependencies: ["AASAJSON"]),
+        .testTarget(name: "AASAChecksTests", dependencies: ["AASAChecks", "AASAModel", "AASAJSON"]),
+        .testTarget(name: "DomainListTests", dependencies: ["DomainList"]),
+        .testTarget(name: "AASAReportTests", dependencies: ["AASAReport", "AASAModel", "AASAJSON"]),
+        .testTarget(
+            name: "AASAFetchTests",
+            dependencies: ["AASAFetch", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(name: "AASAAuditTests", dependencies: ["AASAAudit", "AASAAuditCLI", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,49 @@
+/// The shape of an app ID: `<Application Identifier Prefix>.<bundle ID>`, where the prefix is
+/// normally the 10-character Team ID (upper-case letters and digits).
+public enum AppIDFormat {
+    /// Prefixes from Apple's samples and documentation, copied into real files unchanged.
+    static let samplePrefixes: Set<String> = ["ABCDE12345", "9JA89QQLNQ", "A1B2C3D4E5", "0123456789", "1234567890", "XXXXXXXXXX", "AAAAAAAAAA"]
+
+    /// Fragments that only a template's placeholder contains.
+    static let placeholderMarkers = ["TEAM_ID", "TEAMID", "TEAM-ID", "YOUR_", "YOUR-", "YOURTEAM", "<", ">", "{", "}", "$(", "TODO", "REPLACE", "BUNDLE_ID", "BUNDLEID", "APP_ID", "XXXXX"]
+
+    /// Why `appID` is not a usable app ID, or nil when it is well formed.
+    public static func problem(with appID: String) -> String? {
+        let upper = appID.uppercased()
+        if let marker = placeholderMarkers.first(where: { upper.contains($0) }) {
+            return "\"\(appID)\" is a placeholder (it contains \"\(marker)\"), not a real app ID"
+        }
+        guard let dot = appID.firstIndex(of: ".") else {
+            return "\"\(appID)\" has no prefix: an app ID is PREFIX.bundle.id, e.g. ABCDE12345.com.example.app"
+        }
+        let prefix = String(appID[..<dot])
+        let bundleID = String(appID[appID.index(after: dot)...])
+        if samplePrefixes.contains(prefix) {
+            return "\"\(appID)\" uses the sample prefix \(prefix) from documentation, not a real Team ID"
+        }
+        if prefix.count != 10 || !prefix.unicodeScalars.allSatisfy(isUpperAlphanumeric) {
+            if prefix.count == 10, prefix.uppercased().unicodeScalars.allSatisfy(isUpperAlphanumeric) {
+                return "\"\(appID)\": the prefix \(prefix) must be upper case (Team IDs are upper-case letters and digits)"
+            }
+            return "\"\(appID)\": the prefix \"\(prefix)\" is not a 10-character Team ID of upper-case letters and digits"
+        }
+        if bundleID.isEmpty {
+            return "\"\(appID)\" has no bundle ID after the prefix"
+        }
+        if !bundleID.unicodeScalars.allSatisfy(isBundleIDCharacter) {
+            return "\"\(appID)\": the bundle ID \"\(bundleID)\" may hold only letters, digits, '-' and '.'"
+        }
+        if bundleID.hasPrefix(".") || bundleID.hasSuffix(".") || bundleID.contains("..") {
+            return "\"\(appID)\": the bundle ID \"\(bundleID)\" has an empty component"
+        }
+        return nil
+    }
+
+    static func isUpperAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    }
+
+    static func isBundleIDCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "."
+    }
+}

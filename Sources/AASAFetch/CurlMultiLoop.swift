@@ -1,0 +1,257 @@
+import AASAModel
+import CCurlShim
+import CLibcurl
+import Foundation
+
+/// libcurl's multi interface driven from one dedicated thread: perform, collect finished
+/// transfers, poll. Other threads only append to the lock-protected inbox and call
+/// `curl_multi_wakeup`; every curl handle is touched by the loop thread alone.
+final class CurlMultiLoop: @unchecked Sendable {
+    private let configuration: FetcherConfiguration
+
+    // Loop thread only (after init).
+    nonisolated(unsafe) private let multi: UnsafeMutableRawPointer
+    private var active: [UInt64: Transfer] = [:]
+    /// Shared by every easy handle: curl does not copy lists, so they live as long as the loop.
+    private let resolveList: UnsafeMutablePointer<curl_slist>?
+    private let connectToList: UnsafeMutablePointer<curl_slist>?
+
+    // Shared, under `lock`.
+    private let lock = NSLock()
+    private var inbox: [Transfer] = []
+    private var cancellations: [Transfer] = []
+    private var stopRequested = false
+    private var nextID: UInt64 = 0
+
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(configuration: FetcherConfiguration) throws(FetcherError) {
+        try CurlGlobal.initialize()
+        guard let multi = curl_multi_init() else { throw FetcherError("curl_multi_init failed") }
+        self.configuration = configuration
+        self.multi = multi
+        resolveList = Self.makeList(configuration.resolve)
+        connectToList = Self.makeList(configuration.connectTo)
+        // Keep every in-flight domain's connection cached until its last fetch.
+        _ = ccurl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, max(16, configuration.expectedConcurrency + 16))
+        _ = ccurl_multi_set_long(multi, CURLMOPT_PIPELINING, ccurl_pipe_multiplex)
+
+        let thread = Thread { [self] in run() }
+        thread.name = "aasa-audit curl loop"
+        thread.start()
+    }
+
+    deinit {
+        curl_slist_free_all(resolveList)
+        curl_slist_free_all(connectToList)
+    }
+
+    // MARK: Called from any thread
+
+    func makeTransfer(_ request: FetchRequest) -> Transfer {
+        let id = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        return Transfer(id: id, request: request, maximumBodyBytes: configuration.maximumBodyBytes, maximumHeaderBytes: configuration.maximumHeaderBytes)
+    }
+
+    func submit(_ transfer: Transfer) {
+        let accepted = lock.withLock {
+            guard !stopRequested else { return false }
+            inbox.append(transfer)
+            return true
+        }
+        if accepted {
+            curl_multi_wakeup(multi)
+        } else {
+            transfer.continuation?.resume(returning: transfer.cancelledResult())
+            transfer.continuation = nil
+        }
+    }
+
+    func cancel(_ transfer: Transfer) {
+        lock.withLock {
+            transfer.cancelRequested = true
+            cancellations.append(transfer)
+        }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Stops the loop: transfers still in flight end as cancelled. Waits for the thread.
+    func shutdown() {
+        lock.withLock { stopRequested = true }
+        curl_multi_wakeup(multi)
+        stopped.wait()
+    }
+
+    // MARK: The loop thread
+
+    private func run() {
+        while true {
+            let (incoming, cancelled, stopping) = lock.withLock {
+                defer {
+                    inbox.removeAll(keepingCapacity: true)
+                    cancellations.removeAll(keepingCapacity: true)
+                }
+                let incoming = inbox.map { ($0, $0.cancelRequested) }
+                return (incoming, cancellations, stopRequested)
+            }
+            for (transfer, alreadyCancelled) in incoming {
+                if alreadyCancelled || stopping {
+                    resume(transfer, with: transfer.cancelledResult())
+                } else {
+                    start(transfer)
+                }
+            }
+            for transfer in cancelled {
+                if active[transfer.id] != nil { abort(transfer) }
+            }
+            if stopping {
+                for transfer in Array(active.values) { abort(transfer) }
+                break
+            }
+
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            collectFinished()
+            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        curl_multi_cleanup(multi)
+        stopped.signal()
+    }
+
+    private func start(_ transfer: Transfer) {
+        guard let easy = curl_easy_init() else {
+            var failed = transfer.cancelledResult()
+            failed.record.error = TransferError(kind: .other, curlCode: 0, message: "curl_easy_init failed")
+            resume(transfer, with: failed)
+            return
+        }
+        transfer.easy = easy
+        if let problem = configure(easy, for: transfer) {
+            var failed = transfer.cancelledResult()
+            failed.record.error = TransferError(kind: .other, curlCode: 0, message: problem)
+            curl_easy_cleanup(easy)
+            resume(transfer, with: failed)
+            return
+        }
+        active[transfer.id] = transfer
+        _ = curl_multi_add_handle(multi, easy)
+    }
+
+    /// Sets every option of a transfer. Returns a message when curl refuses one.
+    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) -> String? {
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        let timeout = Int(configuration.timeoutSeconds * 1000)
+        let connectTimeout = Int(min(configuration.connectTimeoutSeconds, configuration.timeoutSeconds) * 1000)
+        var options = CurlOptions(easy)
+        options.set(CURLOPT_URL, transfer.request.url)
+        options.set(CURLOPT_PROTOCOLS_STR, "https")
+        options.set(CURLOPT_REDIR_PROTOCOLS_STR, "https")
+        options.set(CURLOPT_FOLLOWLOCATION, 0)
+        options.set(CURLOPT_NOSIGNAL, 1)
+        options.set(CURLOPT_SSL_VERIFYPEER, 1)
+        options.set(CURLOPT_SSL_VERIFYHOST, 2)
+        options.set(CURLOPT_HTTP_VERSION, ccurl_http_version_2tls)
+        options.set(CURLOPT_PIPEWAIT, 1)
+        options.set(CURLOPT_ACCEPT_ENCODING, "")
+        options.set(CURLOPT_USERAGENT, transfer.request.userAgent ?? configuration.userAgent)
+        options.set(CURLOPT_TIMEOUT_MS, timeout)
+        options.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeout)
+        options.set(CURLOPT_MAXFILESIZE_LARGE, offset: curl_off_t(configuration.maximumBodyBytes))
+        options.set(CURLOPT_FORBID_REUSE, transfer.request.closeConnection ? 1 : 0)
+        if let caCertFile = configuration.caCertFile { options.set(CURLOPT_CAINFO, caCertFile) }
+        if let resolveList { options.set(CURLOPT_RESOLVE, list: resolveList) }
+        if let connectToList { options.set(CURLOPT_CONNECT_TO, list: connectToList) }
+        options.set(CURLOPT_ERRORBUFFER, pointer: transfer.errorBuffer)
+        options.set(CURLOPT_PRIVATE, pointer: context)
+        options.set(CURLOPT_WRITEDATA, pointer: context)
+        options.set(CURLOPT_HEADERDATA, pointer: context)
+        options.set(CURLOPT_WRITEFUNCTION, callback: { data, size, count, context in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+        })
+        options.set(CURLOPT_HEADERFUNCTION, callback: { data, size, count, context in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+        })
+        return options.failure
+    }
+
+    private func collectFinished() {
+        var easy: UnsafeMutableRawPointer?
+        var result = CURLE_OK
+        while ccurl_multi_next_done(multi, &easy, &result) == 1, let easy {
+            var context: UnsafeMutableRawPointer?
+            _ = ccurl_easy_get_pointer(easy, CURLINFO_PRIVATE, &context)
+            guard let context else { continue }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            let fetched = transfer.finish(result: result)
+            release(transfer)
+            resume(transfer, with: fetched)
+        }
+    }
+
+    private func abort(_ transfer: Transfer) {
+        release(transfer)
+        resume(transfer, with: transfer.cancelledResult())
+    }
+
+    private func release(_ transfer: Transfer) {
+        if let easy = transfer.easy {
+            _ = curl_multi_remove_handle(multi, easy)
+            curl_easy_cleanup(easy)
+            transfer.easy = nil
+        }
+        active[transfer.id] = nil
+    }
+
+    private func resume(_ transfer: Transfer, with result: FetchedLocation) {
+        transfer.continuation?.resume(returning: result)
+        transfer.continuation = nil
+    }
+
+    private static func makeList(_ entries: [String]) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for entry in entries { list = curl_slist_append(list, entry) }
+        return list
+    }
+}
+
+/// Sets options on one easy handle, remembering the first one curl refuses.
+struct CurlOptions {
+    let easy: UnsafeMutableRawPointer
+    private(set) var failure: String?
+
+    init(_ easy: UnsafeMutableRawPointer) { self.easy = easy }
+
+    mutating func set(_ option: CURLoption, _ value: Int) { check(option, ccurl_easy_set_long(easy, option, value)) }
+    mutating func set(_ option: CURLoption, offset value: curl_off_t) { check(option, ccurl_easy_set_offset(easy, option, value)) }
+    mutating func set(_ option: CURLoption, _ value: String) { check(option, ccurl_easy_set_string(easy, option, value)) }
+    mutating func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer) { check(option, ccurl_easy_set_pointer(easy, option, value)) }
+    mutating func set(_ option: CURLoption, pointer value: UnsafeMutablePointer<CChar>) { check(option, ccurl_easy_set_pointer(easy, option, value)) }
+    mutating func set(_ option: CURLoption, list value: UnsafeMutablePointer<curl_slist>) { check(option, ccurl_easy_set_slist(easy, option, value)) }
+    mutating func set(_ option: CURLoption, callback: ccurl_data_callback) { check(option, ccurl_easy_set_data_callback(easy, option, callback)) }
+
+    private mutating func check(_ option: CURLoption, _ code: CURLcode) {
+        if code != CURLE_OK, failure == nil {
+            failure = "curl refused option \(option.rawValue): \(CurlErrorClassification.describe(code))"
+        }
+    }
+}
+
+/// libcurl's process-wide initialisation, done once before the first handle.
+enum CurlGlobal {
+    private static let result: CURLcode = ccurl_global_init_once()
+
+    static func initialize() throws(FetcherError) {
+        guard result == CURLE_OK else { throw FetcherError("curl_global_init failed: \(CurlErrorClassification.describe(result))") }
+        signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+public struct FetcherError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

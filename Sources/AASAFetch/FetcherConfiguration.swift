@@ -1,0 +1,56 @@
+import AASAModel
+
+/// How every transfer of a fetcher is made.
+public struct FetcherConfiguration: Sendable {
+    /// Total time allowed for one transfer, connection included.
+    public var timeoutSeconds: Double
+    /// Time allowed for the TCP and TLS connection (capped at the total timeout).
+    public var connectTimeoutSeconds: Double
+    public var userAgent: String
+    /// Body bytes read at most, counted after decompression; the rest is not read.
+    public var maximumBodyBytes: Int
+    /// Response header bytes accepted at most.
+    public var maximumHeaderBytes: Int
+    /// curl's `--resolve` entries, `HOST:PORT:ADDR[,ADDR]` (`*` as HOST means any).
+    public var resolve: [String]
+    /// curl's `--connect-to` entries, `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT`.
+    public var connectTo: [String]
+    /// A PEM file of CA certificates to trust instead of the system's.
+    public var caCertFile: String?
+    /// Transfers expected in flight at once; sizes curl's connection cache.
+    public var expectedConcurrency: Int
+
+    public init(
+        timeoutSeconds: Double = 10, connectTimeoutSeconds: Double = 5, userAgent: String,
+        maximumBodyBytes: Int = 1 << 20, maximumHeaderBytes: Int = 256 << 10,
+        resolve: [String] = [], connectTo: [String] = [], caCertFile: String? = nil, expectedConcurrency: Int = 64
+    ) {
+        self.timeoutSeconds = timeoutSeconds
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.userAgent = userAgent
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumHeaderBytes = maximumHeaderBytes
+        self.resolve = resolve
+        self.connectTo = connectTo
+        self.caCertFile = caCertFile
+        self.expectedConcurrency = expectedConcurrency
+    }
+}
+
+/// One GET to make.
+public struct FetchRequest: Sendable {
+    public var url: String
+    public var location: AASALocation
+    /// Close the connection after this transfer: set on a domain's last fetch, so that
+    /// finished domains hold no sockets.
+    public var closeConnection: Bool
+    /// Overrides the configured user agent for this request.
+    public var userAgent: String?
+
+    public init(url: String, location: AASALocation, closeConnection: Bool = false, userAgent: String? = nil) {
+        self.url = url
+        self.location = location
+        self.closeConnection = closeConnection
+        self.userAgent = userAgent
+    }
+}

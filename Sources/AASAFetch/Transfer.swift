@@ -1,0 +1,176 @@
+import AASAModel
+import CCurlShim
+import CLibcurl
+import Crypto
+import Foundation
+
+/// One transfer in flight: its easy handle, what it has received so far, and the
+/// continuation to resume when it ends.
+///
+/// Threading: created on a caller's task, then handed to the loop thread, which alone touches
+/// the easy handle, the buffers and the continuation from then on. Only `cancelRequested` is
+/// shared, and only under the loop's lock.
+final class Transfer: @unchecked Sendable {
+    let id: UInt64
+    let request: FetchRequest
+    let maximumBodyBytes: Int
+    let maximumHeaderBytes: Int
+    var continuation: CheckedContinuation<FetchedLocation, Never>?
+
+    /// Guarded by the loop's lock.
+    var cancelRequested = false
+
+    // Loop thread only.
+    var easy: UnsafeMutableRawPointer?
+    var body: [UInt8] = []
+    var bodyTruncated = false
+    var headers = ResponseHeaders()
+    var headerBytes = 0
+    var headersTooLarge = false
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    init(id: UInt64, request: FetchRequest, maximumBodyBytes: Int, maximumHeaderBytes: Int) {
+        self.id = id
+        self.request = request
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumHeaderBytes = maximumHeaderBytes
+        errorBuffer = .allocate(capacity: ccurl_error_size)
+        errorBuffer.initialize(to: 0)
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+    }
+
+    /// Takes a piece of the (decoded) body; returns how much was taken. Taking less than
+    /// offered makes curl stop the transfer, which is how the read cap is enforced.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let room = maximumBodyBytes - body.count
+        if bytes.count > room {
+            body.append(contentsOf: bytes.prefix(room))
+            bodyTruncated = true
+            return 0
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    /// Takes one header line. A status line starts a new response (after a 1xx), so only the
+    /// final response's headers are kept.
+    func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        headerBytes += bytes.count
+        if headerBytes > maximumHeaderBytes {
+            headersTooLarge = true
+            return 0
+        }
+        if bytes.starts(with: "HTTP/".utf8) {
+            headers = ResponseHeaders()
+            return bytes.count
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return bytes.count }
+        let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+        guard ResponseHeaders.recordedNames.contains(name) else { return bytes.count }
+        let rawValue = bytes[(colon + 1)...].prefix(Self.maximumHeaderValueBytes)
+        let value = String(decoding: rawValue, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        headers.set(name: name, value: value)
+        return bytes.count
+    }
+
+    /// Header values are cut to this many bytes in the record.
+    static let maximumHeaderValueBytes = 1024
+
+    /// The record of the finished transfer. Called once, on the loop thread, before the easy
+    /// handle is cleaned up.
+    func finish(result: CURLcode) -> FetchedLocation {
+        guard let easy else { preconditionFailure("finished a transfer that never started") }
+        var record = FetchRecord(location: request.location, url: request.url)
+
+        var status = 0
+        _ = ccurl_easy_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        if status > 0 {
+            record.status = status
+            var version = 0
+            _ = ccurl_easy_get_long(easy, CURLINFO_HTTP_VERSION, &version)
+            record.httpVersion = Self.httpVersionName(version)
+            record.headers = headers
+            if (300..<400).contains(status) {
+                record.redirectTarget = string(easy, CURLINFO_REDIRECT_URL)
+            }
+        }
+        record.remoteIP = string(easy, CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
+        var connects = 0
+        _ = ccurl_easy_get_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        record.newConnection = record.remoteIP == nil ? nil : connects > 0
+        record.timings = FetchTimings(
+            dnsMs: milliseconds(easy, CURLINFO_NAMELOOKUP_TIME_T),
+            connectMs: milliseconds(easy, CURLINFO_CONNECT_TIME_T),
+            tlsMs: milliseconds(easy, CURLINFO_APPCONNECT_TIME_T),
+            firstByteMs: milliseconds(easy, CURLINFO_STARTTRANSFER_TIME_T),
+            totalMs: milliseconds(easy, CURLINFO_TOTAL_TIME_T)
+        )
+
+        if result == CURLE_FILESIZE_EXCEEDED {
+            bodyTruncated = true
+        }
+        record.bodyBytes = body.count
+        record.bodyTruncated = bodyTruncated
+        if !body.isEmpty {
+            record.bodySHA256 = Self.hex(SHA256.hash(data: body))
+        }
+
+        let bodyCapHit = bodyTruncated && (result == CURLE_WRITE_ERROR || result == CURLE_FILESIZE_EXCEEDED)
+        if result != CURLE_OK && !bodyCapHit {
+            record.error = transferError(result)
+        }
+        return FetchedLocation(record: record, body: body)
+    }
+
+    func transferError(_ result: CURLcode) -> TransferError {
+        if headersTooLarge {
+            return TransferError(kind: .other, curlCode: Int(result.rawValue), message: "The response headers exceed \(maximumHeaderBytes) bytes; reading stopped.")
+        }
+        let detail = String(cString: errorBuffer)
+        let message = detail.isEmpty ? CurlErrorClassification.describe(result) : detail
+        return TransferError(kind: CurlErrorClassification.kind(of: result), curlCode: Int(result.rawValue), message: message)
+    }
+
+    /// The record of a transfer that was cancelled before it finished.
+    func cancelledResult() -> FetchedLocation {
+        var record = FetchRecord(location: request.location, url: request.url)
+        record.error = TransferError(kind: .cancelled, curlCode: 0, message: "The fetch was cancelled before it finished.")
+        return FetchedLocation(record: record)
+    }
+
+    private func string(_ easy: UnsafeMutableRawPointer, _ info: CURLINFO) -> String? {
+        var pointer: UnsafePointer<CChar>?
+        guard ccurl_easy_get_string(easy, info, &pointer) == CURLE_OK, let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    private func milliseconds(_ easy: UnsafeMutableRawPointer, _ info: CURLINFO) -> Double {
+        var microseconds: curl_off_t = 0
+        _ = ccurl_easy_get_offset(easy, info, &microseconds)
+        return Double(microseconds / 10) / 100
+    }
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    static func httpVersionName(_ version: Int) -> String? {
+        switch version {
+        case CURL_HTTP_VERSION_1_0: "1.0"
+        case CURL_HTTP_VERSION_1_1: "1.1"
+        case CURL_HTTP_VERSION_2_0: "2"
+        case CURL_HTTP_VERSION_3: "3"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// The parts of the JSON report other than `domains`. The report writer streams the domain
+/// records between them, so a run's memory does not grow with the number of domains.
+public enum ReportSchema {
+    /// Bumped only for a change that breaks readers; new fields may appear at any time.
+    public static let version = 1
+}
+
+public struct ToolInfo: Codable, Sendable, Equatable {
+    public var name: String
+    public var version: String
+
+    public init(name: String = "aasa-audit", version: String) {
+        self.name = name
+        self.version = version
+    }
+}
+
+/// The options a run was made with, as the report records them.
+public struct RunOptions: Codable, Sendable, Equatable {
+    public var inputFiles: [String]
+    public var outputDirectory: String?
+    public var concurrency: Int
+    public var timeoutSeconds: Double
+    public var userAgent: String
+    public var failOn: Severity
+    public var resolve: [String]
+    public var connectTo: [String]
+    public var caCertFile: String?
+
+    public init(
+        inputFiles: [String], outputDirectory: String?, concurrency: Int, timeoutSeconds: Double, userAgent: String,
+        failOn: Severity, resolve: [String], connectTo: [String], caCertFile: String?
+    ) {
+        self.inputFiles = inputFiles
+        self.outputDirectory = outputDirectory
+        self.concurrency = concurrency
+        self.timeoutSeconds = timeoutSeconds
+        self.userAgent = userAgent
+        self.failOn = failOn
+        self.resolve = resolve
+        self.connectTo = connectTo
+        self.caCertFile = caCertFile
+    }
+}
+
+public struct RunInfo: Codable, Sendable, Equatable {
+    public var startedAt: Date
+    public var finishedAt: Date
+    public var durationSeconds: Double
+    /// False when the run was interrupted before every domain was audited.
+    public var complete: Bool
+    public var options: RunOptions
+
+    public init(startedAt: Date, finishedAt: Date, complete: Bool, options: RunOptions) {
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.durationSeconds = (finishedAt.timeIntervalSince(startedAt) * 1000).rounded() / 1000
+        self.complete = complete
+        self.options = options
+    }
+}
+
+public struct VerdictCounts: Codable, Sendable, Equatable {
+    public var pass = 0
+    public var warn = 0
+    public var fail = 0
+
+    public init() {}
+
+    public subscript(verdict: Verdict) -> Int {
+        get {
+            switch verdict {
+            case .pass: pass
+            case .warn: warn
+            case .fail: fail
+            }
+        }
+        set {
+            switch verdict {
+            case .pass: pass = newValue
+            case .warn: warn = newValue
+            case .fail: fail = newValue
+            }
+        }
+    }
+}
+
+public struct SeverityCounts: Codable, Sendable, Equatable {
+    public var error = 0
+    public var warning = 0
+    public var info = 0
+
+    public init() {}
+
+    public subscript(severity: Severity) -> Int {
+        get {
+            switch severity {
+            case .error: error
+            case .warning: warning
+            case .info: info
+            }
+        }
+        set {
+            switch severity {
+            case .error: error = newValue
+            case .warning: warning = newValue
+            case .info: info = newValue
+            }
+        }
+    }
+}
+
+/// Counts over the whole run.
+public struct ReportSummary: Codable, Sendable, Equatable {
+    public var domains = 0
+    public var verdicts = VerdictCounts()
+    public var findingsBySeverity = SeverityCounts()
+    /// Finding code to the number of findings with it.
+    public var findingsByCode: [String: Int] = [:]
+    public var inputProblems = 0
+
+    public init() {}
+
+    /// Counts one audited domain.
+    public mutating func add(_ report: DomainReport) {
+        domains += 1
+        verdicts[report.verdict] += 1
+        for finding in report.findings {
+            findingsBySeverity[finding.severity] += 1
+            findingsByCode[finding.code.rawValue, default: 0] += 1
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// The app IDs a file names, per service. A service the file lacks is absent (nil).
+public struct ServiceAppIDs: Codable, Sendable, Equatable {
+    public var applinks: [String]?
+    public var webcredentials: [String]?
+    public var appclips: [String]?
+    public var activitycontinuation: [String]?
+
+    public init(applinks: [String]? = nil, webcredentials: [String]? = nil, appclips: [String]? = nil, activitycontinuation: [String]? = nil) {
+        self.applinks = applinks
+        self.webcredentials = webcredentials
+        self.appclips = appclips
+        self.activitycontinuation = activitycontinuation
+    }
+}
+
+/// The audit of one domain: a record of the JSON report's `domains` array.
+public struct DomainReport: Codable, Sendable, Equatable {
+    public var domain: String
+    /// The line of the input that listed the domain (its first line, if listed twice).
+    public var inputLine: Int?
+    public var expectedAppIDs: [String]
+    public var verdict: Verdict
+    public var fetches: [FetchRecord]
+    /// The app IDs named by the `.well-known` file (the one devices read).
+    public var appIDs: ServiceAppIDs
+    public var findings: [Finding]
+
+    public init(domain: String, inputLine: Int?, expectedAppIDs: [String], fetches: [FetchRecord], appIDs: ServiceAppIDs, findings: [Finding]) {
+        self.domain = domain
+        self.inputLine = inputLine
+        self.expectedAppIDs = expectedAppIDs
+        self.verdict = Verdict(findings: findings)
+        self.fetches = fetches
+        self.appIDs = appIDs
+        self.findings = findings
+    }
+}
+
+/// One domain to audit, as the input listed it.
+public struct DomainTarget: Sendable, Equatable {
+    /// Normalised: lower case, no trailing dot, punycode.
+    public var domain: String
+    public var expectedAppIDs: [String]
+    public var inputLine: Int?
+
+    public init(domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil) {
+        self.domain = domain
+        self.expectedAppIDs = expectedAppIDs
+        self.inputLine = inputLine
+    }
+}
+
+/// A line of the input that could not be audited (or was merged), with why.
+public struct InputProblem: Codable, Sendable, Equatable {
+    public var file: String
+    public var line: Int
+    /// The line's text, cut to a bounded length.
+    public var text: String
+    public var severity: Severity
+    public var message: String
+
+    public init(file: String, line: Int, text: String, severity: Severity, message: String) {
+        self.file = file
+        self.line = line
+        self.text = text
+        self.severity = severity
+        self.message = message
+    }
+}

@@ -1,0 +1,138 @@
+/// Everything recorded about one fetch of one location. Part of the JSON report.
+public struct FetchRecord: Codable, Sendable, Equatable {
+    public var location: AASALocation
+    public var url: String
+    /// The HTTP status, or nil when no response arrived.
+    public var status: Int?
+    /// "1.0", "1.1", "2" or "3"; nil when no response arrived.
+    public var httpVersion: String?
+    /// Where a 3xx answer pointed (absolute), never followed.
+    public var redirectTarget: String?
+    public var remoteIP: String?
+    /// Whether this fetch opened a new connection (false: it reused the domain's connection).
+    public var newConnection: Bool?
+    public var headers: ResponseHeaders
+    public var timings: FetchTimings
+    /// Body bytes received after any Content-Encoding was undone.
+    public var bodyBytes: Int
+    /// SHA-256 (hex) of the body bytes received; nil when there was no body.
+    public var bodySHA256: String?
+    /// True when the body exceeded the read cap and reading stopped there.
+    public var bodyTruncated: Bool
+    /// Why the transfer failed, when it did.
+    public var error: TransferError?
+
+    public init(
+        location: AASALocation, url: String, status: Int? = nil, httpVersion: String? = nil,
+        redirectTarget: String? = nil, remoteIP: String? = nil, newConnection: Bool? = nil,
+        headers: ResponseHeaders = ResponseHeaders(), timings: FetchTimings = FetchTimings(),
+        bodyBytes: Int = 0, bodySHA256: String? = nil, bodyTruncated: Bool = false, error: TransferError? = nil
+    ) {
+        self.location = location
+        self.url = url
+        self.status = status
+        self.httpVersion = httpVersion
+        self.redirectTarget = redirectTarget
+        self.remoteIP = remoteIP
+        self.newConnection = newConnection
+        self.headers = headers
+        self.timings = timings
+        self.bodyBytes = bodyBytes
+        self.bodySHA256 = bodySHA256
+        self.bodyTruncated = bodyTruncated
+        self.error = error
+    }
+}
+
+/// The response headers that matter to an audit, by their lower-case names. Values are
+/// trimmed and cut to a bounded length.
+public struct ResponseHeaders: Codable, Sendable, Equatable {
+    public var contentType: String?
+    public var contentLength: String?
+    public var contentEncoding: String?
+    public var cacheControl: String?
+    public var age: String?
+    public var etag: String?
+    public var lastModified: String?
+    public var server: String?
+    public var location: String?
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case contentType = "content-type"
+        case contentLength = "content-length"
+        case contentEncoding = "content-encoding"
+        case cacheControl = "cache-control"
+        case age
+        case etag
+        case lastModified = "last-modified"
+        case server
+        case location
+    }
+
+    /// The header names recorded, lower case.
+    public static let recordedNames: [String] = CodingKeys.allCases.map(\.rawValue)
+
+    /// Sets a header by its lower-case name; names not recorded are ignored. A repeated
+    /// header keeps its first value.
+    public mutating func set(name: String, value: String) {
+        guard let key = CodingKeys(rawValue: name) else { return }
+        let path: WritableKeyPath<ResponseHeaders, String?> = switch key {
+        case .contentType: \.contentType
+        case .contentLength: \.contentLength
+        case .contentEncoding: \.contentEncoding
+        case .cacheControl: \.cacheControl
+        case .age: \.age
+        case .etag: \.etag
+        case .lastModified: \.lastModified
+        case .server: \.server
+        case .location: \.location
+        }
+        if self[keyPath: path] == nil { self[keyPath: path] = value }
+    }
+}
+
+/// Milliseconds from the start of the transfer to the end of each phase, as curl measures
+/// them (cumulative). Phases a reused connection skips read 0.
+public struct FetchTimings: Codable, Sendable, Equatable {
+    public var dnsMs: Double
+    public var connectMs: Double
+    public var tlsMs: Double
+    public var firstByteMs: Double
+    public var totalMs: Double
+
+    public init(dnsMs: Double = 0, connectMs: Double = 0, tlsMs: Double = 0, firstByteMs: Double = 0, totalMs: Double = 0) {
+        self.dnsMs = dnsMs
+        self.connectMs = connectMs
+        self.tlsMs = tlsMs
+        self.firstByteMs = firstByteMs
+        self.totalMs = totalMs
+    }
+}
+
+/// Why a transfer failed.
+public struct TransferError: Codable, Sendable, Equatable {
+    public var kind: TransferErrorKind
+    /// libcurl's CURLcode, 0 when the failure was not curl's.
+    public var curlCode: Int
+    public var message: String
+
+    public init(kind: TransferErrorKind, curlCode: Int, message: String) {
+        self.kind = kind
+        self.curlCode = curlCode
+        self.message = message
+    }
+}
+
+public enum TransferErrorKind: String, Codable, Sendable {
+    case dns
+    case connect
+    case timeout
+    case tlsCertificate = "tls-certificate"
+    case tlsHandshake = "tls-handshake"
+    /// Not attempted, because an earlier fetch from the same host could not reach it.
+    case skipped
+    case cancelled
+    case other
+}

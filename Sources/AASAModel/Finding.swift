@@ -1,0 +1,85 @@
+/// How much a finding matters. `error` breaks universal links; `warning` is risky or unusual;
+/// `info` is worth knowing.
+public enum Severity: String, Codable, Sendable, CaseIterable, Comparable {
+    case info
+    case warning
+    case error
+
+    private var rank: Int {
+        switch self {
+        case .info: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// Where a file can be served. Devices (and Apple's CDN) read only `.well-known`;
+/// the root location is the iOS 9 era fallback.
+public enum AASALocation: String, Codable, Sendable, CaseIterable {
+    case wellKnown = "well-known"
+    case root
+
+    public var path: String {
+        switch self {
+        case .wellKnown: "/.well-known/apple-app-site-association"
+        case .root: "/apple-app-site-association"
+        }
+    }
+}
+
+/// What a finding concerns: one of the two locations, or the domain as a whole.
+public enum FindingLocation: String, Codable, Sendable {
+    case wellKnown = "well-known"
+    case root
+    case domain
+
+    public init(_ location: AASALocation) {
+        switch location {
+        case .wellKnown: self = .wellKnown
+        case .root: self = .root
+        }
+    }
+}
+
+/// One problem (or fact) found about a domain.
+public struct Finding: Codable, Sendable, Hashable {
+    public var code: FindingCode
+    public var severity: Severity
+    public var location: FindingLocation
+    public var message: String
+
+    public init(_ code: FindingCode, _ severity: Severity, _ location: FindingLocation, _ message: String) {
+        self.code = code
+        self.severity = severity
+        self.location = location
+        self.message = message
+    }
+}
+
+/// The overall result for a domain: `fail` with any error, `warn` with any warning, else `pass`.
+public enum Verdict: String, Codable, Sendable, CaseIterable {
+    case pass
+    case warn
+    case fail
+
+    public init(findings: [Finding]) {
+        let worst = findings.map(\.severity).max()
+        switch worst {
+        case .error: self = .fail
+        case .warning: self = .warn
+        case .info, nil: self = .pass
+        }
+    }
+
+    /// Whether this verdict makes the run exit non-zero under the given threshold.
+    public func fails(at threshold: Severity) -> Bool {
+        switch self {
+        case .fail: true
+        case .warn: threshold <= .warning
+        case .pass: false
+        }
+    }
+}

@@ -1,0 +1,75 @@
+#include "CCurlShim.h"
+#include <dlfcn.h>
+#include <stdint.h>
+
+const long ccurl_pipe_multiplex = CURLPIPE_MULTIPLEX;
+const long ccurl_http_version_2tls = CURL_HTTP_VERSION_2TLS;
+const size_t ccurl_error_size = CURL_ERROR_SIZE;
+#ifdef CURL_WRITEFUNC_ERROR
+const size_t ccurl_writefunc_error = CURL_WRITEFUNC_ERROR;
+#else
+const size_t ccurl_writefunc_error = 0;
+#endif
+
+CURLcode ccurl_global_init_once(void) {
+    // OPENSSL_INIT_NO_ATEXIT (0x00080000): OpenSSL 1.1.1+. Looked up at run time so that the
+    // shim does not link OpenSSL itself; libcurl's OpenSSL flavour has already loaded it.
+    typedef int (*openssl_init_fn)(uint64_t, const void *);
+    openssl_init_fn init = (openssl_init_fn)dlsym(RTLD_DEFAULT, "OPENSSL_init_crypto");
+    if (init != NULL) {
+        init(0x00080000L, NULL);
+    }
+    return curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+CURLcode ccurl_easy_set_long(CURL *easy, CURLoption option, long value) {
+    return curl_easy_setopt(easy, option, value);
+}
+CURLcode ccurl_easy_set_offset(CURL *easy, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(easy, option, value);
+}
+CURLcode ccurl_easy_set_string(CURL *easy, CURLoption option, const char *value) {
+    return curl_easy_setopt(easy, option, value);
+}
+CURLcode ccurl_easy_set_pointer(CURL *easy, CURLoption option, void *value) {
+    return curl_easy_setopt(easy, option, value);
+}
+CURLcode ccurl_easy_set_slist(CURL *easy, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(easy, option, value);
+}
+CURLcode ccurl_easy_set_data_callback(CURL *easy, CURLoption option, ccurl_data_callback callback) {
+    return curl_easy_setopt(easy, option, callback);
+}
+
+CURLcode ccurl_easy_get_long(CURL *easy, CURLINFO info, long *value) {
+    return curl_easy_getinfo(easy, info, value);
+}
+CURLcode ccurl_easy_get_offset(CURL *easy, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(easy, info, value);
+}
+CURLcode ccurl_easy_get_string(CURL *easy, CURLINFO info, const char **value) {
+    char *result = NULL;
+    CURLcode code = curl_easy_getinfo(easy, info, &result);
+    *value = result;
+    return code;
+}
+CURLcode ccurl_easy_get_pointer(CURL *easy, CURLINFO info, void **value) {
+    return curl_easy_getinfo(easy, info, value);
+}
+
+CURLMcode ccurl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+int ccurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
+    int queued = 0;
+    CURLMsg *message;
+    while ((message = curl_multi_info_read(multi, &queued)) != NULL) {
+        if (message->msg == CURLMSG_DONE) {
+            *easy = message->easy_handle;
+            *result = message->data.result;
+            return 1;
+        }
+    }
+    return 0;
+}

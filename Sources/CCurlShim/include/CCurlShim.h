@@ -1,0 +1,41 @@
+// Typed wrappers over libcurl's variadic calls, which Swift cannot call directly.
+// One function per argument kind; nothing here holds state.
+#ifndef CCURLSHIM_H
+#define CCURLSHIM_H
+
+#include <curl/curl.h>
+
+/// A body or header callback: (data, size, nmemb, userdata) -> bytes taken.
+typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t nmemb, void *userdata);
+
+/// Initialises libcurl once per process. Tells OpenSSL not to register its own atexit
+/// cleanup first, so that process exit cannot race with a transfer thread's cleanup.
+/// Returns CURLE_OK on success.
+CURLcode ccurl_global_init_once(void);
+
+CURLcode ccurl_easy_set_long(CURL *easy, CURLoption option, long value);
+CURLcode ccurl_easy_set_offset(CURL *easy, CURLoption option, curl_off_t value);
+CURLcode ccurl_easy_set_string(CURL *easy, CURLoption option, const char *value);
+CURLcode ccurl_easy_set_pointer(CURL *easy, CURLoption option, void *value);
+CURLcode ccurl_easy_set_slist(CURL *easy, CURLoption option, struct curl_slist *value);
+CURLcode ccurl_easy_set_data_callback(CURL *easy, CURLoption option, ccurl_data_callback callback);
+
+CURLcode ccurl_easy_get_long(CURL *easy, CURLINFO info, long *value);
+CURLcode ccurl_easy_get_offset(CURL *easy, CURLINFO info, curl_off_t *value);
+/// The string is owned by the easy handle and valid until it is cleaned up; may be NULL.
+CURLcode ccurl_easy_get_string(CURL *easy, CURLINFO info, const char **value);
+CURLcode ccurl_easy_get_pointer(CURL *easy, CURLINFO info, void **value);
+
+CURLMcode ccurl_multi_set_long(CURLM *multi, CURLMoption option, long value);
+
+/// Takes the next finished transfer off the multi handle's message queue.
+/// Returns 1 and fills `easy` and `result` when there was one, 0 when the queue is empty.
+int ccurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result);
+
+/// Constants that C defines through macros Swift does not import.
+extern const long ccurl_pipe_multiplex;
+extern const long ccurl_http_version_2tls;
+extern const size_t ccurl_error_size;
+extern const size_t ccurl_writefunc_error;
+
+#endif

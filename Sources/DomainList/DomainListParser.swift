@@ -1,0 +1,89 @@
+import AASAChecks
+import AASAModel
+
+/// The `domains.txt` format: one domain per line, optionally followed by the app IDs its file
+/// must name, separated by white space. `#` at the start of a line or after white space starts
+/// a comment; blank lines are ignored. A bad line becomes an `InputProblem` naming the line and
+/// the reason, and every other line is still read.
+public enum DomainListParser {
+    public struct Result: Sendable, Equatable {
+        /// In input order, each domain once.
+        public var targets: [DomainTarget]
+        public var problems: [InputProblem]
+    }
+
+    /// Longer lines are rejected rather than held.
+    public static let maximumLineBytes = 4096
+
+    public static func parse(_ bytes: [UInt8], fileName: String) -> Result {
+        var targets: [DomainTarget] = []
+        var problems: [InputProblem] = []
+        var positionOfDomain: [String: Int] = [:]
+
+        func problem(_ line: Int, _ text: String, _ severity: Severity, _ message: String) {
+            problems.append(InputProblem(file: fileName, line: line, text: String(text.prefix(200)), severity: severity, message: message))
+        }
+
+        var content = bytes[...]
+        if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
+        let lines = content.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (offset, rawLine) in lines.enumerated() {
+            let lineNumber = offset + 1
+            var lineBytes = rawLine
+            if lineBytes.last == UInt8(ascii: "\r") { lineBytes = lineBytes.dropLast() }
+            guard lineBytes.count <= maximumLineBytes else {
+                problem(lineNumber, "", .error, "The line is longer than \(maximumLineBytes) bytes.")
+                continue
+            }
+            guard let line = String(validating: lineBytes, as: UTF8.self) else {
+                problem(lineNumber, String(decoding: lineBytes, as: UTF8.self), .error, "The line is not valid UTF-8.")
+                continue
+            }
+            let tokens = stripComment(line).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            guard let first = tokens.first else { continue }
+
+            if first == "+" || first == "-" {
+                problem(lineNumber, line, .error, "URL expectation lines ('+'/'-') are not supported by this version; the line is ignored.")
+                continue
+            }
+            let domain: String
+            switch HostName.normalize(first) {
+            case .success(let host): domain = host
+            case .failure(let error):
+                problem(lineNumber, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
+                continue
+            }
+            var appIDs: [String] = []
+            for token in tokens.dropFirst() {
+                if let reason = AppIDFormat.problem(with: token) {
+                    problem(lineNumber, line, .error, "App ID \(reason); the domain is audited without it.")
+                } else if !appIDs.contains(token) {
+                    appIDs.append(token)
+                }
+            }
+            if let existing = positionOfDomain[domain] {
+                let firstLine = targets[existing].inputLine ?? 0
+                problem(lineNumber, line, .warning, "\(domain) is already listed on line \(firstLine); it is audited once, with the app IDs of both lines.")
+                for id in appIDs where !targets[existing].expectedAppIDs.contains(id) {
+                    targets[existing].expectedAppIDs.append(id)
+                }
+                continue
+            }
+            positionOfDomain[domain] = targets.count
+            targets.append(DomainTarget(domain: domain, expectedAppIDs: appIDs, inputLine: lineNumber))
+        }
+        return Result(targets: targets, problems: problems)
+    }
+
+    /// The line without its comment: `#` at the start or after white space starts one, so a
+    /// URL's fragment (`/path#part`) is not mistaken for a comment.
+    static func stripComment(_ line: String) -> Substring {
+        var previous: Character = " "
+        for index in line.indices {
+            let character = line[index]
+            if character == "#", previous == " " || previous == "\t" { return line[..<index] }
+            previous = character
+        }
+        return line[...]
+    }
+}

@@ -1,0 +1,83 @@
+import CIDN2
+
+/// Host names as the auditor accepts them: what an `applinks:` entitlement can name.
+/// Normalised to lower case, without a trailing dot, internationalised labels in punycode.
+public enum HostName {
+    public static let maximumLength = 253
+
+    /// The normalised host name, or why the text is not one.
+    public static func normalize(_ text: String) -> Result<String, HostNameError> {
+        if text.contains("://") { return .failure(.init("is a URL; list the host name only (e.g. example.com)")) }
+        if text.contains("/") { return .failure(.init("has a path; list the host name only")) }
+        if text.contains("@") { return .failure(.init("has user information; list the host name only")) }
+        if text.contains("*") { return .failure(.init("is a wildcard, which names no single host; list each host to audit")) }
+        if text.hasPrefix("[") || text.filter({ $0 == ":" }).count > 1 {
+            return .failure(.init("is an IP address; universal links need a host name"))
+        }
+        if text.contains(":") { return .failure(.init("names a port; associated domains cannot have one (the file is always fetched on 443)")) }
+
+        var host = text
+        if host.hasSuffix(".") { host.removeLast() }
+        if host.unicodeScalars.contains(where: { !$0.isASCII }) {
+            switch toASCII(host) {
+            case .success(let ascii): host = ascii
+            case .failure(let error): return .failure(error)
+            }
+        }
+        host = host.lowercased()
+        return validateASCII(host).map { host }
+    }
+
+    static func validateASCII(_ host: String) -> Result<Void, HostNameError> {
+        guard !host.isEmpty else { return .failure(.init("is empty")) }
+        guard host.utf8.count <= maximumLength else {
+            return .failure(.init("is longer than \(maximumLength) characters"))
+        }
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.count == 4, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) {
+            return .failure(.init("is an IP address; universal links need a host name"))
+        }
+        guard labels.count >= 2 else {
+            return .failure(.init("is a single label; a domain needs at least two (e.g. example.com)"))
+        }
+        for label in labels {
+            if label.isEmpty { return .failure(.init("has an empty label (two dots in a row)")) }
+            if label.utf8.count > 63 { return .failure(.init("has a label longer than 63 characters")) }
+            if let bad = label.first(where: { !($0.isASCIILetterOrDigit || $0 == "-") }) {
+                return .failure(.init("contains \(bad == " " ? "a space" : "'\(bad)'"), which a host name cannot hold"))
+            }
+            if label.hasPrefix("-") || label.hasSuffix("-") {
+                return .failure(.init("has a label that starts or ends with '-'"))
+            }
+        }
+        if labels.last!.allSatisfy(\.isASCIIDigit) {
+            return .failure(.init("ends in a numeric label, which no top-level domain is"))
+        }
+        return .success(())
+    }
+
+    /// IDNA2008 (UTS #46, non-transitional) to ASCII through libidn2.
+    static func toASCII(_ host: String) -> Result<String, HostNameError> {
+        var output: UnsafeMutablePointer<CChar>?
+        let flags = Int32(IDN2_NONTRANSITIONAL.rawValue) | Int32(IDN2_NFC_INPUT.rawValue)
+        let code = idn2_to_ascii_8z(host, &output, flags)
+        guard code == Int32(IDN2_OK.rawValue), let output else {
+            let reason = idn2_strerror(code).map { String(cString: $0) } ?? "error \(code)"
+            return .failure(.init("is not a valid internationalised domain name (\(reason))"))
+        }
+        defer { idn2_free(output) }
+        return .success(String(cString: output))
+    }
+}
+
+public struct HostNameError: Error, Equatable, Sendable {
+    /// Completes a sentence that starts with the quoted input: `"x" is a URL; ...`.
+    public var reason: String
+
+    init(_ reason: String) { self.reason = reason }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    var isASCIILetterOrDigit: Bool { isASCIIDigit || ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}

@@ -1,0 +1,229 @@
+import AASAFetch
+import AASAModel
+import Crypto
+import Foundation
+import Testing
+import TestSupport
+
+/// The fetcher against real HTTPS servers on 127.0.0.1, with certificates from a test CA.
+@Suite struct FetcherTests {
+    static let pki = try! TestPKI()
+    static let validJSON = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]}}"#
+
+    let directory: TemporaryDirectory
+    let caFile: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        caFile = try Self.pki.writeCACertificate(in: directory.url)
+    }
+
+    func server(names: [String] = ["*.aasa.test"], validUntil: Date = Date().addingTimeInterval(86400), pki: TestPKI = pki,
+                script: @escaping @Sendable (String, String) -> ScriptedResponse) throws -> LoopbackServer {
+        let identity = try pki.issueServerIdentity(for: names, validUntil: validUntil)
+        return try LoopbackServer(identity: identity, script: script)
+    }
+
+    func fetcher(_ server: LoopbackServer, timeout: Double = 10, maximumBodyBytes: Int = 1 << 20, trustTestCA: Bool = true, concurrency: Int = 64) throws -> Fetcher {
+        try Fetcher(configuration: FetcherConfiguration(
+            timeoutSeconds: timeout, userAgent: "aasa-audit-tests/1", maximumBodyBytes: maximumBodyBytes,
+            connectTo: [server.connectTo], caCertFile: trustTestCA ? caFile : nil, expectedConcurrency: concurrency))
+    }
+
+    func url(_ host: String, _ location: AASALocation) -> String { "https://\(host)\(location.path)" }
+
+    @Test func fetchesAFileAndRecordsTheResponse() async throws {
+        let server = try server { _, _ in
+            .respond(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=3600"), ("ETag", "\"v1\""), ("Server", "test")],
+                     body: Array(Self.validJSON.utf8))
+        }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server)
+        defer { fetcher.shutdown() }
+
+        let result = await fetcher.fetch(FetchRequest(url: url("good.aasa.test", .wellKnown), location: .wellKnown))
+        let record = result.record
+        #expect(record.error == nil)
+        #expect(record.status == 200)
+        #expect(record.httpVersion == "1.1")
+        #expect(record.remoteIP == "127.0.0.1")
+        #expect(record.headers.contentType == "application/json")
+        #expect(record.headers.cacheControl == "max-age=3600")
+        #expect(record.headers.etag == "\"v1\"")
+        #expect(record.headers.server == "test")
+        #expect(record.headers.contentLength == String(Self.validJSON.utf8.count))
+        #expect(record.bodyBytes == Self.validJSON.utf8.count)
+        #expect(result.body == Array(Self.validJSON.utf8))
+        let expectedHash = SHA256.hash(data: Array(Self.validJSON.utf8)).map { String(format: "%02x", $0) }.joined()
+        #expect(record.bodySHA256 == expectedHash)
+        #expect(record.newConnection == true)
+        #expect(record.timings.totalMs > 0)
+        #expect(record.timings.tlsMs >= record.timings.connectMs)
+        #expect(server.requests.map(\.userAgent) == ["aasa-audit-tests/1"])
+        #expect(server.requests.map(\.host) == ["good.aasa.test"])
+        #expect(server.requests.map(\.path) == [AASALocation.wellKnown.path])
+    }
+
+    @Test func bothLocationsShareOneConnection() async throws {
+        let server = try server { _, _ in .json(Self.validJSON) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server)
+        defer { fetcher.shutdown() }
+
+        let first = await fetcher.fetch(FetchRequest(url: url("a.aasa.test", .wellKnown), location: .wellKnown))
+        let second = await fetcher.fetch(FetchRequest(url: url("a.aasa.test", .root), location: .root, closeConnection: true))
+        #expect(first.record.newConnection == true)
+        #expect(second.record.newConnection == false)
+        #expect(server.connectionCount == 1)
+        #expect(Set(server.requests.map(\.connection)) == [1])
+    }
+
+    @Test func neverFollowsRedirects() async throws {
+        let server = try server { host, path in
+            path.hasPrefix("/.well-known") ? .redirect(301, to: "https://www.aasa.test/.well-known/apple-app-site-association") : .json(Self.validJSON)
+        }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server)
+        defer { fetcher.shutdown() }
+
+        let result = await fetcher.fetch(FetchRequest(url: url("apex.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(result.record.status == 301)
+        #expect(result.record.redirectTarget == "https://www.aasa.test/.well-known/apple-app-site-association")
+        #expect(result.record.error == nil)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func rejectsACertificateFromAnUnknownCA() async throws {
+        let server = try server { _, _ in .json(Self.validJSON) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server, trustTestCA: false)
+        defer { fetcher.shutdown() }
+
+        let result = await fetcher.fetch(FetchRequest(url: url("good.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(result.record.error?.kind == .tlsCertificate)
+        #expect(result.record.status == nil)
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func rejectsAnExpiredCertificate() async throws {
+        let server = try server(validUntil: Date().addingTimeInterval(-60)) { _, _ in .json(Self.validJSON) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server)
+        defer { fetcher.shutdown() }
+
+        let result = await fetcher.fetch(FetchRequest(url: url("good.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(result.record.error?.kind == .tlsCertificate)
+        #expect(result.record.error?.message.lowercased().contains("expired") == true)
+    }
+
+    @Test func rejectsACertificateForAnotherName() async throws {
+        let server = try server(names: ["other.example"]) { _, _ in .json(Self.validJSON) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server)
+        defer { fetcher.shutdown() }
+
+        let result = await fetcher.fetch(FetchRequest(url: url("good.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(result.record.error?.kind == .tlsCertificate)
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func reportsARefusedConnection() async throws {
+        let port = try LoopbackServer.unusedPort()
+        let fetcher = try Fetcher(configuration: FetcherConfiguration(userAgent: "t", connectTo: ["::127.0.0.1:\(port)"], caCertFile: caFile))
+        defer { fetcher.shutdown() }
+
+        let result = await fetcher.fetch(FetchRequest(url: url("down.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(result.record.error?.kind == .connect)
+        #expect(result.record.error?.curlCode == 7)
+    }
+
+    @Test func reportsPlainHTTPOnTheTLSPortAsAHandshakeFailure() async throws {
+        let server = try LoopbackServer(identity: nil) { _, _ in .json(Self.validJSON) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server)
+        defer { fetcher.shutdown() }
+
+        let result = await fetcher.fetch(FetchRequest(url: url("plain.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(result.record.error?.kind == .tlsHandshake)
+    }
+
+    @Test func boundsAServerThatNeverAnswers() async throws {
+        let server = try server { _, _ in .hang }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server, timeout: 1)
+        defer { fetcher.shutdown() }
+
+        let started = ContinuousClock.now
+        let result = await fetcher.fetch(FetchRequest(url: url("slow.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(result.record.error?.kind == .timeout)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func stopsReadingAtTheCapWhenTheLengthIsDeclared() async throws {
+        let server = try server { _, _ in .respond(status: 200, headers: [("Content-Type", "application/json")], body: Array(repeating: 0x20, count: 10_000)) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server, maximumBodyBytes: 4096)
+        defer { fetcher.shutdown() }
+
+        let result = await fetcher.fetch(FetchRequest(url: url("big.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(result.record.status == 200)
+        #expect(result.record.bodyTruncated)
+        #expect(result.record.error == nil)
+        #expect(result.body.count <= 4096)
+    }
+
+    @Test func stopsReadingAtTheCapWhenTheBodyIsChunked() async throws {
+        let server = try server { _, _ in .respond(status: 200, headers: [], body: Array(repeating: 0x20, count: 50_000), chunked: true) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server, maximumBodyBytes: 4096)
+        defer { fetcher.shutdown() }
+
+        let result = await fetcher.fetch(FetchRequest(url: url("big.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(result.record.bodyTruncated)
+        #expect(result.record.bodyBytes == 4096)
+        #expect(result.body.count == 4096)
+        #expect(result.record.error == nil)
+    }
+
+    @Test func aCancelledTaskEndsItsTransferPromptly() async throws {
+        let server = try server { _, _ in .hang }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server, timeout: 30)
+        defer { fetcher.shutdown() }
+
+        let task = Task { await fetcher.fetch(FetchRequest(url: url("slow.aasa.test", .wellKnown), location: .wellKnown)) }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        task.cancel()
+        let result = await task.value
+        #expect(result.record.error?.kind == .cancelled)
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test func fetchesManyDomainsConcurrentlyWithOneConnectionEach() async throws {
+        let server = try server { host, _ in .json(#"{"applinks":{"details":[],"host":"\#(host)"}}"#) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server, concurrency: 100)
+        defer { fetcher.shutdown() }
+
+        let hosts = (1...100).map { "d\($0).aasa.test" }
+        let results = await withTaskGroup(of: (String, [FetchedLocation]).self) { group in
+            for host in hosts {
+                group.addTask {
+                    let first = await fetcher.fetch(FetchRequest(url: url(host, .wellKnown), location: .wellKnown))
+                    let second = await fetcher.fetch(FetchRequest(url: url(host, .root), location: .root, closeConnection: true))
+                    return (host, [first, second])
+                }
+            }
+            var all: [String: [FetchedLocation]] = [:]
+            for await (host, fetched) in group { all[host] = fetched }
+            return all
+        }
+        #expect(results.count == 100)
+        for (host, fetched) in results {
+            #expect(fetched.allSatisfy { $0.record.status == 200 })
+            #expect(fetched.allSatisfy { String(decoding: $0.body, as: UTF8.self).contains(host) })
+        }
+        #expect(server.connectionCount == 100)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// What a test server saw of one request.
+public struct ServedRequest: Sendable, Equatable {
+    public var host: String
+    public var path: String
+    public var userAgent: String?
+    /// Which accepted connection carried it (1 for the first).
+    public var connection: Int
+}
+
+/// How a test server answers one request.
+public enum ScriptedResponse: Sendable {
+    /// A complete response. `chunked` sends the body with chunked encoding instead of a
+    /// Content-Length.
+    case respond(status: Int, headers: [(String, String)], body: [UInt8], chunked: Bool = false)
+    /// Never answers; the connection stays open.
+    case hang
+    /// Closes the connection without answering.
+    case close
+
+    /// A 200 answer with a JSON body and `Content-Type: application/json`.
+    public static func json(_ text: String, contentType: String = "application/json") -> ScriptedResponse {
+        .respond(status: 200, headers: [("Content-Type", contentType)], body: Array(text.utf8))
+    }
+
+    /// A redirect to `location`.
+    public static func redirect(_ status: Int = 301, to location: String) -> ScriptedResponse {
+        .respond(status: status, headers: [("Location", location)], body: [])
+    }
+
+    public static func status(_ status: Int, body: String = "") -> ScriptedResponse {
+        .respond(status: status, headers: [("Content-Type", "text/html")], body: Array(body.utf8))
+    }
+}
+
+/// A real HTTPS (or, without an identity, plain HTTP) server on 127.0.0.1, on a port the
+/// system picks, answering each request from a script keyed by host and path.
+public final class LoopbackServer: Sendable {
+    public let port: Int
+    private let channel: Channel
+    private let group: MultiThreadedEventLoopGroup
+    private let state: NIOLockedValueBox<State>
+
+    struct State {
+        var connections = 0
+        var requests: [ServedRequest] = []
+    }
+
+    /// - Parameters:
+    ///   - identity: the TLS identity; nil serves plain HTTP on the port.
+    ///   - script: the answer for a (host, path); called on the server's threads.
+    public init(identity: ServerIdentity?, script: @escaping @Sendable (_ host: String, _ path: String) -> ScriptedResponse) throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let state = NIOLockedValueBox(State())
+        let sslContext = try identity.map { try NIOSSLContext(configuration: $0.tlsConfiguration()) }
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                let number = state.withLockedValue { state in
+                    state.connections += 1
+                    return state.connections
+                }
+                return channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    }
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(ScriptedHTTPHandler(connection: number, state: state, script: script))
+                }
+            }
+        do {
+            channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw error
+        }
+        self.group = group
+        self.state = state
+        port = channel.localAddress?.port ?? 0
+    }
+
+    /// Connections accepted so far (for HTTPS: TLS handshakes attempted).
+    public var connectionCount: Int { state.withLockedValue { $0.connections } }
+
+    /// Requests answered or held so far, in arrival order.
+    public var requests: [ServedRequest] { state.withLockedValue { $0.requests } }
+
+    /// curl `--connect-to` entry sending every host's port 443 to this server.
+    public var connectTo: String { "::127.0.0.1:\(port)" }
+
+    public func shutdown() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// A port on 127.0.0.1 where nothing listens (bound, then released).
+    public static func unusedPort() throws -> Int {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let channel = try ServerBootstrap(group: group).bind(host: "127.0.0.1", port: 0).wait()
+        let port = channel.localAddress?.port ?? 0
+        try channel.close().wait()
+        return port
+    }
+}
+
+final class ScriptedHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let connection: Int
+    private let state: NIOLockedValueBox<LoopbackServer.State>
+    private let script: @Sendable (String, String) -> ScriptedResponse
+    private var head: HTTPRequestHead?
+
+    init(connection: Int, state: NIOLockedValueBox<LoopbackServer.State>, script: @escaping @Sendable (String, String) -> ScriptedResponse) {
+        self.connection = connection
+        self.state = state
+        self.script = script
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body: break
+        case .end:
+            guard let head else { return }
+            let hostHeader = head.headers.first(name: "host") ?? ""
+            let host = String(hostHeader.split(separator: ":").first ?? "")
+            let request = ServedRequest(host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"), connection: connection)
+            state.withLockedValue { $0.requests.append(request) }
+            answer(script(host, head.uri), context: context)
+        }
+    }
+
+    private func answer(_ response: ScriptedResponse, context: ChannelHandlerContext) {
+        switch response {
+        case .hang:
+            return
+        case .close:
+            context.close(promise: nil)
+        case .respond(let status, let headerList, let body, let chunked):
+            var headers = HTTPHeaders(headerList)
+            if chunked {
+                headers.replaceOrAdd(name: "transfer-encoding", value: "chunked")
+            } else {
+                headers.replaceOrAdd(name: "content-length", value: String(body.count))
+            }
+            let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            if chunked {
+                // Several chunks, so the client really sees chunked framing.
+                var offset = 0
+                while offset < body.count {
+                    let end = min(offset + 4096, body.count)
+                    context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body[offset..<end])))), promise: nil)
+                    offset = end
+                }
+            } else if !body.isEmpty {
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+            }
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
+}
