@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "AASAAuditCLI",
             dependencies: [
-                "AASAAudit",
+                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "DomainList",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

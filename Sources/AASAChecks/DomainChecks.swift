@@ -1,3 +1,4 @@
+import AASAJSON
 import AASAModel
 
 /// The verdict logic for a domain: both locations judged together, plus the expectations of
@@ -9,6 +10,9 @@ public enum DomainChecks {
         public var findings: [Finding]
         /// The app IDs of the `.well-known` file (empty when it has no usable file).
         public var appIDs: ServiceAppIDs
+        /// The file each location served, where it parsed as a JSON object.
+        public var wellKnownFile: JSONObject?
+        public var rootFile: JSONObject?
     }
 
     public static func assess(target: DomainTarget, wellKnown: FetchedLocation, root: FetchedLocation) -> Result {
@@ -36,6 +40,6 @@ public enum DomainChecks {
                 findings.append(Finding(.appIDMissing, .error, .wellKnown, "The expected app ID \(expected) is not in the file's applinks section\(hint)."))
             }
         }
-        return Result(findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs())
+        return Result(findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs(), wellKnownFile: primary.file, rootFile: fallback.file)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 
-/// The parts of the JSON report other than `domains`. The report writer streams the domain
-/// records between them, so a run's memory does not grow with the number of domains.
+/// The version of the JSON report's schema (`docs/report.schema.json`).
 public enum ReportSchema {
     /// Bumped only for a change that breaks readers; new fields may appear at any time.
     public static let version = 1
@@ -131,5 +130,35 @@ public struct ReportSummary: Codable, Sendable, Equatable {
             findingsBySeverity[finding.severity] += 1
             findingsByCode[finding.code.rawValue, default: 0] += 1
         }
+    }
+}
+
+/// The whole JSON report (`report.json`). Writers stream `domains` rather than build this
+/// value for a large run; readers decode it whole.
+public struct AuditReport: Codable, Sendable, Equatable {
+    public var schemaVersion: Int
+    public var tool: ToolInfo
+    public var run: RunInfo
+    public var summary: ReportSummary
+    public var input: InputInfo
+    public var domains: [DomainReport]
+
+    public init(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, domains: [DomainReport]) {
+        schemaVersion = ReportSchema.version
+        self.tool = tool
+        self.run = run
+        self.summary = summary
+        self.input = input
+        self.domains = domains
+    }
+}
+
+/// What the input held besides domains.
+public struct InputInfo: Codable, Sendable, Equatable {
+    /// Lines that could not be audited, or were merged, with why.
+    public var problems: [InputProblem]
+
+    public init(problems: [InputProblem]) {
+        self.problems = problems
     }
 }

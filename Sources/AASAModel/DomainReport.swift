@@ -67,3 +67,20 @@ public struct InputProblem: Codable, Sendable, Equatable {
         self.message = message
     }
 }
+
+/// A domain that did not pass, in brief: for a run's closing summary.
+public struct FlaggedDomain: Sendable, Equatable {
+    public var domain: String
+    public var verdict: Verdict
+    /// The codes of its findings of the worst severity, without repeats.
+    public var codes: [FindingCode]
+
+    /// Nil for a domain that passed.
+    public init?(_ report: DomainReport) {
+        guard report.verdict != .pass, let worst = report.findings.map(\.severity).max() else { return nil }
+        domain = report.domain
+        verdict = report.verdict
+        var seen = Set<FindingCode>()
+        codes = report.findings.filter { $0.severity == worst && seen.insert($0.code).inserted }.map(\.code)
+    }
+}

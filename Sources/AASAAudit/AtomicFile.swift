@@ -1,0 +1,78 @@
+import Foundation
+
+/// A file written under a temporary name beside its destination and renamed into place on
+/// `commit()`, so that a reader sees the old file or the whole new one, never a part.
+final class AtomicFileWriter {
+    let destination: URL
+    private let temporary: URL
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    init(destination: URL) throws {
+        self.destination = destination
+        temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        handle = try FileHandle(forWritingTo: temporary)
+    }
+
+    func write(_ data: Data) throws {
+        buffer.append(data)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    func write(_ text: String) throws {
+        try write(Data(text.utf8))
+    }
+
+    func commit() throws {
+        try flush()
+        try handle.synchronize()
+        try handle.close()
+        guard rename(temporary.path, destination.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+    }
+
+    func abandon() {
+        try? handle.close()
+        try? FileManager.default.removeItem(at: temporary)
+    }
+
+    private func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try handle.write(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `data` to `destination` atomically.
+    static func write(_ data: Data, to destination: URL) throws {
+        let writer = try AtomicFileWriter(destination: destination)
+        do {
+            try writer.write(data)
+            try writer.commit()
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    /// Makes `destination` a copy of `source` atomically: a hard link where the file system
+    /// allows one (no bytes copied), else a streamed copy.
+    static func replace(_ destination: URL, withCopyOf source: URL) throws {
+        let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).link")
+        try? FileManager.default.removeItem(at: temporary)
+        if link(source.path, temporary.path) != 0 {
+            try FileManager.default.copyItem(at: source, to: temporary)
+        }
+        guard rename(temporary.path, destination.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import AASAAudit
+import AASAFetch
+import AASAModel
+import ArgumentParser
+import Foundation
+
+/// The options of every command that fetches.
+struct FetchOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Seconds allowed for each transfer, connection included.", valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Option(help: "The User-Agent of every request.")
+    var userAgent: String = AASAAuditVersion.defaultUserAgent
+
+    @Option(help: ArgumentHelp("Like curl's --resolve: connect to ADDR for HOST:PORT (repeatable; * as HOST means any host).", valueName: "host:port:addr"))
+    var resolve: [String] = []
+
+    @Option(help: ArgumentHelp("Like curl's --connect-to: connect to HOST2:PORT2 for requests to HOST:PORT (repeatable; empty HOST or PORT means any).", valueName: "host:port:host2:port2"))
+    var connectTo: [String] = []
+
+    @Option(help: ArgumentHelp("Trust the CA certificates in this PEM file instead of the system's.", valueName: "file"))
+    var cacert: String?
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds.") }
+        for entry in resolve where entry.split(separator: ":", omittingEmptySubsequences: false).count < 3 {
+            throw ValidationError("--resolve '\(entry)' is not HOST:PORT:ADDR.")
+        }
+        for entry in connectTo where entry.split(separator: ":", omittingEmptySubsequences: false).count < 4 {
+            throw ValidationError("--connect-to '\(entry)' is not HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT.")
+        }
+        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+            throw ValidationError("--cacert '\(cacert)' is not a readable file.")
+        }
+        if userAgent.contains(where: { $0 == "\r" || $0 == "\n" }) {
+            throw ValidationError("--user-agent must be one line.")
+        }
+    }
+
+    func configuration(concurrency: Int) -> FetcherConfiguration {
+        FetcherConfiguration(
+            timeoutSeconds: timeout, userAgent: userAgent, resolve: resolve, connectTo: connectTo,
+            caCertFile: cacert.map { URL(fileURLWithPath: $0).path }, expectedConcurrency: concurrency)
+    }
+}
+
+/// `--fail-on`: which verdicts make the exit status 1.
+enum FailThreshold: String, ExpressibleByArgument, CaseIterable {
+    case error
+    case warning
+
+    var severity: Severity {
+        switch self {
+        case .error: .error
+        case .warning: .warning
+        }
+    }
+}

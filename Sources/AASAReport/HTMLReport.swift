@@ -1,0 +1,245 @@
+import AASAModel
+import Foundation
+import Mustache
+
+/// A served file as the HTML report shows it: its text, or a pointer to an earlier domain
+/// that served the same bytes (so a report of many hosts sharing one file stays small).
+public struct ServedFileDisplay: Sendable {
+    public enum Content: Sendable {
+        /// The file's text, pretty-printed when it parsed.
+        case text(String)
+        /// The same bytes as the file shown for an earlier row.
+        case sameAs(domain: String, row: Int)
+    }
+
+    public var location: AASALocation
+    public var sha256: String
+    public var content: Content
+
+    public init(location: AASALocation, sha256: String, content: Content) {
+        self.location = location
+        self.sha256 = sha256
+        self.content = content
+    }
+}
+
+/// The self-contained HTML report: rendered in three parts (head with the summary, one row per
+/// domain, tail) so that it can be written as a stream. Every value goes through Mustache's
+/// `{{ }}`, which escapes HTML; the templates use no unescaped tags.
+public struct HTMLReport: Sendable {
+    private let headTemplate: MustacheTemplate
+    private let rowTemplate: MustacheTemplate
+    private let tailTemplate: MustacheTemplate
+
+    public init() {
+        // The templates are constants of this module; a parse failure is a programming error.
+        headTemplate = try! MustacheTemplate(string: HTMLTemplates.head)
+        rowTemplate = try! MustacheTemplate(string: HTMLTemplates.row)
+        tailTemplate = try! MustacheTemplate(string: HTMLTemplates.tail)
+    }
+
+    public func head(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo) -> String {
+        headTemplate.render(HeadView(tool: tool, run: run, summary: summary, input: input))
+    }
+
+    public func row(index: Int, report: DomainReport, files: [ServedFileDisplay]) -> String {
+        rowTemplate.render(RowView(index: index, report: report, files: files))
+    }
+
+    public func tail(tool: ToolInfo) -> String {
+        tailTemplate.render(["tool": "\(tool.name) \(tool.version)"])
+    }
+}
+
+// MARK: View models: plain values for the templates, built from the report model.
+
+struct HeadView {
+    let title: String
+    let tool: String
+    let schemaVersion: Int
+    let startedAt: String
+    let finishedAt: String
+    let duration: String
+    let complete: Bool
+    let inputFiles: String
+    let concurrency: Int
+    let timeout: String
+    let domains: Int
+    let pass: Int
+    let warn: Int
+    let fail: Int
+    let errors: Int
+    let warnings: Int
+    let infos: Int
+    let codes: [CodeCount]
+    let hasCodes: Bool
+    let problems: [InputProblem]
+    let hasProblems: Bool
+
+    struct CodeCount {
+        let code: String
+        let count: Int
+    }
+
+    init(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo) {
+        title = "AASA audit \(Self.format(run.startedAt))"
+        self.tool = "\(tool.name) \(tool.version)"
+        schemaVersion = ReportSchema.version
+        startedAt = Self.format(run.startedAt)
+        finishedAt = Self.format(run.finishedAt)
+        duration = String(format: "%.1f s", run.durationSeconds)
+        complete = run.complete
+        inputFiles = run.options.inputFiles.joined(separator: ", ")
+        concurrency = run.options.concurrency
+        timeout = String(format: "%g s", run.options.timeoutSeconds)
+        domains = summary.domains
+        pass = summary.verdicts.pass
+        warn = summary.verdicts.warn
+        fail = summary.verdicts.fail
+        errors = summary.findingsBySeverity.error
+        warnings = summary.findingsBySeverity.warning
+        infos = summary.findingsBySeverity.info
+        codes = summary.findingsByCode.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { CodeCount(code: $0.key, count: $0.value) }
+        hasCodes = !codes.isEmpty
+        problems = input.problems
+        hasProblems = !problems.isEmpty
+    }
+
+    static func format(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(dateTimeSeparator: .space, timeZone: .gmt).year().month().day().time(includingFractionalSeconds: false))
+    }
+}
+
+struct RowView {
+    let index: Int
+    let domain: String
+    let verdict: String
+    let inputLine: String
+    let expected: String
+    let hasExpected: Bool
+    let locations: [LocationView]
+    let findings: [FindingView]
+    let hasFindings: Bool
+    let services: [ServiceView]
+    let hasServices: Bool
+    let files: [FileView]
+
+    init(index: Int, report: DomainReport, files: [ServedFileDisplay]) {
+        self.index = index
+        domain = report.domain
+        verdict = report.verdict.rawValue
+        inputLine = report.inputLine.map { "line \($0)" } ?? ""
+        expected = report.expectedAppIDs.joined(separator: ", ")
+        hasExpected = !report.expectedAppIDs.isEmpty
+        locations = report.fetches.map(LocationView.init)
+        let sorted = report.findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }.map(\.element)
+        findings = sorted.map(FindingView.init)
+        hasFindings = !findings.isEmpty
+        let ids = report.appIDs
+        services = [("applinks", ids.applinks), ("webcredentials", ids.webcredentials), ("appclips", ids.appclips), ("activitycontinuation", ids.activitycontinuation)]
+            .compactMap { name, list in list.map { ServiceView(service: name, appIDs: $0.isEmpty ? "(none)" : $0.joined(separator: ", ")) } }
+        hasServices = !services.isEmpty
+        self.files = files.map { FileView($0, row: index) }
+    }
+}
+
+struct LocationView {
+    let name: String
+    let summary: String
+    let tone: String
+    let details: [Detail]
+
+    struct Detail {
+        let label: String
+        let value: String
+    }
+
+    init(_ fetch: FetchRecord) {
+        name = fetch.location == .wellKnown ? ".well-known" : "root"
+        if let error = fetch.error {
+            summary = error.kind == .skipped ? "not fetched" : error.kind.rawValue
+            tone = error.kind == .skipped ? "muted" : "bad"
+        } else if let status = fetch.status {
+            summary = fetch.bodyTruncated ? "\(status), too large" : "\(status)"
+            tone = status == 200 && !fetch.bodyTruncated ? "good" : "bad"
+        } else {
+            summary = "no response"
+            tone = "bad"
+        }
+        var details: [Detail] = [Detail(label: "URL", value: fetch.url)]
+        func add(_ label: String, _ value: String?) {
+            if let value, !value.isEmpty { details.append(Detail(label: label, value: value)) }
+        }
+        add("Status", fetch.status.map(String.init))
+        add("Redirect to", fetch.redirectTarget)
+        add("HTTP version", fetch.httpVersion)
+        add("Remote IP", fetch.remoteIP)
+        add("Connection", fetch.newConnection.map { $0 ? "new" : "reused" })
+        add("Content-Type", fetch.headers.contentType)
+        add("Content-Length", fetch.headers.contentLength)
+        add("Content-Encoding", fetch.headers.contentEncoding)
+        add("Cache-Control", fetch.headers.cacheControl)
+        add("Age", fetch.headers.age)
+        add("ETag", fetch.headers.etag)
+        add("Last-Modified", fetch.headers.lastModified)
+        add("Server", fetch.headers.server)
+        if fetch.status != nil {
+            add("Body", "\(fetch.bodyBytes) bytes\(fetch.bodyTruncated ? " (reading stopped at the cap)" : "")")
+        }
+        add("SHA-256", fetch.bodySHA256)
+        let timings = fetch.timings
+        if timings.totalMs > 0 {
+            add("Timings (ms)", String(format: "DNS %.1f · connect %.1f · TLS %.1f · first byte %.1f · total %.1f",
+                                       timings.dnsMs, timings.connectMs, timings.tlsMs, timings.firstByteMs, timings.totalMs))
+        }
+        if let error = fetch.error {
+            add("Error", error.curlCode > 0 ? "\(error.message) (curl \(error.curlCode))" : error.message)
+        }
+        self.details = details
+    }
+}
+
+struct FindingView {
+    let code: String
+    let severity: String
+    let location: String
+    let message: String
+
+    init(_ finding: Finding) {
+        code = finding.code.rawValue
+        severity = finding.severity.rawValue
+        location = finding.location.rawValue
+        message = finding.message
+    }
+}
+
+struct ServiceView {
+    let service: String
+    let appIDs: String
+}
+
+struct FileView {
+    let label: String
+    let sha256: String
+    let text: String?
+    let sameAsDomain: String?
+    let sameAsRow: Int
+    let sameAsOwn: Bool
+
+    init(_ file: ServedFileDisplay, row: Int) {
+        label = file.location == .wellKnown ? "Served at .well-known" : "Served at the root"
+        sha256 = file.sha256
+        switch file.content {
+        case .text(let text):
+            self.text = text
+            sameAsDomain = nil
+            sameAsRow = 0
+            sameAsOwn = false
+        case .sameAs(let domain, let earlierRow):
+            text = nil
+            sameAsOwn = earlierRow == row
+            sameAsDomain = sameAsOwn ? nil : domain
+            sameAsRow = earlierRow
+        }
+    }
+}
