@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "AASAJSONTests", dependencies: ["AASAJSON"]),
         .testTarget(name: "AASAChecksTests", dependencies: ["AASAChecks", "AASAModel", "AASAJSON"]),
         .testTarget(name: "DomainListTests", dependencies: ["DomainList"]),
-        .testTarget(name: "AASAReportTests", dependencies: ["AASAReport", "AASAModel", "AASAJSON"]),
+        .testTarget(name: "AASAReportTests", dependencies: ["AASAReport", "AASAModel", "AASAJSON", "TestSupport"]),
         .testTarget(
             name: "AASAFetchTests",
             dependencies: ["AASAFetch", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]

@@ -74,3 +74,14 @@ extension FindingCode {
         }
     }
 }
+
+extension FindingCode {
+    /// The severity the code is reported with at `.well-known` (or for the domain). Findings
+    /// about the root copy are at most warnings, and only info when the root serves no file.
+    public var severityNote: String {
+        switch self {
+        case .httpContentType: "warning (info for application/pkcs7-mime)"
+        default: "error"
+        }
+    }
+}

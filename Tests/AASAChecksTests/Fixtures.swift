@@ -1,0 +1,41 @@
+import AASAModel
+import Foundation
+
+/// Builders of fetched locations, as the fetcher would record them.
+enum Fixture {
+    static let appID = "ABCDE12346.com.example.app"
+    static let validFile = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]}}"#
+
+    static func served(_ body: String, at location: AASALocation = .wellKnown, contentType: String? = "application/json", status: Int = 200) -> FetchedLocation {
+        served(Array(body.utf8), at: location, contentType: contentType, status: status)
+    }
+
+    static func served(_ body: [UInt8], at location: AASALocation = .wellKnown, contentType: String? = "application/json", status: Int = 200, truncated: Bool = false) -> FetchedLocation {
+        var record = FetchRecord(location: location, url: "https://example.com\(location.path)", status: status, httpVersion: "2")
+        record.headers.contentType = contentType
+        record.bodyBytes = body.count
+        record.bodyTruncated = truncated
+        record.bodySHA256 = body.isEmpty ? nil : "00"
+        return FetchedLocation(record: record, body: body)
+    }
+
+    static func redirect(to target: String, status: Int = 301, at location: AASALocation = .wellKnown) -> FetchedLocation {
+        var record = FetchRecord(location: location, url: "https://example.com\(location.path)", status: status, httpVersion: "1.1")
+        record.redirectTarget = target
+        return FetchedLocation(record: record)
+    }
+
+    static func failed(_ kind: TransferErrorKind, at location: AASALocation = .wellKnown, message: String = "curl says no") -> FetchedLocation {
+        var record = FetchRecord(location: location, url: "https://example.com\(location.path)")
+        record.error = TransferError(kind: kind, curlCode: 7, message: message)
+        return FetchedLocation(record: record)
+    }
+
+    static func target(_ appIDs: [String] = []) -> DomainTarget {
+        DomainTarget(domain: "example.com", expectedAppIDs: appIDs, inputLine: 1)
+    }
+}
+
+extension Array where Element == Finding {
+    var summary: [String] { map { "\($0.code.rawValue)/\($0.severity.rawValue)/\($0.location.rawValue)" } }
+}

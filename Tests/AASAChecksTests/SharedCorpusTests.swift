@@ -1,0 +1,73 @@
+import AASAChecks
+import AASAModel
+import Foundation
+import Testing
+
+/// The real files of `../shared/corpus/aasa`, which a user's clone does not have: these tests
+/// skip, visibly, when the folder is absent.
+enum SharedCorpus {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("../shared/corpus/aasa").standardizedFileURL
+
+    static var isAvailable: Bool { FileManager.default.fileExists(atPath: directory.appendingPathComponent("MANIFEST.tsv").path) }
+
+    /// (file name, manifest notes) for every file.
+    static func manifest() throws -> [(file: String, notes: String)] {
+        let text = try String(contentsOf: directory.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map { line in
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return (String(columns[0]), String(columns.last ?? ""))
+        }
+    }
+
+    static func check(_ file: String) throws -> DomainChecks.Result {
+        let body = Array(try Data(contentsOf: directory.appendingPathComponent(file)))
+        let root = Fixture.served("", at: .root, status: 404)
+        return DomainChecks.assess(target: Fixture.target(), wellKnown: Fixture.served(body), root: root)
+    }
+}
+
+@Suite(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent (a user's clone has none): skipping the shared-corpus tests"))
+struct SharedCorpusTests {
+    @Test func sharedCorpusEveryFileGetsAVerdictAndInvalidJSONIsNamed() throws {
+        let manifest = try SharedCorpus.manifest()
+        #expect(manifest.count >= 190)
+        var invalid = 0
+        for (file, notes) in manifest {
+            let result = try SharedCorpus.check(file)
+            let verdict = Verdict(findings: result.findings)
+            let saysInvalid = notes.contains("INVALID JSON")
+            let foundInvalid = result.findings.contains { $0.code == .jsonInvalid }
+            #expect(saysInvalid == foundInvalid, "\(file): manifest says \(saysInvalid ? "invalid" : "valid"), checks found \(result.findings.summary)")
+            if foundInvalid {
+                invalid += 1
+                #expect(verdict == .fail)
+                #expect(result.findings.first { $0.code == .jsonInvalid }?.message.contains("line ") == true)
+            }
+        }
+        #expect(invalid == 14)
+    }
+
+    @Test(arguments: [
+        // Pinned by hand: what these real files must yield.
+        ("0001.json", ["json.invalid/error/well-known"], "trailing comma"),
+        ("0054.json", ["json.invalid/error/well-known"], "control character U+000A inside a string (must be escaped) at line 8, column 19"),
+        ("0024.json", ["appid.malformed/error/well-known"], "REPLACE_WITH_DEVELOPMENT_TEAM_ID"),
+        ("0188.json", ["appid.malformed/error/well-known"], "ABCD1234.com.apple.wwdc"),
+        ("0037.json", [], ""),
+    ])
+    func sharedCorpusPinnedFiles(file: String, expected: [String], detail: String) throws {
+        let result = try SharedCorpus.check(file)
+        let findings = result.findings.filter { $0.location == .wellKnown }
+        #expect(findings.summary == expected)
+        if !detail.isEmpty {
+            #expect(findings.first?.message.contains(detail) == true, "\(findings.first?.message ?? "")")
+        }
+    }
+
+    @Test func sharedCorpusRealAppIDsAreRead() throws {
+        #expect(try SharedCorpus.check("0037.json").appIDs.applinks == ["LT5JAC55XG.io.goodservice.The-Weekendest"])
+        #expect(try SharedCorpus.check("0001.json").appIDs == ServiceAppIDs())
+    }
+}

@@ -1,0 +1,65 @@
+import AASAModel
+import AASAReport
+import Foundation
+import Testing
+
+@Suite struct HTMLReportTests {
+    static let markup = #"<script>alert(1)</script><img src=x onerror=alert(2)>"'&"#
+
+    func page(domains: [DomainReport], files: [[ServedFileDisplay]], problems: [InputProblem] = [Samples.problem()], complete: Bool = true) -> String {
+        let html = HTMLReport()
+        let tool = ToolInfo(version: "0.1.0")
+        var page = html.head(tool: tool, run: Samples.run(complete: complete), summary: Samples.summary(of: domains), input: InputInfo(problems: problems))
+        for (index, domain) in domains.enumerated() {
+            page += html.row(index: index, report: domain, files: files[index])
+        }
+        return page + html.tail(tool: tool)
+    }
+
+    @Test func showsTheSummaryAndARowPerDomain() {
+        let pass = DomainReport(domain: "good.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(applinks: ["ABCDE12346.a.b"]), findings: [])
+        let fail = Samples.domain("bad.example")
+        let text = page(domains: [pass, fail], files: [[], []])
+        #expect(text.hasPrefix("<!DOCTYPE html>"))
+        #expect(text.contains(#"<section class="domain pass" id="d0" data-verdict="pass">"#))
+        #expect(text.contains(#"<section class="domain fail" id="d1" data-verdict="fail">"#))
+        #expect(text.contains("<b>2</b>domains"))
+        #expect(text.contains("<b>1</b>fail"))
+        #expect(text.contains("<code>appid.missing</code>"))
+        #expect(text.hasSuffix("</html>\n"))
+        #expect(!text.contains("interrupted"))
+        #expect(self.page(domains: [], files: [], complete: false).contains("This run was interrupted"))
+    }
+
+    @Test func isSelfContained() {
+        let text = page(domains: [Samples.domain()], files: [[]])
+        #expect(!text.contains("<link"))
+        #expect(!text.contains("src="))
+        #expect(!text.contains("@import"))
+        #expect(!text.contains("url("))
+    }
+
+    @Test func escapesEverythingFromServersAndInput() {
+        let hostile = Samples.domain("example.com", text: Self.markup)
+        let files = [[
+            ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .text("{\"applinks\": \"\(Self.markup)\"}")),
+            ServedFileDisplay(location: .root, sha256: "cd", content: .sameAs(domain: Self.markup, row: 9)),
+        ]]
+        let text = page(domains: [hostile], files: files, problems: [Samples.problem(text: Self.markup)])
+        // The page's own single script, and none from the data.
+        #expect(text.components(separatedBy: "<script").count == 2)
+        #expect(!text.contains("<img"))
+        #expect(!text.contains("onerror=alert(2)>"))
+        #expect(text.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;"))
+    }
+
+    @Test func pointsAtAnEarlierRowForAFileServedAgain() {
+        let files = [[ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .text("{}"))],
+                     [ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .sameAs(domain: "first.example", row: 0)),
+                      ServedFileDisplay(location: .root, sha256: "ab", content: .sameAs(domain: "second.example", row: 1))]]
+        let text = page(domains: [Samples.minimalDomain(), Samples.minimalDomain()], files: files)
+        #expect(text.contains(#"<pre class="file">{}</pre>"#))
+        #expect(text.contains(##"Identical to the file served by <a href="#d0">first.example</a>"##))
+        #expect(text.contains("Identical to the file above"))
+    }
+}

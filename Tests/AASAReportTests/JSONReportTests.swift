@@ -1,0 +1,90 @@
+import AASAModel
+import AASAReport
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct JSONReportTests {
+    func document(_ domains: [DomainReport], complete: Bool = true) -> Data {
+        var data = Data()
+        JSONReport.writeDocument(
+            tool: ToolInfo(version: "0.1.0"), run: Samples.run(complete: complete), summary: Samples.summary(of: domains),
+            input: InputInfo(problems: [Samples.problem()]), records: domains.map { JSONReport.encodeRecord($0) }
+        ) { data.append($0) }
+        return data
+    }
+
+    @Test func aStreamedDocumentDecodesToTheSameReport() throws {
+        let domains = [Samples.domain("a.example"), Samples.minimalDomain(), Samples.domain("c.example", text: "y")]
+        let decoded = try JSONReport.makeDecoder().decode(AuditReport.self, from: document(domains))
+        #expect(decoded.schemaVersion == ReportSchema.version)
+        #expect(decoded.domains == domains)
+        #expect(decoded.domains.map(\.domain) == ["a.example", "bare.example", "c.example"])
+        #expect(decoded.summary == Samples.summary(of: domains))
+        #expect(decoded.run == Samples.run())
+        #expect(decoded.input.problems == [Samples.problem()])
+    }
+
+    @Test func anEmptyDomainListIsStillADocument() throws {
+        let decoded = try JSONReport.makeDecoder().decode(AuditReport.self, from: document([], complete: false))
+        #expect(decoded.domains.isEmpty)
+        #expect(decoded.run.complete == false)
+    }
+
+    @Test func fieldNamesAreThePublicOnes() throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: document([Samples.domain()])) as? [String: Any])
+        #expect(Set(object.keys) == ["schemaVersion", "tool", "run", "summary", "input", "domains"])
+        let domain = try #require((object["domains"] as? [[String: Any]])?.first)
+        #expect(Set(domain.keys) == ["domain", "inputLine", "expectedAppIDs", "verdict", "fetches", "appIDs", "findings"])
+        let fetch = try #require((domain["fetches"] as? [[String: Any]])?.first)
+        #expect(Set(fetch.keys) == ["location", "url", "status", "httpVersion", "redirectTarget", "remoteIP", "newConnection",
+                                    "headers", "timings", "bodyBytes", "bodySHA256", "bodyTruncated", "error"])
+        #expect(Set((fetch["headers"] as? [String: Any] ?? [:]).keys) == Set(ResponseHeaders.recordedNames))
+        #expect((object["run"] as? [String: Any])?["startedAt"] as? String == "2026-11-18T11:06:40Z")
+    }
+
+    @Test(.enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))
+    func documentsValidateAgainstTheSchema() throws {
+        let full = document([Samples.domain(), Samples.minimalDomain()])
+        #expect(try ReportSchemaValidator.errors(in: full) == [])
+        let empty = document([])
+        #expect(try ReportSchemaValidator.errors(in: empty) == [])
+    }
+
+    @Test(.enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))
+    func theSchemaRejectsWhatItDoesNotDescribe() throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: document([Samples.domain()])) as? [String: Any])
+        var domains = try #require(object["domains"] as? [[String: Any]])
+        domains[0]["verdict"] = "maybe"
+        domains[0]["undocumented"] = true
+        object["domains"] = domains
+        let errors = try ReportSchemaValidator.errors(in: JSONSerialization.data(withJSONObject: object))
+        #expect(errors.count == 2, "\(errors)")
+    }
+
+    @Test func theSchemaListsExactlyTheFindingCodes() throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.file("docs/report.schema.json"))) as? [String: Any])
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        let codes = try #require((definitions["findingCode"] as? [String: Any])?["enum"] as? [String])
+        #expect(codes == FindingCode.allCases.map(\.rawValue))
+    }
+
+    @Test func theDocsExplainEveryFindingCodeAndField() throws {
+        let findings = try String(contentsOf: Repository.file("docs/findings.md"), encoding: .utf8)
+        for code in FindingCode.allCases {
+            #expect(findings.contains("`\(code.rawValue)`"), "docs/findings.md does not list \(code.rawValue)")
+        }
+        let format = try String(contentsOf: Repository.file("docs/report-format.md"), encoding: .utf8)
+        for field in ["schemaVersion", "startedAt", "complete", "findingsByCode", "inputLine", "expectedAppIDs", "redirectTarget",
+                      "newConnection", "bodySHA256", "bodyTruncated", "curlCode", "firstByteMs"] + ResponseHeaders.recordedNames {
+            #expect(format.contains("`\(field)`"), "docs/report-format.md does not describe \(field)")
+        }
+    }
+}
+
+@Suite struct FindingCatalogTests {
+    @Test func docsFindingsIsTheGeneratedTable() throws {
+        let committed = try String(contentsOf: Repository.file("docs/findings.md"), encoding: .utf8)
+        #expect(committed == FindingCatalog.markdown(), "docs/findings.md is stale: run `aasa-audit explain --markdown > docs/findings.md`")
+    }
+}

@@ -1,0 +1,45 @@
+import AASAModel
+import AASAReport
+import Testing
+
+@Suite struct TerminalReportTests {
+    @Test func printsEachLocationTheAppIDsAndExplainedFindings() {
+        var wellKnown = FetchRecord(location: .wellKnown, url: "https://example.com/.well-known/apple-app-site-association", status: 301, httpVersion: "1.1")
+        wellKnown.redirectTarget = "https://www.example.com/"
+        let report = DomainReport(
+            domain: "example.com", inputLine: nil, expectedAppIDs: ["ABCDE12346.a.b"],
+            fetches: [wellKnown, FetchRecord(location: .root, url: "https://example.com/apple-app-site-association", status: 404)],
+            appIDs: ServiceAppIDs(), findings: [Finding(.httpRedirect, .error, .wellKnown, "HTTP 301 redirect to https://www.example.com/.")])
+        let text = TerminalReport(colour: false).domain(report)
+        #expect(text.hasPrefix("example.com  FAIL\n"))
+        #expect(text.contains(".well-known  301  → https://www.example.com/"))
+        #expect(text.contains("error   http.redirect (well-known)"))
+        #expect(text.contains("Why: The server answered with a redirect."))
+        #expect(text.contains("Fix: "))
+        #expect(!text.contains("\u{1B}["))
+        #expect(TerminalReport(colour: true).domain(report).contains("\u{1B}[31mFAIL\u{1B}[0m"))
+    }
+
+    @Test func neutralisesTerminalEscapesFromServers() {
+        let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J"
+        let report = DomainReport(domain: "example.com", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                                  findings: [Finding(.netOther, .error, .wellKnown, hostile)])
+        let text = TerminalReport(colour: false).domain(report)
+        #expect(!text.contains("\u{1B}"))
+        #expect(text.contains("\\u{1b}]0;pwned\\u{7}"))
+    }
+
+    @Test func summarisesARun() {
+        var summary = ReportSummary()
+        summary.domains = 3
+        summary.verdicts.pass = 1
+        summary.verdicts.warn = 1
+        summary.verdicts.fail = 1
+        let failing = FlaggedDomain(DomainReport(domain: "bad.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                                                 findings: [Finding(.httpStatus, .error, .wellKnown, ""), Finding(.httpContentType, .warning, .root, "")]))!
+        let text = TerminalReport(colour: false).runSummary(summary: summary, flagged: [failing], problems: [Samples.problem()], seconds: 1.25, complete: true)
+        #expect(text.contains("Audited 3 domains in 1.2 s: 1 pass, 1 warn, 1 fail"))
+        #expect(text.contains("FAIL bad.example  http.status"))
+        #expect(text.contains("domains.txt:7: \"https://x\" is a URL"))
+    }
+}

@@ -1,0 +1,100 @@
+import AASAModel
+import DomainList
+import Testing
+
+@Suite struct DomainListParserTests {
+    func parse(_ text: String) -> DomainListParser.Result {
+        DomainListParser.parse(Array(text.utf8), fileName: "domains.txt")
+    }
+
+    @Test func readsDomainsAppIDsCommentsAndBlankLines() {
+        let result = parse("""
+            # production
+            example.com ABCDE12346.com.example.app  FGHIJ67890.com.example.other
+            \twww.example.com   # the www host
+
+            Shop.Example.COM.
+            """)
+        #expect(result.problems.isEmpty)
+        #expect(result.targets == [
+            DomainTarget(domain: "example.com", expectedAppIDs: ["ABCDE12346.com.example.app", "FGHIJ67890.com.example.other"], inputLine: 2),
+            DomainTarget(domain: "www.example.com", expectedAppIDs: [], inputLine: 3),
+            DomainTarget(domain: "shop.example.com", expectedAppIDs: [], inputLine: 5),
+        ])
+    }
+
+    @Test(arguments: [
+        ("bücher.example", "xn--bcher-kva.example"),
+        ("BÜCHER.example", "xn--bcher-kva.example"),
+        ("例え.テスト", "xn--r8jz45g.xn--zckzah"),
+        ("xn--bcher-kva.example", "xn--bcher-kva.example"),
+        ("a-b.c0.example.", "a-b.c0.example"),
+    ])
+    func normalisesHostNames(input: String, expected: String) {
+        #expect(parse(input).targets.map(\.domain) == [expected])
+    }
+
+    @Test(arguments: [
+        ("https://example.com", "is a URL"),
+        ("example.com/path", "has a path"),
+        ("example.com:8443", "names a port"),
+        ("192.0.2.1", "is an IP address"),
+        ("[2001:db8::1]", "is an IP address"),
+        ("2001:db8::1", "is an IP address"),
+        ("*.example.com", "wildcard"),
+        ("localhost", "single label"),
+        ("exa_mple.com", "'_'"),
+        ("-bad.example.com", "starts or ends with '-'"),
+        ("a..example.com", "empty label"),
+        ("user@example.com", "user information"),
+        ("example.123", "numeric label"),
+    ])
+    func rejectsWhatIsNotAHostNameAndKeepsGoing(line: String, reason: String) {
+        let result = parse("first.example\n\(line)\nlast.example\n")
+        #expect(result.targets.map(\.domain) == ["first.example", "last.example"])
+        #expect(result.problems.count == 1)
+        let problem = result.problems.first
+        #expect(problem?.line == 2)
+        #expect(problem?.severity == .error)
+        #expect(problem?.message.contains(reason) == true, "\(problem?.message ?? "")")
+        #expect(problem?.text == line)
+    }
+
+    @Test func auditsADomainListedTwiceOnceWithBothLinesAppIDs() {
+        let result = parse("a.example ABCDE12346.x.one\nb.example\nA.EXAMPLE. ABCDE12346.x.two ABCDE12346.x.one\n")
+        #expect(result.targets.map(\.domain) == ["a.example", "b.example"])
+        #expect(result.targets[0].expectedAppIDs == ["ABCDE12346.x.one", "ABCDE12346.x.two"])
+        #expect(result.problems.map(\.line) == [3])
+        #expect(result.problems.first?.severity == .warning)
+        #expect(result.problems.first?.message.contains("line 1") == true)
+    }
+
+    @Test func reportsAMalformedAppIDButStillAuditsTheDomain() {
+        let result = parse("a.example TEAM_ID.com.example.app ABCDE12346.com.example.app\n")
+        #expect(result.targets == [DomainTarget(domain: "a.example", expectedAppIDs: ["ABCDE12346.com.example.app"], inputLine: 1)])
+        #expect(result.problems.count == 1)
+        #expect(result.problems.first?.message.contains("placeholder") == true)
+    }
+
+    @Test func acceptsCRLFAndAByteOrderMark() {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("a.example\r\n# c\r\nb.example ABCDE12346.x.y\r\n".utf8)
+        let result = DomainListParser.parse(bytes, fileName: "d.txt")
+        #expect(result.problems.isEmpty)
+        #expect(result.targets.map(\.domain) == ["a.example", "b.example"])
+        #expect(result.targets[1].expectedAppIDs == ["ABCDE12346.x.y"])
+    }
+
+    @Test func namesALineThatIsNotUTF8() {
+        let bytes: [UInt8] = Array("a.example\n".utf8) + [0x62, 0xFF, 0x2E, 0x65, 0x78, 0x0A] + Array("c.example\n".utf8)
+        let result = DomainListParser.parse(bytes, fileName: "d.txt")
+        #expect(result.targets.map(\.domain) == ["a.example", "c.example"])
+        #expect(result.problems.map(\.line) == [2])
+        #expect(result.problems.first?.message.contains("UTF-8") == true)
+    }
+
+    @Test func aHashInsideATokenIsNotAComment() {
+        let result = parse("a.example#x\n")
+        #expect(result.targets.isEmpty)
+        #expect(result.problems.first?.message.contains("'#'") == true)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The repository's own files, for tests that check docs and schema against the code.
+public enum Repository {
+    public static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static func file(_ path: String) -> URL { root.appendingPathComponent(path) }
+}
+
+/// Validates JSON documents against `docs/report.schema.json` with Python's `jsonschema`
+/// (Draft 2020-12), a well-kept validator, instead of one written here.
+public enum ReportSchemaValidator {
+    static let script = """
+        import json, sys
+        import jsonschema
+        schema = json.load(open(sys.argv[1]))
+        document = json.load(open(sys.argv[2]))
+        validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+        errors = sorted(validator.iter_errors(document), key=lambda e: list(map(str, e.absolute_path)))
+        for error in errors[:20]:
+            print("/" + "/".join(map(str, error.absolute_path)) + ": " + error.message)
+        sys.exit(1 if errors else 0)
+        """
+
+    /// A Python interpreter that has `jsonschema`, if any.
+    public static let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first { candidate in
+        guard FileManager.default.isExecutableFile(atPath: candidate) else { return false }
+        return (try? run(candidate, ["-c", "import jsonschema"]).status) == 0
+    }
+
+    /// Whether validation can run here. On CI (CI=true) it must: `.ci/run` installs it.
+    public static var isAvailable: Bool {
+        python != nil || ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
+    public static let unavailableMessage = "Python's jsonschema is not installed (apt-get install python3-jsonschema): skipping schema validation"
+
+    /// The validation errors of `document` (empty when it is valid against `schema`).
+    public static func errors(in document: Data, schema: URL = Repository.file("docs/report.schema.json")) throws -> [String] {
+        guard let python else { return ["no Python with jsonschema: \(unavailableMessage)"] }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).json")
+        try document.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try run(python, ["-c", script, schema.path, file.path])
+        guard result.status != 0 else { return [] }
+        let lines = result.output.split(separator: "\n").map(String.init)
+        return lines.isEmpty ? ["validator exited \(result.status)"] : lines
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
