@@ -93,7 +93,7 @@ let package = Package(
             name: "AASAFetchTests",
             dependencies: ["AASAFetch", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .testTarget(name: "AASAAuditTests", dependencies: ["AASAAudit", "AASAAuditCLI", "TestSupport"]),
+        .testTarget(name: "AASAAuditTests", dependencies: ["AASAAudit", "AASAReport", "DomainList", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,125 @@
+import AASAAudit
+import AASAModel
+import AASAReport
+import DomainList
+import Foundation
+import Testing
+import TestSupport
+
+/// Whole runs of the engine against real HTTPS servers on 127.0.0.1.
+@Suite struct AuditRunTests {
+    /// (host, expected verdict, expected codes of its findings, in order)
+    static let expectations: [(String, Verdict, [String])] = [
+        ("good.aasa.test", .pass, []),
+        ("redirect.aasa.test", .fail, ["http.redirect/error/well-known", "http.redirect/info/root", "location.none/error/domain"]),
+        ("missing.aasa.test", .fail, ["http.status/error/well-known", "http.status/info/root", "location.none/error/domain"]),
+        ("rootonly.aasa.test", .fail, ["http.status/error/well-known", "location.root-only/error/domain"]),
+        ("textplain.aasa.test", .warn, ["http.content-type/warning/well-known", "http.content-type/warning/root"]),
+        ("big.aasa.test", .fail, ["body.too-large/error/well-known", "body.too-large/warning/root"]),
+        ("empty.aasa.test", .fail, ["body.empty/error/well-known", "body.empty/warning/root"]),
+        ("badjson.aasa.test", .fail, ["json.invalid/error/well-known", "json.invalid/warning/root"]),
+        ("otherapp.aasa.test", .fail, ["appid.missing/error/well-known"]),
+        ("chunked.aasa.test", .pass, []),
+        ("good2.aasa.test", .pass, []),
+    ]
+
+    func targets() -> [DomainTarget] {
+        Self.expectations.enumerated().map { index, expectation in
+            DomainTarget(domain: expectation.0, expectedAppIDs: [TestWorld.appID], inputLine: index + 1)
+        }
+    }
+
+    func settings(_ world: TestWorld, out: URL) -> AuditSettings {
+        AuditSettings(inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4, fetcher: world.fetcherConfiguration(), failOn: .error)
+    }
+
+    @Test func auditsEveryDomainAndWritesBothReports() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let problem = InputProblem(file: "domains.txt", line: 20, text: "https://x", severity: .error, message: "is a URL")
+        let result = try await AuditRun.run(targets: targets(), inputProblems: [problem], settings: settings(world, out: out))
+
+        #expect(result.complete)
+        #expect(result.runDirectory.deletingLastPathComponent().path == out.path)
+        #expect(result.runDirectory.lastPathComponent.wholeMatch(of: /\d{4}-\d\d-\d\dT\d{6}Z/) != nil)
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
+        #expect(report.domains.map(\.domain) == Self.expectations.map(\.0))
+        for (domain, expectation) in zip(report.domains, Self.expectations) {
+            #expect(domain.verdict == expectation.1, "\(domain.domain): \(domain.findings)")
+            #expect(domain.findings.map { "\($0.code.rawValue)/\($0.severity.rawValue)/\($0.location.rawValue)" } == expectation.2, "\(domain.domain)")
+            #expect(domain.fetches.map(\.location) == [.wellKnown, .root])
+        }
+        #expect(report.domains[0].appIDs == ServiceAppIDs(applinks: [TestWorld.appID], webcredentials: [TestWorld.appID]))
+        #expect(report.domains[0].fetches[1].newConnection == false)
+        #expect(report.summary.domains == Self.expectations.count)
+        #expect(report.summary.verdicts.pass == 3 && report.summary.verdicts.warn == 1 && report.summary.verdicts.fail == 7)
+        #expect(report.summary.findingsByCode["location.none"] == 2)
+        #expect(report.input.problems == [problem])
+        #expect(report.run.complete)
+        #expect(result.flaggedDomains.map(\.domain) == Self.expectations.filter { $0.1 != .pass }.map(\.0))
+
+        // One TLS connection per domain: both locations share it.
+        #expect(world.server.connectionCount == Self.expectations.count)
+
+        let html = try String(contentsOf: result.reportHTML, encoding: .utf8)
+        for (host, _, _) in Self.expectations { #expect(html.contains(host)) }
+        #expect(try Data(contentsOf: out.appendingPathComponent("latest.json")) == Data(contentsOf: result.reportJSON))
+        #expect(try Data(contentsOf: out.appendingPathComponent("latest.html")) == Data(contentsOf: result.reportHTML))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: result.runDirectory.path).sorted()
+        #expect(leftovers == ["report.html", "report.json"])
+    }
+
+    @Test(.enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))
+    func aRealReportValidatesAgainstTheSchema() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let result = try await AuditRun.run(targets: targets(), inputProblems: [], settings: settings(world, out: out))
+        #expect(try ReportSchemaValidator.errors(in: Data(contentsOf: result.reportJSON)) == [])
+    }
+
+    @Test func aHostileServerCannotInjectMarkupIntoTheHTMLReport() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let result = try await AuditRun.run(targets: [DomainTarget(domain: "hostile.aasa.test", inputLine: 1)], inputProblems: [], settings: settings(world, out: out))
+        let html = try String(contentsOf: result.reportHTML, encoding: .utf8)
+        #expect(html.components(separatedBy: "<script").count == 2)
+        #expect(!html.contains("<img"))
+        #expect(html.contains("&lt;script&gt;alert(3)&lt;/script&gt;"))
+        #expect(html.contains("&lt;img src=x onerror=alert(2)&gt;"))
+    }
+
+    @Test func consecutiveRunsGetTheirOwnFoldersAndLatestFollowsTheNewest() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let first = try await AuditRun.run(targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [], settings: settings(world, out: out))
+        let second = try await AuditRun.run(targets: [DomainTarget(domain: "missing.aasa.test")], inputProblems: [], settings: settings(world, out: out))
+        #expect(first.runDirectory != second.runDirectory)
+        let latest = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: out.appendingPathComponent("latest.json")))
+        #expect(latest.domains.map(\.domain) == ["missing.aasa.test"])
+        #expect(FileManager.default.fileExists(atPath: first.reportJSON.path))
+    }
+
+    @Test func unreachableHostsAreReportedWithoutASecondAttempt() async throws {
+        let world = try TestWorld()
+        let untrusted = try LoopbackServer(identity: try TestPKI(name: "someone else").issueServerIdentity(for: ["*.aasa.test"])) { _, _ in .json(TestWorld.validFile) }
+        defer { untrusted.shutdown() }
+        let refusedPort = try LoopbackServer.unusedPort()
+        var settings = settings(world, out: world.directory.url.appendingPathComponent("reports"))
+        settings.fetcher.connectTo = ["untrusted.aasa.test:443:127.0.0.1:\(untrusted.port)", "refused.aasa.test:443:127.0.0.1:\(refusedPort)", world.connectTo]
+        let targets = ["untrusted.aasa.test", "refused.aasa.test", "good.aasa.test"].map { DomainTarget(domain: $0) }
+        let result = try await AuditRun.run(targets: targets, inputProblems: [], settings: settings)
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
+        #expect(report.domains.map { $0.findings.map(\.code) } == [[.tlsCertificate], [.netConnect], []])
+        #expect(report.domains[0].fetches[1].error?.kind == .skipped)
+        #expect(untrusted.connectionCount == 1)
+    }
+
+    @Test func anUnwritableOutputDirectoryIsAnError() async throws {
+        let world = try TestWorld()
+        let file = world.directory.url.appendingPathComponent("a-file")
+        try Data().write(to: file)
+        await #expect(throws: AuditRunError.self) {
+            _ = try await AuditRun.run(targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [], settings: settings(world, out: file))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import AASAFetch
+import AASAModel
+import Foundation
+import TestSupport
+
+/// A loopback world: one HTTPS server answering for many hosts under `aasa.test`, each
+/// behaving as its first label says, and a CA file to trust it.
+final class TestWorld: Sendable {
+    static let appID = "ABCDE12346.com.example.app"
+    static let validFile = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]},"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#
+
+    let server: LoopbackServer
+    let directory: TemporaryDirectory
+    let caFile: String
+
+    init() throws {
+        let pki = try TestPKI()
+        directory = try TemporaryDirectory()
+        caFile = try pki.writeCACertificate(in: directory.url)
+        server = try LoopbackServer(identity: try pki.issueServerIdentity(for: ["*.aasa.test"]), script: Self.answer)
+    }
+
+    deinit {
+        server.shutdown()
+        directory.remove()
+    }
+
+    /// The behaviour of a host, by its first label (before any digits).
+    static func answer(host: String, path: String) -> ScriptedResponse {
+        let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
+        let wellKnown = path == AASALocation.wellKnown.path
+        switch kind {
+        case "good": return .json(validFile)
+        case "chunked": return .respond(status: 200, headers: [("Content-Type", "application/json")], body: Array(validFile.utf8), chunked: true)
+        case "redirect": return wellKnown ? .redirect(301, to: "https://www.\(host)\(path)") : .redirect(301, to: "https://www.\(host)\(path)")
+        case "missing": return .status(404, body: "<h1>Not Found</h1>")
+        case "rootonly": return wellKnown ? .status(404) : .json(validFile)
+        case "textplain": return .json(validFile, contentType: "text/plain")
+        case "big": return .json(#"{"applinks":{"details":[]},"pad":""# + "\"" + String(repeating: "x", count: 200_000) + "\"}")
+        case "empty": return .respond(status: 200, headers: [("Content-Type", "application/json")], body: [])
+        case "badjson": return .json("{\n  \"applinks\": {\"details\": [],}\n}")
+        case "otherapp": return .json(validFile.replacingOccurrences(of: "com.example.app", with: "com.example.other"))
+        case "hostile": return .respond(status: 200, headers: [("Content-Type", "text/html<script>alert(1)</script>"), ("Server", "<img src=x onerror=alert(2)>")],
+                                        body: Array("<script>alert(3)</script>".utf8))
+        default: return .status(500)
+        }
+    }
+
+    var connectTo: String { server.connectTo }
+
+    func fetcherConfiguration(timeout: Double = 10, concurrency: Int = 8) -> FetcherConfiguration {
+        FetcherConfiguration(timeoutSeconds: timeout, userAgent: "aasa-audit-tests", connectTo: [connectTo], caCertFile: caFile, expectedConcurrency: concurrency)
+    }
+}

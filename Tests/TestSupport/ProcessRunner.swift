@@ -1,0 +1,47 @@
+import Foundation
+
+/// Runs a program to completion and collects what it printed. Both pipes are drained while it
+/// runs (one on a Dispatch thread, never on the concurrency pool), so neither can fill up.
+public enum ProcessRunner {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = DrainedPipe(out)
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout.wait(), as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// A pipe read to its end on a Dispatch thread.
+private final class DrainedPipe: @unchecked Sendable {
+    private let group = DispatchGroup()
+    /// Written once by the reading thread before `group` leaves; read after `wait()`.
+    private var data = Data()
+
+    init(_ pipe: Pipe) {
+        DispatchQueue.global().async(group: group) { [self] in
+            data = pipe.fileHandleForReading.readDataToEndOfFile()
+        }
+    }
+
+    func wait() -> Data {
+        group.wait()
+        return data
+    }
+}
