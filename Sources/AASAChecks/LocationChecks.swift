@@ -5,7 +5,7 @@ import AASAModel
 /// devices read this location), and the file when it is usable.
 public struct LocationAssessment: Sendable {
     public var findings: [Finding]
-    /// True when the server answered 200.
+    /// True when the server answered 200 (even if the body then failed to arrive).
     public var answered200: Bool
     /// True when the server gave an HTTP response of any status.
     public var responded: Bool
@@ -21,7 +21,7 @@ public enum LocationChecks {
     public static func assess(_ fetched: FetchedLocation) -> LocationAssessment {
         let record = fetched.record
         let location = FindingLocation(record.location)
-        var assessment = LocationAssessment(findings: [], answered200: false, responded: record.status != nil)
+        var assessment = LocationAssessment(findings: [], answered200: record.status == 200, responded: record.status != nil)
 
         if let error = record.error {
             if error.kind != .skipped { assessment.findings.append(transferFinding(error, at: location)) }
@@ -39,7 +39,6 @@ public enum LocationChecks {
             assessment.findings.append(Finding(.httpStatus, .error, location, "HTTP \(status)\(statusHint(status)); the file must be served with 200."))
             return assessment
         }
-        assessment.answered200 = true
 
         if let finding = contentTypeFinding(record.headers.contentType, at: location) {
             assessment.findings.append(finding)

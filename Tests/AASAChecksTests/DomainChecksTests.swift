@@ -155,6 +155,13 @@ import Testing
         #expect(result.findings[0].message == "curl says no")
     }
 
+    @Test func aTwoHundredThatTimesOutMidBodyIsATimeoutNotAMissingFile() {
+        var trickle = Fixture.served("{\"applinks\"")
+        trickle.record.error = TransferError(kind: .timeout, curlCode: 28, message: "Operation timed out after 5000 milliseconds")
+        let result = check(trickle, Fixture.failed(.skipped, at: .root))
+        #expect(result.findings.summary == ["net.timeout/error/well-known"])
+    }
+
     @Test func verdictsFollowTheWorstSeverity() {
         let info = Finding(.httpRedirect, .info, .root, "")
         let warning = Finding(.httpContentType, .warning, .wellKnown, "")

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages aasa-audit needs to build and test, when they are missing:
+# libcurl (OpenSSL flavour) and libidn2 headers, pkg-config, CA certificates, and Python's
+# jsonschema (the tests validate reports against docs/report.schema.json with it).
+# Uses apt-get as root, or through sudo. Does nothing when everything is there.
+set -euo pipefail
+
+packages=(libcurl4-openssl-dev libidn2-dev pkg-config ca-certificates python3 python3-jsonschema)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "install-deps: need root to install: ${missing[*]}" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
