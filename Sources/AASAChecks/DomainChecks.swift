@@ -15,11 +15,17 @@ public enum DomainChecks {
         public var rootFile: JSONObject?
     }
 
+    /// Codes that follow from the bytes of a file alone, not from how it was served.
+    static let contentCodes: Set<FindingCode> = [.bodyTooLarge, .jsonInvalid, .jsonNotObject, .applinksMissing, .appIDMalformed]
+
     public static func assess(target: DomainTarget, wellKnown: FetchedLocation, root: FetchedLocation) -> Result {
         let primary = LocationChecks.assess(wellKnown)
         let fallback = LocationChecks.assess(root)
         var findings = primary.findings
-        findings += fallback.findings.map { finding in
+        // A root copy with the same bytes has the same content problems: report them once.
+        let sameFile = !wellKnown.body.isEmpty && wellKnown.body == root.body && primary.answered200 && fallback.answered200
+        let rootFindings = sameFile ? fallback.findings.filter { !contentCodes.contains($0.code) } : fallback.findings
+        findings += rootFindings.map { finding in
             var capped = finding
             capped.severity = fallback.answered200 ? min(finding.severity, .warning) : .info
             return capped

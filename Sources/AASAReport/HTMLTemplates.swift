@@ -94,7 +94,7 @@ enum HTMLTemplates {
     {{#hasFindings}}<ul class="findings">
     {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span></span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span></span></li>
     {{/findings}}</ul>{{/hasFindings}}
-    <details><summary>Details{{#hasServices}}: app IDs, {{/hasServices}} fetches and served file</summary>
+    <details><summary>Details: {{#hasServices}}app IDs, {{/hasServices}}fetches and served file</summary>
     {{#hasExpected}}<p>Expected app IDs: <code>{{expected}}</code></p>{{/hasExpected}}
     {{#hasServices}}<dl class="fetch">{{#services}}<dt>{{service}}</dt><dd>{{appIDs}}</dd>{{/services}}</dl>{{/hasServices}}
     {{#locations}}<h3 class="muted">{{name}}</h3><dl class="fetch">{{#details}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/details}}</dl>

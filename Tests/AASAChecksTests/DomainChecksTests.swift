@@ -117,7 +117,7 @@ import Testing
     func malformedAppIDs(appID: String, reason: String) {
         let file = #"{"applinks":{"details":[{"appIDs":["\#(appID)"],"components":[{"/":"*"}]}]}}"#
         let result = check(Fixture.served(file), Fixture.served(file, at: .root))
-        #expect(result.findings.summary == ["appid.malformed/error/well-known", "appid.malformed/warning/root"])
+        #expect(result.findings.summary == ["appid.malformed/error/well-known"])
         #expect(result.findings[0].message.contains(reason), "\(result.findings[0].message)")
     }
 
@@ -137,6 +137,14 @@ import Testing
         #expect(result.findings.summary == ["appid.missing/error/well-known", "appid.missing/error/well-known"])
         #expect(result.findings[0].message.contains("FGHIJ67890.com.example.other"))
         #expect(result.findings[1].message.contains("differs only in case"))
+    }
+
+    @Test func aRootCopyWithTheSameBytesDoesNotRepeatContentFindingsButKeepsItsOwnHeaders() {
+        let broken = "{\"applinks\": {},}"
+        let identical = check(Fixture.served(broken), Fixture.served(broken, at: .root, contentType: "text/plain"))
+        #expect(identical.findings.summary == ["json.invalid/error/well-known", "http.content-type/warning/root"])
+        let different = check(Fixture.served(broken), Fixture.served(broken + " ", at: .root))
+        #expect(different.findings.summary == ["json.invalid/error/well-known", "json.invalid/warning/root"])
     }
 
     @Test func aBrokenRootCopyBesideAGoodWellKnownFileIsAtMostAWarning() {
