@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // C boundary: the system libraries and a small typed shim over libcurl's variadic calls.
@@ -37,7 +38,8 @@ let package = Package(
         // Pure logic: no I/O.
         .target(name: "AASAJSON"),
         .target(name: "AASAModel"),
-        .target(name: "AASAChecks", dependencies: ["AASAModel", "AASAJSON"]),
+        .target(name: "AASAMatching", dependencies: ["AASAJSON"]),
+        .target(name: "AASAChecks", dependencies: ["AASAModel", "AASAJSON", "AASAMatching"]),
         .target(name: "DomainList", dependencies: ["AASAModel", "AASAChecks", "CIDN2"]),
         .target(
             name: "AASAReport",
@@ -86,6 +88,10 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AASAJSONTests", dependencies: ["AASAJSON"]),
+        .testTarget(
+            name: "AASAMatchingTests",
+            dependencies: ["AASAMatching", "AASAJSON", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "AASAChecksTests", dependencies: ["AASAChecks", "AASAModel", "AASAJSON"]),
         .testTarget(name: "DomainListTests", dependencies: ["DomainList"]),
         .testTarget(name: "AASAReportTests", dependencies: ["AASAReport", "AASAModel", "AASAJSON", "TestSupport"]),
