@@ -40,11 +40,11 @@ let package = Package(
         .target(name: "AASAModel"),
         .target(name: "AASAMatching", dependencies: ["AASAJSON"]),
         .target(name: "AASAChecks", dependencies: ["AASAModel", "AASAJSON", "AASAMatching"]),
-        .target(name: "DomainList", dependencies: ["AASAModel", "AASAChecks", "CIDN2"]),
+        .target(name: "DomainList", dependencies: ["AASAModel", "AASAChecks", "AASAMatching", "CIDN2"]),
         .target(
             name: "AASAReport",
             dependencies: [
-                "AASAModel", "AASAJSON",
+                "AASAModel", "AASAJSON", "AASAMatching",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "AASAAuditCLI",
             dependencies: [
-                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "DomainList",
+                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "DomainList", "AASAMatching", "AASAJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

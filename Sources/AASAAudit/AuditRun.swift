@@ -1,3 +1,4 @@
+import AASAChecks
 import AASAFetch
 import AASAModel
 import AASAReport
@@ -18,20 +19,24 @@ public struct AuditSettings: Sendable {
     public var concurrency: Int
     public var fetcher: FetcherConfiguration
     public var failOn: Severity
+    public var validation: ValidationOptions
 
-    public init(inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity) {
+    public init(inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,
+                validation: ValidationOptions = ValidationOptions()) {
         self.inputFiles = inputFiles
         self.outputDirectory = outputDirectory
         self.concurrency = concurrency
         self.fetcher = fetcher
         self.failOn = failOn
+        self.validation = validation
     }
 
     var runOptions: RunOptions {
         RunOptions(
             inputFiles: inputFiles, outputDirectory: outputDirectory.path, concurrency: concurrency,
             timeoutSeconds: fetcher.timeoutSeconds, userAgent: fetcher.userAgent, failOn: failOn,
-            resolve: fetcher.resolve, connectTo: fetcher.connectTo, caCertFile: fetcher.caCertFile)
+            resolve: fetcher.resolve, connectTo: fetcher.connectTo, caCertFile: fetcher.caCertFile,
+            minimumIOS: validation.minimumIOS?.description)
     }
 }
 
@@ -89,7 +94,7 @@ public enum AuditRun {
         var summary = ReportSummary()
         var flagged = [FlaggedDomain?](repeating: nil, count: targets.count)
         var spoolError: Error?
-        let auditor = DomainAuditor(fetcher: fetcher)
+        let auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation)
         let html = HTMLReport()
         let registry = ServedFileRegistry()
         let clock = ContinuousClock.now

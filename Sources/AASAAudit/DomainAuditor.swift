@@ -25,9 +25,11 @@ public struct DomainOutcome: Sendable {
 /// connection, and runs the checks.
 public struct DomainAuditor: Sendable {
     public let fetcher: Fetcher
+    public let validation: ValidationOptions
 
-    public init(fetcher: Fetcher) {
+    public init(fetcher: Fetcher, validation: ValidationOptions = ValidationOptions()) {
         self.fetcher = fetcher
+        self.validation = validation
     }
 
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
@@ -41,7 +43,7 @@ public struct DomainAuditor: Sendable {
             root = await fetcher.fetch(request(target.domain, .root, last: true))
         }
 
-        let checked = DomainChecks.assess(target: target, wellKnown: wellKnown, root: root)
+        let checked = DomainChecks.assess(target: target, wellKnown: wellKnown, root: root, options: validation)
         let report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: [wellKnown.record, root.record], appIDs: checked.appIDs, findings: checked.findings)

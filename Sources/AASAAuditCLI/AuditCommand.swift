@@ -28,6 +28,8 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: "The least severity that fails the run: error, or warning.")
     var failOn: FailThreshold = .error
 
+    @OptionGroup var validation: ValidationOptionGroup
+
     @OptionGroup var fetch: FetchOptions
 
     func validate() throws {
@@ -43,7 +45,7 @@ extension AuditCommand {
         let parsed = try readDomains()
         let settings = AuditSettings(
             inputFiles: [file], outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency,
-            fetcher: fetch.configuration(concurrency: concurrency), failOn: failOn.severity)
+            fetcher: fetch.configuration(concurrency: concurrency), failOn: failOn.severity, validation: validation.options)
 
         let progressLine = Terminal.standardErrorIsTerminal ? ProgressLine() : nil
         let result: AuditRunResult

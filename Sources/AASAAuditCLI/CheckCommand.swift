@@ -26,6 +26,8 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "The least severity that fails: error, or warning.")
     var failOn: FailThreshold = .error
 
+    @OptionGroup var validation: ValidationOptionGroup
+
     @OptionGroup var fetch: FetchOptions
 }
 
@@ -47,7 +49,7 @@ extension CheckCommand {
             Terminal.printError("aasa-audit: \(error)\n")
             throw ExitStatus.usage
         }
-        let outcome = await DomainAuditor(fetcher: fetcher).audit(DomainTarget(domain: host, expectedAppIDs: appIDs))
+        let outcome = await DomainAuditor(fetcher: fetcher, validation: validation.options).audit(DomainTarget(domain: host, expectedAppIDs: appIDs))
         fetcher.shutdown()
 
         if json {

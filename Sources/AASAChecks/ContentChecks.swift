@@ -12,7 +12,7 @@ public struct ContentAssessment: Sendable, Equatable {
 public enum ContentChecks {
     public static let services = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
 
-    public static func assess(_ file: JSONObject, at location: FindingLocation) -> ContentAssessment {
+    public static func assess(_ file: JSONObject, at location: FindingLocation, options: ValidationOptions = ValidationOptions()) -> ContentAssessment {
         var findings: [Finding] = []
         var appIDs = ServiceAppIDs()
 
@@ -41,6 +41,9 @@ public enum ContentChecks {
                 }
             }
         }
+        var validator = FileValidator(location: location, options: options)
+        validator.validate(file)
+        findings += validator.findings
         return ContentAssessment(appIDs: appIDs, findings: findings)
     }
 

@@ -1,4 +1,5 @@
 import AASAJSON
+import AASAMatching
 import AASAModel
 
 /// The verdict logic for a domain: both locations judged together, plus the expectations of
@@ -15,12 +16,44 @@ public enum DomainChecks {
         public var rootFile: JSONObject?
     }
 
-    /// Codes that follow from the bytes of a file alone, not from how it was served.
-    static let contentCodes: Set<FindingCode> = [.bodyTooLarge, .jsonInvalid, .jsonNotObject, .applinksMissing, .appIDMalformed]
+    /// The `+`/`-` lines of the input, checked with the matcher against the `.well-known` file.
+    static func expectationFindings(_ target: DomainTarget, file: JSONObject) -> [Finding] {
+        guard !target.expectations.isEmpty else { return [] }
+        let matcher = Matcher(file: file, domain: target.domain)
+        var findings: [Finding] = []
+        for expectation in target.expectations {
+            guard case .success(let decision) = matcher.decide(expectation.url) else { continue }
+            let rule = decision.rule.map { " (\($0.path))" } ?? ""
+            let line = "line \(expectation.inputLine)"
+            if expectation.opensApp {
+                let wanted = target.expectedAppIDs
+                switch decision.outcome {
+                case .app where wanted.isEmpty || decision.appIDs.contains(where: wanted.contains):
+                    continue
+                case .app:
+                    findings.append(Finding(.matchExpectedApp, .error, .wellKnown, "\(expectation.url) (\(line)) opens \(decision.appIDs.joined(separator: ", ")), not \(wanted.joined(separator: " or "))\(rule)."))
+                case .excluded:
+                    findings.append(Finding(.matchExpectedApp, .error, .wellKnown, "\(expectation.url) (\(line)) must open the app but stays in the browser: excluded by \(decision.rule?.path ?? "a rule")."))
+                case .none:
+                    findings.append(Finding(.matchExpectedApp, .error, .wellKnown, "\(expectation.url) (\(line)) must open the app but no rule matches it."))
+                }
+            } else if decision.outcome == .app {
+                findings.append(Finding(.matchExpectedBrowser, .error, .wellKnown, "\(expectation.url) (\(line)) must stay in the browser but opens \(decision.appIDs[0])\(rule)."))
+            }
+        }
+        return findings
+    }
 
-    public static func assess(target: DomainTarget, wellKnown: FetchedLocation, root: FetchedLocation) -> Result {
-        let primary = LocationChecks.assess(wellKnown)
-        let fallback = LocationChecks.assess(root)
+    /// Codes that follow from the bytes of a file alone, not from how it was served.
+    static let contentCodes: Set<FindingCode> = Set(FindingCode.allCases).subtracting([
+        .netDNS, .netConnect, .netTimeout, .tlsCertificate, .tlsHandshake, .netOther,
+        .httpRedirect, .httpStatus, .httpContentType, .bodyEmpty, .locationRootOnly, .locationNone,
+        .appIDMissing, .matchExpectedApp, .matchExpectedBrowser,
+    ])
+
+    public static func assess(target: DomainTarget, wellKnown: FetchedLocation, root: FetchedLocation, options: ValidationOptions = ValidationOptions()) -> Result {
+        let primary = LocationChecks.assess(wellKnown, options: options)
+        let fallback = LocationChecks.assess(root, options: options)
         var findings = primary.findings
         // A root copy with the same bytes has the same content problems: report them once.
         let sameFile = !wellKnown.body.isEmpty && wellKnown.body == root.body && primary.answered200 && fallback.answered200
@@ -45,6 +78,9 @@ public enum DomainChecks {
                 let hint = nearMiss.map { " (it names \($0), which differs only in case)" } ?? ""
                 findings.append(Finding(.appIDMissing, .error, .wellKnown, "The expected app ID \(expected) is not in the file's applinks section\(hint)."))
             }
+        }
+        if let file = primary.file {
+            findings += expectationFindings(target, file: file)
         }
         return Result(findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs(), wellKnownFile: primary.file, rootFile: fallback.file)
     }

@@ -18,7 +18,7 @@ public struct LocationAssessment: Sendable {
 /// The checks on one fetched location, in the order a device meets the problems: the
 /// transfer, the redirect, the status, the headers, the size, the syntax, the content.
 public enum LocationChecks {
-    public static func assess(_ fetched: FetchedLocation) -> LocationAssessment {
+    public static func assess(_ fetched: FetchedLocation, options: ValidationOptions = ValidationOptions()) -> LocationAssessment {
         let record = fetched.record
         let location = FindingLocation(record.location)
         var assessment = LocationAssessment(findings: [], answered200: record.status == 200, responded: record.status != nil)
@@ -43,38 +43,43 @@ public enum LocationChecks {
         if let finding = contentTypeFinding(record.headers.contentType, at: location) {
             assessment.findings.append(finding)
         }
-        if record.bodyTruncated {
-            let size = record.bodyBytes == 0 && record.headers.contentLength != nil
-                ? "\(record.headers.contentLength!) bytes by its Content-Length (not read)"
-                : "more than \(record.bodyBytes) bytes after decoding (reading stopped there)"
-            assessment.findings.append(Finding(.bodyTooLarge, .error, location, "The body is \(size); iOS ignores files over \(AppleLimits.maximumFileBytes) bytes."))
-            return assessment
-        }
-        if record.bodyBytes > AppleLimits.maximumFileBytes {
-            assessment.findings.append(Finding(.bodyTooLarge, .error, location, "The body is \(record.bodyBytes) bytes after decoding; iOS ignores files over \(AppleLimits.maximumFileBytes) bytes."))
-            return assessment
-        }
-        if fetched.body.isEmpty {
-            assessment.findings.append(Finding(.bodyEmpty, .error, location, "HTTP 200 with an empty body."))
-            return assessment
-        }
+        let body = assessBody(fetched.body, declaredSize: record.bodyBytes, truncated: record.bodyTruncated,
+                              contentLength: record.headers.contentLength, at: location, options: options)
+        assessment.findings += body.findings
+        assessment.file = body.file
+        assessment.content = body.content
+        return assessment
+    }
 
+    /// The checks on a body that was served (or a local file): size, emptiness, syntax and
+    /// content. `declaredSize` is the size counted while reading (bytes after decoding).
+    public static func assessBody(
+        _ body: [UInt8], declaredSize: Int, truncated: Bool, contentLength: String? = nil,
+        at location: FindingLocation, options: ValidationOptions = ValidationOptions()
+    ) -> (findings: [Finding], file: JSONObject?, content: ContentAssessment?) {
+        if truncated {
+            let size = declaredSize == 0 && contentLength != nil
+                ? "\(contentLength!) bytes by its Content-Length (not read)"
+                : "more than \(declaredSize) bytes after decoding (reading stopped there)"
+            return ([Finding(.bodyTooLarge, .error, location, "The body is \(size); iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")], nil, nil)
+        }
+        if declaredSize > AppleLimits.maximumFileBytes {
+            return ([Finding(.bodyTooLarge, .error, location, "The body is \(declaredSize) bytes after decoding; iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")], nil, nil)
+        }
+        if body.isEmpty {
+            return ([Finding(.bodyEmpty, .error, location, "HTTP 200 with an empty body.")], nil, nil)
+        }
         let parsed: JSONValue
         do {
-            parsed = try JSONParser.parse(fetched.body)
+            parsed = try JSONParser.parse(body)
         } catch {
-            assessment.findings.append(Finding(.jsonInvalid, .error, location, "Not valid JSON: \(error.description)."))
-            return assessment
+            return ([Finding(.jsonInvalid, .error, location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: body)).")], nil, nil)
         }
         guard case .object(let file) = parsed else {
-            assessment.findings.append(Finding(.jsonNotObject, .error, location, "The top level is \(ContentChecks.article(parsed.typeName)), not an object."))
-            return assessment
+            return ([Finding(.jsonNotObject, .error, location, "The top level is \(ContentChecks.article(parsed.typeName)), not an object.")], nil, nil)
         }
-        let content = ContentChecks.assess(file, at: location)
-        assessment.file = file
-        assessment.content = content
-        assessment.findings += content.findings
-        return assessment
+        let content = ContentChecks.assess(file, at: location, options: options)
+        return (content.findings, file, content)
     }
 
     static func transferFinding(_ error: TransferError, at location: FindingLocation) -> Finding {

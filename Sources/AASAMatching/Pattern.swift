@@ -14,6 +14,8 @@ public struct Pattern: Sendable, Equatable, CustomStringConvertible {
         case variable(Variable)
         /// A reference to an undefined variable: matches nothing.
         case never(String)
+        /// A pattern over the length bound: matches nothing.
+        case tooLong
     }
 
     /// A variable's alternatives, split into plain strings (looked up by length) and ones
@@ -91,7 +93,7 @@ public struct Pattern: Sendable, Equatable, CustomStringConvertible {
             result = !stoppedOnFixed && match(next, at, text, &memo)
         case .run:
             result = (position...text.endIndex).contains { match(token + 1, $0, text, &memo) }
-        case .never:
+        case .never, .tooLong:
             result = false
         case .variable(let variable):
             result = matchVariable(variable, token, position, text, &memo)
@@ -122,7 +124,7 @@ public struct Pattern: Sendable, Equatable, CustomStringConvertible {
 
     static func compile(_ source: String, variables: VariableTable?, caseSensitive: Bool) -> [Token] {
         let scalars = Array(source.unicodeScalars)
-        guard scalars.count <= maximumLength else { return [.never("")] }
+        guard scalars.count <= maximumLength else { return [.tooLong] }
         var tokens: [Token] = []
         var index = 0
         while index < scalars.count {

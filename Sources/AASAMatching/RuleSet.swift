@@ -21,6 +21,9 @@ public struct RuleSet: Sendable {
     public struct Rule: Sendable {
         /// Where the rule stands: `applinks.details[0].components[2]`.
         public var path: String
+        /// The position of its entry among the entries tried, and its own within the entry.
+        public var entryIndex = 0
+        public var ruleIndex = 0
         public var kind: RuleKind
         /// The rule as written: the component object, or the `paths` string.
         public var source: JSONValue
@@ -94,6 +97,7 @@ public struct RuleSet: Sendable {
         default:
             entries = []
         }
+        number()
     }
 
     /// `appID` and `appIDs` together, in the order the entry names them.
@@ -137,6 +141,16 @@ public struct RuleSet: Sendable {
             }
         }
         return Entry(path: path, appIDs: appIDs, rules: rules)
+    }
+
+    /// Numbers the entries and their rules in the order they are tried.
+    mutating func number() {
+        for entry in entries.indices {
+            for rule in entries[entry].rules.indices {
+                entries[entry].rules[rule].entryIndex = entry
+                entries[entry].rules[rule].ruleIndex = rule
+            }
+        }
     }
 
     /// A component with each key resolved: the component's own value, else the app-level

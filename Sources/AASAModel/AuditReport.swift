@@ -27,10 +27,12 @@ public struct RunOptions: Codable, Sendable, Equatable {
     public var resolve: [String]
     public var connectTo: [String]
     public var caCertFile: String?
+    /// `--min-ios`, when given.
+    public var minimumIOS: String?
 
     public init(
         inputFiles: [String], outputDirectory: String?, concurrency: Int, timeoutSeconds: Double, userAgent: String,
-        failOn: Severity, resolve: [String], connectTo: [String], caCertFile: String?
+        failOn: Severity, resolve: [String], connectTo: [String], caCertFile: String?, minimumIOS: String? = nil
     ) {
         self.inputFiles = inputFiles
         self.outputDirectory = outputDirectory
@@ -41,6 +43,7 @@ public struct RunOptions: Codable, Sendable, Equatable {
         self.resolve = resolve
         self.connectTo = connectTo
         self.caCertFile = caCertFile
+        self.minimumIOS = minimumIOS
     }
 }
 

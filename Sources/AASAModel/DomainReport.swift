@@ -42,10 +42,27 @@ public struct DomainTarget: Sendable, Equatable {
     public var domain: String
     public var expectedAppIDs: [String]
     public var inputLine: Int?
+    /// URLs that must open the app, or stay in the browser (`+`/`-` lines).
+    public var expectations: [URLExpectation]
 
-    public init(domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil) {
+    public init(domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = []) {
         self.domain = domain
         self.expectedAppIDs = expectedAppIDs
+        self.inputLine = inputLine
+        self.expectations = expectations
+    }
+}
+
+/// A `+ URL` (must open one of the domain's app IDs, or any app when it lists none) or
+/// `- URL` (must stay in the browser) line of the input.
+public struct URLExpectation: Sendable, Equatable {
+    public var url: String
+    public var opensApp: Bool
+    public var inputLine: Int
+
+    public init(url: String, opensApp: Bool, inputLine: Int) {
+        self.url = url
+        self.opensApp = opensApp
         self.inputLine = inputLine
     }
 }

@@ -30,11 +30,13 @@ public enum AASALocation: String, Codable, Sendable, CaseIterable {
     }
 }
 
-/// What a finding concerns: one of the two locations, or the domain as a whole.
+/// What a finding concerns: one of the two locations, the domain as a whole, or (for `lint`)
+/// a local file.
 public enum FindingLocation: String, Codable, Sendable {
     case wellKnown = "well-known"
     case root
     case domain
+    case file
 
     public init(_ location: AASALocation) {
         switch location {

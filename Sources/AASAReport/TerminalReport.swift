@@ -48,21 +48,65 @@ public struct TerminalReport: Sendable {
             let name = (fetch.location == .wellKnown ? ".well-known" : "root").padding(toLength: 13, withPad: " ", startingAt: 0)
             lines.append("  \(name)\(fetchLine(fetch))")
         }
-        let ids = report.appIDs
+        lines.append("  App IDs     \(appIDLine(report.appIDs, none: "(no usable file at .well-known)"))")
+        if !report.expectedAppIDs.isEmpty {
+            lines.append("  Expected    \(report.expectedAppIDs.map(clean).joined(separator: ", "))")
+        }
+        lines += findingLines(report.findings, clean: "No findings: the file is served correctly.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A linted file's verdict, app IDs and findings.
+    public func lint(_ record: LintRecord) -> String {
+        var lines = ["\(paint(clean(record.file), .bold))  \(paint(record.verdict))"]
+        if let error = record.error {
+            lines.append("  \(paint(clean(error), .red))")
+            return lines.joined(separator: "\n") + "\n"
+        }
+        lines.append("  App IDs     \(appIDLine(record.appIDs ?? ServiceAppIDs(), none: "(none)"))")
+        lines += findingLines(record.findings, clean: "No findings.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What `match` prints: for each URL the app that opens it, or why it stays in the browser.
+    public func matches(_ records: [MatchRecord]) -> String {
+        var lines: [String] = []
+        for record in records {
+            lines.append(paint(clean(record.url), .bold))
+            let rule = record.rule.map { "\($0.path) \(clean($0.source.prettyPrinted(indent: "").replacingOccurrences(of: "\n", with: " ")))" } ?? ""
+            switch record.result {
+            case .app:
+                let others = record.appIDs.dropFirst()
+                let also = others.isEmpty ? "" : " (also eligible: \(others.map(clean).joined(separator: ", ")))"
+                lines.append("  → \(paint("opens \(clean(record.appIDs[0]))", .green))\(also)")
+                lines.append(paint("    matched by \(rule)", .dim))
+            case .excluded:
+                lines.append("  → \(paint("stays in the browser", .yellow)): excluded by \(rule)")
+            case .none:
+                let reason = record.reason.prefix(1).lowercased() + record.reason.dropFirst().dropLast(record.reason.hasSuffix(".") ? 1 : 0)
+                lines.append("  → \(paint("stays in the browser", .yellow)): \(clean(reason))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func appIDLine(_ ids: ServiceAppIDs, none: String) -> String {
         let services: [(String, [String]?)] = [
             ("applinks", ids.applinks), ("webcredentials", ids.webcredentials),
             ("appclips", ids.appclips), ("activitycontinuation", ids.activitycontinuation),
         ]
         let named = services.compactMap { name, list in list.map { "\(name): \($0.isEmpty ? "(none)" : $0.map(clean).joined(separator: ", "))" } }
-        lines.append("  App IDs     \(named.isEmpty ? "(no usable file at .well-known)" : named.joined(separator: "; "))")
-        if !report.expectedAppIDs.isEmpty {
-            lines.append("  Expected    \(report.expectedAppIDs.map(clean).joined(separator: ", "))")
-        }
-        if report.findings.isEmpty {
+        return named.isEmpty ? none : named.joined(separator: "; ")
+    }
+
+    /// Findings, worst first, each with its explanation.
+    func findingLines(_ findings: [Finding], clean cleanText: String) -> [String] {
+        var lines: [String] = []
+        if findings.isEmpty {
             lines.append("")
-            lines.append("  No findings: the file is served correctly.")
+            lines.append("  \(cleanText)")
         }
-        let ordered = report.findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }.map(\.element)
+        let ordered = findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }.map(\.element)
         for finding in ordered {
             let explanation = finding.code.explanation
             lines.append("")
@@ -71,7 +115,7 @@ public struct TerminalReport: Sendable {
             lines.append(paint("          Why: \(explanation.meaning)", .dim))
             lines.append(paint("          Fix: \(explanation.fix)", .dim))
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     func fetchLine(_ fetch: FetchRecord) -> String {

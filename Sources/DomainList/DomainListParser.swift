@@ -1,8 +1,10 @@
 import AASAChecks
+import AASAMatching
 import AASAModel
 
 /// The `domains.txt` format: one domain per line, optionally followed by the app IDs its file
-/// must name, separated by white space. `#` at the start of a line or after white space starts
+/// must name, separated by white space; under a domain, lines `+ URL` (must open the app) and
+/// `- URL` (must stay in the browser). `#` at the start of a line or after white space starts
 /// a comment; blank lines are ignored. A bad line becomes an `InputProblem` naming the line and
 /// the reason, and every other line is still read.
 public enum DomainListParser {
@@ -19,6 +21,8 @@ public enum DomainListParser {
         var targets: [DomainTarget] = []
         var problems: [InputProblem] = []
         var positionOfDomain: [String: Int] = [:]
+        /// The target that `+`/`-` lines belong to: the last domain line read.
+        var currentTarget: Int?
 
         func problem(_ line: Int, _ text: String, _ severity: Severity, _ message: String) {
             problems.append(InputProblem(file: fileName, line: line, text: String(text.prefix(200)), severity: severity, message: message))
@@ -43,13 +47,30 @@ public enum DomainListParser {
             guard let first = tokens.first else { continue }
 
             if first == "+" || first == "-" {
-                problem(lineNumber, line, .error, "URL expectation lines ('+'/'-') are not supported by this version; the line is ignored.")
+                guard let current = currentTarget else {
+                    problem(lineNumber, line, .error, "A '\(first)' line must follow the domain it is about; the line is ignored.")
+                    continue
+                }
+                guard tokens.count == 2 else {
+                    problem(lineNumber, line, .error, "Write one URL after '\(first)'; the line is ignored.")
+                    continue
+                }
+                let domain = targets[current].domain
+                switch MatchURL.parse(tokens[1]) {
+                case .failure(let error):
+                    problem(lineNumber, line, .error, "\"\(tokens[1])\" \(error.reason); the line is ignored.")
+                case .success(let url) where HostName.normalize(url.host).map({ $0 }) != .success(domain):
+                    problem(lineNumber, line, .error, "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
+                case .success:
+                    targets[current].expectations.append(URLExpectation(url: tokens[1], opensApp: first == "+", inputLine: lineNumber))
+                }
                 continue
             }
             let domain: String
             switch HostName.normalize(first) {
             case .success(let host): domain = host
             case .failure(let error):
+                currentTarget = nil
                 problem(lineNumber, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
                 continue
             }
@@ -67,8 +88,10 @@ public enum DomainListParser {
                 for id in appIDs where !targets[existing].expectedAppIDs.contains(id) {
                     targets[existing].expectedAppIDs.append(id)
                 }
+                currentTarget = existing
                 continue
             }
+            currentTarget = targets.count
             positionOfDomain[domain] = targets.count
             targets.append(DomainTarget(domain: domain, expectedAppIDs: appIDs, inputLine: lineNumber))
         }

@@ -103,4 +103,89 @@ import TestSupport
         #expect(record.findings.map(\.code) == [.appIDMissing])
         #expect(record.fetches.count == 2)
     }
+
+    // MARK: lint
+
+    @Test func lintGivesEachFileAVerdictAndTheAuditExitCodes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try TestWorld.validFile.write(to: directory.url.appendingPathComponent("good.json"), atomically: true, encoding: .utf8)
+        try #"{"applinks":{"details":[{"appId":"ABCDE12346.a.b","paths":["*"]}]}}"#.write(to: directory.url.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        let good = try run(["lint", "good.json"], in: directory.url)
+        #expect(good.status == 0, "\(good.stdout)")
+        #expect(good.stdout.hasPrefix("good.json  PASS"))
+
+        let both = try run(["lint", "good.json", "bad.json", "--json"], in: directory.url)
+        #expect(both.status == 1)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as? [[String: Any]])
+        #expect(records.map { $0["file"] as? String } == ["good.json", "bad.json"])
+        #expect(records.map { $0["verdict"] as? String } == ["pass", "fail"])
+        let codes = (records[1]["findings"] as? [[String: Any]])?.compactMap { $0["code"] as? String }
+        #expect(codes == ["entry.unknown-key", "entry.no-app"])
+
+        let missing = try run(["lint", "good.json", "absent.json"], in: directory.url)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("cannot read absent.json: no such file"))
+        #expect(missing.stdout.contains("good.json  PASS"))
+    }
+
+    // MARK: match
+
+    @Test func matchALocalFileSaysWhichRuleDecides() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.acme.app"],"components":[{"/":"/help/*","exclude":true},{"/":"/buy/*"}]}]}}"#
+        try file.write(to: directory.url.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
+        let text = try run(["match", "--file", "aasa.json", "https://acme.example/buy/1", "https://acme.example/help/x", "https://acme.example/about"], in: directory.url)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("→ opens ABCDE12346.com.acme.app"))
+        #expect(text.stdout.contains("excluded by applinks.details[0].components[0]"))
+        #expect(text.stdout.contains("stays in the browser: no rule matched"))
+
+        let json = try run(["match", "--file", "aasa.json", "--domain", "acme.example", "--json", "https://acme.example/buy/1", "https://acme.example/help/x", "https://other.example/buy/1"], in: directory.url)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(records.map { $0["result"] as? String } == ["app", "excluded", "none"])
+        #expect(records.map { ($0["appIDs"] as? [String])?.count } == [1, 0, 0])
+        #expect((records[1]["rule"] as? [String: Any])?["path"] as? String == "applinks.details[0].components[0]")
+        #expect((records[0]["rule"] as? [String: Any])?["index"] as? Int == 1)
+        #expect(records[2]["rule"] is NSNull)
+
+        let bad = try run(["match", "--file", "aasa.json", "acme.example/no-scheme"], in: directory.url)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("is not an absolute URL"))
+    }
+
+    @Test func matchALiveDomainFetchesItsWellKnownFile() throws {
+        let world = try TestWorld()
+        let result = try run(["match", "good.aasa.test", "https://good.aasa.test/buy/shoes", "https://good.aasa.test/sell", "--json"] + fetchArguments(world), in: world.directory.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(records.map { $0["result"] as? String } == ["app", "none"])
+        #expect(world.server.requests.map(\.path) == ["/.well-known/apple-app-site-association"])
+
+        let broken = try run(["match", "missing.aasa.test", "https://missing.aasa.test/buy/1"] + fetchArguments(world), in: world.directory.url)
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("serves no usable file: HTTP 404"))
+    }
+
+    // MARK: expectations
+
+    @Test func anAuditChecksTheExpectationsOfDomainsTxt() throws {
+        let world = try TestWorld()
+        try """
+            good.aasa.test \(TestWorld.appID)
+              + https://good.aasa.test/buy/1
+              + https://good.aasa.test/sell/1
+              - https://good.aasa.test/buy/2
+              - https://good.aasa.test/about
+            """.write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let result = try run(["audit"] + fetchArguments(world), in: world.directory.url)
+        #expect(result.status == 1)
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
+        #expect(report.domains[0].findings.map(\.code) == [.matchExpectedApp, .matchExpectedBrowser])
+        #expect(report.domains[0].findings[0].message.contains("https://good.aasa.test/sell/1 (line 3)"))
+        #expect(report.domains[0].findings[1].message.contains("https://good.aasa.test/buy/2 (line 4)"))
+        let html = try String(contentsOf: world.directory.url.appendingPathComponent("reports/latest.html"), encoding: .utf8)
+        #expect(html.contains("match.expected-browser"))
+    }
 }

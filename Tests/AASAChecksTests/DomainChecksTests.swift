@@ -122,13 +122,15 @@ import Testing
     }
 
     @Test func appIDsComeFromEveryServiceAndBothDetailForms() {
-        let modern = #"{"applinks":{"details":[{"appID":"ABCDE12346.a.one","appIDs":["ABCDE12346.a.two","ABCDE12346.a.one"]}]},"webcredentials":{"apps":["ABCDE12346.a.web"]},"appclips":{"apps":["ABCDE12346.a.one.Clip"]},"activitycontinuation":{"apps":["ABCDE12346.a.ac"]}}"#
+        let modern = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.a.one","ABCDE12346.a.two","ABCDE12346.a.one"],"components":[{}]}]},"webcredentials":{"apps":["ABCDE12346.a.web"]},"appclips":{"apps":["ABCDE12346.a.one.Clip"]},"activitycontinuation":{"apps":["ABCDE12346.a.ac"]}}"#
         let result = check(Fixture.served(modern), Fixture.served(modern, at: .root))
         #expect(result.findings.isEmpty)
         #expect(result.appIDs == ServiceAppIDs(applinks: ["ABCDE12346.a.one", "ABCDE12346.a.two"], webcredentials: ["ABCDE12346.a.web"],
                                                appclips: ["ABCDE12346.a.one.Clip"], activitycontinuation: ["ABCDE12346.a.ac"]))
         let legacy = #"{"applinks":{"apps":[],"details":{"ABCDE12346.a.old":{"paths":["*"]}}}}"#
-        #expect(check(Fixture.served(legacy), Fixture.served(legacy, at: .root)).appIDs.applinks == ["ABCDE12346.a.old"])
+        let legacyResult = check(Fixture.served(legacy), Fixture.served(legacy, at: .root))
+        #expect(legacyResult.appIDs.applinks == ["ABCDE12346.a.old"])
+        #expect(legacyResult.findings.summary == ["details.dictionary/warning/well-known"])
     }
 
     @Test func anExpectedAppIDMissingFromTheFileIsAnError() {

@@ -55,14 +55,17 @@ struct SharedCorpusTests {
         ("0054.json", ["json.invalid/error/well-known"], "control character U+000A inside a string (must be escaped) at line 8, column 19"),
         ("0024.json", ["appid.malformed/error/well-known"], "REPLACE_WITH_DEVELOPMENT_TEAM_ID"),
         ("0188.json", ["appid.malformed/error/well-known"], "ABCD1234.com.apple.wwdc"),
-        ("0037.json", [], ""),
+        ("0037.json", Array(repeating: "rule.unreachable/warning/well-known", count: 3), "exclusion never applies, because applinks.details[0].components[0] matches every URL first"),
+        ("0082.json", ["entry.unknown-key/warning/well-known", "entry.no-app/error/well-known"], "did you mean \"appID\""),
+        ("0103.json", ["appid.malformed/error/well-known", "paths.url/error/well-known", "paths.url/error/well-known"], "\"http://www.novelty.today/redirects/*\" is a full URL"),
+        ("0189.json", ["rule.unreachable/warning/well-known"], "applinks.details[0].paths[1]"),
     ])
     func sharedCorpusPinnedFiles(file: String, expected: [String], detail: String) throws {
         let result = try SharedCorpus.check(file)
         let findings = result.findings.filter { $0.location == .wellKnown }
         #expect(findings.summary == expected)
         if !detail.isEmpty {
-            #expect(findings.first?.message.contains(detail) == true, "\(findings.first?.message ?? "")")
+            #expect(findings.contains { $0.message.contains(detail) }, "\(findings.map(\.message))")
         }
     }
 

@@ -98,3 +98,38 @@ import Testing
         #expect(result.problems.first?.message.contains("'#'") == true)
     }
 }
+
+@Suite struct ExpectationLineTests {
+    func parse(_ text: String) -> DomainListParser.Result {
+        DomainListParser.parse(Array(text.utf8), fileName: "domains.txt")
+    }
+
+    @Test func readsPlusAndMinusLinesUnderTheirDomain() {
+        let result = parse("""
+            example.com ABCDE12346.com.example.app
+              + https://example.com/buy/1
+              - https://example.com/help/x   # stays on the web
+            www.example.com
+              + https://WWW.example.com/
+            """)
+        #expect(result.problems.isEmpty)
+        #expect(result.targets[0].expectations == [
+            URLExpectation(url: "https://example.com/buy/1", opensApp: true, inputLine: 2),
+            URLExpectation(url: "https://example.com/help/x", opensApp: false, inputLine: 3),
+        ])
+        #expect(result.targets[1].expectations == [URLExpectation(url: "https://WWW.example.com/", opensApp: true, inputLine: 5)])
+    }
+
+    @Test(arguments: [
+        ("+ https://example.com/a\nexample.com\n", 1, "must follow the domain"),
+        ("example.com\n  + https://other.example/a\n", 2, "is not example.com"),
+        ("example.com\n  + example.com/a\n", 2, "is not an absolute URL"),
+        ("example.com\n  - https://example.com/a https://example.com/b\n", 2, "one URL"),
+        ("https://bad/x\n  + https://bad/x\n", 2, "must follow the domain"),
+    ])
+    func reportsBadExpectationLines(text: String, line: Int, reason: String) {
+        let result = parse(text)
+        #expect(result.problems.contains { $0.line == line && $0.message.contains(reason) }, "\(result.problems)")
+        #expect(result.targets.allSatisfy { $0.expectations.isEmpty })
+    }
+}

@@ -1,0 +1,21 @@
+import AASAModel
+
+/// `lint`: the checks of an audit on a local file, as if a server had answered 200 with it
+/// at `.well-known`. No network.
+public enum FileLint {
+    public struct Result: Sendable, Equatable {
+        public var verdict: Verdict
+        public var appIDs: ServiceAppIDs
+        public var findings: [Finding]
+    }
+
+    /// - Parameter truncated: the file was larger than the bytes read.
+    public static func lint(_ bytes: [UInt8], size: Int, truncated: Bool = false, options: ValidationOptions = ValidationOptions()) -> Result {
+        let assessed = LocationChecks.assessBody(bytes, declaredSize: size, truncated: truncated, at: .file, options: options)
+        var findings = assessed.findings
+        if bytes.isEmpty, !truncated {
+            findings = [Finding(.bodyEmpty, .error, .file, "The file is empty.")]
+        }
+        return Result(verdict: Verdict(findings: findings), appIDs: assessed.content?.appIDs ?? ServiceAppIDs(), findings: findings)
+    }
+}

@@ -1,0 +1,20 @@
+import AASAModel
+
+/// One file's result in `aasa-audit lint --json` (an array of these, in argument order).
+public struct LintRecord: Codable, Sendable, Equatable {
+    public var file: String
+    public var verdict: Verdict
+    /// Absent when the file could not be read.
+    public var appIDs: ServiceAppIDs?
+    public var findings: [Finding]
+    /// Why the file could not be read, when it could not.
+    public var error: String?
+
+    public init(file: String, verdict: Verdict, appIDs: ServiceAppIDs?, findings: [Finding], error: String? = nil) {
+        self.file = file
+        self.verdict = verdict
+        self.appIDs = appIDs
+        self.findings = findings
+        self.error = error
+    }
+}
