@@ -99,7 +99,10 @@ let package = Package(
             name: "AASAFetchTests",
             dependencies: ["AASAFetch", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .testTarget(name: "AASAAuditTests", dependencies: ["AASAAudit", "AASAReport", "DomainList", "TestSupport"]),
+        .testTarget(
+            name: "AASAAuditTests",
+            dependencies: ["AASAAudit", "AASAFetch", "AASAReport", "DomainList", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

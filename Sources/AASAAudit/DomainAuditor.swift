@@ -32,7 +32,11 @@ public struct DomainAuditor: Sendable {
         self.validation = validation
     }
 
+    /// The least time a later fetch of a domain is given, whatever the earlier ones used.
+    static let minimumFetchSeconds = 1.0
+
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
+        let started = ContinuousClock.now
         let wellKnown = await fetcher.fetch(request(target.domain, .wellKnown, last: false))
         let root: FetchedLocation
         if let error = wellKnown.record.error, Self.hostUnreachable(error.kind) {
@@ -40,7 +44,12 @@ public struct DomainAuditor: Sendable {
             record.error = TransferError(kind: .skipped, curlCode: 0, message: "Not fetched: the .well-known fetch could not reach the host (\(error.kind.rawValue)).")
             root = FetchedLocation(record: record)
         } else {
-            root = await fetcher.fetch(request(target.domain, .root, last: true))
+            // A domain's fetches share one --timeout: the root gets what .well-known left.
+            let elapsed = ContinuousClock.now - started
+            let left = fetcher.configuration.timeoutSeconds - Double(elapsed.components.seconds) - Double(elapsed.components.attoseconds) / 1e18
+            var rootRequest = request(target.domain, .root, last: true)
+            rootRequest.timeoutSeconds = max(Self.minimumFetchSeconds, left)
+            root = await fetcher.fetch(rootRequest)
         }
 
         let checked = DomainChecks.assess(target: target, wellKnown: wellKnown, root: root, options: validation)
@@ -77,7 +86,8 @@ public struct DomainAuditor: Sendable {
             text = JSONValue.object(parsed).prettyPrinted()
         } else {
             let shown = fetched.body.prefix(ServedBody.displayLimit)
-            let cut = fetched.body.count > shown.count ? "\n… (\(fetched.body.count - shown.count) more bytes not shown)" : ""
+            let total = max(fetched.record.bodyBytes, fetched.body.count)
+            let cut = total > shown.count ? "\n… (\(total - shown.count) more bytes not shown)" : ""
             text = String(decoding: shown, as: UTF8.self) + cut
         }
         return ServedBody(location: fetched.record.location, sha256: sha256, displayText: text)

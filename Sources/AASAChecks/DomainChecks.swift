@@ -56,7 +56,8 @@ public enum DomainChecks {
         let fallback = LocationChecks.assess(root, options: options)
         var findings = primary.findings
         // A root copy with the same bytes has the same content problems: report them once.
-        let sameFile = !wellKnown.body.isEmpty && wellKnown.body == root.body && primary.answered200 && fallback.answered200
+        let sameFile = wellKnown.record.bodySHA256 != nil && wellKnown.record.bodySHA256 == root.record.bodySHA256
+            && wellKnown.record.bodyBytes == root.record.bodyBytes && primary.answered200 && fallback.answered200
         let rootFindings = sameFile ? fallback.findings.filter { !contentCodes.contains($0.code) } : fallback.findings
         findings += rootFindings.map { finding in
             var capped = finding

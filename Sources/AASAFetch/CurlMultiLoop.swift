@@ -53,7 +53,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             nextID += 1
             return nextID
         }
-        return Transfer(id: id, request: request, maximumBodyBytes: configuration.maximumBodyBytes, maximumHeaderBytes: configuration.maximumHeaderBytes)
+        return Transfer(id: id, request: request, maximumBodyBytes: configuration.maximumBodyBytes,
+                        maximumStoredBodyBytes: configuration.maximumStoredBodyBytes, maximumHeaderBytes: configuration.maximumHeaderBytes)
     }
 
     func submit(_ transfer: Transfer) {
@@ -143,8 +144,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Sets every option of a transfer. Returns a message when curl refuses one.
     private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) -> String? {
         let context = Unmanaged.passUnretained(transfer).toOpaque()
-        let timeout = Int(configuration.timeoutSeconds * 1000)
-        let connectTimeout = Int(min(configuration.connectTimeoutSeconds, configuration.timeoutSeconds) * 1000)
+        let totalSeconds = transfer.request.timeoutSeconds ?? configuration.timeoutSeconds
+        let timeout = Int(totalSeconds * 1000)
+        let connectTimeout = Int(min(configuration.connectTimeoutSeconds, totalSeconds) * 1000)
         var options = CurlOptions(easy)
         options.set(CURLOPT_URL, transfer.request.url)
         options.set(CURLOPT_PROTOCOLS_STR, "https")

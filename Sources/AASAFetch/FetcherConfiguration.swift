@@ -9,6 +9,9 @@ public struct FetcherConfiguration: Sendable {
     public var userAgent: String
     /// Body bytes read at most, counted after decompression; the rest is not read.
     public var maximumBodyBytes: Int
+    /// Body bytes kept in memory at most (the rest is counted and hashed, not kept): one more
+    /// than the largest file iOS reads is all the checks need.
+    public var maximumStoredBodyBytes: Int
     /// Response header bytes accepted at most.
     public var maximumHeaderBytes: Int
     /// curl's `--resolve` entries, `HOST:PORT:ADDR[,ADDR]` (`*` as HOST means any).
@@ -22,13 +25,14 @@ public struct FetcherConfiguration: Sendable {
 
     public init(
         timeoutSeconds: Double = 10, connectTimeoutSeconds: Double = 5, userAgent: String,
-        maximumBodyBytes: Int = 1 << 20, maximumHeaderBytes: Int = 256 << 10,
+        maximumBodyBytes: Int = 1 << 20, maximumStoredBodyBytes: Int = 131_073, maximumHeaderBytes: Int = 256 << 10,
         resolve: [String] = [], connectTo: [String] = [], caCertFile: String? = nil, expectedConcurrency: Int = 64
     ) {
         self.timeoutSeconds = timeoutSeconds
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.userAgent = userAgent
         self.maximumBodyBytes = maximumBodyBytes
+        self.maximumStoredBodyBytes = maximumStoredBodyBytes
         self.maximumHeaderBytes = maximumHeaderBytes
         self.resolve = resolve
         self.connectTo = connectTo
@@ -46,11 +50,15 @@ public struct FetchRequest: Sendable {
     public var closeConnection: Bool
     /// Overrides the configured user agent for this request.
     public var userAgent: String?
+    /// Overrides the configured total timeout for this request (a domain's later fetches get
+    /// what its earlier ones left).
+    public var timeoutSeconds: Double?
 
-    public init(url: String, location: AASALocation, closeConnection: Bool = false, userAgent: String? = nil) {
+    public init(url: String, location: AASALocation, closeConnection: Bool = false, userAgent: String? = nil, timeoutSeconds: Double? = nil) {
         self.url = url
         self.location = location
         self.closeConnection = closeConnection
         self.userAgent = userAgent
+        self.timeoutSeconds = timeoutSeconds
     }
 }

@@ -14,6 +14,7 @@ final class Transfer: @unchecked Sendable {
     let id: UInt64
     let request: FetchRequest
     let maximumBodyBytes: Int
+    let maximumStoredBodyBytes: Int
     let maximumHeaderBytes: Int
     var continuation: CheckedContinuation<FetchedLocation, Never>?
 
@@ -22,17 +23,22 @@ final class Transfer: @unchecked Sendable {
 
     // Loop thread only.
     var easy: UnsafeMutableRawPointer?
+    /// The first `maximumStoredBodyBytes` of the body.
     var body: [UInt8] = []
+    /// Every body byte received, counted and hashed as it arrives.
+    var bodyBytes = 0
+    var hasher = SHA256()
     var bodyTruncated = false
     var headers = ResponseHeaders()
     var headerBytes = 0
     var headersTooLarge = false
     let errorBuffer: UnsafeMutablePointer<CChar>
 
-    init(id: UInt64, request: FetchRequest, maximumBodyBytes: Int, maximumHeaderBytes: Int) {
+    init(id: UInt64, request: FetchRequest, maximumBodyBytes: Int, maximumStoredBodyBytes: Int, maximumHeaderBytes: Int) {
         self.id = id
         self.request = request
         self.maximumBodyBytes = maximumBodyBytes
+        self.maximumStoredBodyBytes = min(maximumStoredBodyBytes, maximumBodyBytes)
         self.maximumHeaderBytes = maximumHeaderBytes
         errorBuffer = .allocate(capacity: ccurl_error_size)
         errorBuffer.initialize(to: 0)
@@ -45,13 +51,16 @@ final class Transfer: @unchecked Sendable {
     /// Takes a piece of the (decoded) body; returns how much was taken. Taking less than
     /// offered makes curl stop the transfer, which is how the read cap is enforced.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        let room = maximumBodyBytes - body.count
+        let room = maximumBodyBytes - bodyBytes
+        let taken = bytes.count > room ? UnsafeRawBufferPointer(rebasing: bytes.prefix(room)) : bytes
+        hasher.update(bufferPointer: taken)
+        let storable = maximumStoredBodyBytes - body.count
+        if storable > 0 { body.append(contentsOf: taken.prefix(storable)) }
+        bodyBytes += taken.count
         if bytes.count > room {
-            body.append(contentsOf: bytes.prefix(room))
             bodyTruncated = true
             return 0
         }
-        body.append(contentsOf: bytes)
         return bytes.count
     }
 
@@ -70,7 +79,7 @@ final class Transfer: @unchecked Sendable {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return bytes.count }
         let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
         guard ResponseHeaders.recordedNames.contains(name) else { return bytes.count }
-        let rawValue = bytes[(colon + 1)...].prefix(Self.maximumHeaderValueBytes)
+        let rawValue = bytes[(colon + 1)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.prefix(Self.maximumHeaderValueBytes)
         let value = String(decoding: rawValue, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         headers.set(name: name, value: value)
         return bytes.count
@@ -112,10 +121,10 @@ final class Transfer: @unchecked Sendable {
         if result == CURLE_FILESIZE_EXCEEDED {
             bodyTruncated = true
         }
-        record.bodyBytes = body.count
+        record.bodyBytes = bodyBytes
         record.bodyTruncated = bodyTruncated
-        if !body.isEmpty {
-            record.bodySHA256 = Self.hex(SHA256.hash(data: body))
+        if bodyBytes > 0 {
+            record.bodySHA256 = Self.hex(hasher.finalize())
         }
 
         let bodyCapHit = bodyTruncated && (result == CURLE_WRITE_ERROR || result == CURLE_FILESIZE_EXCEEDED)
