@@ -99,38 +99,53 @@ public enum AuditRun {
         let registry = ServedFileRegistry()
         let clock = ContinuousClock.now
 
-        await withTaskGroup(of: RenderedDomain.self) { group in
+        var audited = [Bool](repeating: false, count: targets.count)
+        func record(_ rendered: RenderedDomain) {
+            do {
+                try spool.append(index: rendered.index, record: rendered.record, row: rendered.row)
+            } catch {
+                spoolError = spoolError ?? error
+            }
+            summary.add(rendered.report)
+            flagged[rendered.index] = FlaggedDomain(rendered.report)
+            audited[rendered.index] = true
+        }
+
+        await withTaskGroup(of: RenderedDomain?.self) { group in
             var next = 0
             func addNext() {
-                guard next < targets.count else { return }
+                guard next < targets.count, !Task.isCancelled else { return }
                 let index = next
                 next += 1
                 group.addTask {
                     let outcome = await auditor.audit(targets[index])
+                    // A domain whose fetches were cut short by an interruption was not audited.
+                    if outcome.report.fetches.contains(where: { $0.error?.kind == .cancelled }) { return nil }
                     return RenderedDomain(index: index, outcome: outcome, html: html, registry: registry)
                 }
             }
             for _ in 0..<min(max(1, settings.concurrency), targets.count) { addNext() }
             for await rendered in group {
-                do {
-                    try spool.append(index: rendered.index, record: rendered.record, row: rendered.row)
-                } catch {
-                    spoolError = spoolError ?? error
-                }
-                summary.add(rendered.report)
-                flagged[rendered.index] = FlaggedDomain(rendered.report)
+                if let rendered { record(rendered) }
                 progress(AuditProgress(done: summary.domains, total: targets.count, failing: summary.verdicts.fail,
                                        elapsedSeconds: (ContinuousClock.now - clock).seconds))
                 addNext()
             }
         }
         fetcher.shutdown()
+        let complete = !audited.contains(false)
+        // Every domain of the input appears in the report, audited or not.
+        for (index, target) in targets.enumerated() where !audited[index] {
+            let report = DomainReport(
+                domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs, fetches: [],
+                appIDs: ServiceAppIDs(), findings: [Finding(.auditInterrupted, .error, .domain, "The run was interrupted before this domain was audited.")])
+            record(RenderedDomain(index: index, outcome: DomainOutcome(report: report, served: []), html: html, registry: registry))
+        }
         if let spoolError {
             throw AuditRunError(description: "cannot write to \(runDirectory.path): \(spoolError)")
         }
 
         summary.inputProblems = inputProblems.count
-        let complete = summary.domains == targets.count && !Task.isCancelled
         let run = RunInfo(startedAt: startedAt, finishedAt: Date(), complete: complete, options: settings.runOptions)
         let input = InputInfo(problems: inputProblems)
         let reportJSON = runDirectory.appendingPathComponent("report.json")

@@ -48,12 +48,16 @@ extension AuditCommand {
             fetcher: fetch.configuration(concurrency: concurrency), failOn: failOn.severity, validation: validation.options)
 
         let progressLine = Terminal.standardErrorIsTerminal ? ProgressLine() : nil
-        let result: AuditRunResult
-        do {
-            result = try await AuditRun.run(targets: parsed.targets, inputProblems: parsed.problems, settings: settings) { progress in
+        let runTask = Task {
+            try await AuditRun.run(targets: parsed.targets, inputProblems: parsed.problems, settings: settings) { progress in
                 progressLine?.update(progress)
             }
-        } catch {
+        }
+        let interruption = Interruption(cancelling: runTask)
+        let result: AuditRunResult
+        do {
+            result = try await runTask.value
+        } catch let error as AuditRunError {
             progressLine?.clear()
             Terminal.printError("aasa-audit: \(error.description)\n")
             throw ExitStatus.usage
@@ -65,6 +69,10 @@ extension AuditCommand {
             summary: result.summary, flagged: result.flaggedDomains, problems: parsed.problems,
             seconds: result.durationSeconds, complete: result.complete))
         Terminal.print("Reports: \(result.reportJSON.path)\n         \(result.reportHTML.path)\n")
+        if let status = interruption.exitStatus {
+            Terminal.print("The run was interrupted: latest.json and latest.html still show the last complete run.\n")
+            throw ExitCode(status)
+        }
 
         let failing = result.flaggedDomains.contains { $0.verdict.fails(at: failOn.severity) }
         if failing || !parsed.problems.filter({ $0.severity == .error }).isEmpty || !result.complete {

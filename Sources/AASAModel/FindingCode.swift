@@ -60,6 +60,9 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case variableUnused = "variable.unused"
     case featureMinIOS = "feature.min-ios"
 
+    // The run.
+    case auditInterrupted = "audit.interrupted"
+
     // The input's expectations (domains.txt `+`/`-` lines).
     case matchExpectedApp = "match.expected-app"
     case matchExpectedBrowser = "match.expected-browser"
@@ -164,6 +167,8 @@ extension FindingCode {
             ("A substitution variable is defined but no pattern uses it.", "Remove it, or use it as $(name) in a pattern.")
         case .featureMinIOS:
             ("The file relies on a feature newer than the oldest iOS the app supports (--min-ios): components need iOS 13, substitutionVariables iOS 13.5, defaults iOS 14. Older devices ignore it.", "Keep a legacy appID + paths entry for older iOS, or raise the app's minimum.")
+        case .auditInterrupted:
+            ("The run was interrupted (SIGINT or SIGTERM) before this domain was audited; the report says nothing else about it.", "Run the audit again; nothing is wrong with the domain as far as this report knows.")
         case .matchExpectedApp:
             ("A URL that domains.txt says must open the app (a + line) does not, with the file the domain serves.", "Add a rule that matches the URL, or remove the exclusion that catches it; 'aasa-audit match' shows which rule decides.")
         case .matchExpectedBrowser:

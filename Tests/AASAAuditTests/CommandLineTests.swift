@@ -6,7 +6,7 @@ import TestSupport
 
 /// The built `aasa-audit` binary, run as a user runs it.
 @Suite struct CommandLineTests {
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aasa-audit")
+    public static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aasa-audit")
 
     func run(_ arguments: [String], in directory: URL) throws -> ProcessRunner.Result {
         var environment = ProcessInfo.processInfo.environment

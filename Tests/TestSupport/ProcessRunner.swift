@@ -10,6 +10,11 @@ public enum ProcessRunner {
     }
 
     public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> Result {
+        try start(executable, arguments, in: directory, environment: environment).wait()
+    }
+
+    /// Starts a program; `wait()` collects what it printed once it ends.
+    public static func start(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -21,15 +26,38 @@ public enum ProcessRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let stdout = DrainedPipe(out)
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout.wait(), as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Running(process: process, stdout: DrainedPipe(out), stderr: DrainedPipe(err))
+    }
+
+    /// A started program.
+    public final class Running: @unchecked Sendable {
+        let process: Process
+        let stdout: DrainedPipe
+        let stderr: DrainedPipe
+
+        init(process: Process, stdout: DrainedPipe, stderr: DrainedPipe) {
+            self.process = process
+            self.stdout = stdout
+            self.stderr = stderr
+        }
+
+        public var processIdentifier: Int32 { process.processIdentifier }
+
+        public func send(_ signal: Int32) {
+            kill(process.processIdentifier, signal)
+        }
+
+        public func wait() -> Result {
+            let out = stdout.wait()
+            let err = stderr.wait()
+            process.waitUntilExit()
+            return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        }
     }
 }
 
 /// A pipe read to its end on a Dispatch thread.
-private final class DrainedPipe: @unchecked Sendable {
+final class DrainedPipe: @unchecked Sendable {
     private let group = DispatchGroup()
     /// Written once by the reading thread before `group` leaves; read after `wait()`.
     private var data = Data()

@@ -1,0 +1,51 @@
+import AASAModel
+import AASAReport
+import Foundation
+import Testing
+import TestSupport
+
+/// SIGINT and SIGTERM during an audit: it stops within seconds, writes the report of what it
+/// has with "complete": false, leaves latest.* alone, and exits 128 + the signal.
+@Suite struct InterruptionTests {
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func anInterruptedRunWritesAnIncompleteReport(signal: Int32, status: Int32) async throws {
+        let world = try TestWorld()
+        let silent = try FaultServer(identity: nil, fault: .silent)
+        defer { silent.shutdown() }
+        let hosts = ["good.aasa.test", "good2.aasa.test"] + (1...6).map { "stuck\($0).aasa.test" }
+        try hosts.joined(separator: "\n").write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let stuck = (1...6).map { silent.connectTo("stuck\($0).aasa.test") }
+        let arguments = ["audit", "--timeout", "60", "--concurrency", "4", "--cacert", world.caFile] + (stuck + [world.connectTo]).flatMap { ["--connect-to", $0] }
+
+        // A complete run first: latest.json must still be this one afterwards.
+        try "good.aasa.test\n".write(to: world.directory.url.appendingPathComponent("first.txt"), atomically: true, encoding: .utf8)
+        let first = try ProcessRunner.run(CommandLineTests.binary, ["audit", "first.txt", "--cacert", world.caFile, "--connect-to", world.connectTo], in: world.directory.url)
+        #expect(first.status == 0)
+        let latest = world.directory.url.appendingPathComponent("reports/latest.json")
+        let before = try Data(contentsOf: latest)
+
+        let running = try ProcessRunner.start(CommandLineTests.binary, arguments, in: world.directory.url)
+        // Wait until the stuck servers hold connections, then interrupt.
+        for _ in 0..<100 where silent.connectionCount < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(silent.connectionCount >= 2)
+        try await Task.sleep(for: .milliseconds(200))
+        let interrupted = ContinuousClock.now
+        running.send(signal)
+        let result = running.wait()
+        #expect(ContinuousClock.now - interrupted < .seconds(5))
+        #expect(result.status == status, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("interrupted"))
+
+        #expect(try Data(contentsOf: latest) == before, "latest.json must keep the last complete run")
+        let runs = try FileManager.default.contentsOfDirectory(atPath: world.directory.url.appendingPathComponent("reports").path)
+            .filter { $0.hasPrefix("20") }.sorted()
+        #expect(runs.count == 2)
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.json")))
+        #expect(report.run.complete == false)
+        #expect(report.domains.map(\.domain) == hosts)
+        #expect(report.domains.filter { $0.findings.map(\.code) == [.auditInterrupted] }.count == 6)
+        #expect(report.domains[0].verdict == .pass)
+        let html = try String(contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.html"), encoding: .utf8)
+        #expect(html.contains("This run was interrupted"))
+    }
+}
