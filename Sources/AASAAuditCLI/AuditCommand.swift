@@ -28,6 +28,9 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: "The least severity that fails the run: error, or warning.")
     var failOn: FailThreshold = .error
 
+    @Option(help: ArgumentHelp("Write the run's resource use (wall and CPU time, peak memory) to this file as JSON.", valueName: "file"))
+    var stats: String?
+
     @OptionGroup var validation: ValidationOptionGroup
 
     @OptionGroup var fetch: FetchOptions
@@ -42,6 +45,7 @@ extension AuditCommand {
     static let maximumInputBytes = 64 << 20
 
     func run() async throws {
+        let started = ContinuousClock.now
         let parsed = try readDomains()
         let settings = AuditSettings(
             inputFiles: [file], outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency,
@@ -69,6 +73,13 @@ extension AuditCommand {
             summary: result.summary, flagged: result.flaggedDomains, problems: parsed.problems,
             seconds: result.durationSeconds, complete: result.complete))
         Terminal.print("Reports: \(result.reportJSON.path)\n         \(result.reportHTML.path)\n")
+        if let stats {
+            do {
+                try RunStatistics.measure(since: started, domains: result.summary.domains).write(to: stats)
+            } catch {
+                Terminal.printError("aasa-audit: cannot write --stats \(stats): \(error.localizedDescription)\n")
+            }
+        }
         if let status = interruption.exitStatus {
             Terminal.print("The run was interrupted: latest.json and latest.html still show the last complete run.\n")
             throw ExitCode(status)

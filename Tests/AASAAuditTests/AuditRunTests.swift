@@ -80,10 +80,18 @@ import TestSupport
     @Test func aHostileServerCannotInjectMarkupIntoTheHTMLReport() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
-        let result = try await AuditRun.run(targets: [DomainTarget(domain: "hostile.aasa.test", inputLine: 1)], inputProblems: [], settings: settings(world, out: out))
+        let problem = InputProblem(file: "<b>domains.txt</b>", line: 2, text: "<script>alert(4)</script>", severity: .error, message: "\"<script>alert(5)</script>\" is a URL")
+        let targets = [DomainTarget(domain: "hostile.aasa.test", expectedAppIDs: ["ABCDE12346.<i>x</i>"], inputLine: 1), DomainTarget(domain: "hostile2.aasa.test", inputLine: 3)]
+        let result = try await AuditRun.run(targets: targets, inputProblems: [problem], settings: settings(world, out: out))
         let html = try String(contentsOf: result.reportHTML, encoding: .utf8)
+        // Markup from file content, headers, redirect targets, error bodies and the input: none of it live.
         #expect(html.components(separatedBy: "<script").count == 2)
         #expect(!html.contains("<img"))
+        #expect(!html.contains("<b>domains.txt</b>") && !html.contains("<i>x</i>"))
+        #expect(html.contains("&lt;b&gt;domains.txt&lt;/b&gt;") && html.contains("ABCDE12346.&lt;i&gt;x&lt;/i&gt;"))
+        for number in 1...7 where number != 6 {
+            #expect(html.contains("alert(\(number))"), "alert(\(number)) should be shown, escaped")
+        }
         #expect(html.contains("&lt;script&gt;alert(3)&lt;/script&gt;"))
         #expect(html.contains("&lt;img src=x onerror=alert(2)&gt;"))
     }

@@ -188,4 +188,20 @@ import TestSupport
         let html = try String(contentsOf: world.directory.url.appendingPathComponent("reports/latest.html"), encoding: .utf8)
         #expect(html.contains("match.expected-browser"))
     }
+
+    @Test func aMessyDomainsFileIsAuditedLineByLine() throws {
+        let world = try TestWorld()
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("good.aasa.test\r\n# comment\r\n".utf8) + [0x62, 0xE9, 0x0D, 0x0A]
+            + Array("example.com:443\r\nGOOD2.aasa.test.\r\n".utf8)
+        try Data(bytes).write(to: world.directory.url.appendingPathComponent("domains.txt"))
+        let result = try run(["audit"] + fetchArguments(world), in: world.directory.url)
+        #expect(result.status == 1, "input lines that were not audited make the run exit 1")
+        #expect(result.stdout.contains("Audited 2 domains"))
+        #expect(result.stdout.contains("2 pass, 0 warn, 0 fail"))
+        #expect(result.stdout.contains("domains.txt:3: The line is not valid UTF-8."))
+        #expect(result.stdout.contains("domains.txt:4: \"example.com:443\" names a port"))
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
+        #expect(report.domains.map(\.domain) == ["good.aasa.test", "good2.aasa.test"])
+        #expect(report.input.problems.map(\.line) == [3, 4])
+    }
 }

@@ -40,8 +40,11 @@ final class TestWorld: Sendable {
         case "empty": return .respond(status: 200, headers: [("Content-Type", "application/json")], body: [])
         case "badjson": return .json("{\n  \"applinks\": {\"details\": [],}\n}")
         case "otherapp": return .json(validFile.replacingOccurrences(of: "com.example.app", with: "com.example.other"))
-        case "hostile": return .respond(status: 200, headers: [("Content-Type", "text/html<script>alert(1)</script>"), ("Server", "<img src=x onerror=alert(2)>")],
-                                        body: Array("<script>alert(3)</script>".utf8))
+        case "hostile":
+            return wellKnown
+                ? .respond(status: 200, headers: [("Content-Type", "text/html<script>alert(1)</script>"), ("Server", "<img src=x onerror=alert(2)>")],
+                           body: Array("<script>alert(3)</script>".utf8))
+                : .redirect(302, to: "https://\(host)/<script>alert(7)</script>")
         default: return .status(500)
         }
     }

@@ -133,3 +133,26 @@ import Testing
         #expect(result.targets.allSatisfy { $0.expectations.isEmpty })
     }
 }
+
+@Suite struct LargeInputTests {
+    @Test func aHundredThousandLinesAreReadWithEveryBadLineNamed() {
+        var text = "\u{FEFF}"
+        for line in 1...100_000 {
+            text += line % 10 == 0 ? "https://bad\(line).example/x\r\n" : "host\(line).example ABCDE12346.com.example.app\r\n"
+        }
+        let result = DomainListParser.parse(Array(text.utf8), fileName: "big.txt")
+        #expect(result.targets.count == 90_000)
+        #expect(result.problems.count == 10_000)
+        #expect(result.problems.allSatisfy { $0.line % 10 == 0 && $0.message.contains("is a URL") })
+        #expect(result.targets.first == DomainTarget(domain: "host1.example", expectedAppIDs: ["ABCDE12346.com.example.app"], inputLine: 1))
+        #expect(result.targets.last?.inputLine == 99_999)
+    }
+
+    @Test func anOverlongLineIsRejectedWithoutHoldingIt() {
+        let bytes = Array("a.example\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 100_000) + Array("\nb.example\n".utf8)
+        let result = DomainListParser.parse(bytes, fileName: "d.txt")
+        #expect(result.targets.map(\.domain) == ["a.example", "b.example"])
+        #expect(result.problems.map(\.line) == [2])
+        #expect(result.problems.first?.text.isEmpty == true)
+    }
+}

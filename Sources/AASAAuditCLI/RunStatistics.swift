@@ -1,0 +1,37 @@
+import Foundation
+
+/// What a run cost the machine, for `--stats FILE` (the benchmark reads it).
+struct RunStatistics: Codable {
+    var wallSeconds: Double
+    var userCPUSeconds: Double
+    var systemCPUSeconds: Double
+    /// The process's peak resident set size (VmHWM), in bytes.
+    var peakResidentBytes: Int
+    var domains: Int
+
+    static func measure(since start: ContinuousClock.Instant, domains: Int) -> RunStatistics {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let elapsed = ContinuousClock.now - start
+        return RunStatistics(
+            wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            userCPUSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+            systemCPUSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
+            peakResidentBytes: peakResidentBytes() ?? Int(usage.ru_maxrss) * 1024,
+            domains: domains)
+    }
+
+    /// VmHWM from /proc/self/status.
+    static func peakResidentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
+    }
+
+    func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+    }
+}
