@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "aasa-audit", targets: ["AASAAuditCLI"]),
+        // The pure core, for the fuzz targets in Fuzz/ (a package of its own).
+        .library(name: "AASAAuditCore", targets: ["AASAJSON", "AASAModel", "AASAMatching", "AASAChecks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
