@@ -20,9 +20,11 @@ public struct AuditSettings: Sendable {
     public var fetcher: FetcherConfiguration
     public var failOn: Severity
     public var validation: ValidationOptions
+    public var deviceView: DeviceViewSettings
 
     public init(inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,
-                validation: ValidationOptions = ValidationOptions()) {
+                validation: ValidationOptions = ValidationOptions(), deviceView: DeviceViewSettings = .originOnly) {
+        self.deviceView = deviceView
         self.inputFiles = inputFiles
         self.outputDirectory = outputDirectory
         self.concurrency = concurrency
@@ -32,11 +34,15 @@ public struct AuditSettings: Sendable {
     }
 
     var runOptions: RunOptions {
-        RunOptions(
+        var options = RunOptions(
             inputFiles: inputFiles, outputDirectory: outputDirectory.path, concurrency: concurrency,
             timeoutSeconds: fetcher.timeoutSeconds, userAgent: fetcher.userAgent, failOn: failOn,
             resolve: fetcher.resolve, connectTo: fetcher.connectTo, caCertFile: fetcher.caCertFile,
             minimumIOS: validation.minimumIOS?.description)
+        options.cdnURL = deviceView.cdnBase
+        options.botUserAgent = deviceView.botUserAgent
+        options.browserUserAgent = deviceView.browserUserAgent
+        return options
     }
 }
 
@@ -94,7 +100,7 @@ public enum AuditRun {
         var summary = ReportSummary()
         var flagged = [FlaggedDomain?](repeating: nil, count: targets.count)
         var spoolError: Error?
-        let auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation)
+        let auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
         let html = HTMLReport()
         let registry = ServedFileRegistry()
         let clock = ContinuousClock.now

@@ -21,15 +21,40 @@ public struct DomainOutcome: Sendable {
     public var served: [ServedBody]
 }
 
-/// Audits one domain: fetches `.well-known` and then the root location over the same
-/// connection, and runs the checks.
+/// What an audit fetches besides the two origin locations.
+public struct DeviceViewSettings: Sendable {
+    /// Apple's CDN, as the base its URL starts with (the host is appended); nil: not fetched.
+    public var cdnBase: String?
+    /// The user agents of the bot-blocking comparison at `.well-known`; nil: not compared.
+    public var botUserAgent: String?
+    public var browserUserAgent: String?
+
+    public static let appleCDN = "https://app-site-association.cdn-apple.com/a/v1/"
+    public static let appleBot = "AASA-Bot/1.0.0"
+    public static let safari = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15"
+
+    /// Only the two origin locations.
+    public static let originOnly = DeviceViewSettings(cdnBase: nil, botUserAgent: nil, browserUserAgent: nil)
+
+    public init(cdnBase: String? = appleCDN, botUserAgent: String? = appleBot, browserUserAgent: String? = safari) {
+        self.cdnBase = cdnBase
+        self.botUserAgent = botUserAgent
+        self.browserUserAgent = browserUserAgent
+    }
+}
+
+/// Audits one domain: fetches `.well-known` (also as Apple's bot and as a browser), then the
+/// root location, all over the same connection, and Apple's CDN copy alongside; then runs the
+/// checks.
 public struct DomainAuditor: Sendable {
     public let fetcher: Fetcher
     public let validation: ValidationOptions
+    public let deviceView: DeviceViewSettings
 
-    public init(fetcher: Fetcher, validation: ValidationOptions = ValidationOptions()) {
+    public init(fetcher: Fetcher, validation: ValidationOptions = ValidationOptions(), deviceView: DeviceViewSettings = .originOnly) {
         self.fetcher = fetcher
         self.validation = validation
+        self.deviceView = deviceView
     }
 
     /// The least time a later fetch of a domain is given, whatever the earlier ones used.
@@ -37,13 +62,20 @@ public struct DomainAuditor: Sendable {
 
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
         let started = ContinuousClock.now
+        async let cdnFetch = fetchCDN(target.domain)
         let wellKnown = await fetcher.fetch(request(target.domain, .wellKnown, last: false))
         let root: FetchedLocation
+        var bot: FetchedLocation?
+        var browser: FetchedLocation?
         if let error = wellKnown.record.error, Self.hostUnreachable(error.kind) {
             var record = FetchRecord(location: .root, url: Self.url(target.domain, .root))
             record.error = TransferError(kind: .skipped, curlCode: 0, message: "Not fetched: the .well-known fetch could not reach the host (\(error.kind.rawValue)).")
             root = FetchedLocation(record: record)
         } else {
+            if let botAgent = deviceView.botUserAgent, let browserAgent = deviceView.browserUserAgent {
+                bot = await fetchAs(.bot, botAgent, target.domain)
+                browser = await fetchAs(.browser, browserAgent, target.domain)
+            }
             // A domain's fetches share one --timeout: the root gets what .well-known left.
             let elapsed = ContinuousClock.now - started
             let left = fetcher.configuration.timeoutSeconds - Double(elapsed.components.seconds) - Double(elapsed.components.attoseconds) / 1e18
@@ -52,14 +84,32 @@ public struct DomainAuditor: Sendable {
             root = await fetcher.fetch(rootRequest)
         }
 
-        let checked = DomainChecks.assess(target: target, wellKnown: wellKnown, root: root, options: validation)
+        let cdn = await cdnFetch
+        let view = DomainChecks.DeviceView(cdn: cdn, bot: bot, browser: browser, botAgent: deviceView.botUserAgent ?? DeviceViewSettings.appleBot)
+        let checked = DomainChecks.assess(target: target, wellKnown: wellKnown, root: root, options: validation, deviceView: view)
+        let fetches = [wellKnown.record, root.record] + [bot, browser, cdn].compactMap { $0?.record }
         let report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
-            fetches: [wellKnown.record, root.record], appIDs: checked.appIDs, findings: checked.findings)
-        let served = [(wellKnown, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
+            fetches: fetches, appIDs: checked.appIDs, findings: checked.findings,
+            entitlements: target.services.isEmpty ? nil : target.services)
+        var served = [(wellKnown, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
             Self.servedBody(fetched, parsed: file)
         }
+        if let cdn, let body = Self.servedBody(cdn, parsed: (try? JSONParser.parse(cdn.body))?.objectValue) { served.append(body) }
         return DomainOutcome(report: report, served: served)
+    }
+
+    /// Apple's CDN copy of the host's file, when the CDN is to be checked.
+    func fetchCDN(_ domain: String) async -> FetchedLocation? {
+        guard let base = deviceView.cdnBase else { return nil }
+        return await fetcher.fetch(FetchRequest(url: base + domain, location: .cdn))
+    }
+
+    /// `.well-known` again, as someone else, on the domain's connection.
+    func fetchAs(_ agent: FetchAgent, _ userAgent: String, _ domain: String) async -> FetchedLocation {
+        var fetched = await fetcher.fetch(FetchRequest(url: Self.url(domain, .wellKnown), location: .wellKnown, userAgent: userAgent))
+        fetched.record.agent = agent
+        return fetched
     }
 
     func request(_ domain: String, _ location: AASALocation, last: Bool) -> FetchRequest {

@@ -33,6 +33,8 @@ struct AuditCommand: AsyncParsableCommand {
 
     @OptionGroup var validation: ValidationOptionGroup
 
+    @OptionGroup var deviceView: DeviceViewOptions
+
     @OptionGroup var fetch: FetchOptions
 
     func validate() throws {
@@ -49,7 +51,8 @@ extension AuditCommand {
         let parsed = try readDomains()
         let settings = AuditSettings(
             inputFiles: [file], outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency,
-            fetcher: fetch.configuration(concurrency: concurrency), failOn: failOn.severity, validation: validation.options)
+            fetcher: fetch.configuration(concurrency: concurrency), failOn: failOn.severity, validation: validation.options,
+            deviceView: deviceView.settings)
 
         let progressLine = Terminal.standardErrorIsTerminal ? ProgressLine() : nil
         let runTask = Task {

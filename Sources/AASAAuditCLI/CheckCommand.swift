@@ -28,6 +28,8 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var validation: ValidationOptionGroup
 
+    @OptionGroup var deviceView: DeviceViewOptions
+
     @OptionGroup var fetch: FetchOptions
 }
 
@@ -49,7 +51,7 @@ extension CheckCommand {
             Terminal.printError("aasa-audit: \(error)\n")
             throw ExitStatus.usage
         }
-        let outcome = await DomainAuditor(fetcher: fetcher, validation: validation.options).audit(DomainTarget(domain: host, expectedAppIDs: appIDs))
+        let outcome = await DomainAuditor(fetcher: fetcher, validation: validation.options, deviceView: deviceView.settings).audit(DomainTarget(domain: host, expectedAppIDs: appIDs))
         fetcher.shutdown()
 
         if json {

@@ -14,6 +14,9 @@ struct ExplainCommand: ParsableCommand {
 
     @Flag(help: "Print the table of docs/findings.md.")
     var markdown = false
+
+    @Flag(help: "Print the codes alone, one a line.")
+    var codes = false
 }
 
 extension ExplainCommand {
@@ -22,16 +25,20 @@ extension ExplainCommand {
             Terminal.print(FindingCatalog.markdown())
             return
         }
-        let codes: [FindingCode]
+        if codes {
+            Terminal.print(FindingCode.allCases.map { $0.rawValue + "\n" }.joined())
+            return
+        }
+        let listed: [FindingCode]
         if let code {
             guard let known = FindingCode(rawValue: code) else {
                 throw ValidationError("unknown finding code '\(code)'; run 'aasa-audit explain' for the list.")
             }
-            codes = [known]
+            listed = [known]
         } else {
-            codes = FindingCode.allCases
+            listed = FindingCode.allCases
         }
-        for code in codes {
+        for code in listed {
             let (meaning, fix) = code.explanation
             Terminal.print("\(code.rawValue) (\(code.severityNote))\n  \(meaning)\n  Fix: \(fix)\n\n")
         }

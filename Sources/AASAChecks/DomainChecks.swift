@@ -16,6 +16,22 @@ public enum DomainChecks {
         public var rootFile: JSONObject?
     }
 
+    /// For hosts named by entitlements for services other than applinks: each such section must
+    /// be there, and name the expected apps.
+    static func serviceFindings(_ target: DomainTarget, file: JSONObject, services: Set<String>) -> [Finding] {
+        var findings: [Finding] = []
+        for service in ["webcredentials", "appclips", "activitycontinuation"] where services.contains(service) {
+            guard let apps = ContentChecks.serviceApps(file[service]) else {
+                findings.append(Finding(.serviceMissing, .error, .wellKnown, "The entitlements name this host for \(service), but the file has no \(service) section."))
+                continue
+            }
+            for expected in target.expectedAppIDs where !apps.contains(expected) && !apps.contains(where: { $0.hasPrefix(expected + ".") }) {
+                findings.append(Finding(.serviceMissing, .error, .wellKnown, "The file's \(service) section does not name \(expected)."))
+            }
+        }
+        return findings
+    }
+
     /// The `+`/`-` lines of the input, checked with the matcher against the `.well-known` file.
     static func expectationFindings(_ target: DomainTarget, file: JSONObject) -> [Finding] {
         guard !target.expectations.isEmpty else { return [] }
@@ -51,7 +67,23 @@ public enum DomainChecks {
         .appIDMissing, .matchExpectedApp, .matchExpectedBrowser,
     ])
 
-    public static func assess(target: DomainTarget, wellKnown: FetchedLocation, root: FetchedLocation, options: ValidationOptions = ValidationOptions()) -> Result {
+    /// What else was fetched: Apple's CDN copy, and `.well-known` as Apple's bot and as a browser.
+    public struct DeviceView: Sendable {
+        public var cdn: FetchedLocation?
+        public var bot: FetchedLocation?
+        public var browser: FetchedLocation?
+        public var botAgent: String
+
+        public init(cdn: FetchedLocation? = nil, bot: FetchedLocation? = nil, browser: FetchedLocation? = nil, botAgent: String = "AASA-Bot/1.0.0") {
+            self.cdn = cdn
+            self.bot = bot
+            self.browser = browser
+            self.botAgent = botAgent
+        }
+    }
+
+    public static func assess(target: DomainTarget, wellKnown: FetchedLocation, root: FetchedLocation, options: ValidationOptions = ValidationOptions(),
+                              deviceView: DeviceView = DeviceView()) -> Result {
         let primary = LocationChecks.assess(wellKnown, options: options)
         let fallback = LocationChecks.assess(root, options: options)
         var findings = primary.findings
@@ -72,7 +104,26 @@ public enum DomainChecks {
             findings.append(Finding(.locationNone, .error, .domain, "Neither location served the file with status 200."))
         }
 
-        if primary.file != nil {
+        let services = Set(target.services.map(\.service))
+        let needsApplinks = services.isEmpty || services.contains("applinks")
+        if !needsApplinks {
+            // An entitlement for other services only: the file need not open links.
+            findings.removeAll { $0.code == .applinksMissing }
+        }
+        if let file = primary.file {
+            findings += serviceFindings(target, file: file, services: services)
+        }
+        if let wellKnownFile = primary.file, let rootFile = fallback.file {
+            findings += DeviceViewChecks.locations(wellKnown: wellKnownFile, root: rootFile)
+        }
+        if let cdn = deviceView.cdn {
+            findings += DeviceViewChecks.cdn(cdn, originFile: primary.file)
+        }
+        if let bot = deviceView.bot, let browser = deviceView.browser {
+            findings += DeviceViewChecks.agents(bot: bot, browser: browser, botAgent: deviceView.botAgent)
+        }
+
+        if primary.file != nil, needsApplinks {
             let named = primary.content?.appIDs.applinks ?? []
             for expected in target.expectedAppIDs where !named.contains(expected) {
                 let nearMiss = named.first { $0.lowercased() == expected.lowercased() }

@@ -29,6 +29,11 @@ public struct RunOptions: Codable, Sendable, Equatable {
     public var caCertFile: String?
     /// `--min-ios`, when given.
     public var minimumIOS: String?
+    /// Apple's CDN base URL, when the CDN copy was checked.
+    public var cdnURL: String?
+    /// The user agents of the bot-blocking check, when it was made.
+    public var botUserAgent: String?
+    public var browserUserAgent: String?
 
     public init(
         inputFiles: [String], outputDirectory: String?, concurrency: Int, timeoutSeconds: Double, userAgent: String,
@@ -144,14 +149,17 @@ public struct AuditReport: Codable, Sendable, Equatable {
     public var run: RunInfo
     public var summary: ReportSummary
     public var input: InputInfo
+    /// Against the previous complete run in the same output folder; absent for the first.
+    public var changes: RunChanges?
     public var domains: [DomainReport]
 
-    public init(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, domains: [DomainReport]) {
+    public init(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil, domains: [DomainReport]) {
         schemaVersion = ReportSchema.version
         self.tool = tool
         self.run = run
         self.summary = summary
         self.input = input
+        self.changes = changes
         self.domains = domains
     }
 }

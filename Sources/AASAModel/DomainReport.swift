@@ -24,8 +24,11 @@ public struct DomainReport: Codable, Sendable, Equatable {
     /// The app IDs named by the `.well-known` file (the one devices read).
     public var appIDs: ServiceAppIDs
     public var findings: [Finding]
+    /// The entitlement entries that named this host, when it came from `--entitlements`.
+    public var entitlements: [AssociatedService]?
 
-    public init(domain: String, inputLine: Int?, expectedAppIDs: [String], fetches: [FetchRecord], appIDs: ServiceAppIDs, findings: [Finding]) {
+    public init(domain: String, inputLine: Int?, expectedAppIDs: [String], fetches: [FetchRecord], appIDs: ServiceAppIDs, findings: [Finding],
+                entitlements: [AssociatedService]? = nil) {
         self.domain = domain
         self.inputLine = inputLine
         self.expectedAppIDs = expectedAppIDs
@@ -33,6 +36,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
         self.fetches = fetches
         self.appIDs = appIDs
         self.findings = findings
+        self.entitlements = entitlements
     }
 }
 
@@ -44,12 +48,32 @@ public struct DomainTarget: Sendable, Equatable {
     public var inputLine: Int?
     /// URLs that must open the app, or stay in the browser (`+`/`-` lines).
     public var expectations: [URLExpectation]
+    /// The services an app's entitlements name this host for; empty when it came from a
+    /// domains file only (then applinks is what matters).
+    public var services: [AssociatedService]
 
-    public init(domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = []) {
+    public init(domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = [], services: [AssociatedService] = []) {
         self.domain = domain
         self.expectedAppIDs = expectedAppIDs
         self.inputLine = inputLine
         self.expectations = expectations
+        self.services = services
+    }
+}
+
+/// An associated-domains entitlement entry for a host: `applinks:example.com?mode=developer`.
+public struct AssociatedService: Codable, Sendable, Equatable, Hashable {
+    /// `applinks`, `webcredentials`, `appclips` or `activitycontinuation`.
+    public var service: String
+    /// `developer`, `managed` or `developer+managed`; nil for the normal mode.
+    public var mode: String?
+    /// The entitlements file that named it.
+    public var file: String
+
+    public init(service: String, mode: String? = nil, file: String) {
+        self.service = service
+        self.mode = mode
+        self.file = file
     }
 }
 

@@ -1,6 +1,8 @@
 /// Everything recorded about one fetch of one location. Part of the JSON report.
 public struct FetchRecord: Codable, Sendable, Equatable {
     public var location: AASALocation
+    /// Set on the extra `.well-known` fetches made as Apple's bot and as a browser.
+    public var agent: FetchAgent?
     public var url: String
     /// The HTTP status, or nil when no response arrived.
     public var status: Int?
@@ -56,6 +58,13 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
     public var lastModified: String?
     public var server: String?
     public var location: String?
+    public var expires: String?
+    // Apple's CDN explains itself in these.
+    public var appleFailureReason: String?
+    public var appleFailureDetails: String?
+    public var appleTryDirect: String?
+    public var appleFrom: String?
+    public var appleOriginFormat: String?
 
     public init() {}
 
@@ -69,6 +78,12 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
         case lastModified = "last-modified"
         case server
         case location
+        case expires
+        case appleFailureReason = "apple-failure-reason"
+        case appleFailureDetails = "apple-failure-details"
+        case appleTryDirect = "apple-try-direct"
+        case appleFrom = "apple-from"
+        case appleOriginFormat = "apple-origin-format"
     }
 
     /// The header names recorded, lower case.
@@ -88,6 +103,12 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
         case .lastModified: \.lastModified
         case .server: \.server
         case .location: \.location
+        case .expires: \.expires
+        case .appleFailureReason: \.appleFailureReason
+        case .appleFailureDetails: \.appleFailureDetails
+        case .appleTryDirect: \.appleTryDirect
+        case .appleFrom: \.appleFrom
+        case .appleOriginFormat: \.appleOriginFormat
         }
         if self[keyPath: path] == nil { self[keyPath: path] = value }
     }
@@ -135,4 +156,17 @@ public enum TransferErrorKind: String, Codable, Sendable {
     case skipped
     case cancelled
     case other
+}
+
+extension FetchRecord {
+    /// How people call this fetch: ".well-known", "root", "Apple CDN", ".well-known as AASA-Bot".
+    public var label: String {
+        switch (location, agent) {
+        case (.wellKnown, .bot?): ".well-known as Apple's bot"
+        case (.wellKnown, .browser?): ".well-known as a browser"
+        case (.wellKnown, _): ".well-known"
+        case (.root, _): "root"
+        case (.cdn, _): "Apple CDN"
+        }
+    }
 }

@@ -21,13 +21,26 @@ public enum Severity: String, Codable, Sendable, CaseIterable, Comparable {
 public enum AASALocation: String, Codable, Sendable, CaseIterable {
     case wellKnown = "well-known"
     case root
+    /// Apple's CDN copy (`https://app-site-association.cdn-apple.com/a/v1/<host>`), which
+    /// devices on iOS 14 and later read instead of the origin.
+    case cdn
 
+    /// The path on the origin; the CDN's URL is built from its base instead.
     public var path: String {
         switch self {
         case .wellKnown: "/.well-known/apple-app-site-association"
         case .root: "/apple-app-site-association"
+        case .cdn: "/a/v1/"
         }
     }
+}
+
+/// Who a `.well-known` fetch pretended to be, for the bot-blocking comparison.
+public enum FetchAgent: String, Codable, Sendable {
+    /// Apple's CDN crawler, `AASA-Bot/1.0.0`.
+    case bot
+    /// A desktop browser.
+    case browser
 }
 
 /// What a finding concerns: one of the two locations, the domain as a whole, or (for `lint`)
@@ -37,11 +50,13 @@ public enum FindingLocation: String, Codable, Sendable {
     case root
     case domain
     case file
+    case cdn
 
     public init(_ location: AASALocation) {
         switch location {
         case .wellKnown: self = .wellKnown
         case .root: self = .root
+        case .cdn: self = .cdn
         }
     }
 }

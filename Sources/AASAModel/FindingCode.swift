@@ -63,6 +63,15 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     // The run.
     case auditInterrupted = "audit.interrupted"
 
+    // What devices see: Apple's CDN and Apple's bot, and the two locations against each other.
+    case cdnMissing = "cdn.missing"
+    case cdnError = "cdn.error"
+    case cdnStale = "cdn.stale"
+    case uaBlocked = "ua.blocked"
+    case uaDiffer = "ua.differ"
+    case locationDiffer = "location.differ"
+    case serviceMissing = "service.missing"
+
     // The input's expectations (domains.txt `+`/`-` lines).
     case matchExpectedApp = "match.expected-app"
     case matchExpectedBrowser = "match.expected-browser"
@@ -169,6 +178,20 @@ extension FindingCode {
             ("The file relies on a feature newer than the oldest iOS the app supports (--min-ios): components need iOS 13, substitutionVariables iOS 13.5, defaults iOS 14. Older devices ignore it.", "Keep a legacy appID + paths entry for older iOS, or raise the app's minimum.")
         case .auditInterrupted:
             ("The run was interrupted (SIGINT or SIGTERM) before this domain was audited; the report says nothing else about it.", "Run the audit again; nothing is wrong with the domain as far as this report knows.")
+        case .cdnMissing:
+            ("Apple's CDN has no copy of the file, so devices on iOS 14 and later get no universal links for this host. Normal for a day after the file first appears.", "Make sure the origin serves the file to AASA-Bot; the CDN fetches it again within about a day. Apple-Failure-Reason says why it failed.")
+        case .cdnError:
+            ("Apple's CDN answered with an error for this host (the finding quotes Apple-Failure-Reason), or could not be reached.", "Fix what Apple's reason names (timeouts, redirects, TLS, bot blocking) on the origin; the CDN retries on its own schedule.")
+        case .cdnStale:
+            ("Apple's CDN serves a copy that differs in meaning from the origin's .well-known file. Normal for up to a day after a change, so only a warning.", "Wait for the CDN to refresh (about a day); if it persists, check that AASA-Bot gets the new file.")
+        case .uaBlocked:
+            ("The origin refuses or challenges Apple's bot (AASA-Bot/1.0.0) while it serves a browser: the CDN never gets the file and links break on every device, while the site looks fine in a browser.", "Allow the AASA-Bot user agent (and Apple's IP ranges) through bot protection and firewalls for /.well-known/apple-app-site-association.")
+        case .uaDiffer:
+            ("Apple's bot and a browser get different answers (status or content) at .well-known, though both get a file.", "Serve the same file to every client; vary nothing by user agent.")
+        case .locationDiffer:
+            ("The .well-known and root copies both parse but differ in meaning (app IDs or rules). Older devices that fall back to the root see different rules.", "Serve the same file at both locations, or stop serving the root copy.")
+        case .serviceMissing:
+            ("The app's entitlements name this host for a service (webcredentials, appclips, activitycontinuation) whose section the file lacks, or which does not name the expected app.", "Add the section, {\"apps\": [\"TEAMID.bundle.id\"]}, naming the app.")
         case .matchExpectedApp:
             ("A URL that domains.txt says must open the app (a + line) does not, with the file the domain serves.", "Add a rule that matches the URL, or remove the exclusion that catches it; 'aasa-audit match' shows which rule decides.")
         case .matchExpectedBrowser:
@@ -188,6 +211,7 @@ extension FindingCode {
              .variableEmpty, .variableShadowsBuiltin, .featureMinIOS:
             "warning"
         case .entryMixedFormats: "warning (info with --min-ios 12 or older)"
+        case .cdnStale, .uaDiffer, .locationDiffer: "warning"
         case .appClipSuffix, .variableUnused: "info"
         default: "error"
         }

@@ -155,7 +155,7 @@ struct LocationView {
     }
 
     init(_ fetch: FetchRecord) {
-        name = fetch.location == .wellKnown ? ".well-known" : "root"
+        name = fetch.label
         if let error = fetch.error {
             summary = error.kind == .skipped ? "not fetched" : error.kind.rawValue
             tone = error.kind == .skipped ? "muted" : "bad"
@@ -227,7 +227,11 @@ struct FileView {
     let sameAsOwn: Bool
 
     init(_ file: ServedFileDisplay, row: Int) {
-        label = file.location == .wellKnown ? "Served at .well-known" : "Served at the root"
+        label = switch file.location {
+        case .wellKnown: "Served at .well-known"
+        case .root: "Served at the root"
+        case .cdn: "Served by Apple's CDN"
+        }
         sha256 = file.sha256
         switch file.content {
         case .text(let text):

@@ -25,22 +25,33 @@ public enum JSONReport {
         try! encoder.encode(report)
     }
 
-    /// The text before and after the domain records: `{"domains":[` ... `],"input":...}`.
-    public static func envelope(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo) -> (head: Data, tail: Data) {
-        let shell = AuditReport(tool: tool, run: run, summary: summary, input: input, domains: [])
-        let encoded = try! makeEncoder().encode(shell)
-        // Keys are sorted, so the document starts with the empty `domains` array.
-        let emptyDomains = Data(#"{"domains":[]"#.utf8)
-        precondition(encoded.starts(with: emptyDomains), "the report envelope no longer starts with domains")
-        return (Data(#"{"domains":["#.utf8) + Data("\n".utf8), Data("\n]".utf8) + encoded.dropFirst(emptyDomains.count))
+    /// The text before and after the domain records: the top-level members in sorted key
+    /// order, each encoded on its own, with `domains` streamed in between:
+    /// `{"changes":…,"domains":[` and `],"input":…,"run":…,"schemaVersion":1,"summary":…,"tool":…}`.
+    /// The head and the tail are one line each, and each record is a line of its own.
+    public static func envelope(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil) -> (head: Data, tail: Data) {
+        let encoder = makeEncoder()
+        func member(_ name: String, _ value: some Encodable) -> Data {
+            Data("\"\(name)\":".utf8) + (try! encoder.encode(value))
+        }
+        var head = Data("{".utf8)
+        if let changes { head += member("changes", changes) + Data(",".utf8) }
+        head += Data("\"domains\":[\n".utf8)
+        var tail = Data("\n],".utf8)
+        tail += member("input", input) + Data(",".utf8)
+        tail += member("run", run) + Data(",".utf8)
+        tail += member("schemaVersion", ReportSchema.version) + Data(",".utf8)
+        tail += member("summary", summary) + Data(",".utf8)
+        tail += member("tool", tool) + Data("}".utf8)
+        return (head, tail)
     }
 
     /// Writes a whole document: the envelope around `records`, separated by commas.
     public static func writeDocument(
-        tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo,
+        tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil,
         records: some Sequence<Data>, to write: (Data) throws -> Void
     ) rethrows {
-        let (head, tail) = envelope(tool: tool, run: run, summary: summary, input: input)
+        let (head, tail) = envelope(tool: tool, run: run, summary: summary, input: input, changes: changes)
         try write(head)
         var first = true
         for record in records {

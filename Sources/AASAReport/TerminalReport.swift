@@ -45,7 +45,7 @@ public struct TerminalReport: Sendable {
         var lines: [String] = []
         lines.append("\(paint(clean(report.domain), .bold))  \(paint(report.verdict))")
         for fetch in report.fetches {
-            let name = (fetch.location == .wellKnown ? ".well-known" : "root").padding(toLength: 13, withPad: " ", startingAt: 0)
+            let name = fetch.label.padding(toLength: max(13, fetch.label.count + 2), withPad: " ", startingAt: 0)
             lines.append("  \(name)\(fetchLine(fetch))")
         }
         lines.append("  App IDs     \(appIDLine(report.appIDs, none: "(no usable file at .well-known)"))")

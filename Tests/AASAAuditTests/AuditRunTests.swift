@@ -74,7 +74,7 @@ import TestSupport
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
         let result = try await AuditRun.run(targets: targets(), inputProblems: [], settings: settings(world, out: out))
-        #expect(try ReportSchemaValidator.errors(in: Data(contentsOf: result.reportJSON)) == [])
+        #expect(try await ReportSchemaValidator.errors(in: Data(contentsOf: result.reportJSON)) == [])
     }
 
     @Test func aHostileServerCannotInjectMarkupIntoTheHTMLReport() async throws {

@@ -8,21 +8,21 @@ import TestSupport
 @Suite struct CommandLineTests {
     public static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aasa-audit")
 
-    func run(_ arguments: [String], in directory: URL) throws -> ProcessRunner.Result {
+    func run(_ arguments: [String], in directory: URL) async throws -> ProcessRunner.Result {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
-        return try ProcessRunner.run(Self.binary, arguments, in: directory, environment: environment)
+        return try await ProcessRunner.run(Self.binary, arguments, in: directory, environment: environment)
     }
 
     func fetchArguments(_ world: TestWorld) -> [String] {
-        ["--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "5"]
+        ["--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "5", "--no-cdn"]
     }
 
     @Test func theBinaryWasBuilt() {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "expected the aasa-audit binary at \(Self.binary.path)")
     }
 
-    @Test func auditExitsOneWhenADomainFailsAndWritesTheRunFolder() throws {
+    @Test func auditExitsOneWhenADomainFailsAndWritesTheRunFolder() async throws {
         let world = try TestWorld()
         let input = """
             # test domains
@@ -31,7 +31,7 @@ import TestSupport
             https://bad.example/x
             """
         try input.write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
-        let result = try run(["audit"] + fetchArguments(world), in: world.directory.url)
+        let result = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.contains("Audited 2 domains"))
         #expect(result.stdout.contains("1 pass, 0 warn, 1 fail"))
@@ -45,15 +45,15 @@ import TestSupport
         #expect(report.run.options.inputFiles == ["domains.txt"])
     }
 
-    @Test func auditExitsZeroWhenEveryDomainPassesAndFailOnWarningCountsWarnings() throws {
+    @Test func auditExitsZeroWhenEveryDomainPassesAndFailOnWarningCountsWarnings() async throws {
         let world = try TestWorld()
         let file = world.directory.url.appendingPathComponent("list.txt")
         try "good.aasa.test\ntextplain.aasa.test\n".write(to: file, atomically: true, encoding: .utf8)
         let out = world.directory.url.appendingPathComponent("out").path
-        let lenient = try run(["audit", "list.txt", "--out", out] + fetchArguments(world), in: world.directory.url)
+        let lenient = try await run(["audit", "list.txt", "--out", out] + fetchArguments(world), in: world.directory.url)
         #expect(lenient.status == 0, "\(lenient.stdout)\(lenient.stderr)")
         #expect(lenient.stdout.contains("1 pass, 1 warn, 0 fail"))
-        let strict = try run(["audit", "list.txt", "--out", out, "--fail-on", "warning"] + fetchArguments(world), in: world.directory.url)
+        let strict = try await run(["audit", "list.txt", "--out", out, "--fail-on", "warning"] + fetchArguments(world), in: world.directory.url)
         #expect(strict.status == 1)
     }
 
@@ -68,54 +68,54 @@ import TestSupport
         (["check", "example.com", "--resolve", "nonsense"], "--resolve"),
         (["explain", "no.such-code"], "unknown finding code"),
     ])
-    func usageAndInputErrorsExitTwo(arguments: [String], message: String) throws {
+    func usageAndInputErrorsExitTwo(arguments: [String], message: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try "# nothing here\n\n".write(to: directory.url.appendingPathComponent("empty.txt"), atomically: true, encoding: .utf8)
         try "example.invalid\n".write(to: directory.url.appendingPathComponent("ok.txt"), atomically: true, encoding: .utf8)
         try Data().write(to: directory.url.appendingPathComponent("a-file"))
-        let result = try run(arguments, in: directory.url)
+        let result = try await run(arguments, in: directory.url)
         #expect(result.status == 2, "\(arguments): \(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test func checkPrintsAReadableVerdict() throws {
+    @Test func checkPrintsAReadableVerdict() async throws {
         let world = try TestWorld()
-        let failing = try run(["check", "Redirect.AASA.test.", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
+        let failing = try await run(["check", "Redirect.AASA.test.", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
         #expect(failing.status == 1)
         #expect(failing.stdout.hasPrefix("redirect.aasa.test  FAIL"))
         #expect(failing.stdout.contains("301  → https://www.redirect.aasa.test/.well-known/apple-app-site-association"))
         #expect(failing.stdout.contains("Fix: "))
         #expect(!failing.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
 
-        let passing = try run(["check", "good.aasa.test", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
+        let passing = try await run(["check", "good.aasa.test", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
         #expect(passing.status == 0)
         #expect(passing.stdout.contains("applinks: \(TestWorld.appID)"))
         #expect(passing.stdout.contains("No findings"))
     }
 
-    @Test func checkJSONIsTheReportRecord() throws {
+    @Test func checkJSONIsTheReportRecord() async throws {
         let world = try TestWorld()
-        let result = try run(["check", "otherapp.aasa.test", "--json", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
+        let result = try await run(["check", "otherapp.aasa.test", "--json", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
         #expect(result.status == 1)
         let record = try JSONReport.makeDecoder().decode(DomainReport.self, from: Data(result.stdout.utf8))
         #expect(record.domain == "otherapp.aasa.test")
         #expect(record.findings.map(\.code) == [.appIDMissing])
-        #expect(record.fetches.count == 2)
+        #expect(record.fetches.map(\.label) == [".well-known", "root", ".well-known as Apple's bot", ".well-known as a browser"])
     }
 
     // MARK: lint
 
-    @Test func lintGivesEachFileAVerdictAndTheAuditExitCodes() throws {
+    @Test func lintGivesEachFileAVerdictAndTheAuditExitCodes() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try TestWorld.validFile.write(to: directory.url.appendingPathComponent("good.json"), atomically: true, encoding: .utf8)
         try #"{"applinks":{"details":[{"appId":"ABCDE12346.a.b","paths":["*"]}]}}"#.write(to: directory.url.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
-        let good = try run(["lint", "good.json"], in: directory.url)
+        let good = try await run(["lint", "good.json"], in: directory.url)
         #expect(good.status == 0, "\(good.stdout)")
         #expect(good.stdout.hasPrefix("good.json  PASS"))
 
-        let both = try run(["lint", "good.json", "bad.json", "--json"], in: directory.url)
+        let both = try await run(["lint", "good.json", "bad.json", "--json"], in: directory.url)
         #expect(both.status == 1)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as? [[String: Any]])
         #expect(records.map { $0["file"] as? String } == ["good.json", "bad.json"])
@@ -123,7 +123,7 @@ import TestSupport
         let codes = (records[1]["findings"] as? [[String: Any]])?.compactMap { $0["code"] as? String }
         #expect(codes == ["entry.unknown-key", "entry.no-app"])
 
-        let missing = try run(["lint", "good.json", "absent.json"], in: directory.url)
+        let missing = try await run(["lint", "good.json", "absent.json"], in: directory.url)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("cannot read absent.json: no such file"))
         #expect(missing.stdout.contains("good.json  PASS"))
@@ -131,18 +131,18 @@ import TestSupport
 
     // MARK: match
 
-    @Test func matchALocalFileSaysWhichRuleDecides() throws {
+    @Test func matchALocalFileSaysWhichRuleDecides() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.acme.app"],"components":[{"/":"/help/*","exclude":true},{"/":"/buy/*"}]}]}}"#
         try file.write(to: directory.url.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
-        let text = try run(["match", "--file", "aasa.json", "https://acme.example/buy/1", "https://acme.example/help/x", "https://acme.example/about"], in: directory.url)
+        let text = try await run(["match", "--file", "aasa.json", "https://acme.example/buy/1", "https://acme.example/help/x", "https://acme.example/about"], in: directory.url)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("→ opens ABCDE12346.com.acme.app"))
         #expect(text.stdout.contains("excluded by applinks.details[0].components[0]"))
         #expect(text.stdout.contains("stays in the browser: no rule matched"))
 
-        let json = try run(["match", "--file", "aasa.json", "--domain", "acme.example", "--json", "https://acme.example/buy/1", "https://acme.example/help/x", "https://other.example/buy/1"], in: directory.url)
+        let json = try await run(["match", "--file", "aasa.json", "--domain", "acme.example", "--json", "https://acme.example/buy/1", "https://acme.example/help/x", "https://other.example/buy/1"], in: directory.url)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(records.map { $0["result"] as? String } == ["app", "excluded", "none"])
         #expect(records.map { ($0["appIDs"] as? [String])?.count } == [1, 0, 0])
@@ -150,27 +150,28 @@ import TestSupport
         #expect((records[0]["rule"] as? [String: Any])?["index"] as? Int == 1)
         #expect(records[2]["rule"] is NSNull)
 
-        let bad = try run(["match", "--file", "aasa.json", "acme.example/no-scheme"], in: directory.url)
+        let bad = try await run(["match", "--file", "aasa.json", "acme.example/no-scheme"], in: directory.url)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("is not an absolute URL"))
     }
 
-    @Test func matchALiveDomainFetchesItsWellKnownFile() throws {
+    @Test func matchALiveDomainFetchesItsWellKnownFile() async throws {
         let world = try TestWorld()
-        let result = try run(["match", "good.aasa.test", "https://good.aasa.test/buy/shoes", "https://good.aasa.test/sell", "--json"] + fetchArguments(world), in: world.directory.url)
+        let fetch = ["--connect-to", world.connectTo, "--cacert", world.caFile]
+        let result = try await run(["match", "good.aasa.test", "https://good.aasa.test/buy/shoes", "https://good.aasa.test/sell", "--json"] + fetch, in: world.directory.url)
         #expect(result.status == 0, "\(result.stderr)")
         let records = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(records.map { $0["result"] as? String } == ["app", "none"])
         #expect(world.server.requests.map(\.path) == ["/.well-known/apple-app-site-association"])
 
-        let broken = try run(["match", "missing.aasa.test", "https://missing.aasa.test/buy/1"] + fetchArguments(world), in: world.directory.url)
+        let broken = try await run(["match", "missing.aasa.test", "https://missing.aasa.test/buy/1"] + fetch, in: world.directory.url)
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("serves no usable file: HTTP 404"))
     }
 
     // MARK: expectations
 
-    @Test func anAuditChecksTheExpectationsOfDomainsTxt() throws {
+    @Test func anAuditChecksTheExpectationsOfDomainsTxt() async throws {
         let world = try TestWorld()
         try """
             good.aasa.test \(TestWorld.appID)
@@ -179,7 +180,7 @@ import TestSupport
               - https://good.aasa.test/buy/2
               - https://good.aasa.test/about
             """.write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
-        let result = try run(["audit"] + fetchArguments(world), in: world.directory.url)
+        let result = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
         #expect(result.status == 1)
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
         #expect(report.domains[0].findings.map(\.code) == [.matchExpectedApp, .matchExpectedBrowser])
@@ -189,12 +190,12 @@ import TestSupport
         #expect(html.contains("match.expected-browser"))
     }
 
-    @Test func aMessyDomainsFileIsAuditedLineByLine() throws {
+    @Test func aMessyDomainsFileIsAuditedLineByLine() async throws {
         let world = try TestWorld()
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("good.aasa.test\r\n# comment\r\n".utf8) + [0x62, 0xE9, 0x0D, 0x0A]
             + Array("example.com:443\r\nGOOD2.aasa.test.\r\n".utf8)
         try Data(bytes).write(to: world.directory.url.appendingPathComponent("domains.txt"))
-        let result = try run(["audit"] + fetchArguments(world), in: world.directory.url)
+        let result = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
         #expect(result.status == 1, "input lines that were not audited make the run exit 1")
         #expect(result.stdout.contains("Audited 2 domains"))
         #expect(result.stdout.contains("2 pass, 0 warn, 0 fail"))

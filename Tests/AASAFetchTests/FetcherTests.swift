@@ -156,7 +156,7 @@ import TestSupport
         let started = ContinuousClock.now
         let result = await fetcher.fetch(FetchRequest(url: url("slow.aasa.test", .wellKnown), location: .wellKnown))
         #expect(result.record.error?.kind == .timeout)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func stopsReadingAtTheCapWhenTheLengthIsDeclared() async throws {
@@ -187,7 +187,7 @@ import TestSupport
 
     @Test func countsBodyBytesAfterDecompression() async throws {
         let padded = #"{"applinks":{"details":[]},"pad":""# + String(repeating: " ", count: 200_000) + #""}"#
-        let compressed = try Gzip.compress(Array(padded.utf8))
+        let compressed = try await Gzip.compress(Array(padded.utf8))
         #expect(compressed.count < 2_000)
         let server = try server { _, _ in .respond(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: compressed) }
         defer { server.shutdown() }
@@ -206,7 +206,7 @@ import TestSupport
     }
 
     @Test func aCompressedBodyIsCutAtTheCapAfterDecompression() async throws {
-        let bomb = try Gzip.compress(Array(repeating: 0x20, count: 20_000_000))
+        let bomb = try await Gzip.compress(Array(repeating: 0x20, count: 20_000_000))
         #expect(bomb.count < 100_000)
         let server = try server { _, _ in .respond(status: 200, headers: [("Content-Encoding", "gzip")], body: bomb) }
         defer { server.shutdown() }
@@ -232,7 +232,8 @@ import TestSupport
         task.cancel()
         let result = await task.value
         #expect(result.record.error?.kind == .cancelled)
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Ended by the cancellation, far sooner than the 30 s timeout (slack for a loaded machine).
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func fetchesManyDomainsConcurrentlyWithOneConnectionEach() async throws {

@@ -9,8 +9,14 @@ public enum ProcessRunner {
         public var stderr: String
     }
 
+    /// Runs a short-lived tool, blocking the caller (for quick helpers such as gzip or python).
     public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> Result {
         try start(executable, arguments, in: directory, environment: environment).wait()
+    }
+
+    /// Runs a program without blocking a thread of the concurrency pool while it runs.
+    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) async throws -> Result {
+        try await start(executable, arguments, in: directory, environment: environment).finished()
     }
 
     /// Starts a program; `wait()` collects what it printed once it ends.
@@ -52,6 +58,13 @@ public enum ProcessRunner {
             let err = stderr.wait()
             process.waitUntilExit()
             return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        }
+
+        /// `wait()` on a Dispatch thread, so that the awaiting task frees its pool thread.
+        public func finished() async -> Result {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: self.wait()) }
+            }
         }
     }
 }

@@ -37,14 +37,15 @@ public enum ReportSchemaValidator {
     public static let unavailableMessage = "Python's jsonschema is not installed (apt-get install python3-jsonschema): skipping schema validation"
 
     /// The validation errors of `document` (empty when it is valid against `schema`).
-    public static func errors(in document: Data, schema: URL = Repository.file("docs/report.schema.json")) throws -> [String] {
+    public static func errors(in document: Data, schema: URL = Repository.file("docs/report.schema.json")) async throws -> [String] {
         guard let python else { return ["no Python with jsonschema: \(unavailableMessage)"] }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).json")
         try document.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try run(python, ["-c", script, schema.path, file.path])
+        let result = try await ProcessRunner.run(URL(fileURLWithPath: python), ["-c", script, schema.path, file.path])
+        let output = result.stdout + result.stderr
         guard result.status != 0 else { return [] }
-        let lines = result.output.split(separator: "\n").map(String.init)
+        let lines = output.split(separator: "\n").map(String.init)
         return lines.isEmpty ? ["validator exited \(result.status)"] : lines
     }
 

@@ -1,0 +1,102 @@
+import Foundation
+
+/// What changed since the previous complete run in the same output folder (the report's
+/// `changes`), or between two reports (`aasa-audit diff`).
+public struct RunChanges: Codable, Sendable, Equatable {
+    /// When the run compared against started.
+    public var previousRunStartedAt: Date
+    /// Domains whose verdict or findings changed, in the order of the newer run.
+    public var domains: [DomainChange]
+    /// Domains audited now but not then, and then but not now.
+    public var addedDomains: [String]
+    public var removedDomains: [String]
+
+    public init(previousRunStartedAt: Date, domains: [DomainChange], addedDomains: [String], removedDomains: [String]) {
+        self.previousRunStartedAt = previousRunStartedAt
+        self.domains = domains
+        self.addedDomains = addedDomains
+        self.removedDomains = removedDomains
+    }
+
+    public var isEmpty: Bool { domains.isEmpty && addedDomains.isEmpty && removedDomains.isEmpty }
+}
+
+public struct DomainChange: Codable, Sendable, Equatable {
+    public var domain: String
+    /// Absent when the verdict stayed the same.
+    public var verdict: VerdictChange?
+    public var newFindings: [Finding]
+    public var resolvedFindings: [Finding]
+
+    public init(domain: String, verdict: VerdictChange?, newFindings: [Finding], resolvedFindings: [Finding]) {
+        self.domain = domain
+        self.verdict = verdict
+        self.newFindings = newFindings
+        self.resolvedFindings = resolvedFindings
+    }
+}
+
+public struct VerdictChange: Codable, Sendable, Equatable {
+    public var from: Verdict
+    public var to: Verdict
+
+    public init(from: Verdict, to: Verdict) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// What a report says of one domain, as far as changes go.
+public struct DomainSnapshot: Codable, Sendable, Equatable {
+    public var domain: String
+    public var verdict: Verdict
+    public var findings: [Finding]
+
+    public init(domain: String, verdict: Verdict, findings: [Finding]) {
+        self.domain = domain
+        self.verdict = verdict
+        self.findings = findings
+    }
+
+    public init(_ report: DomainReport) {
+        self.init(domain: report.domain, verdict: report.verdict, findings: report.findings)
+    }
+
+    /// The change from `previous` to this, or nil when nothing changed. A finding is the same
+    /// finding when its code and location are: messages may carry details (byte counts,
+    /// timings) that vary from run to run. The run's own `audit.interrupted` is left out.
+    public func change(since previous: DomainSnapshot) -> DomainChange? {
+        func key(_ finding: Finding) -> String { "\(finding.code.rawValue)@\(finding.location.rawValue)" }
+        /// The findings of `list` beyond as many of the same key in `other`, in order.
+        func surplus(_ list: [Finding], over other: [Finding]) -> [Finding] {
+            var available = Dictionary(grouping: other, by: key).mapValues(\.count)
+            return list.filter { finding in
+                guard finding.code != .auditInterrupted else { return false }
+                let k = key(finding)
+                if let count = available[k], count > 0 {
+                    available[k] = count - 1
+                    return false
+                }
+                return true
+            }
+        }
+        let added = surplus(findings, over: previous.findings)
+        let resolved = surplus(previous.findings, over: findings)
+        let verdictChange = verdict == previous.verdict ? nil : VerdictChange(from: previous.verdict, to: verdict)
+        guard verdictChange != nil || !added.isEmpty || !resolved.isEmpty else { return nil }
+        return DomainChange(domain: domain, verdict: verdictChange, newFindings: added, resolvedFindings: resolved)
+    }
+}
+
+extension RunChanges {
+    /// The changes between two whole runs.
+    public static func between(previous: [DomainSnapshot], previousStartedAt: Date, current: [DomainSnapshot]) -> RunChanges {
+        let before = Dictionary(previous.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
+        let nowDomains = Set(current.map(\.domain))
+        return RunChanges(
+            previousRunStartedAt: previousStartedAt,
+            domains: current.compactMap { snapshot in before[snapshot.domain].flatMap { snapshot.change(since: $0) } },
+            addedDomains: current.map(\.domain).filter { before[$0] == nil },
+            removedDomains: previous.map(\.domain).filter { !nowDomains.contains($0) })
+    }
+}
