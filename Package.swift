@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // Test-only: real HTTPS servers on loopback and a test CA made at run time.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
@@ -48,6 +49,7 @@ let package = Package(
             dependencies: [
                 "AASAModel", "AASAJSON", "AASAMatching",
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 

@@ -21,6 +21,11 @@ public struct AuditSettings: Sendable {
     public var failOn: Severity
     public var validation: ValidationOptions
     public var deviceView: DeviceViewSettings
+    /// Run folders to keep (`--keep`); nil keeps them all.
+    public var keepRuns: Int?
+    /// Where to write JUnit XML (`--junit`) and Prometheus metrics (`--metrics`).
+    public var junitFile: URL?
+    public var metricsFile: URL?
 
     public init(inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,
                 validation: ValidationOptions = ValidationOptions(), deviceView: DeviceViewSettings = .originOnly) {
@@ -88,14 +93,22 @@ public enum AuditRun {
         }
         let runDirectory: URL
         let spool: ReportSpool
+        let lock: OutputLock
         do {
+            try RunDirectory.prepare(settings.outputDirectory)
+            lock = try OutputLock(directory: settings.outputDirectory)
             runDirectory = try RunDirectory.create(in: settings.outputDirectory, startedAt: startedAt)
             spool = try ReportSpool(directory: runDirectory, capacity: targets.count)
         } catch {
             fetcher.shutdown()
             throw error as? AuditRunError ?? AuditRunError(description: "cannot start the run in \(settings.outputDirectory.path): \(error)")
         }
-        defer { spool.remove() }
+        defer {
+            spool.remove()
+            withExtendedLifetime(lock) {}
+        }
+        let previous = PreviousRun.load(from: settings.outputDirectory.appendingPathComponent("latest.json"))
+        var changedDomains: [DomainChange] = []
 
         var summary = ReportSummary()
         var flagged = [FlaggedDomain?](repeating: nil, count: targets.count)
@@ -115,6 +128,9 @@ public enum AuditRun {
             summary.add(rendered.report)
             flagged[rendered.index] = FlaggedDomain(rendered.report)
             audited[rendered.index] = true
+            if let before = previous?.domains[rendered.report.domain], let change = DomainSnapshot(rendered.report).change(since: before) {
+                changedDomains.append(change)
+            }
         }
 
         await withTaskGroup(of: RenderedDomain?.self) { group in
@@ -152,17 +168,28 @@ public enum AuditRun {
         }
 
         summary.inputProblems = inputProblems.count
+        let changes = previous.map { previous in
+            let current = Set(targets.map(\.domain))
+            let position = Dictionary(targets.enumerated().map { ($1.domain, $0) }, uniquingKeysWith: { first, _ in first })
+            return RunChanges(
+                previousRunStartedAt: previous.startedAt,
+                domains: changedDomains.sorted { position[$0.domain, default: 0] < position[$1.domain, default: 0] },
+                addedDomains: targets.map(\.domain).filter { previous.domains[$0] == nil },
+                removedDomains: previous.order.filter { !current.contains($0) })
+        }
         let run = RunInfo(startedAt: startedAt, finishedAt: Date(), complete: complete, options: settings.runOptions)
         let input = InputInfo(problems: inputProblems)
         let reportJSON = runDirectory.appendingPathComponent("report.json")
         let reportHTML = runDirectory.appendingPathComponent("report.html")
         do {
-            try writeJSONReport(to: reportJSON, run: run, summary: summary, input: input, spool: spool)
-            try writeHTMLReport(to: reportHTML, html: html, run: run, summary: summary, input: input, spool: spool)
+            try writeJSONReport(to: reportJSON, run: run, summary: summary, input: input, changes: changes, spool: spool)
+            try writeHTMLReport(to: reportHTML, html: html, run: run, summary: summary, input: input, changes: changes, spool: spool)
             if complete {
                 try AtomicFileWriter.replace(settings.outputDirectory.appendingPathComponent("latest.json"), withCopyOf: reportJSON)
                 try AtomicFileWriter.replace(settings.outputDirectory.appendingPathComponent("latest.html"), withCopyOf: reportHTML)
+                if let keep = settings.keepRuns { RunPruning.prune(settings.outputDirectory, keep: keep) }
             }
+            try writeOutputsForOtherSystems(settings: settings, run: run, summary: summary, spool: spool)
         } catch {
             throw AuditRunError(description: "cannot write the reports in \(runDirectory.path): \(error)")
         }
@@ -172,10 +199,10 @@ public enum AuditRun {
             flaggedDomains: flagged.compactMap { $0 }, complete: complete, durationSeconds: run.durationSeconds)
     }
 
-    static func writeJSONReport(to url: URL, run: RunInfo, summary: ReportSummary, input: InputInfo, spool: ReportSpool) throws {
+    static func writeJSONReport(to url: URL, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges?, spool: ReportSpool) throws {
         let writer = try AtomicFileWriter(destination: url)
         do {
-            let (head, tail) = JSONReport.envelope(tool: AASAAuditVersion.tool, run: run, summary: summary, input: input)
+            let (head, tail) = JSONReport.envelope(tool: AASAAuditVersion.tool, run: run, summary: summary, input: input, changes: changes)
             try writer.write(head)
             var first = true
             try spool.forEachRecord { record in
@@ -191,10 +218,34 @@ public enum AuditRun {
         }
     }
 
-    static func writeHTMLReport(to url: URL, html: HTMLReport, run: RunInfo, summary: ReportSummary, input: InputInfo, spool: ReportSpool) throws {
+    /// JUnit XML and Prometheus metrics, from the spooled records.
+    static func writeOutputsForOtherSystems(settings: AuditSettings, run: RunInfo, summary: ReportSummary, spool: ReportSpool) throws {
+        guard settings.junitFile != nil || settings.metricsFile != nil else { return }
+        let decoder = JSONReport.makeDecoder()
+        let junit = JUnitReport()
+        let metrics = settings.metricsFile.map { _ in MetricsReport() }
+        var cases = Data()
+        var failures = 0
+        try spool.forEachRecord { record in
+            let report = try decoder.decode(DomainReport.self, from: record)
+            metrics?.add(report)
+            if settings.junitFile != nil {
+                cases += Data(junit.testCase(report, threshold: settings.failOn).utf8)
+                if report.verdict.fails(at: settings.failOn) { failures += 1 }
+            }
+        }
+        if let junitFile = settings.junitFile {
+            try AtomicFileWriter.write(Data(junit.head(run: run, summary: summary, failures: failures).utf8) + cases + Data(JUnitReport.tail.utf8), to: junitFile)
+        }
+        if let metricsFile = settings.metricsFile, let metrics {
+            try AtomicFileWriter.write(Data(metrics.render(run: run, summary: summary).utf8), to: metricsFile)
+        }
+    }
+
+    static func writeHTMLReport(to url: URL, html: HTMLReport, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges?, spool: ReportSpool) throws {
         let writer = try AtomicFileWriter(destination: url)
         do {
-            try writer.write(html.head(tool: AASAAuditVersion.tool, run: run, summary: summary, input: input))
+            try writer.write(html.head(tool: AASAAuditVersion.tool, run: run, summary: summary, input: input, changes: changes))
             try spool.forEachRow { try writer.write($0) }
             try writer.write(html.tail(tool: AASAAuditVersion.tool))
             try writer.commit()
@@ -224,7 +275,8 @@ struct RenderedDomain: Sendable {
 
 /// The folder of one run: `<out>/<UTC start time>/`, e.g. `reports/2026-11-22T031500Z/`.
 enum RunDirectory {
-    static func create(in output: URL, startedAt: Date) throws(AuditRunError) -> URL {
+    /// Creates the output folder if needed and checks that it can be written.
+    static func prepare(_ output: URL) throws(AuditRunError) {
         do {
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         } catch {
@@ -233,6 +285,9 @@ enum RunDirectory {
         guard access(output.path, W_OK) == 0 else {
             throw AuditRunError(description: "the output directory \(output.path) is not writable")
         }
+    }
+
+    static func create(in output: URL, startedAt: Date) throws(AuditRunError) -> URL {
         let base = name(for: startedAt)
         for attempt in 1...100 {
             let candidate = output.appendingPathComponent(attempt == 1 ? base : "\(base)-\(attempt)")
@@ -242,6 +297,17 @@ enum RunDirectory {
             }
         }
         throw AuditRunError(description: "cannot create a run folder for \(base) in \(output.path)")
+    }
+
+    /// Run folders in the order they were made (`…Z` before `…Z-2`).
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        func parts(_ name: String) -> (String, Int) {
+            let pieces = name.split(separator: "-", maxSplits: 3).map(String.init)
+            if pieces.count == 4, let number = Int(pieces[3]) { return (pieces[0...2].joined(separator: "-"), number) }
+            return (name, 1)
+        }
+        let (left, right) = (parts(a), parts(b))
+        return left.0 != right.0 ? left.0 < right.0 : left.1 < right.1
     }
 
     static func name(for date: Date) -> String {

@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAChecks
 import AASAModel
 import AASAReport
 import ArgumentParser
@@ -16,8 +17,14 @@ struct AuditCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The domains file: one domain per line, optionally followed by the app IDs its file must name.")
-    var file: String = "domains.txt"
+    @Argument(help: "The domains file: one domain per line, optionally followed by the app IDs its file must name (default: domains.txt, unless --entitlements is given).")
+    var file: String?
+
+    @Option(help: ArgumentHelp("Also audit the hosts an app's entitlements file names (repeatable).", valueName: "file"))
+    var entitlements: [String] = []
+
+    @Option(name: .customLong("app-id"), help: ArgumentHelp("With --entitlements: an app ID the hosts' files must name (repeatable).", valueName: "id"))
+    var appIDs: [String] = []
 
     @Option(help: ArgumentHelp("The folder that receives the run folders and latest.*.", valueName: "dir"))
     var out: String = "reports"
@@ -25,8 +32,17 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: "Domains audited at once.")
     var concurrency: Int = 64
 
+    @Option(help: ArgumentHelp("Keep only the newest N run folders in --out (older ones are removed after a complete run).", valueName: "n"))
+    var keep: Int?
+
     @Option(help: "The least severity that fails the run: error, or warning.")
     var failOn: FailThreshold = .error
+
+    @Option(help: ArgumentHelp("Also write JUnit XML for CI servers: a test case per domain.", valueName: "file"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Also write Prometheus metrics (text format, for node_exporter's textfile collector).", valueName: "file"))
+    var metrics: String?
 
     @Option(help: ArgumentHelp("Write the run's resource use (wall and CPU time, peak memory) to this file as JSON.", valueName: "file"))
     var stats: String?
@@ -38,7 +54,11 @@ struct AuditCommand: AsyncParsableCommand {
     @OptionGroup var fetch: FetchOptions
 
     func validate() throws {
+        for id in appIDs {
+            if let problem = AppIDFormat.problem(with: id) { throw ValidationError("--app-id \(problem).") }
+        }
         guard (1...4096).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 4096.") }
+        if let keep, keep < 1 { throw ValidationError("--keep must be at least 1.") }
     }
 }
 
@@ -48,11 +68,14 @@ extension AuditCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
-        let parsed = try readDomains()
-        let settings = AuditSettings(
-            inputFiles: [file], outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency,
+        let parsed = try readInputs()
+        var settings = AuditSettings(
+            inputFiles: inputFiles, outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency,
             fetcher: fetch.configuration(concurrency: concurrency), failOn: failOn.severity, validation: validation.options,
             deviceView: deviceView.settings)
+        settings.keepRuns = keep
+        settings.junitFile = junit.map { URL(fileURLWithPath: $0) }
+        settings.metricsFile = metrics.map { URL(fileURLWithPath: $0) }
 
         let progressLine = Terminal.standardErrorIsTerminal ? ProgressLine() : nil
         let runTask = Task {
@@ -94,31 +117,50 @@ extension AuditCommand {
         }
     }
 
-    /// The domains file, parsed. Exits 2 when it cannot be read or lists no domain.
-    func readDomains() throws -> DomainListParser.Result {
-        let bytes: [UInt8]
+    /// The domains file (when given, or when no entitlements are), then the entitlements files.
+    var inputFiles: [String] {
+        (file.map { [$0] } ?? (entitlements.isEmpty ? ["domains.txt"] : [])) + entitlements
+    }
+
+    /// Every input, parsed and merged. Exits 2 when one cannot be read or none lists a domain.
+    func readInputs() throws -> DomainListParser.Result {
+        var lists: [[DomainTarget]] = []
+        var problems: [InputProblem] = []
+        if let domainsFile = file ?? (entitlements.isEmpty ? "domains.txt" : nil) {
+            let parsed = DomainListParser.parse(try Self.read(domainsFile, what: "domains file"), fileName: domainsFile)
+            lists.append(parsed.targets)
+            problems += parsed.problems
+        }
+        for path in entitlements {
+            let parsed = EntitlementsParser.parse(try Self.read(path, what: "entitlements file"), fileName: path, appIDs: appIDs)
+            lists.append(parsed.targets)
+            problems += parsed.problems
+        }
+        let targets = EntitlementsParser.merge(lists)
+        if targets.isEmpty {
+            for problem in problems {
+                Terminal.printError("\(problem.file):\(problem.line): \(problem.message)\n")
+            }
+            Terminal.printError("aasa-audit: \(inputFiles.joined(separator: ", ")) list\(inputFiles.count == 1 ? "s" : "") no domain to audit.\n")
+            throw ExitStatus.usage
+        }
+        return DomainListParser.Result(targets: targets, problems: problems)
+    }
+
+    static func read(_ path: String, what: String) throws -> [UInt8] {
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: file)
-            if let size = attributes[.size] as? Int, size > Self.maximumInputBytes {
-                Terminal.printError("aasa-audit: \(file) is larger than \(Self.maximumInputBytes >> 20) MiB.\n")
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            if let size = attributes[.size] as? Int, size > maximumInputBytes {
+                Terminal.printError("aasa-audit: \(path) is larger than \(maximumInputBytes >> 20) MiB.\n")
                 throw ExitStatus.usage
             }
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            Terminal.printError("aasa-audit: cannot read the domains file \(file): \(Self.reason(error))\n")
+            Terminal.printError("aasa-audit: cannot read the \(what) \(path): \(reason(error))\n")
             throw ExitStatus.usage
         }
-        let parsed = DomainListParser.parse(bytes, fileName: file)
-        if parsed.targets.isEmpty {
-            for problem in parsed.problems {
-                Terminal.printError("\(problem.file):\(problem.line): \(problem.message)\n")
-            }
-            Terminal.printError("aasa-audit: \(file) lists no domain to audit.\n")
-            throw ExitStatus.usage
-        }
-        return parsed
     }
 
     static func reason(_ error: Error) -> String {

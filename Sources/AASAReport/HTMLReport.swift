@@ -38,8 +38,8 @@ public struct HTMLReport: Sendable {
         tailTemplate = try! MustacheTemplate(string: HTMLTemplates.tail)
     }
 
-    public func head(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo) -> String {
-        headTemplate.render(HeadView(tool: tool, run: run, summary: summary, input: input))
+    public func head(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil) -> String {
+        headTemplate.render(HeadView(tool: tool, run: run, summary: summary, input: input, changes: changes))
     }
 
     public func row(index: Int, report: DomainReport, files: [ServedFileDisplay]) -> String {
@@ -75,13 +75,27 @@ struct HeadView {
     let hasCodes: Bool
     let problems: [InputProblem]
     let hasProblems: Bool
+    let hasChanges: Bool
+    let noChanges: Bool
+    let previousRun: String
+    let changes: [ChangeView]
+    let added: String
+    let removed: String
+
+    struct ChangeView {
+        let domain: String
+        let verdictFrom: String?
+        let verdictTo: String?
+        let newFindings: [FindingView]
+        let resolvedFindings: [FindingView]
+    }
 
     struct CodeCount {
         let code: String
         let count: Int
     }
 
-    init(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo) {
+    init(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges?) {
         title = "AASA audit \(Self.format(run.startedAt))"
         self.tool = "\(tool.name) \(tool.version)"
         schemaVersion = ReportSchema.version
@@ -103,6 +117,15 @@ struct HeadView {
         hasCodes = !codes.isEmpty
         problems = input.problems
         hasProblems = !problems.isEmpty
+        hasChanges = changes.map { !$0.isEmpty } ?? false
+        noChanges = changes.map(\.isEmpty) ?? false
+        previousRun = changes.map { Self.format($0.previousRunStartedAt) } ?? ""
+        self.changes = (changes?.domains ?? []).map {
+            ChangeView(domain: $0.domain, verdictFrom: $0.verdict?.from.rawValue, verdictTo: $0.verdict?.to.rawValue,
+                       newFindings: $0.newFindings.map(FindingView.init), resolvedFindings: $0.resolvedFindings.map(FindingView.init))
+        }
+        added = changes?.addedDomains.joined(separator: ", ") ?? ""
+        removed = changes?.removedDomains.joined(separator: ", ") ?? ""
     }
 
     static func format(_ date: Date) -> String {

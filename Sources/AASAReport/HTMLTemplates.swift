@@ -65,6 +65,14 @@ enum HTMLTemplates {
     <div class="tile fail"><b>{{fail}}</b>fail</div>
     <div class="tile"><b>{{errors}} / {{warnings}} / {{infos}}</b>errors / warnings / info</div>
     </div>
+    {{#noChanges}}<p class="meta">No changes since the run of {{previousRun}} UTC.</p>{{/noChanges}}
+    {{#hasChanges}}<h2>Changes since the run of {{previousRun}} UTC</h2>
+    <table class="plain"><tr><th>domain</th><th>verdict</th><th>new findings</th><th>resolved</th></tr>
+    {{#changes}}<tr><td>{{domain}}</td><td>{{#verdictFrom}}<span class="badge {{verdictFrom}}">{{verdictFrom}}</span> → <span class="badge {{verdictTo}}">{{verdictTo}}</span>{{/verdictFrom}}</td>
+    <td>{{#newFindings}}<div><span class="badge {{severity}}">{{severity}}</span> <code>{{code}}</code> {{message}}</div>{{/newFindings}}</td>
+    <td>{{#resolvedFindings}}<div><code>{{code}}</code> <span class="muted">({{location}})</span></div>{{/resolvedFindings}}</td></tr>
+    {{/changes}}</table>
+    {{#added}}<p>New domains: {{added}}</p>{{/added}}{{#removed}}<p>No longer audited: {{removed}}</p>{{/removed}}{{/hasChanges}}
     {{#hasCodes}}<h2>Findings by code</h2>
     <table class="plain"><tr><th>code</th><th>count</th></tr>
     {{#codes}}<tr><td><code>{{code}}</code></td><td>{{count}}</td></tr>

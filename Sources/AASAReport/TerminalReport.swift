@@ -68,6 +68,26 @@ public struct TerminalReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// What changed between two runs (`diff`, and the end of an audit).
+    public func changes(_ changes: RunChanges) -> String {
+        guard !changes.isEmpty else { return "No changes.\n" }
+        var lines: [String] = []
+        for change in changes.domains {
+            var head = "\(paint(clean(change.domain), .bold))"
+            if let verdict = change.verdict { head += "  \(paint(verdict.from)) → \(paint(verdict.to))" }
+            lines.append(head)
+            for finding in change.newFindings {
+                lines.append("  + \(paint(finding.severity)) \(finding.code.rawValue) (\(finding.location.rawValue)): \(clean(finding.message))")
+            }
+            for finding in change.resolvedFindings {
+                lines.append(paint("  - resolved \(finding.code.rawValue) (\(finding.location.rawValue))", .dim))
+            }
+        }
+        if !changes.addedDomains.isEmpty { lines.append("New domains: \(changes.addedDomains.map(clean).joined(separator: ", "))") }
+        if !changes.removedDomains.isEmpty { lines.append("No longer audited: \(changes.removedDomains.map(clean).joined(separator: ", "))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// What `match` prints: for each URL the app that opens it, or why it stays in the browser.
     public func matches(_ records: [MatchRecord]) -> String {
         var lines: [String] = []

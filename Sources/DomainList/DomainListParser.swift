@@ -12,6 +12,11 @@ public enum DomainListParser {
         /// In input order, each domain once.
         public var targets: [DomainTarget]
         public var problems: [InputProblem]
+
+        public init(targets: [DomainTarget], problems: [InputProblem]) {
+            self.targets = targets
+            self.problems = problems
+        }
     }
 
     /// Longer lines are rejected rather than held.
@@ -30,6 +35,10 @@ public enum DomainListParser {
 
         var content = bytes[...]
         if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
+        if content.starts(with: Array("<?xml".utf8)) || content.starts(with: Array("bplist".utf8)) || content.starts(with: Array("<plist".utf8)) {
+            problem(1, "", .error, "This is a property list, not a domains file; pass an entitlements file with --entitlements.")
+            return Result(targets: [], problems: problems)
+        }
         let lines = content.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         for (offset, rawLine) in lines.enumerated() {
             let lineNumber = offset + 1

@@ -1,0 +1,98 @@
+import AASAModel
+import Foundation
+
+/// The hosts an app's entitlements name: `com.apple.developer.associated-domains` entries of
+/// the form `SERVICE:HOST[?mode=MODE]` (services applinks, webcredentials, appclips,
+/// activitycontinuation; modes developer, managed, developer+managed). A `*.` wildcard entry
+/// names no single host, so it is reported rather than audited.
+public enum EntitlementsParser {
+    public static let key = "com.apple.developer.associated-domains"
+    public static let services = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
+    public static let modes = ["developer", "managed", "developer+managed"]
+
+    /// One target per host, in the order the file names them, with every service that names
+    /// it and the given app IDs as the ones the host's file must name.
+    public static func parse(_ bytes: [UInt8], fileName: String, appIDs: [String]) -> DomainListParser.Result {
+        var problems: [InputProblem] = []
+        func problem(_ severity: Severity, _ text: String, _ message: String) {
+            problems.append(InputProblem(file: fileName, line: 1, text: String(text.prefix(200)), severity: severity, message: message))
+        }
+        let plist: Any
+        do {
+            plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        } catch {
+            problem(.error, "", "The file is not a property list: \(error.localizedDescription)")
+            return DomainListParser.Result(targets: [], problems: problems)
+        }
+        guard let dictionary = plist as? [String: Any] else {
+            problem(.error, "", "The property list is not a dictionary of entitlements.")
+            return DomainListParser.Result(targets: [], problems: problems)
+        }
+        guard let entries = dictionary[key] as? [Any] else {
+            problem(.warning, "", dictionary[key] == nil ? "The entitlements name no associated domains (\(key))." : "\(key) is not an array of strings.")
+            return DomainListParser.Result(targets: [], problems: problems)
+        }
+
+        var targets: [DomainTarget] = []
+        var position: [String: Int] = [:]
+        for case let entry as String in entries {
+            guard let colon = entry.firstIndex(of: ":") else {
+                problem(.error, entry, "\"\(entry)\" is not SERVICE:HOST.")
+                continue
+            }
+            let service = String(entry[..<colon])
+            var rest = String(entry[entry.index(after: colon)...])
+            var mode: String?
+            if let query = rest.firstIndex(of: "?") {
+                let parameter = rest[rest.index(after: query)...]
+                rest = String(rest[..<query])
+                guard parameter.hasPrefix("mode="), modes.contains(String(parameter.dropFirst(5))) else {
+                    problem(.error, entry, "\"\(entry)\": the only parameter is mode=developer, managed or developer+managed.")
+                    continue
+                }
+                mode = String(parameter.dropFirst(5))
+            }
+            guard services.contains(service) else {
+                problem(.error, entry, "\"\(entry)\": \(service) is not an associated-domains service (\(services.joined(separator: ", "))).")
+                continue
+            }
+            if rest.hasPrefix("*.") {
+                problem(.warning, entry, "\"\(entry)\" is a wildcard, which names no single host to fetch; it covers subdomains only, not \(rest.dropFirst(2)) itself. List the hosts to audit in the domains file.")
+                continue
+            }
+            let host: String
+            switch HostName.normalize(rest) {
+            case .success(let normalised): host = normalised
+            case .failure(let error):
+                problem(.error, entry, "\"\(rest)\" \(error.reason).")
+                continue
+            }
+            let associated = AssociatedService(service: service, mode: mode, file: fileName)
+            if let index = position[host] {
+                if !targets[index].services.contains(associated) { targets[index].services.append(associated) }
+            } else {
+                position[host] = targets.count
+                targets.append(DomainTarget(domain: host, expectedAppIDs: appIDs, services: [associated]))
+            }
+        }
+        return DomainListParser.Result(targets: targets, problems: problems)
+    }
+
+    /// Targets of several inputs as one list: a host named again gets the later input's
+    /// services and app IDs added.
+    public static func merge(_ lists: [[DomainTarget]]) -> [DomainTarget] {
+        var merged: [DomainTarget] = []
+        var position: [String: Int] = [:]
+        for target in lists.joined() {
+            guard let index = position[target.domain] else {
+                position[target.domain] = merged.count
+                merged.append(target)
+                continue
+            }
+            for id in target.expectedAppIDs where !merged[index].expectedAppIDs.contains(id) { merged[index].expectedAppIDs.append(id) }
+            for service in target.services where !merged[index].services.contains(service) { merged[index].services.append(service) }
+            merged[index].expectations += target.expectations
+        }
+        return merged
+    }
+}

@@ -1,0 +1,35 @@
+import AASAModel
+import Foundation
+import Testing
+
+@Suite struct RunChangesTests {
+    func snapshot(_ domain: String, _ findings: [Finding]) -> DomainSnapshot {
+        DomainSnapshot(domain: domain, verdict: Verdict(findings: findings), findings: findings)
+    }
+
+    @Test func newResolvedAndVerdictChanges() {
+        let redirect = Finding(.httpRedirect, .error, .wellKnown, "HTTP 301 redirect to https://www.a.example/")
+        let contentType = Finding(.httpContentType, .warning, .wellKnown, "Content-Type is text/plain")
+        let timeoutThen = Finding(.netTimeout, .error, .wellKnown, "Operation timed out after 10000 ms with 20 bytes")
+        let timeoutNow = Finding(.netTimeout, .error, .wellKnown, "Operation timed out after 10001 ms with 31 bytes")
+        let previous = [snapshot("a.example", [contentType]), snapshot("b.example", [timeoutThen]), snapshot("gone.example", [])]
+        let current = [snapshot("a.example", [redirect, contentType]), snapshot("b.example", [timeoutNow]), snapshot("new.example", [])]
+        let changes = RunChanges.between(previous: previous, previousStartedAt: Date(timeIntervalSince1970: 0), current: current)
+        #expect(changes.domains == [DomainChange(domain: "a.example", verdict: VerdictChange(from: .warn, to: .fail), newFindings: [redirect], resolvedFindings: [])])
+        #expect(changes.addedDomains == ["new.example"])
+        #expect(changes.removedDomains == ["gone.example"])
+    }
+
+    @Test func aFindingThatGoesAwayIsResolved() {
+        let malformed = Finding(.appIDMalformed, .error, .wellKnown, "placeholder")
+        let change = snapshot("a.example", [malformed]).change(since: snapshot("a.example", [malformed, malformed]))
+        #expect(change == DomainChange(domain: "a.example", verdict: nil, newFindings: [], resolvedFindings: [malformed]))
+        #expect(snapshot("a.example", [malformed]).change(since: snapshot("a.example", [malformed])) == nil)
+    }
+
+    @Test func anInterruptionIsNotAChange() {
+        let interrupted = Finding(.auditInterrupted, .error, .domain, "interrupted")
+        let change = snapshot("a.example", [interrupted]).change(since: snapshot("a.example", []))
+        #expect(change?.newFindings == [] && change?.verdict == VerdictChange(from: .pass, to: .fail))
+    }
+}
