@@ -10,7 +10,8 @@ import TestSupport
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func anInterruptedRunWritesAnIncompleteReport(signal: Int32, status: Int32) async throws {
         let world = try TestWorld()
-        let silent = try FaultServer(identity: nil, fault: .silent)
+        // Completes TLS, then never answers: only the long total timeout could end the fetches.
+        let silent = try FaultServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), fault: .respond { _, _ in .never })
         defer { silent.shutdown() }
         let hosts = ["good.aasa.test", "good2.aasa.test"] + (1...6).map { "stuck\($0).aasa.test" }
         try hosts.joined(separator: "\n").write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)

@@ -12,12 +12,14 @@ final class TestWorld: Sendable {
     let server: LoopbackServer
     let directory: TemporaryDirectory
     let caFile: String
+    /// The CA the world's servers are issued by (and `caFile` trusts).
+    let pki: TestPKI
 
     init() throws {
-        let pki = try TestPKI()
+        pki = try TestPKI()
         directory = try TemporaryDirectory()
         caFile = try pki.writeCACertificate(in: directory.url)
-        server = try LoopbackServer(identity: try pki.issueServerIdentity(for: ["*.aasa.test"]), script: Self.answer)
+        server = try LoopbackServer(identity: try pki.issueServerIdentity(for: ["*.aasa.test"]), agentScript: Self.answer)
     }
 
     deinit {
@@ -25,12 +27,32 @@ final class TestWorld: Sendable {
         directory.remove()
     }
 
+    /// A fake of Apple's CDN at cdn.aasa.test/a/v1/HOST: the origin's file for most hosts, an
+    /// older file for stale*, no copy (with Apple's headers) for nocdn*.
+    static let cdnBase = "https://cdn.aasa.test/a/v1/"
+    static let olderFile = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.old"],"components":[{"/":"*"}]}]}}"#
+
+    static func answerAsCDN(host: String) -> ScriptedResponse {
+        let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
+        switch kind {
+        case "stale": return .json(olderFile)
+        case "nocdn": return .respond(status: 404, headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")], body: [])
+        default: return answer(host: host, path: AASALocation.wellKnown.path)
+        }
+    }
+
     /// The behaviour of a host, by its first label (before any digits).
+    static func answer(host: String, path: String, userAgent: String?) -> ScriptedResponse {
+        if host == "cdn.aasa.test", path.hasPrefix("/a/v1/") { return answerAsCDN(host: String(path.dropFirst(6))) }
+        if host.hasPrefix("botblock"), userAgent?.contains("AASA-Bot") == true { return .status(403, body: "<h1>Access denied</h1>") }
+        return answer(host: host, path: path)
+    }
+
     static func answer(host: String, path: String) -> ScriptedResponse {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         let wellKnown = path == AASALocation.wellKnown.path
         switch kind {
-        case "good": return .json(validFile)
+        case "good", "stale", "nocdn", "botblock": return .json(validFile)
         case "chunked": return .respond(status: 200, headers: [("Content-Type", "application/json")], body: Array(validFile.utf8), chunked: true)
         case "redirect": return wellKnown ? .redirect(301, to: "https://www.\(host)\(path)") : .redirect(301, to: "https://www.\(host)\(path)")
         case "missing": return .status(404, body: "<h1>Not Found</h1>")

@@ -22,6 +22,8 @@ public enum RawResponse: Sendable {
     case trickle([UInt8], interval: TimeAmount, then: Ending)
     /// Writes the head, then chunks of a chunked body forever (as fast as the client reads).
     case endlessChunks(head: String)
+    /// Never answers the request (the TLS handshake is complete, the connection stays open).
+    case never
 
     public enum Ending: Sendable {
         case keepOpen
@@ -175,6 +177,8 @@ final class RawHTTPHandler: ChannelInboundHandler {
                 }
                 channel.writeAndFlush(ByteBuffer(bytes: [byte]), promise: nil)
             }
+        case .never:
+            return
         case .endlessChunks(let head):
             let chunk = ByteBuffer(bytes: Array("4000\r\n".utf8) + Array(repeating: UInt8(ascii: " "), count: 0x4000) + Array("\r\n".utf8))
             channel.write(ByteBuffer(bytes: Array(head.utf8)), promise: nil)

@@ -55,7 +55,12 @@ public final class LoopbackServer: Sendable {
     /// - Parameters:
     ///   - identity: the TLS identity; nil serves plain HTTP on the port.
     ///   - script: the answer for a (host, path); called on the server's threads.
-    public init(identity: ServerIdentity?, script: @escaping @Sendable (_ host: String, _ path: String) -> ScriptedResponse) throws {
+    public convenience init(identity: ServerIdentity?, script: @escaping @Sendable (_ host: String, _ path: String) -> ScriptedResponse) throws {
+        try self.init(identity: identity, agentScript: { host, path, _ in script(host, path) })
+    }
+
+    /// - Parameter agentScript: the answer for a (host, path, User-Agent).
+    public init(identity: ServerIdentity?, agentScript script: @escaping @Sendable (_ host: String, _ path: String, _ userAgent: String?) -> ScriptedResponse) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let state = NIOLockedValueBox(State())
         let sslContext = try identity.map { try NIOSSLContext(configuration: $0.tlsConfiguration()) }
@@ -116,10 +121,10 @@ final class ScriptedHTTPHandler: ChannelInboundHandler {
 
     private let connection: Int
     private let state: NIOLockedValueBox<LoopbackServer.State>
-    private let script: @Sendable (String, String) -> ScriptedResponse
+    private let script: @Sendable (String, String, String?) -> ScriptedResponse
     private var head: HTTPRequestHead?
 
-    init(connection: Int, state: NIOLockedValueBox<LoopbackServer.State>, script: @escaping @Sendable (String, String) -> ScriptedResponse) {
+    init(connection: Int, state: NIOLockedValueBox<LoopbackServer.State>, script: @escaping @Sendable (String, String, String?) -> ScriptedResponse) {
         self.connection = connection
         self.state = state
         self.script = script
@@ -135,7 +140,7 @@ final class ScriptedHTTPHandler: ChannelInboundHandler {
             let host = String(hostHeader.split(separator: ":").first ?? "")
             let request = ServedRequest(host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"), connection: connection)
             state.withLockedValue { $0.requests.append(request) }
-            answer(script(host, head.uri), context: context)
+            answer(script(host, head.uri, request.userAgent), context: context)
         }
     }
 

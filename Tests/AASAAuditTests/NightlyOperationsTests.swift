@@ -1,0 +1,162 @@
+import AASAAudit
+import AASAModel
+import AASAReport
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import TestSupport
+
+/// The nightly job's features against real loopback servers: a fake of Apple's CDN, a server
+/// that refuses Apple's bot, consecutive runs, an overlapping run, JUnit and metrics.
+@Suite struct NightlyOperationsTests {
+    func settings(_ world: TestWorld, out: URL, cdn: Bool = true) -> AuditSettings {
+        var fetcher = world.fetcherConfiguration()
+        fetcher.connectTo = [world.connectTo]
+        return AuditSettings(inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4, fetcher: fetcher, failOn: .error,
+                             deviceView: DeviceViewSettings(cdnBase: cdn ? TestWorld.cdnBase : nil))
+    }
+
+    func findings(_ report: DomainReport) -> [String] {
+        report.findings.map { "\($0.code.rawValue)/\($0.severity.rawValue)/\($0.location.rawValue)" }
+    }
+
+    @Test func theCDNCopyAndApplesBotAreChecked() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let hosts = ["good.aasa.test", "stale.aasa.test", "nocdn.aasa.test", "botblock.aasa.test"]
+        let result = try await AuditRun.run(targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings(world, out: out))
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
+        #expect(report.domains.map(findings) == [[], ["cdn.stale/warning/cdn"], ["cdn.missing/error/cdn"], ["ua.blocked/error/well-known"]])
+        let nocdn = report.domains[2]
+        #expect(nocdn.findings[0].message.contains("Apple says: SWCERR00301 Timeout"))
+        let cdnFetch = try #require(nocdn.fetches.first { $0.location == .cdn })
+        #expect(cdnFetch.url == "https://cdn.aasa.test/a/v1/nocdn.aasa.test")
+        #expect(cdnFetch.headers.appleFailureReason == "SWCERR00301 Timeout")
+        #expect(cdnFetch.headers.appleTryDirect == "true")
+        #expect(report.domains[0].fetches.map(\.label) == [".well-known", "root", ".well-known as Apple's bot", ".well-known as a browser", "Apple CDN"])
+        // Apple's bot was really sent as Apple's bot.
+        #expect(world.server.requests.contains { $0.host == "botblock.aasa.test" && $0.userAgent == DeviceViewSettings.appleBot })
+        #expect(world.server.requests.contains { $0.host == "botblock.aasa.test" && $0.userAgent == DeviceViewSettings.safari })
+        // The origin fetches of a domain share one connection; the CDN's are separate.
+        let originConnections = Set(world.server.requests.filter { $0.host == "good.aasa.test" }.map(\.connection))
+        #expect(originConnections.count == 1)
+        #expect(report.run.options.cdnURL == TestWorld.cdnBase)
+    }
+
+    @Test func consecutiveRunsReportWhatChangedAndDiffSaysTheSame() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let first = try await AuditRun.run(
+            targets: [DomainTarget(domain: "good.aasa.test", expectedAppIDs: [TestWorld.appID]), DomainTarget(domain: "good2.aasa.test")],
+            inputProblems: [], settings: settings(world, out: out, cdn: false))
+        let firstReport = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: first.reportJSON))
+        #expect(firstReport.changes == nil)
+
+        let second = try await AuditRun.run(
+            targets: [DomainTarget(domain: "good.aasa.test", expectedAppIDs: [TestWorld.appID, "ABCDE12346.com.example.other"]), DomainTarget(domain: "textplain.aasa.test")],
+            inputProblems: [], settings: settings(world, out: out, cdn: false))
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: second.reportJSON))
+        let changes = try #require(report.changes)
+        #expect(changes.previousRunStartedAt == firstReport.run.startedAt)
+        #expect(changes.domains.map(\.domain) == ["good.aasa.test"])
+        #expect(changes.domains[0].verdict == VerdictChange(from: .pass, to: .fail))
+        #expect(changes.domains[0].newFindings.map(\.code) == [.appIDMissing])
+        #expect(changes.addedDomains == ["textplain.aasa.test"])
+        #expect(changes.removedDomains == ["good2.aasa.test"])
+        let html = try String(contentsOf: second.reportHTML, encoding: .utf8)
+        #expect(html.contains("Changes since the run of"))
+        #expect(html.contains("No longer audited: good2.aasa.test"))
+
+        let text = try await ProcessRunner.run(CommandLineTests.binary, ["diff", first.reportJSON.path, second.reportJSON.path])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("good.aasa.test  PASS → FAIL"))
+        #expect(text.stdout.contains("+ error   appid.missing (well-known)"))
+        #expect(text.stdout.contains("New domains: textplain.aasa.test"))
+        let json = try await ProcessRunner.run(CommandLineTests.binary, ["diff", first.reportJSON.path, second.reportJSON.path, "--json"])
+        #expect(try JSONReport.makeDecoder().decode(RunChanges.self, from: Data(json.stdout.utf8)) == changes)
+    }
+
+    @Test func keepPrunesTheOldestRunFolders() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        var settings = settings(world, out: out, cdn: false)
+        settings.keepRuns = 2
+        var folders: [URL] = []
+        for _ in 1...3 {
+            folders.append(try await AuditRun.run(targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [], settings: settings).runDirectory)
+        }
+        let remaining = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix("20") }.sorted()
+        #expect(remaining == folders.suffix(2).map(\.lastPathComponent).sorted())
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("latest.json").path))
+    }
+
+    @Test func anOverlappingRunExitsTwoAndLeavesTheFirstAlone() async throws {
+        let world = try TestWorld()
+        // Completes TLS, then never answers: only the long total timeout could end the fetches.
+        let silent = try FaultServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), fault: .respond { _, _ in .never })
+        defer { silent.shutdown() }
+        try "stuck.aasa.test\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let arguments = ["audit", "--no-cdn", "--timeout", "30", "--cacert", world.caFile, "--connect-to", silent.connectTo("stuck.aasa.test")]
+        let first = try ProcessRunner.start(CommandLineTests.binary, arguments, in: world.directory.url)
+        for _ in 0..<100 where silent.connectionCount < 1 { try await Task.sleep(for: .milliseconds(50)) }
+        let second = try await ProcessRunner.run(CommandLineTests.binary, arguments, in: world.directory.url)
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("another audit is writing to"))
+        #expect(second.stderr.contains("pid \(first.processIdentifier)"))
+        first.send(SIGTERM)
+        #expect(await first.finished().status == 143)
+    }
+
+    @Test func junitXMLParsesWithATestCasePerDomain() async throws {
+        let world = try TestWorld()
+        var settings = settings(world, out: world.directory.url.appendingPathComponent("reports"), cdn: false)
+        let junit = world.directory.url.appendingPathComponent("junit.xml")
+        settings.junitFile = junit
+        let hosts = ["good.aasa.test", "missing.aasa.test", "textplain.aasa.test", "hostile.aasa.test"]
+        _ = try await AuditRun.run(targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
+        let collector = JUnitCollector()
+        let parser = XMLParser(data: try Data(contentsOf: junit))
+        parser.delegate = collector
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(collector.testCases == hosts)
+        #expect(collector.failures == ["missing.aasa.test": "http.status", "hostile.aasa.test": "json.invalid"])
+        #expect(collector.suiteAttributes["tests"] == "4")
+        #expect(collector.suiteAttributes["failures"] == "2")
+    }
+
+    @Test(.enabled(if: PrometheusTextParser.isAvailable, Comment(rawValue: PrometheusTextParser.unavailableMessage)))
+    func metricsAreAcceptedByAPrometheusParser() async throws {
+        let world = try TestWorld()
+        var settings = settings(world, out: world.directory.url.appendingPathComponent("reports"), cdn: false)
+        let metrics = world.directory.url.appendingPathComponent("aasa.prom")
+        settings.metricsFile = metrics
+        _ = try await AuditRun.run(targets: ["good.aasa.test", "missing.aasa.test"].map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
+        let samples = try await PrometheusTextParser.samples(in: metrics)
+        #expect(samples.contains("gauge aasa_audit_domain_verdict{domain=good.aasa.test,verdict=pass} 1.0"))
+        #expect(samples.contains("gauge aasa_audit_domain_verdict{domain=missing.aasa.test,verdict=fail} 1.0"))
+        #expect(samples.contains("gauge aasa_audit_domain_verdict{domain=missing.aasa.test,verdict=pass} 0.0"))
+        #expect(samples.contains("gauge aasa_audit_domains{verdict=fail} 1.0"))
+        #expect(samples.contains("gauge aasa_audit_findings{code=http.status,severity=error} 1.0"))
+        #expect(samples.contains("gauge aasa_audit_run_complete{} 1.0"))
+        #expect(samples.contains { $0.hasPrefix("gauge aasa_audit_fetch_duration_seconds{domain=good.aasa.test,fetch=well-known} ") })
+        #expect(samples.contains { $0.hasPrefix("gauge aasa_audit_last_run_timestamp_seconds{} ") })
+    }
+}
+
+/// Collects test cases and failures from JUnit XML.
+final class JUnitCollector: NSObject, XMLParserDelegate {
+    var testCases: [String] = []
+    var failures: [String: String] = [:]
+    var suiteAttributes: [String: String] = [:]
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        switch element {
+        case "testsuite": suiteAttributes = attributes
+        case "testcase": testCases.append(attributes["name"] ?? "")
+        case "failure": failures[testCases.last ?? ""] = attributes["type"]
+        default: break
+        }
+    }
+}
