@@ -79,8 +79,9 @@ struct HeadView {
     let noChanges: Bool
     let previousRun: String
     let changes: [ChangeView]
-    let added: String
-    let removed: String
+    /// Nil when there are none (an empty string would still open a Mustache section).
+    let added: String?
+    let removed: String?
 
     struct ChangeView {
         let domain: String
@@ -124,8 +125,8 @@ struct HeadView {
             ChangeView(domain: $0.domain, verdictFrom: $0.verdict?.from.rawValue, verdictTo: $0.verdict?.to.rawValue,
                        newFindings: $0.newFindings.map(FindingView.init), resolvedFindings: $0.resolvedFindings.map(FindingView.init))
         }
-        added = changes?.addedDomains.joined(separator: ", ") ?? ""
-        removed = changes?.removedDomains.joined(separator: ", ") ?? ""
+        added = changes.flatMap { $0.addedDomains.isEmpty ? nil : $0.addedDomains.joined(separator: ", ") }
+        removed = changes.flatMap { $0.removedDomains.isEmpty ? nil : $0.removedDomains.joined(separator: ", ") }
     }
 
     static func format(_ date: Date) -> String {

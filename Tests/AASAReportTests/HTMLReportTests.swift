@@ -31,6 +31,23 @@ import Testing
         #expect(self.page(domains: [], files: [], complete: false).contains("This run was interrupted"))
     }
 
+    @Test func showsChangesAtTheTop() {
+        let html = HTMLReport()
+        let tool = ToolInfo(version: "0.1.0")
+        let change = DomainChange(domain: "a.example", verdict: VerdictChange(from: .pass, to: .fail),
+                                  newFindings: [Finding(.httpRedirect, .error, .wellKnown, "HTTP 301 redirect to <x>")], resolvedFindings: [])
+        let changed = RunChanges(previousRunStartedAt: Samples.started, domains: [change], addedDomains: [], removedDomains: ["gone.example"])
+        let text = html.head(tool: tool, run: Samples.run(), summary: Samples.summary(of: []), input: InputInfo(problems: []), changes: changed)
+        #expect(text.contains("Changes since the run of 2026-11-18 11:06:40 UTC"))
+        #expect(text.contains("<code>http.redirect</code> HTTP 301 redirect to &lt;x&gt;"))
+        #expect(text.contains("No longer audited: gone.example"))
+        #expect(!text.contains("New domains:"))
+        let unchanged = RunChanges(previousRunStartedAt: Samples.started, domains: [], addedDomains: [], removedDomains: [])
+        let quiet = html.head(tool: tool, run: Samples.run(), summary: Samples.summary(of: []), input: InputInfo(problems: []), changes: unchanged)
+        #expect(quiet.contains("No changes since the run of"))
+        #expect(!quiet.contains("No longer audited"))
+    }
+
     @Test func isSelfContained() {
         let text = page(domains: [Samples.domain()], files: [[]])
         #expect(!text.contains("<link"))
