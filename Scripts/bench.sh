@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Benchmark: aasa-audit against the fastest probers, on a local world, in one session.
+#
+#   Scripts/bench.sh [N...]          default: 1000 10000 100000
+#
+# Starts nginx on loopback serving N virtual domains (d000001.bench.test ...) with a valid
+# file at both locations over HTTPS (a local CA made here), plus a few broken ones; then runs,
+# alternating, with the same concurrency:
+#   1. aasa-audit audit over the N domains (both reports written; origin fetches only, so
+#      that every client fetches the same 2N URLs),
+#   2. curl --parallel fetching the 2N URLs,
+#   3. an async Python prober on aiohttp + uvloop (installed from PyPI into a venv here),
+# and prints a table: wall time, URLs/s, user and system CPU, CPU per domain, peak RSS, TLS
+# handshakes per domain (nginx's accepted connections / N). Needs root for apt and :443.
+# Environment: BENCH_DIR (default /tmp/aasa-bench), BENCH_ADDR (127.0.0.77, a loopback address
+# of its own), CONCURRENCY (64), REPEAT (2), WORKERS (1 nginx worker: the other core is the client's).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+dir=${BENCH_DIR:-/tmp/aasa-bench}
+concurrency=${CONCURRENCY:-64}
+repeat=${REPEAT:-2}
+workers=${WORKERS:-1}
+addr=${BENCH_ADDR:-127.0.0.77}
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000)
+max=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -1)
+
+log() { printf '[bench] %s\n' "$*" >&2; }
+
+install() {
+  local missing=()
+  for package in nginx-light openssl curl time python3-venv; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]}"
+    # Keep Debian's post-install from starting a system nginx on :80.
+    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    rm -f /usr/sbin/policy-rc.d
+  fi
+  if [ ! -x "$dir/venv/bin/python" ]; then
+    log "installing aiohttp and uvloop into $dir/venv"
+    python3 -m venv "$dir/venv"
+    "$dir/venv/bin/pip" install -q aiohttp uvloop
+  fi
+}
+
+make_world() {
+  mkdir -p "$dir"/{pki,www/.well-known,logs,run,lists}
+  if [ ! -f "$dir/pki/server.pem" ]; then
+    log "making a local CA and a certificate for *.bench.test"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj "/CN=aasa-audit bench CA" \
+      -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign" \
+      -keyout "$dir/pki/ca.key" -out "$dir/pki/ca.pem" 2>/dev/null
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=*.bench.test" \
+      -keyout "$dir/pki/server.key" -out "$dir/pki/server.csr" 2>/dev/null
+    printf 'subjectAltName=DNS:*.bench.test\nextendedKeyUsage=serverAuth\n' > "$dir/pki/ext"
+    openssl x509 -req -in "$dir/pki/server.csr" -CA "$dir/pki/ca.pem" -CAkey "$dir/pki/ca.key" -CAcreateserial \
+      -days 30 -extfile "$dir/pki/ext" -out "$dir/pki/server.pem" 2>/dev/null
+  fi
+  cat > "$dir/www/aasa.json" <<'JSON'
+{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/help/*","exclude":true},{"/":"*"}]}]},"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}
+JSON
+  cat > "$dir/nginx.conf" <<NGINX
+worker_processes $workers;
+pid $dir/run/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 16384; }
+http {
+  access_log off;
+  keepalive_requests 1000;
+  map \$host \$kind { ~^redirect- redirect; ~^missing- missing; default ok; }
+  server {
+    listen $addr:443 ssl http2;
+    server_name *.bench.test;
+    ssl_certificate $dir/pki/server.pem;
+    ssl_certificate_key $dir/pki/server.key;
+    root $dir/www;
+    location = /.well-known/apple-app-site-association {
+      if (\$kind = redirect) { return 301 https://www.\$host\$request_uri; }
+      if (\$kind = missing) { return 404; }
+      default_type application/json; alias $dir/www/aasa.json;
+    }
+    location = /apple-app-site-association {
+      if (\$kind = missing) { return 404; }
+      default_type application/json; alias $dir/www/aasa.json;
+    }
+  }
+  server { listen $addr:8080; location = /status { stub_status; } }
+}
+NGINX
+  for n in "${sizes[@]}"; do
+    local list="$dir/lists/$n.txt"
+    [ -f "$list" ] && continue
+    { seq -f "d%06g.bench.test" 1 $((n - 10)); seq -f "redirect-%g.bench.test" 1 5; seq -f "missing-%g.bench.test" 1 5; } > "$list"
+    sed -e 's|^|https://|' -e 's|$|/.well-known/apple-app-site-association|' "$list" > "$dir/lists/$n.urls"
+    sed -e 's|^|https://|' -e 's|$|/apple-app-site-association|' "$list" >> "$dir/lists/$n.urls"
+    sed 's|.*|url = "&"\noutput = "/dev/null"|' "$dir/lists/$n.urls" > "$dir/lists/$n.curl"
+  done
+}
+
+start_nginx() {
+  [ -f "$dir/run/nginx.pid" ] && kill "$(cat "$dir/run/nginx.pid")" 2>/dev/null && sleep 0.5
+  nginx -c "$dir/nginx.conf" -p "$dir" || { log "nginx did not start: see $dir/logs/error.log"; exit 1; }
+  sleep 0.3
+}
+
+accepted() { curl -s http://$addr:8080/status | awk 'NR==3 {print $1}'; }
+
+# run NAME N COMMAND...: runs COMMAND under GNU time; prints a result line.
+run() {
+  local name=$1 n=$2
+  shift 2
+  local before after
+  before=$(accepted)
+  /usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt" "$@" > "$dir/logs/$name-$n.out" 2>&1 || true
+  after=$(accepted)
+  read -r wall user sys rss < <(tail -n 1 "$dir/time.txt")
+  awk -v name="$name" -v n="$n" -v wall="$wall" -v user="$user" -v sys="$sys" -v rss="$rss" -v conns=$((after - before)) 'BEGIN {
+    urls = 2 * n
+    printf "| %-12s | %7d | %7.2f | %8.0f | %6.2f | %6.2f | %8.3f | %7.1f | %5.2f |\n",
+      name, n, wall, urls / wall, user, sys, (user + sys) * 1000 / n, rss / 1024, conns / n
+  }'
+}
+
+install
+make_world
+start_nginx
+swift build -c release --product aasa-audit >/dev/null
+audit="$root/.build/release/aasa-audit"
+
+echo "| client       |       N |  wall s |    URL/s | user s |  sys s | CPU ms/domain | peak RSS MB | handshakes/domain |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for n in "${sizes[@]}"; do
+  for round in $(seq 1 "$repeat"); do
+    rm -rf "$dir/out"
+    run aasa-audit "$n" "$audit" audit "$dir/lists/$n.txt" --out "$dir/out" --concurrency "$concurrency" --no-cdn --no-ua-check \
+      --resolve "*:443:$addr" --cacert "$dir/pki/ca.pem"
+    run curl-parallel "$n" curl --parallel --parallel-max "$concurrency" --http2 -s --cacert "$dir/pki/ca.pem" \
+      --resolve "*:443:$addr" --config "$dir/lists/$n.curl"
+    run aiohttp-uvloop "$n" "$dir/venv/bin/python" "$root/Scripts/bench_probe.py" "$dir/lists/$n.txt" "$dir/pki/ca.pem" "$concurrency" "$addr"
+  done
+done
+kill "$(cat "$dir/run/nginx.pid")" 2>/dev/null || true
