@@ -73,12 +73,7 @@ public final class FaultServer: Sendable {
                     }
                 }
             }
-        do {
-            channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
-        } catch {
-            try? group.syncShutdownGracefully()
-            throw error
-        }
+        channel = try bootstrap.bindLoopback(shuttingDownOnFailure: group)
         self.group = group
         self.accepted = accepted
         port = channel.localAddress?.port ?? 0

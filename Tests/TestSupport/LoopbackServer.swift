@@ -79,12 +79,7 @@ public final class LoopbackServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(ScriptedHTTPHandler(connection: number, state: state, script: script))
                 }
             }
-        do {
-            channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
-        } catch {
-            try? group.syncShutdownGracefully()
-            throw error
-        }
+        channel = try bootstrap.bindLoopback(shuttingDownOnFailure: group)
         self.group = group
         self.state = state
         port = channel.localAddress?.port ?? 0
