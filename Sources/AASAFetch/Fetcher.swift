@@ -4,16 +4,35 @@ import AASAModel
 /// transfer bounded in time and in bytes. Call `shutdown()` when done.
 public final class Fetcher: Sendable {
     public let configuration: FetcherConfiguration
-    private let loop: CurlMultiLoop
+    private let loops: [CurlMultiLoop]
 
     public init(configuration: FetcherConfiguration) throws(FetcherError) {
         self.configuration = configuration
-        loop = try CurlMultiLoop(configuration: configuration)
+        var perLoop = configuration
+        // Each loop's connection cache holds every domain in flight: hashing need not split them evenly.
+        perLoop.expectedConcurrency = configuration.expectedConcurrency
+        var loops: [CurlMultiLoop] = []
+        for _ in 0..<configuration.loopThreads {
+            loops.append(try CurlMultiLoop(configuration: perLoop))
+        }
+        self.loops = loops
+    }
+
+    /// The loop that fetches from a URL's host: always the same one for a host, so that a
+    /// domain's fetches share its connection.
+    func loop(for url: String) -> CurlMultiLoop {
+        guard loops.count > 1 else { return loops[0] }
+        let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        let host = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        var hasher = Hasher()
+        hasher.combine(host.lowercased())
+        return loops[Int(UInt(bitPattern: hasher.finalize()) % UInt(loops.count))]
     }
 
     /// Fetches one URL. Never throws: a failed transfer is described in the record. A
     /// cancelled task gets a record whose error kind is `cancelled`.
     public func fetch(_ request: FetchRequest) async -> FetchedLocation {
+        let loop = loop(for: request.url)
         let transfer = loop.makeTransfer(request)
         if Task.isCancelled { return transfer.cancelledResult() }
         return await withTaskCancellationHandler {
@@ -28,6 +47,6 @@ public final class Fetcher: Sendable {
 
     /// Stops the loop thread; fetches still in flight end as cancelled.
     public func shutdown() {
-        loop.shutdown()
+        for loop in loops { loop.shutdown() }
     }
 }

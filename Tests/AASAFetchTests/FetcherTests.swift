@@ -24,10 +24,11 @@ import TestSupport
         return try LoopbackServer(identity: identity, script: script)
     }
 
-    func fetcher(_ server: LoopbackServer, timeout: Double = 10, maximumBodyBytes: Int = 1 << 20, trustTestCA: Bool = true, concurrency: Int = 64) throws -> Fetcher {
+    func fetcher(_ server: LoopbackServer, timeout: Double = 10, maximumBodyBytes: Int = 1 << 20, trustTestCA: Bool = true, concurrency: Int = 64,
+                 loops: Int = 1) throws -> Fetcher {
         try Fetcher(configuration: FetcherConfiguration(
             timeoutSeconds: timeout, userAgent: "aasa-audit-tests/1", maximumBodyBytes: maximumBodyBytes,
-            connectTo: [server.connectTo], caCertFile: trustTestCA ? caFile : nil, expectedConcurrency: concurrency))
+            connectTo: [server.connectTo], caCertFile: trustTestCA ? caFile : nil, expectedConcurrency: concurrency, loopThreads: loops))
     }
 
     func url(_ host: String, _ location: AASALocation) -> String { "https://\(host)\(location.path)" }
@@ -236,10 +237,11 @@ import TestSupport
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 
-    @Test func fetchesManyDomainsConcurrentlyWithOneConnectionEach() async throws {
+    @Test(arguments: [1, 2])
+    func fetchesManyDomainsConcurrentlyWithOneConnectionEach(loops: Int) async throws {
         let server = try server { host, _ in .json(#"{"applinks":{"details":[],"host":"\#(host)"}}"#) }
         defer { server.shutdown() }
-        let fetcher = try fetcher(server, concurrency: 100)
+        let fetcher = try fetcher(server, concurrency: 100, loops: loops)
         defer { fetcher.shutdown() }
 
         let hosts = (1...100).map { "d\($0).aasa.test" }
