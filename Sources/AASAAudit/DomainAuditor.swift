@@ -95,7 +95,7 @@ public struct DomainAuditor: Sendable {
         var served = [(wellKnown, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
             Self.servedBody(fetched, parsed: file)
         }
-        if let cdn, let body = Self.servedBody(cdn, parsed: (try? JSONParser.parse(cdn.body))?.objectValue) { served.append(body) }
+        if let cdn, let body = Self.servedBody(cdn, parsed: checked.cdnFile) { served.append(body) }
         return DomainOutcome(report: report, served: served)
     }
 

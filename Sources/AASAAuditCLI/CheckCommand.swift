@@ -44,13 +44,7 @@ extension CheckCommand {
             if let problem = AppIDFormat.problem(with: id) { throw ValidationError("--app-id \(problem).") }
         }
 
-        let fetcher: Fetcher
-        do {
-            fetcher = try Fetcher(configuration: fetch.configuration(concurrency: 1))
-        } catch {
-            Terminal.printError("aasa-audit: \(error)\n")
-            throw ExitStatus.usage
-        }
+        let fetcher = try fetch.makeFetcher()
         let outcome = await DomainAuditor(fetcher: fetcher, validation: validation.options, deviceView: deviceView.settings).audit(DomainTarget(domain: host, expectedAppIDs: appIDs))
         fetcher.shutdown()
 

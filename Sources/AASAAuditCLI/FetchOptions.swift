@@ -37,6 +37,16 @@ struct FetchOptions: ParsableArguments {
         }
     }
 
+    /// A fetcher for a one-domain command; exits 2 when libcurl cannot be set up.
+    func makeFetcher() throws -> Fetcher {
+        do {
+            return try Fetcher(configuration: configuration(concurrency: 1))
+        } catch {
+            Terminal.printError("aasa-audit: \(error)\n")
+            throw ExitStatus.usage
+        }
+    }
+
     func configuration(concurrency: Int) -> FetcherConfiguration {
         FetcherConfiguration(
             timeoutSeconds: timeout, userAgent: userAgent, resolve: resolve, connectTo: connectTo,

@@ -80,13 +80,7 @@ extension MatchCommand {
             return (try Self.object(from: bytes, describedAs: file), host)
         }
         let host = try Self.normalise(arguments[0])
-        let fetcher: Fetcher
-        do {
-            fetcher = try Fetcher(configuration: fetch.configuration(concurrency: 1))
-        } catch {
-            Terminal.printError("aasa-audit: \(error)\n")
-            throw ExitStatus.usage
-        }
+        let fetcher = try fetch.makeFetcher()
         let url = DomainAuditor.url(host, .wellKnown)
         let fetched = await fetcher.fetch(FetchRequest(url: url, location: .wellKnown, closeConnection: true))
         fetcher.shutdown()

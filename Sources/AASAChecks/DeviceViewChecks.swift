@@ -6,7 +6,8 @@ import AASAModel
 /// answer Apple's bot gets compared with a browser's, and the two origin copies compared.
 public enum DeviceViewChecks {
     /// Apple's CDN copy against the origin's `.well-known` file, compared by meaning.
-    public static func cdn(_ cdn: FetchedLocation, originFile: JSONObject?) -> [Finding] {
+    /// `copy` is the CDN's body parsed (`usableFile(cdn)`), done once by the caller.
+    public static func cdn(_ cdn: FetchedLocation, copy: JSONObject?, originFile: JSONObject?) -> [Finding] {
         let record = cdn.record
         let apple = appleReason(record.headers)
         if let error = record.error {
@@ -19,7 +20,7 @@ public enum DeviceViewChecks {
         if status != 200 || apple != nil {
             return [Finding(.cdnError, .error, .cdn, "Apple's CDN reports a failure: HTTP \(status)\(apple.map { "; Apple says: \($0)" } ?? "").")]
         }
-        guard !record.bodyTruncated, case .object(let copy)? = try? JSONParser.parse(cdn.body) else {
+        guard let copy else {
             return [Finding(.cdnError, .error, .cdn, "Apple's CDN serves a copy that is not a JSON object.")]
         }
         guard let originFile else {
@@ -57,7 +58,7 @@ public enum DeviceViewChecks {
         return [Finding(.locationDiffer, .warning, .domain, "The two copies differ: \(describeDifferences(wellKnown, root, names: (".well-known", "root"))).")]
     }
 
-    static func usableFile(_ fetched: FetchedLocation) -> JSONObject? {
+    public static func usableFile(_ fetched: FetchedLocation) -> JSONObject? {
         guard fetched.record.error == nil, fetched.record.status == 200, !fetched.record.bodyTruncated else { return nil }
         return (try? JSONParser.parse(fetched.body))?.objectValue
     }

@@ -14,6 +14,8 @@ public enum DomainChecks {
         /// The file each location served, where it parsed as a JSON object.
         public var wellKnownFile: JSONObject?
         public var rootFile: JSONObject?
+        /// Apple's CDN copy, when it was fetched and parses.
+        public var cdnFile: JSONObject?
     }
 
     /// For hosts named by entitlements for services other than applinks: each such section must
@@ -116,8 +118,9 @@ public enum DomainChecks {
         if let wellKnownFile = primary.file, let rootFile = fallback.file {
             findings += DeviceViewChecks.locations(wellKnown: wellKnownFile, root: rootFile)
         }
+        let cdnFile = deviceView.cdn.flatMap(DeviceViewChecks.usableFile)
         if let cdn = deviceView.cdn {
-            findings += DeviceViewChecks.cdn(cdn, originFile: primary.file)
+            findings += DeviceViewChecks.cdn(cdn, copy: cdnFile, originFile: primary.file)
         }
         if let bot = deviceView.bot, let browser = deviceView.browser {
             findings += DeviceViewChecks.agents(bot: bot, browser: browser, botAgent: deviceView.botAgent)
@@ -134,6 +137,6 @@ public enum DomainChecks {
         if let file = primary.file {
             findings += expectationFindings(target, file: file)
         }
-        return Result(findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs(), wellKnownFile: primary.file, rootFile: fallback.file)
+        return Result(findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs(), wellKnownFile: primary.file, rootFile: fallback.file, cdnFile: cdnFile)
     }
 }

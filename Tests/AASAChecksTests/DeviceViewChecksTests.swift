@@ -40,6 +40,7 @@ import Testing
         var unreachable = Fixture.failed(.dns, at: .cdn, message: "Could not resolve host")
         unreachable.record.location = .cdn
         #expect(check(cdn: unreachable).first?.hasPrefix("cdn.error/error/cdn: Apple's CDN could not be reached") == true)
+        #expect(check(cdn: cdn("<html>not json</html>")) == ["cdn.error/error/cdn: Apple's CDN serves a copy that is not a JSON object."])
     }
 
     @Test func aBotRefusedWhileABrowserIsServedIsBlocked() {
