@@ -164,6 +164,10 @@ final class CurlMultiLoop: @unchecked Sendable {
         options.set(CURLOPT_MAXFILESIZE_LARGE, offset: curl_off_t(configuration.maximumBodyBytes))
         options.set(CURLOPT_FORBID_REUSE, transfer.request.closeConnection ? 1 : 0)
         if let caCertFile = configuration.caCertFile { options.set(CURLOPT_CAINFO, caCertFile) }
+        // Trust comes from the CA bundle file alone (libcurl's built-in one unless --cacert).
+        // Debian's libcurl also has a default CA directory, and with one set libcurl never caches
+        // the parsed store: every connection would read and parse the whole bundle again.
+        options.unset(CURLOPT_CAPATH)
         if let resolveList { options.set(CURLOPT_RESOLVE, list: resolveList) }
         if let connectToList { options.set(CURLOPT_CONNECT_TO, list: connectToList) }
         options.set(CURLOPT_ERRORBUFFER, pointer: transfer.errorBuffer)
@@ -231,6 +235,8 @@ struct CurlOptions {
     mutating func set(_ option: CURLoption, _ value: Int) { check(option, ccurl_easy_set_long(easy, option, value)) }
     mutating func set(_ option: CURLoption, offset value: curl_off_t) { check(option, ccurl_easy_set_offset(easy, option, value)) }
     mutating func set(_ option: CURLoption, _ value: String) { check(option, ccurl_easy_set_string(easy, option, value)) }
+    /// Sets a string option back to none (NULL), dropping libcurl's built-in default.
+    mutating func unset(_ option: CURLoption) { check(option, ccurl_easy_set_string(easy, option, nil)) }
     mutating func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer) { check(option, ccurl_easy_set_pointer(easy, option, value)) }
     mutating func set(_ option: CURLoption, pointer value: UnsafeMutablePointer<CChar>) { check(option, ccurl_easy_set_pointer(easy, option, value)) }
     mutating func set(_ option: CURLoption, list value: UnsafeMutablePointer<curl_slist>) { check(option, ccurl_easy_set_slist(easy, option, value)) }

@@ -94,6 +94,32 @@ import TestSupport
         #expect(server.requests.count == 1)
     }
 
+    /// libcurl keeps the parsed CA store of a fetcher for all its connections only when no CA
+    /// directory is set (Debian's libcurl sets one by default): then the bundle is read once,
+    /// not once per connection (20 ms of CPU per domain with Debian's full bundle).
+    @Test func readsTheCABundleOncePerFetcher() async throws {
+        let server = try server { _, _ in .json(Self.validJSON) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server)
+        defer { fetcher.shutdown() }
+
+        let first = await fetcher.fetch(FetchRequest(url: url("one.aasa.test", .wellKnown), location: .wellKnown, closeConnection: true))
+        #expect(first.record.status == 200)
+        // From now on the file trusts nothing; a connection that read it again would fail.
+        try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: caFile))
+        let second = await fetcher.fetch(FetchRequest(url: url("two.aasa.test", .wellKnown), location: .wellKnown, closeConnection: true))
+        #expect(second.record.error == nil)
+        #expect(second.record.status == 200)
+        #expect(server.connectionCount == 2)
+
+        // A new fetcher reads the file again and finds no certificate in it.
+        let fresh = try self.fetcher(server)
+        defer { fresh.shutdown() }
+        let third = await fresh.fetch(FetchRequest(url: url("three.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(third.record.status == nil)
+        #expect(third.record.error?.curlCode == 77)  // CURLE_SSL_CACERT_BADFILE
+    }
+
     @Test func rejectsACertificateFromAnUnknownCA() async throws {
         let server = try server { _, _ in .json(Self.validJSON) }
         defer { server.shutdown() }
