@@ -7,12 +7,30 @@ import AASAModel
 public struct ServedBody: Sendable {
     public var location: AASALocation
     public var sha256: String
-    /// Pretty-printed JSON when the file parsed as an object; otherwise the raw text (invalid
-    /// UTF-8 replaced), cut to `displayLimit` bytes.
-    public var displayText: String
+    /// What the display is made from; the text is made only for a file's first appearance in
+    /// the report (most domains of a run serve a file some earlier domain served).
+    var source: Source
+
+    enum Source: Sendable {
+        case json(JSONObject)
+        case raw(bytes: [UInt8], totalBytes: Int)
+    }
 
     /// More than any valid file may hold; the rest of a larger body is not shown.
     public static let displayLimit = 131_072
+
+    /// Pretty-printed JSON when the file parsed as an object; otherwise the raw text (invalid
+    /// UTF-8 replaced), cut to `displayLimit` bytes.
+    public var displayText: String {
+        switch source {
+        case .json(let object):
+            return JSONValue.object(object).prettyPrinted()
+        case .raw(let bytes, let totalBytes):
+            let shown = bytes.prefix(Self.displayLimit)
+            let cut = totalBytes > shown.count ? "\n… (\(totalBytes - shown.count) more bytes not shown)" : ""
+            return String(decoding: shown, as: UTF8.self) + cut
+        }
+    }
 }
 
 /// The audit of one domain: its report record and what it served.
@@ -131,15 +149,8 @@ public struct DomainAuditor: Sendable {
 
     static func servedBody(_ fetched: FetchedLocation, parsed: JSONObject?) -> ServedBody? {
         guard fetched.record.status == 200, !fetched.body.isEmpty, let sha256 = fetched.record.bodySHA256 else { return nil }
-        let text: String
-        if let parsed {
-            text = JSONValue.object(parsed).prettyPrinted()
-        } else {
-            let shown = fetched.body.prefix(ServedBody.displayLimit)
-            let total = max(fetched.record.bodyBytes, fetched.body.count)
-            let cut = total > shown.count ? "\n… (\(total - shown.count) more bytes not shown)" : ""
-            text = String(decoding: shown, as: UTF8.self) + cut
-        }
-        return ServedBody(location: fetched.record.location, sha256: sha256, displayText: text)
+        let source: ServedBody.Source = parsed.map { .json($0) }
+            ?? .raw(bytes: fetched.body, totalBytes: max(fetched.record.bodyBytes, fetched.body.count))
+        return ServedBody(location: fetched.record.location, sha256: sha256, source: source)
     }
 }

@@ -35,16 +35,6 @@ extension LocationView: MustacheParent {
     }
 }
 
-extension LocationView.Detail: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "label": label
-        case "value": value
-        default: nil
-        }
-    }
-}
-
 extension FindingView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {

@@ -25,7 +25,7 @@ public struct ServedFileDisplay: Sendable {
 
 /// The self-contained HTML report: rendered in three parts (head with the summary, one row per
 /// domain, tail) so that it can be written as a stream. Every value goes through Mustache's
-/// `{{ }}`, which escapes HTML; the templates use no unescaped tags.
+/// `{{ }}`, which escapes it with `HTMLEscaping`; the templates use no unescaped tags.
 public struct HTMLReport: Sendable {
     private let headTemplate: MustacheTemplate
     private let rowTemplate: MustacheTemplate
@@ -33,6 +33,7 @@ public struct HTMLReport: Sendable {
 
     public init() {
         // The templates are constants of this module; a parse failure is a programming error.
+        HTMLEscaping.register()
         headTemplate = try! MustacheTemplate(string: HTMLTemplates.head)
         rowTemplate = try! MustacheTemplate(string: HTMLTemplates.row)
         tailTemplate = try! MustacheTemplate(string: HTMLTemplates.tail)
@@ -171,12 +172,9 @@ struct LocationView {
     let name: String
     let summary: String
     let tone: String
-    let details: [Detail]
-
-    struct Detail {
-        let label: String
-        let value: String
-    }
+    /// The fetch's details as aligned "label  value" lines, one `{{ }}` tag for all of them:
+    /// Mustache's cost is per tag, and one per label and value was most of a row's rendering.
+    let details: String
 
     init(_ fetch: FetchRecord) {
         name = fetch.label
@@ -190,9 +188,9 @@ struct LocationView {
             summary = "no response"
             tone = "bad"
         }
-        var details: [Detail] = [Detail(label: "URL", value: fetch.url)]
+        var details: [(label: String, value: String)] = [("URL", fetch.url)]
         func add(_ label: String, _ value: String?) {
-            if let value, !value.isEmpty { details.append(Detail(label: label, value: value)) }
+            if let value, !value.isEmpty { details.append((label, value)) }
         }
         add("Status", fetch.status.map(String.init))
         add("Redirect to", fetch.redirectTarget)
@@ -213,13 +211,15 @@ struct LocationView {
         add("SHA-256", fetch.bodySHA256)
         let timings = fetch.timings
         if timings.totalMs > 0 {
-            add("Timings (ms)", String(format: "DNS %.1f · connect %.1f · TLS %.1f · first byte %.1f · total %.1f",
-                                       timings.dnsMs, timings.connectMs, timings.tlsMs, timings.firstByteMs, timings.totalMs))
+            func ms(_ value: Double) -> String { "\((value * 10).rounded() / 10)" }
+            add("Timings (ms)", "DNS \(ms(timings.dnsMs)) · connect \(ms(timings.connectMs)) · TLS \(ms(timings.tlsMs))"
+                + " · first byte \(ms(timings.firstByteMs)) · total \(ms(timings.totalMs))")
         }
         if let error = fetch.error {
             add("Error", error.curlCode > 0 ? "\(error.message) (curl \(error.curlCode))" : error.message)
         }
-        self.details = details
+        let width = details.map(\.label.count).max() ?? 0
+        self.details = details.map { $0.label + String(repeating: " ", count: width + 2 - $0.label.count) + $0.value }.joined(separator: "\n")
     }
 }
 

@@ -70,6 +70,23 @@ import Testing
         #expect(text.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;"))
     }
 
+    /// Mustache's built-in escaping compares whole Characters, so a quote or `<` that a
+    /// combining mark follows is a different Character and passed through as it was.
+    @Test func escapesMarkupFollowedByCombiningMarks() {
+        let combined = "\"\u{301} onmouseover=alert(3) x=\"\u{301}<\u{301}script>'\u{301}&\u{301}"
+        let text = page(domains: [Samples.domain("example.com", text: combined)], files: [[]], problems: [Samples.problem(text: combined)])
+        let scalars = Array(text.unicodeScalars)
+        let unescaped = scalars.indices.dropFirst().filter { scalars[$0] == "\u{301}" && "\"<'&".unicodeScalars.contains(scalars[$0 - 1]) }
+        #expect(unescaped.isEmpty, "\(unescaped.count) markup characters before a combining mark went through unescaped")
+        #expect(text.contains("&quot;\u{301} onmouseover=alert(3) x=&quot;\u{301}&lt;\u{301}script&gt;&#39;\u{301}&amp;\u{301}"))
+    }
+
+    @Test func leavesTextWithoutMarkupAsItIs() {
+        let plain = "café – ✓ 日本語 👩🏽‍💻 e\u{301}"
+        let text = page(domains: [Samples.domain("example.com", text: plain)], files: [[]])
+        #expect(text.contains("com.example.\(plain)"))
+    }
+
     @Test func pointsAtAnEarlierRowForAFileServedAgain() {
         let files = [[ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .text("{}"))],
                      [ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .sameAs(domain: "first.example", row: 0)),
