@@ -13,7 +13,12 @@
 # and prints a table: wall time, URLs/s, user and system CPU, CPU per domain, peak RSS, TLS
 # handshakes per domain (nginx's accepted connections / N). Needs root for apt and :443.
 # Environment: BENCH_DIR (default /tmp/aasa-bench), BENCH_ADDR (127.0.0.77, a loopback address
-# of its own), CONCURRENCY (64), REPEAT (2), WORKERS (1 nginx worker: the other core is the client's).
+# of its own), CONCURRENCY (64), REPEAT (2), WORKERS (1 nginx worker: the other core is the client's),
+# THREADS ("1 2": aasa-audit's --fetch-threads values, a row each), CLIENTS (all four by default:
+# "aasa-audit curl-parallel aiohttp-uvloop"), TRUST ("local": every client trusts the local CA
+# alone; "system": Debian's whole CA bundle plus the local CA, as a production run verifies).
+# After the rounds it prints the medians per client and size, and aasa-audit's ratios to the
+# best baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -21,6 +26,9 @@ dir=${BENCH_DIR:-/tmp/aasa-bench}
 concurrency=${CONCURRENCY:-64}
 repeat=${REPEAT:-2}
 workers=${WORKERS:-1}
+threads=${THREADS:-1 2}
+clients=${CLIENTS:-aasa-audit curl-parallel aiohttp-uvloop}
+trust=${TRUST:-local}
 addr=${BENCH_ADDR:-127.0.0.77}
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000)
@@ -91,6 +99,7 @@ http {
   server { listen $addr:8080; location = /status { stub_status; } }
 }
 NGINX
+  cat /etc/ssl/certs/ca-certificates.crt "$dir/pki/ca.pem" > "$dir/pki/system-and-local.pem"
   for n in "${sizes[@]}"; do
     local list="$dir/lists/$n.txt"
     [ -f "$list" ] && continue
@@ -122,8 +131,10 @@ run() {
     urls = 2 * n
     printf "| %-12s | %7d | %7.2f | %8.0f | %6.2f | %6.2f | %8.3f | %7.1f | %5.2f |\n",
       name, n, wall, urls / wall, user, sys, (user + sys) * 1000 / n, rss / 1024, conns / n
-  }'
+  }' | tee -a "$dir/results.md"
 }
+
+wanted() { [[ " $clients " == *" $1 "* ]]; }
 
 install
 make_world
@@ -131,16 +142,30 @@ start_nginx
 swift build -c release --product aasa-audit >/dev/null
 audit="$root/.build/release/aasa-audit"
 
+case $trust in
+  local) ca="$dir/pki/ca.pem" ;;
+  system) ca="$dir/pki/system-and-local.pem" ;;
+  *) log "TRUST must be local or system"; exit 2 ;;
+esac
+log "trust store: $ca ($(grep -c 'BEGIN CERTIFICATE' "$ca") certificates)"
+: > "$dir/results.md"
 echo "| client       |       N |  wall s |    URL/s | user s |  sys s | CPU ms/domain | peak RSS MB | handshakes/domain |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for n in "${sizes[@]}"; do
   for round in $(seq 1 "$repeat"); do
-    rm -rf "$dir/out"
-    run aasa-audit "$n" "$audit" audit "$dir/lists/$n.txt" --out "$dir/out" --concurrency "$concurrency" --no-cdn --no-ua-check \
-      --resolve "*:443:$addr" --cacert "$dir/pki/ca.pem"
-    run curl-parallel "$n" curl --parallel --parallel-max "$concurrency" --http2 -s --cacert "$dir/pki/ca.pem" \
+    if wanted aasa-audit; then
+      for t in $threads; do
+        rm -rf "$dir/out"
+        name=aasa-audit; [ "$t" = 1 ] || name="aasa-audit-${t}t"
+        run "$name" "$n" "$audit" audit "$dir/lists/$n.txt" --out "$dir/out" --concurrency "$concurrency" --fetch-threads "$t" \
+          --no-cdn --no-ua-check --resolve "*:443:$addr" --cacert "$ca"
+      done
+    fi
+    wanted curl-parallel && run curl-parallel "$n" curl --parallel --parallel-max "$concurrency" --http2 -s --cacert "$ca" \
       --resolve "*:443:$addr" --config "$dir/lists/$n.curl"
-    run aiohttp-uvloop "$n" "$dir/venv/bin/python" "$root/Scripts/bench_probe.py" "$dir/lists/$n.txt" "$dir/pki/ca.pem" "$concurrency" "$addr"
+    wanted aiohttp-uvloop && run aiohttp-uvloop "$n" "$dir/venv/bin/python" "$root/Scripts/bench_probe.py" "$dir/lists/$n.txt" "$ca" "$concurrency" "$addr"
   done
 done
 kill "$(cat "$dir/run/nginx.pid")" 2>/dev/null || true
+echo
+python3 "$root/Scripts/bench_summary.py" "$dir/results.md"

@@ -1,5 +1,6 @@
 import AASAAudit
 import AASAChecks
+import AASAFetch
 import AASAModel
 import AASAReport
 import ArgumentParser
@@ -32,6 +33,9 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: "Domains audited at once.")
     var concurrency: Int = 64
 
+    @Option(help: ArgumentHelp("Threads doing the TLS and HTTP work, each with its own curl multi handle; more can help on a machine with idle cores.", valueName: "n"))
+    var fetchThreads: Int = FetcherConfiguration.defaultLoopThreads
+
     @Option(help: ArgumentHelp("Keep only the newest N run folders in --out (older ones are removed after a complete run).", valueName: "n"))
     var keep: Int?
 
@@ -59,6 +63,7 @@ struct AuditCommand: AsyncParsableCommand {
         }
         guard (1...4096).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 4096.") }
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1.") }
+        guard (1...64).contains(fetchThreads) else { throw ValidationError("--fetch-threads must be between 1 and 64.") }
     }
 }
 
@@ -71,7 +76,7 @@ extension AuditCommand {
         let parsed = try readInputs()
         var settings = AuditSettings(
             inputFiles: inputFiles, outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency,
-            fetcher: fetch.configuration(concurrency: concurrency), failOn: failOn.severity, validation: validation.options,
+            fetcher: fetch.configuration(concurrency: concurrency, threads: fetchThreads), failOn: failOn.severity, validation: validation.options,
             deviceView: deviceView.settings)
         settings.keepRuns = keep
         settings.junitFile = junit.map { URL(fileURLWithPath: $0) }

@@ -47,10 +47,10 @@ struct FetchOptions: ParsableArguments {
         }
     }
 
-    func configuration(concurrency: Int) -> FetcherConfiguration {
+    func configuration(concurrency: Int, threads: Int = FetcherConfiguration.defaultLoopThreads) -> FetcherConfiguration {
         FetcherConfiguration(
             timeoutSeconds: timeout, userAgent: userAgent, resolve: resolve, connectTo: connectTo,
-            caCertFile: cacert.map { URL(fileURLWithPath: $0).path }, expectedConcurrency: concurrency)
+            caCertFile: cacert.map { URL(fileURLWithPath: $0).path }, expectedConcurrency: concurrency, loopThreads: threads)
     }
 }
 

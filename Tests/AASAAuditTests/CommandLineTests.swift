@@ -55,6 +55,10 @@ import TestSupport
         #expect(lenient.stdout.contains("1 pass, 1 warn, 0 fail"))
         let strict = try await run(["audit", "list.txt", "--out", out, "--fail-on", "warning"] + fetchArguments(world), in: world.directory.url)
         #expect(strict.status == 1)
+        // The same verdicts with the transfers spread over two curl multi threads.
+        let threaded = try await run(["audit", "list.txt", "--out", out, "--fetch-threads", "2"] + fetchArguments(world), in: world.directory.url)
+        #expect(threaded.status == 0, "\(threaded.stdout)\(threaded.stderr)")
+        #expect(threaded.stdout.contains("1 pass, 1 warn, 0 fail"))
     }
 
     @Test(arguments: [
@@ -62,6 +66,7 @@ import TestSupport
         (["audit", "empty.txt"], "lists no domain"),
         (["audit", "ok.txt", "--out", "a-file/reports"], "cannot create the output directory"),
         (["audit", "--concurrency", "0"], "--concurrency"),
+        (["audit", "--fetch-threads", "0"], "--fetch-threads"),
         (["audit", "--bogus"], "Unknown option"),
         (["check", "https://example.com"], "is a URL"),
         (["check", "example.com", "--app-id", "TEAM_ID.x.y"], "placeholder"),
