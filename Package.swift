@@ -37,6 +37,8 @@ let package = Package(
             providers: [.apt(["libidn2-dev"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CLibcurl"]),
+        // The executable's allocator: jemalloc and its settings (docs/performance.md).
+        .target(name: "CMallocSettings", linkerSettings: [.linkedLibrary("jemalloc")]),
 
         // Pure logic: no I/O.
         .target(name: "AASAJSON"),
@@ -73,6 +75,7 @@ let package = Package(
             name: "AASAAuditCLI",
             dependencies: [
                 "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "DomainList", "AASAMatching", "AASAJSON",
+                "CMallocSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages aasa-audit needs to build and test, when they are missing:
-# libcurl (OpenSSL flavour) and libidn2 headers, pkg-config, CA certificates, and Python's
+# libcurl (OpenSSL flavour), libidn2 and jemalloc headers, pkg-config, CA certificates, and Python's
 # jsonschema and prometheus_client (the tests validate reports against
 # docs/report.schema.json and metrics with the real Prometheus parser).
 # Uses apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libidn2-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client)
+packages=(libcurl4-openssl-dev libidn2-dev libjemalloc-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
