@@ -11,10 +11,11 @@
 #   2. curl --parallel fetching the 2N URLs,
 #   3. an async Python prober on aiohttp + uvloop (installed from PyPI into a venv here),
 # and prints a table: wall time, URLs/s, user and system CPU, CPU per domain, peak RSS, TLS
-# handshakes per domain (nginx's accepted connections / N). Needs root for apt and :443.
+# handshakes per domain (nginx's accepted connections / N), and the CPU nginx's worker spent
+# per domain meanwhile (from /proc). Needs root for apt and :443.
 # Environment: BENCH_DIR (default /tmp/aasa-bench), BENCH_ADDR (127.0.0.77, a loopback address
 # of its own), CONCURRENCY (64), REPEAT (2), WORKERS (1 nginx worker: the other core is the client's),
-# THREADS ("1 2": aasa-audit's --fetch-threads values, a row each), CLIENTS (all four by default:
+# THREADS ("1 2": aasa-audit's --fetch-threads values, a row each), CLIENTS (all three by default:
 # "aasa-audit curl-parallel aiohttp-uvloop"), TRUST ("local": every client trusts the local CA
 # alone; "system": Debian's whole CA bundle plus the local CA, as a production run verifies).
 # After the rounds it prints the medians per client and size, and aasa-audit's ratios to the
@@ -117,20 +118,31 @@ start_nginx() {
 }
 
 accepted() { curl -s http://$addr:8080/status | awk 'NR==3 {print $1}'; }
+# CPU time of nginx's workers so far, in clock ticks (utime + stime).
+server_ticks() {
+  local total=0 pid
+  for pid in $(pgrep -P "$(cat "$dir/run/nginx.pid")"); do
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+  done
+  echo "$total"
+}
 
 # run NAME N COMMAND...: runs COMMAND under GNU time; prints a result line.
 run() {
   local name=$1 n=$2
   shift 2
-  local before after
+  local before after ticks_before ticks_after
   before=$(accepted)
+  ticks_before=$(server_ticks)
   /usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt" "$@" > "$dir/logs/$name-$n.out" 2>&1 || true
+  ticks_after=$(server_ticks)
   after=$(accepted)
   read -r wall user sys rss < <(tail -n 1 "$dir/time.txt")
-  awk -v name="$name" -v n="$n" -v wall="$wall" -v user="$user" -v sys="$sys" -v rss="$rss" -v conns=$((after - before)) 'BEGIN {
+  awk -v name="$name" -v n="$n" -v wall="$wall" -v user="$user" -v sys="$sys" -v rss="$rss" -v conns=$((after - before)) \
+    -v server=$((ticks_after - ticks_before)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
     urls = 2 * n
-    printf "| %-12s | %7d | %7.2f | %8.0f | %6.2f | %6.2f | %8.3f | %7.1f | %5.2f |\n",
-      name, n, wall, urls / wall, user, sys, (user + sys) * 1000 / n, rss / 1024, conns / n
+    printf "| %-12s | %7d | %7.2f | %8.0f | %6.2f | %6.2f | %8.3f | %7.1f | %5.2f | %8.3f |\n",
+      name, n, wall, urls / wall, user, sys, (user + sys) * 1000 / n, rss / 1024, conns / n, server * 1000 / hz / n
   }' | tee -a "$dir/results.md"
 }
 
@@ -149,14 +161,14 @@ case $trust in
 esac
 log "trust store: $ca ($(grep -c 'BEGIN CERTIFICATE' "$ca") certificates)"
 : > "$dir/results.md"
-echo "| client       |       N |  wall s |    URL/s | user s |  sys s | CPU ms/domain | peak RSS MB | handshakes/domain |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| client       |       N |  wall s |    URL/s | user s |  sys s | CPU ms/domain | peak RSS MB | handshakes/domain | server CPU ms/domain |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for n in "${sizes[@]}"; do
   for round in $(seq 1 "$repeat"); do
     if wanted aasa-audit; then
       for t in $threads; do
         rm -rf "$dir/out"
-        name=aasa-audit; [ "$t" = 1 ] || name="aasa-audit-${t}t"
+        name="aasa-audit-${t}t"
         run "$name" "$n" "$audit" audit "$dir/lists/$n.txt" --out "$dir/out" --concurrency "$concurrency" --fetch-threads "$t" \
           --no-cdn --no-ua-check --resolve "*:443:$addr" --cacert "$ca"
       done

@@ -8,12 +8,12 @@ import collections
 import statistics
 import sys
 
-MEASURES = ["wall", "urls", "user", "sys", "cpu", "rss", "handshakes"]
+MEASURES = ["wall", "urls", "user", "sys", "cpu", "rss", "handshakes", "server"]
 
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-    if len(cells) != 9:
+    if len(cells) != 10:
         continue
     client, n, *values = cells
     rows[(client, int(n))].append(dict(zip(MEASURES, map(float, values))))
@@ -25,11 +25,11 @@ def median(client, n, measure):
 
 print("Medians:")
 print()
-print("| client | N | rounds | URL/s | CPU ms/domain | peak RSS MB | handshakes/domain |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| client | N | rounds | URL/s | CPU ms/domain | peak RSS MB | handshakes/domain | server CPU ms/domain |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for client, n in sorted(rows, key=lambda key: (key[1], key[0])):
     print(f"| {client} | {n} | {len(rows[(client, n)])} | {median(client, n, 'urls'):.0f} | {median(client, n, 'cpu'):.3f} "
-          f"| {median(client, n, 'rss'):.1f} | {median(client, n, 'handshakes'):.2f} |")
+          f"| {median(client, n, 'rss'):.1f} | {median(client, n, 'handshakes'):.2f} | {median(client, n, 'server'):.3f} |")
 
 print()
 print("aasa-audit against the best baseline (medians):")
