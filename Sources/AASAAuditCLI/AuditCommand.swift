@@ -33,7 +33,7 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: "Domains audited at once.")
     var concurrency: Int = 64
 
-    @Option(help: ArgumentHelp("Threads doing the TLS and HTTP work, each with its own curl multi handle; more can help on a machine with idle cores.", valueName: "n"))
+    @Option(help: ArgumentHelp("Threads doing the TLS and HTTP work, each with its own curl multi handle; more help only when the CPU, not the network, is the limit.", valueName: "n"))
     var fetchThreads: Int = FetcherConfiguration.defaultLoopThreads
 
     @Option(help: ArgumentHelp("Keep only the newest N run folders in --out (older ones are removed after a complete run).", valueName: "n"))

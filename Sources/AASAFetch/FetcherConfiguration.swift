@@ -1,4 +1,3 @@
-import Foundation
 import AASAModel
 
 /// How every transfer of a fetcher is made.
@@ -51,9 +50,11 @@ extension FetcherConfiguration {
     /// One loop. Measured on 2 cores (docs/performance.md): a second loop gave the same
     /// throughput for 25% more CPU per domain, OpenSSL 3.0's locks contending between the
     /// threads that set up connections.
-    /// Two where there are two cores: on the 2-core bench (server on the same cores) two
-    /// threads gave 1.2x the URLs per second of one for about 6% more CPU per domain.
-    public static let defaultLoopThreads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    /// One thread drives 64 transfers well below its CPU limit (about 1,500 domains a second
+    /// on the bench machine) whenever the network adds latency; more only help when the CPU
+    /// is the limit, as on the loopback bench, and cost OpenSSL lock contention (5-9% more CPU
+    /// per domain with two). See docs/performance.md.
+    public static let defaultLoopThreads = 1
 }
 
 /// One GET to make.
