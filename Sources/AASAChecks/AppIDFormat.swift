@@ -9,7 +9,7 @@ public enum AppIDFormat {
 
     /// Why `appID` is not a usable app ID, or nil when it is well formed.
     public static func problem(with appID: String) -> String? {
-        // A byte search: Foundation's String.contains was most of an audit's time in the checks.
+        // A byte search: with Foundation's String.contains this function was half the checks' CPU.
         let upper = Array(appID.uppercased().utf8)
         if let marker = placeholderMarkers.first(where: { contains(upper, Array($0.utf8)) }) {
             return "\"\(appID)\" is a placeholder (it contains \"\(marker)\"), not a real app ID"

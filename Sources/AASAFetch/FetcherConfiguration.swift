@@ -47,9 +47,6 @@ public struct FetcherConfiguration: Sendable {
 }
 
 extension FetcherConfiguration {
-    /// One loop. Measured on 2 cores (docs/performance.md): a second loop gave the same
-    /// throughput for 25% more CPU per domain, OpenSSL 3.0's locks contending between the
-    /// threads that set up connections.
     /// One thread drives 64 transfers well below its CPU limit (about 1,500 domains a second
     /// on the bench machine) whenever the network adds latency; more only help when the CPU
     /// is the limit, as on the loopback bench, and cost OpenSSL lock contention (5-9% more CPU
