@@ -6,12 +6,13 @@ public enum AppIDFormat {
 
     /// Fragments that only a template's placeholder contains.
     static let placeholderMarkers = ["TEAM_ID", "TEAMID", "TEAM-ID", "YOUR_", "YOUR-", "YOURTEAM", "<", ">", "{", "}", "$(", "TODO", "REPLACE", "BUNDLE_ID", "BUNDLEID", "APP_ID", "XXXXX"]
+    private static let placeholderMarkerBytes = placeholderMarkers.map { (marker: $0, bytes: Array($0.utf8)) }
 
     /// Why `appID` is not a usable app ID, or nil when it is well formed.
     public static func problem(with appID: String) -> String? {
         // A byte search: with Foundation's String.contains this function was half the checks' CPU.
         let upper = Array(appID.uppercased().utf8)
-        if let marker = placeholderMarkers.first(where: { contains(upper, Array($0.utf8)) }) {
+        if let marker = placeholderMarkerBytes.first(where: { contains(upper, $0.bytes) })?.marker {
             return "\"\(appID)\" is a placeholder (it contains \"\(marker)\"), not a real app ID"
         }
         guard let dot = appID.firstIndex(of: ".") else {
