@@ -36,6 +36,11 @@ let package = Package(
             pkgConfig: "libidn2",
             providers: [.apt(["libidn2-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibcrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "CCurlShim", dependencies: ["CLibcurl"]),
         // The executable's allocator: jemalloc and its settings (docs/performance.md).
         .target(name: "CMallocSettings", linkerSettings: [.linkedLibrary("jemalloc")]),
@@ -45,7 +50,7 @@ let package = Package(
         .target(name: "AASAModel"),
         .target(name: "AASAMatching", dependencies: ["AASAJSON"]),
         .target(name: "AASAChecks", dependencies: ["AASAModel", "AASAJSON", "AASAMatching"]),
-        .target(name: "DomainList", dependencies: ["AASAModel", "AASAChecks", "AASAMatching", "CIDN2"]),
+        .target(name: "DomainList", dependencies: ["AASAModel", "AASAMatching", "CIDN2"]),
         .target(
             name: "AASAReport",
             dependencies: [
@@ -59,22 +64,21 @@ let package = Package(
         .target(
             name: "AASAFetch",
             dependencies: [
-                "CCurlShim", "AASAModel",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "CCurlShim", "CLibcurl", "CLibcrypto", "AASAModel",
             ]
         ),
 
         // The engine: audits domains concurrently, writes run folders and reports.
         .target(
             name: "AASAAudit",
-            dependencies: ["AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "DomainList"]
+            dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "AASAChecks", "AASAFetch", "AASAReport", "DomainList"]
         ),
 
         // The command-line front end.
         .executableTarget(
             name: "AASAAuditCLI",
             dependencies: [
-                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "DomainList", "AASAMatching", "AASAJSON",
+                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport",
                 "CMallocSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -14,7 +14,7 @@ text = open(path).read()
 start = text.index("\"findingCode\": {")
 end = text.index("]", text.index("\"enum\": [", start)) + 1
 quoted = [json.dumps(code) for code in codes]
-body = ",\n        ".join(", ".join(quoted[i:i + 6]) for i in range(0, len(quoted), 6))
+body = ",\n        ".join(quoted)
 text = text[:start] + "\"findingCode\": {\n      \"enum\": [\n        " + body + "\n      ]" + text[end:]
 json.loads(text)
 open(path, "w").write(text)

@@ -6,7 +6,7 @@
 # Uses apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libidn2-dev libjemalloc-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client)
+packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

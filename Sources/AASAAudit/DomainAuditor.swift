@@ -3,64 +3,6 @@ import AASAFetch
 import AASAJSON
 import AASAModel
 
-/// A file a location served with 200, kept for the HTML report's display.
-public struct ServedBody: Sendable {
-    public var location: AASALocation
-    public var sha256: String
-    /// What the display is made from; the text is made only for a file's first appearance in
-    /// the report (most domains of a run serve a file some earlier domain served).
-    var source: Source
-
-    enum Source: Sendable {
-        case json(JSONObject)
-        case raw(bytes: [UInt8], totalBytes: Int)
-    }
-
-    /// More than any valid file may hold; the rest of a larger body is not shown.
-    public static let displayLimit = 131_072
-
-    /// Pretty-printed JSON when the file parsed as an object; otherwise the raw text (invalid
-    /// UTF-8 replaced), cut to `displayLimit` bytes.
-    public var displayText: String {
-        switch source {
-        case .json(let object):
-            return JSONValue.object(object).prettyPrinted()
-        case .raw(let bytes, let totalBytes):
-            let shown = bytes.prefix(Self.displayLimit)
-            let cut = totalBytes > shown.count ? "\n… (\(totalBytes - shown.count) more bytes not shown)" : ""
-            return String(decoding: shown, as: UTF8.self) + cut
-        }
-    }
-}
-
-/// The audit of one domain: its report record and what it served.
-public struct DomainOutcome: Sendable {
-    public var report: DomainReport
-    public var served: [ServedBody]
-}
-
-/// What an audit fetches besides the two origin locations.
-public struct DeviceViewSettings: Sendable {
-    /// Apple's CDN, as the base its URL starts with (the host is appended); nil: not fetched.
-    public var cdnBase: String?
-    /// The user agents of the bot-blocking comparison at `.well-known`; nil: not compared.
-    public var botUserAgent: String?
-    public var browserUserAgent: String?
-
-    public static let appleCDN = "https://app-site-association.cdn-apple.com/a/v1/"
-    public static let appleBot = "AASA-Bot/1.0.0"
-    public static let safari = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15"
-
-    /// Only the two origin locations.
-    public static let originOnly = DeviceViewSettings(cdnBase: nil, botUserAgent: nil, browserUserAgent: nil)
-
-    public init(cdnBase: String? = appleCDN, botUserAgent: String? = appleBot, browserUserAgent: String? = safari) {
-        self.cdnBase = cdnBase
-        self.botUserAgent = botUserAgent
-        self.browserUserAgent = browserUserAgent
-    }
-}
-
 /// Audits one domain: fetches `.well-known` (also as Apple's bot and as a browser), then the
 /// root location, all over the same connection, and Apple's CDN copy alongside; then runs the
 /// checks.
@@ -103,7 +45,7 @@ public struct DomainAuditor: Sendable {
         }
 
         let cdn = await cdnFetch
-        let view = DomainChecks.DeviceView(cdn: cdn, bot: bot, browser: browser, botAgent: deviceView.botUserAgent ?? DeviceViewSettings.appleBot)
+        let view = DomainChecks.DeviceView(cdn: cdn, bot: bot, browser: browser, botAgent: deviceView.botUserAgent ?? AppleLimits.botUserAgent)
         let checked = DomainChecks.assess(target: target, wellKnown: wellKnown, root: root, options: validation, deviceView: view)
         let fetches = [wellKnown.record, root.record] + [bot, browser, cdn].compactMap { $0?.record }
         let report = DomainReport(

@@ -1,5 +1,7 @@
 import AASAAudit
+import AASAReport
 import ArgumentParser
+import Foundation
 
 struct AASAAuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,9 +13,12 @@ struct AASAAuditCommand: AsyncParsableCommand {
     )
 }
 
-/// The process's exit codes.
-enum ExitStatus {
-    static let success = ExitCode(0)
-    static let failed = ExitCode(1)
-    static let usage = ExitCode(2)
+/// Ends a command with `status` (nothing to do for success).
+func endCommand(with status: ExitStatus) throws {
+    if status != .success { throw ExitCode(status.code) }
+}
+
+/// A value as the pretty JSON the commands' `--json` print, with a final newline.
+func prettyJSON(_ value: some Encodable) throws -> String {
+    String(decoding: try JSONReport.makeEncoder(pretty: true).encode(value), as: UTF8.self) + "\n"
 }

@@ -1,16 +1,17 @@
 import AASAAudit
+import AASAModel
 import ArgumentParser
 
 /// The options of what an audit fetches besides the origin: Apple's CDN and the bot check.
 struct DeviceViewOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The base of Apple's CDN URL; the host is appended.", valueName: "url"))
-    var cdnURL: String = DeviceViewSettings.appleCDN
+    var cdnURL: String = AppleLimits.cdnBase
 
     @Flag(help: "Do not fetch Apple's CDN copy.")
     var noCDN = false
 
     @Option(help: "The user agent of Apple's bot, for the bot-blocking check.")
-    var botUserAgent: String = DeviceViewSettings.appleBot
+    var botUserAgent: String = AppleLimits.botUserAgent
 
     @Option(help: "The browser user agent the bot's answer is compared with.")
     var browserUserAgent: String = DeviceViewSettings.safari

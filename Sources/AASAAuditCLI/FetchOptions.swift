@@ -37,32 +37,9 @@ struct FetchOptions: ParsableArguments {
         }
     }
 
-    /// A fetcher for a one-domain command; exits 2 when libcurl cannot be set up.
-    func makeFetcher() throws -> Fetcher {
-        do {
-            return try Fetcher(configuration: configuration(concurrency: 1))
-        } catch {
-            Terminal.printError("aasa-audit: \(error)\n")
-            throw ExitStatus.usage
-        }
-    }
-
     func configuration(concurrency: Int, threads: Int = FetcherConfiguration.defaultLoopThreads) -> FetcherConfiguration {
         FetcherConfiguration(
             timeoutSeconds: timeout, userAgent: userAgent, resolve: resolve, connectTo: connectTo,
             caCertFile: cacert.map { URL(fileURLWithPath: $0).path }, expectedConcurrency: concurrency, loopThreads: threads)
-    }
-}
-
-/// `--fail-on`: which verdicts make the exit status 1.
-enum FailThreshold: String, ExpressibleByArgument, CaseIterable {
-    case error
-    case warning
-
-    var severity: Severity {
-        switch self {
-        case .error: .error
-        case .warning: .warning
-        }
     }
 }

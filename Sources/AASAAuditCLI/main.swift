@@ -1,8 +1,9 @@
+import AASAAudit
 import ArgumentParser
 import Foundation
 
-// Exit codes: 0 nothing fails, 1 a domain fails (or input lines were not audited), 2 usage or
-// input errors. ArgumentParser's own usage errors (64) are mapped to 2.
+// Every error ends here, mapped once: a UserFacingError says its message and exit status;
+// ArgumentParser's usage errors (its 64) become 2, as every usage error is.
 do {
     var command = try AASAAuditCommand.parseAsRoot()
     if var asyncCommand = command as? AsyncParsableCommand {
@@ -10,15 +11,19 @@ do {
     } else {
         try command.run()
     }
-} catch let exit as ExitCode {
-    Foundation.exit(exit.rawValue)
+} catch let error as any UserFacingError {
+    let console = StandardConsole()
+    error.context.forEach { console.printError($0 + "\n") }
+    console.printError("aasa-audit: \(error.message)\n")
+    exit(error.exitStatus.code)
+} catch let exitCode as ExitCode {
+    exit(exitCode.rawValue)
 } catch {
     if AASAAuditCommand.exitCode(for: error) == .success {
         AASAAuditCommand.exit(withError: error)
     }
-    let message = AASAAuditCommand.message(for: error)
-    FileHandle.standardError.write(Data("aasa-audit: \(message)\nSee 'aasa-audit help' for usage.\n".utf8))
-    Foundation.exit(ExitStatus.usage.rawValue)
+    StandardConsole().printError("aasa-audit: \(AASAAuditCommand.message(for: error))\nSee 'aasa-audit help' for usage.\n")
+    exit(ExitStatus.usage.code)
 }
 
 /// Calls the async `run()`: from top-level code the existential call would pick the

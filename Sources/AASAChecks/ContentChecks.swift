@@ -10,34 +10,28 @@ public struct ContentAssessment: Sendable, Equatable {
 
 /// The checks on the content of a file that parsed as a JSON object.
 public enum ContentChecks {
-    public static let services = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
-
     public static func assess(_ file: JSONObject, at location: FindingLocation, options: ValidationOptions = ValidationOptions()) -> ContentAssessment {
         var findings: [Finding] = []
         var appIDs = ServiceAppIDs()
 
         switch file["applinks"] {
         case nil:
-            let others = services.dropFirst().filter { file[$0] != nil }
+            let others = AssociatedDomainService.appListServices.map(\.rawValue).filter { file[$0] != nil }
             let note = others.isEmpty ? "" : " (it has \(others.joined(separator: ", ")) only)"
-            findings.append(Finding(.applinksMissing, .error, location, "The file has no applinks section\(note): it opens no universal links."))
+            findings.append(Finding(.applinksMissing, location, "The file has no applinks section\(note): it opens no universal links."))
         case .object(let applinks)?:
             appIDs.applinks = applinksAppIDs(applinks)
         case let other?:
-            findings.append(Finding(.applinksMissing, .error, location, "applinks is \(article(other.typeName)), not an object: it opens no universal links."))
+            findings.append(Finding(.applinksMissing, location, "applinks is \(article(other.typeName)), not an object: it opens no universal links."))
         }
-        appIDs.webcredentials = serviceApps(file["webcredentials"])
-        appIDs.appclips = serviceApps(file["appclips"])
-        appIDs.activitycontinuation = serviceApps(file["activitycontinuation"])
+        appIDs.webcredentials = serviceApps(file[AssociatedDomainService.webcredentials.rawValue])
+        appIDs.appclips = serviceApps(file[AssociatedDomainService.appclips.rawValue])
+        appIDs.activitycontinuation = serviceApps(file[AssociatedDomainService.activitycontinuation.rawValue])
 
-        let named: [(String, [String]?)] = [
-            ("applinks", appIDs.applinks), ("webcredentials", appIDs.webcredentials),
-            ("appclips", appIDs.appclips), ("activitycontinuation", appIDs.activitycontinuation),
-        ]
-        for (service, ids) in named {
+        for (service, ids) in appIDs.byService {
             for id in ids ?? [] {
                 if let problem = AppIDFormat.problem(with: id) {
-                    findings.append(Finding(.appIDMalformed, .error, location, "In \(service): \(problem)."))
+                    findings.append(Finding(.appIDMalformed, location, "In \(service.rawValue): \(problem)."))
                 }
             }
         }

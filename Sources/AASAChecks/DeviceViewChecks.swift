@@ -11,24 +11,24 @@ public enum DeviceViewChecks {
         let record = cdn.record
         let apple = appleReason(record.headers)
         if let error = record.error {
-            return [Finding(.cdnError, .error, .cdn, "Apple's CDN could not be reached: \(error.message)")]
+            return [Finding(.cdnError, .cdn, "Apple's CDN could not be reached: \(error.message)")]
         }
         guard let status = record.status else { return [] }
         if status == 404 {
-            return [Finding(.cdnMissing, .error, .cdn, "Apple's CDN has no copy of the file (HTTP 404\(apple.map { "; Apple says: \($0)" } ?? "")).")]
+            return [Finding(.cdnMissing, .cdn, "Apple's CDN has no copy of the file (HTTP 404\(apple.map { "; Apple says: \($0)" } ?? "")).")]
         }
         if status != 200 || apple != nil {
-            return [Finding(.cdnError, .error, .cdn, "Apple's CDN reports a failure: HTTP \(status)\(apple.map { "; Apple says: \($0)" } ?? "").")]
+            return [Finding(.cdnError, .cdn, "Apple's CDN reports a failure: HTTP \(status)\(apple.map { "; Apple says: \($0)" } ?? "").")]
         }
         guard let copy else {
-            return [Finding(.cdnError, .error, .cdn, "Apple's CDN serves a copy that is not a JSON object.")]
+            return [Finding(.cdnError, .cdn, "Apple's CDN serves a copy that is not a JSON object.")]
         }
         guard let originFile else {
-            return [Finding(.cdnStale, .warning, .cdn, "Apple's CDN still serves a copy, but the origin has no usable file at .well-known: devices keep the copy until the CDN refreshes (about a day).")]
+            return [Finding(.cdnStale, .cdn, "Apple's CDN still serves a copy, but the origin has no usable file at .well-known: devices keep the copy until the CDN refreshes (about a day).")]
         }
         if !JSONValue.object(copy).isEquivalent(to: .object(originFile)) {
             let differences = describeDifferences(copy, originFile, names: ("the CDN", ".well-known"))
-            return [Finding(.cdnStale, .warning, .cdn, "Apple's CDN copy differs from the origin's .well-known file (\(differences)); normal for up to a day after a change.")]
+            return [Finding(.cdnStale, .cdn, "Apple's CDN copy differs from the origin's .well-known file (\(differences)); normal for up to a day after a change.")]
         }
         return []
     }
@@ -41,13 +41,13 @@ public enum DeviceViewChecks {
             let what = bot.record.error.map { "its request fails (\($0.message))" }
                 ?? bot.record.status.map { $0 == 200 ? "it gets HTTP 200 without a usable file (a challenge page?)" : "it gets HTTP \($0)" }
                 ?? "it gets no answer"
-            return [Finding(.uaBlocked, .error, .wellKnown, "Apple's bot (\(botAgent)) is refused: \(what), while a browser gets the file. Apple's CDN cannot fetch it.")]
+            return [Finding(.uaBlocked, .wellKnown, "Apple's bot (\(botAgent)) is refused: \(what), while a browser gets the file. Apple's CDN cannot fetch it.")]
         }
         if let botFile, let browserFile, !JSONValue.object(botFile).isEquivalent(to: .object(browserFile)) {
-            return [Finding(.uaDiffer, .warning, .wellKnown, "Apple's bot and a browser get different files (\(describeDifferences(botFile, browserFile, names: ("the bot", "the browser")))).")]
+            return [Finding(.uaDiffer, .wellKnown, "Apple's bot and a browser get different files (\(describeDifferences(botFile, browserFile, names: ("the bot", "the browser")))).")]
         }
         if botFile != nil, browserFile == nil, let status = browser.record.status {
-            return [Finding(.uaDiffer, .warning, .wellKnown, "A browser gets HTTP \(status) without the file while Apple's bot gets it.")]
+            return [Finding(.uaDiffer, .wellKnown, "A browser gets HTTP \(status) without the file while Apple's bot gets it.")]
         }
         return []
     }
@@ -55,7 +55,7 @@ public enum DeviceViewChecks {
     /// The root copy against the `.well-known` one, when both parse.
     public static func locations(wellKnown: JSONObject, root: JSONObject) -> [Finding] {
         guard !JSONValue.object(wellKnown).isEquivalent(to: .object(root)) else { return [] }
-        return [Finding(.locationDiffer, .warning, .domain, "The two copies differ: \(describeDifferences(wellKnown, root, names: (".well-known", "root"))).")]
+        return [Finding(.locationDiffer, .domain, "The two copies differ: \(describeDifferences(wellKnown, root, names: (".well-known", "root"))).")]
     }
 
     public static func usableFile(_ fetched: FetchedLocation) -> JSONObject? {

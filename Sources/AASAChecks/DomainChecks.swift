@@ -20,15 +20,15 @@ public enum DomainChecks {
 
     /// For hosts named by entitlements for services other than applinks: each such section must
     /// be there, and name the expected apps.
-    static func serviceFindings(_ target: DomainTarget, file: JSONObject, services: Set<String>) -> [Finding] {
+    static func serviceFindings(_ target: DomainTarget, file: JSONObject, services: Set<AssociatedDomainService>) -> [Finding] {
         var findings: [Finding] = []
-        for service in ["webcredentials", "appclips", "activitycontinuation"] where services.contains(service) {
-            guard let apps = ContentChecks.serviceApps(file[service]) else {
-                findings.append(Finding(.serviceMissing, .error, .wellKnown, "The entitlements name this host for \(service), but the file has no \(service) section."))
+        for service in AssociatedDomainService.appListServices where services.contains(service) {
+            guard let apps = ContentChecks.serviceApps(file[service.rawValue]) else {
+                findings.append(Finding(.serviceMissing, .wellKnown, "The entitlements name this host for \(service.rawValue), but the file has no \(service.rawValue) section."))
                 continue
             }
             for expected in target.expectedAppIDs where !apps.contains(expected) && !apps.contains(where: { $0.hasPrefix(expected + ".") }) {
-                findings.append(Finding(.serviceMissing, .error, .wellKnown, "The file's \(service) section does not name \(expected)."))
+                findings.append(Finding(.serviceMissing, .wellKnown, "The file's \(service.rawValue) section does not name \(expected)."))
             }
         }
         return findings
@@ -49,25 +49,19 @@ public enum DomainChecks {
                 case .app where wanted.isEmpty || decision.appIDs.contains(where: wanted.contains):
                     continue
                 case .app:
-                    findings.append(Finding(.matchExpectedApp, .error, .wellKnown, "\(expectation.url) (\(line)) opens \(decision.appIDs.joined(separator: ", ")), not \(wanted.joined(separator: " or "))\(rule)."))
+                    findings.append(Finding(.matchExpectedApp, .wellKnown, "\(expectation.url) (\(line)) opens \(decision.appIDs.joined(separator: ", ")), not \(wanted.joined(separator: " or "))\(rule)."))
                 case .excluded:
-                    findings.append(Finding(.matchExpectedApp, .error, .wellKnown, "\(expectation.url) (\(line)) must open the app but stays in the browser: excluded by \(decision.rule?.path ?? "a rule")."))
+                    findings.append(Finding(.matchExpectedApp, .wellKnown, "\(expectation.url) (\(line)) must open the app but stays in the browser: excluded by \(decision.rule?.path ?? "a rule")."))
                 case .none:
-                    findings.append(Finding(.matchExpectedApp, .error, .wellKnown, "\(expectation.url) (\(line)) must open the app but no rule matches it."))
+                    findings.append(Finding(.matchExpectedApp, .wellKnown, "\(expectation.url) (\(line)) must open the app but no rule matches it."))
                 }
             } else if decision.outcome == .app {
-                findings.append(Finding(.matchExpectedBrowser, .error, .wellKnown, "\(expectation.url) (\(line)) must stay in the browser but opens \(decision.appIDs[0])\(rule)."))
+                findings.append(Finding(.matchExpectedBrowser, .wellKnown, "\(expectation.url) (\(line)) must stay in the browser but opens \(decision.appIDs[0])\(rule)."))
             }
         }
         return findings
     }
 
-    /// Codes that follow from the bytes of a file alone, not from how it was served.
-    static let contentCodes: Set<FindingCode> = Set(FindingCode.allCases).subtracting([
-        .netDNS, .netConnect, .netTimeout, .tlsCertificate, .tlsHandshake, .netOther,
-        .httpRedirect, .httpStatus, .httpContentType, .bodyEmpty, .locationRootOnly, .locationNone,
-        .appIDMissing, .matchExpectedApp, .matchExpectedBrowser,
-    ])
 
     /// What else was fetched: Apple's CDN copy, and `.well-known` as Apple's bot and as a browser.
     public struct DeviceView: Sendable {
@@ -76,7 +70,7 @@ public enum DomainChecks {
         public var browser: FetchedLocation?
         public var botAgent: String
 
-        public init(cdn: FetchedLocation? = nil, bot: FetchedLocation? = nil, browser: FetchedLocation? = nil, botAgent: String = "AASA-Bot/1.0.0") {
+        public init(cdn: FetchedLocation? = nil, bot: FetchedLocation? = nil, browser: FetchedLocation? = nil, botAgent: String = AppleLimits.botUserAgent) {
             self.cdn = cdn
             self.bot = bot
             self.browser = browser
@@ -92,7 +86,7 @@ public enum DomainChecks {
         // A root copy with the same bytes has the same content problems: report them once.
         let sameFile = wellKnown.record.bodySHA256 != nil && wellKnown.record.bodySHA256 == root.record.bodySHA256
             && wellKnown.record.bodyBytes == root.record.bodyBytes && primary.answered200 && fallback.answered200
-        let rootFindings = sameFile ? fallback.findings.filter { !contentCodes.contains($0.code) } : fallback.findings
+        let rootFindings = sameFile ? fallback.findings.filter { $0.code.definition.category != .content } : fallback.findings
         findings += rootFindings.map { finding in
             var capped = finding
             capped.severity = fallback.answered200 ? min(finding.severity, .warning) : .info
@@ -100,14 +94,14 @@ public enum DomainChecks {
         }
 
         if primary.file == nil, fallback.file != nil {
-            findings.append(Finding(.locationRootOnly, .error, .domain, "A valid file is served only at \(AASALocation.root.path); current iOS and Apple's CDN read only \(AASALocation.wellKnown.path)."))
+            findings.append(Finding(.locationRootOnly, .domain, "A valid file is served only at \(AASALocation.root.path); current iOS and Apple's CDN read only \(AASALocation.wellKnown.path)."))
         }
         if !primary.answered200, !fallback.answered200, primary.responded || fallback.responded {
-            findings.append(Finding(.locationNone, .error, .domain, "Neither location served the file with status 200."))
+            findings.append(Finding(.locationNone, .domain, "Neither location served the file with status 200."))
         }
 
         let services = Set(target.services.map(\.service))
-        let needsApplinks = services.isEmpty || services.contains("applinks")
+        let needsApplinks = services.isEmpty || services.contains(.applinks)
         if !needsApplinks {
             // An entitlement for other services only: the file need not open links.
             findings.removeAll { $0.code == .applinksMissing }
@@ -131,12 +125,21 @@ public enum DomainChecks {
             for expected in target.expectedAppIDs where !named.contains(expected) {
                 let nearMiss = named.first { $0.lowercased() == expected.lowercased() }
                 let hint = nearMiss.map { " (it names \($0), which differs only in case)" } ?? ""
-                findings.append(Finding(.appIDMissing, .error, .wellKnown, "The expected app ID \(expected) is not in the file's applinks section\(hint)."))
+                findings.append(Finding(.appIDMissing, .wellKnown, "The expected app ID \(expected) is not in the file's applinks section\(hint)."))
             }
         }
         if let file = primary.file {
             findings += expectationFindings(target, file: file)
         }
         return Result(findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs(), wellKnownFile: primary.file, rootFile: fallback.file, cdnFile: cdnFile)
+    }
+}
+
+extension DomainChecks {
+    /// The report of a domain the run never audited (it was interrupted first).
+    public static func notAudited(_ target: DomainTarget) -> DomainReport {
+        DomainReport(
+            domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs, fetches: [],
+            appIDs: ServiceAppIDs(), findings: [Finding(.auditInterrupted, .domain, "The run was interrupted before this domain was audited.")])
     }
 }

@@ -14,7 +14,7 @@ public enum FileLint {
         let assessed = LocationChecks.assessBody(bytes, declaredSize: size, truncated: truncated, at: .file, options: options)
         var findings = assessed.findings
         if bytes.isEmpty, !truncated {
-            findings = [Finding(.bodyEmpty, .error, .file, "The file is empty.")]
+            findings = [Finding(.bodyEmpty, .file, "The file is empty.")]
         }
         return Result(verdict: Verdict(findings: findings), appIDs: assessed.content?.appIDs ?? ServiceAppIDs(), findings: findings)
     }

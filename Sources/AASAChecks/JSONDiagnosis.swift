@@ -20,7 +20,7 @@ enum JSONDiagnosis {
         if at + 1 < bytes.count, bytes[at] == UInt8(ascii: "/"), bytes[at + 1] == UInt8(ascii: "/") || bytes[at + 1] == UInt8(ascii: "*") {
             return "a comment, which JSON does not allow"
         }
-        if error.reason.contains("trailing comma") {
+        if error.kind == .trailingComma {
             return "a trailing comma, which JSON does not allow"
         }
         let typographic: [[UInt8]] = ["\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}"].map { Array($0.utf8) }

@@ -32,11 +32,11 @@ public enum LocationChecks {
         if (300..<400).contains(status) {
             let target = record.redirectTarget ?? record.headers.location
             let whereTo = target.map { "to \($0)" } ?? "without a Location header"
-            assessment.findings.append(Finding(.httpRedirect, .error, location, "HTTP \(status) redirect \(whereTo). Redirects are never followed for this file."))
+            assessment.findings.append(Finding(.httpRedirect, location, "HTTP \(status) redirect \(whereTo). Redirects are never followed for this file."))
             return assessment
         }
         guard status == 200 else {
-            assessment.findings.append(Finding(.httpStatus, .error, location, "HTTP \(status)\(statusHint(status)); the file must be served with 200."))
+            assessment.findings.append(Finding(.httpStatus, location, "HTTP \(status)\(statusHint(status)); the file must be served with 200."))
             return assessment
         }
 
@@ -61,22 +61,22 @@ public enum LocationChecks {
             let size = declaredSize == 0 && contentLength != nil
                 ? "\(contentLength!) bytes by its Content-Length (not read)"
                 : "more than \(declaredSize) bytes after decoding (reading stopped there)"
-            return ([Finding(.bodyTooLarge, .error, location, "The body is \(size); iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")], nil, nil)
+            return ([Finding(.bodyTooLarge, location, "The body is \(size); iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")], nil, nil)
         }
         if declaredSize > AppleLimits.maximumFileBytes {
-            return ([Finding(.bodyTooLarge, .error, location, "The body is \(declaredSize) bytes after decoding; iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")], nil, nil)
+            return ([Finding(.bodyTooLarge, location, "The body is \(declaredSize) bytes after decoding; iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")], nil, nil)
         }
         if body.isEmpty {
-            return ([Finding(.bodyEmpty, .error, location, "HTTP 200 with an empty body.")], nil, nil)
+            return ([Finding(.bodyEmpty, location, "HTTP 200 with an empty body.")], nil, nil)
         }
         let parsed: JSONValue
         do {
             parsed = try JSONParser.parse(body)
         } catch {
-            return ([Finding(.jsonInvalid, .error, location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: body)).")], nil, nil)
+            return ([Finding(.jsonInvalid, location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: body)).")], nil, nil)
         }
         guard case .object(let file) = parsed else {
-            return ([Finding(.jsonNotObject, .error, location, "The top level is \(ContentChecks.article(parsed.typeName)), not an object.")], nil, nil)
+            return ([Finding(.jsonNotObject, location, "The top level is \(ContentChecks.article(parsed.typeName)), not an object.")], nil, nil)
         }
         let content = ContentChecks.assess(file, at: location, options: options)
         return (content.findings, file, content)
@@ -91,23 +91,23 @@ public enum LocationChecks {
         case .tlsHandshake: .tlsHandshake
         case .skipped, .cancelled, .other: .netOther
         }
-        return Finding(code, .error, location, error.message)
+        return Finding(code, location, error.message)
     }
 
     /// `application/json` (with any parameters) is right; the signed format's type is info;
     /// anything else, or none, is a warning.
     static func contentTypeFinding(_ header: String?, at location: FindingLocation) -> Finding? {
         guard let header, !header.isEmpty else {
-            return Finding(.httpContentType, .warning, location, "No Content-Type header; serve application/json.")
+            return Finding(.httpContentType, location, "No Content-Type header; serve application/json.")
         }
         let mediaType = header.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIIWhitespace().lowercased() } ?? ""
         switch mediaType {
         case "application/json":
             return nil
         case "application/pkcs7-mime":
-            return Finding(.httpContentType, .info, location, "Content-Type \(header): the signed format of iOS 8; current iOS expects unsigned application/json.")
+            return Finding(.httpContentType, .signedContentType, location, "Content-Type \(header): the signed format of iOS 8; current iOS expects unsigned application/json.")
         default:
-            return Finding(.httpContentType, .warning, location, "Content-Type is \(header), not application/json.")
+            return Finding(.httpContentType, location, "Content-Type is \(header), not application/json.")
         }
     }
 

@@ -1,6 +1,7 @@
 import AASAModel
 
-/// Fetches URLs concurrently over one libcurl multi handle, never following redirects, every
+/// Fetches URLs concurrently over libcurl multi handles, each driven by a thread of its own
+/// (`FetcherConfiguration.loopThreads`, one by default), never following redirects, every
 /// transfer bounded in time and in bytes. Call `shutdown()` when done.
 public final class Fetcher: Sendable {
     public let configuration: FetcherConfiguration
@@ -8,12 +9,11 @@ public final class Fetcher: Sendable {
 
     public init(configuration: FetcherConfiguration) throws(FetcherError) {
         self.configuration = configuration
-        var perLoop = configuration
-        // Each loop's connection cache holds every domain in flight: hashing need not split them evenly.
-        perLoop.expectedConcurrency = configuration.expectedConcurrency
+        // Each loop's connection cache is sized for every domain in flight (the whole
+        // `expectedConcurrency`): hashing hosts to loops need not split them evenly.
         var loops: [CurlMultiLoop] = []
         for _ in 0..<configuration.loopThreads {
-            loops.append(try CurlMultiLoop(configuration: perLoop))
+            loops.append(try CurlMultiLoop(configuration: configuration))
         }
         self.loops = loops
     }
@@ -45,7 +45,7 @@ public final class Fetcher: Sendable {
         }
     }
 
-    /// Stops the loop thread; fetches still in flight end as cancelled.
+    /// Stops the loop threads; fetches still in flight end as cancelled.
     public func shutdown() {
         for loop in loops { loop.shutdown() }
     }

@@ -28,7 +28,7 @@ public struct FetcherConfiguration: Sendable {
 
     public init(
         timeoutSeconds: Double = 10, connectTimeoutSeconds: Double = 5, userAgent: String,
-        maximumBodyBytes: Int = 1 << 20, maximumStoredBodyBytes: Int = 131_073, maximumHeaderBytes: Int = 256 << 10,
+        maximumBodyBytes: Int = 1 << 20, maximumStoredBodyBytes: Int = AppleLimits.maximumFileBytes + 1, maximumHeaderBytes: Int = 256 << 10,
         resolve: [String] = [], connectTo: [String] = [], caCertFile: String? = nil, expectedConcurrency: Int = 64,
         loopThreads: Int = FetcherConfiguration.defaultLoopThreads
     ) {

@@ -1,7 +1,6 @@
 import AASAModel
 import CCurlShim
 import CLibcurl
-import Crypto
 import Foundation
 
 /// One transfer in flight: its easy handle, what it has received so far, and the
@@ -27,7 +26,7 @@ final class Transfer: @unchecked Sendable {
     var body: [UInt8] = []
     /// Every body byte received, counted and hashed as it arrives.
     var bodyBytes = 0
-    var hasher = SHA256()
+    let hasher = SHA256Stream()
     var bodyTruncated = false
     var headers = ResponseHeaders()
     var headerBytes = 0
@@ -53,7 +52,7 @@ final class Transfer: @unchecked Sendable {
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         let room = maximumBodyBytes - bodyBytes
         let taken = bytes.count > room ? UnsafeRawBufferPointer(rebasing: bytes.prefix(room)) : bytes
-        hasher.update(bufferPointer: taken)
+        hasher.update(taken)
         let storable = maximumStoredBodyBytes - body.count
         if storable > 0 { body.append(contentsOf: taken.prefix(storable)) }
         bodyBytes += taken.count
@@ -124,7 +123,7 @@ final class Transfer: @unchecked Sendable {
         record.bodyBytes = bodyBytes
         record.bodyTruncated = bodyTruncated
         if bodyBytes > 0 {
-            record.bodySHA256 = Self.hex(hasher.finalize())
+            record.bodySHA256 = hasher.finalizeHex()
         }
 
         let bodyCapHit = bodyTruncated && (result == CURLE_WRITE_ERROR || result == CURLE_FILESIZE_EXCEEDED)
@@ -160,17 +159,6 @@ final class Transfer: @unchecked Sendable {
         var microseconds: curl_off_t = 0
         _ = ccurl_easy_get_offset(easy, info, &microseconds)
         return Double(microseconds / 10) / 100
-    }
-
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 
     static func httpVersionName(_ version: Int) -> String? {

@@ -1,12 +1,34 @@
 /// Why a document is not strict JSON, and where: a byte offset and a 1-based line and column
 /// (the column counts characters, as an editor does).
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var kind: JSONParseErrorKind
+    /// The problem in words, for people.
     public var reason: String
     public var offset: Int
     public var line: Int
     public var column: Int
 
     public var description: String { "\(reason) at line \(line), column \(column)" }
+}
+
+/// What kind of mistake stopped the parser, for callers that explain it (a trailing comma is
+/// the classic hand-edited mistake).
+public enum JSONParseErrorKind: String, Sendable, Equatable {
+    /// Nothing but white space.
+    case empty
+    /// The input ends inside a value.
+    case unexpectedEnd
+    /// A byte that cannot stand where it does.
+    case unexpectedByte
+    /// A comma right before `}` or `]`.
+    case trailingComma
+    /// More after the top-level value.
+    case trailingContent
+    /// Nesting deeper than the parser's bound.
+    case tooDeep
+    case invalidNumber
+    /// An unterminated string, a raw control character, invalid UTF-8, a bad escape.
+    case invalidString
 }
 
 /// A strict RFC 8259 parser over bytes. Strict on purpose: the devices that read an
@@ -42,12 +64,12 @@ private struct Cursor {
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
         guard index < bytes.count else {
-            throw error(bytes.isEmpty ? "the document is empty" : "the document holds only white space")
+            throw error(.empty, bytes.isEmpty ? "the document is empty" : "the document holds only white space")
         }
         let value = try parseValue()
         skipWhitespace()
         if index < bytes.count {
-            throw error("unexpected \(describeCurrent()) after the end of the top-level value")
+            throw error(.trailingContent, "unexpected \(describeCurrent()) after the end of the top-level value")
         }
         return value
     }
@@ -55,7 +77,7 @@ private struct Cursor {
     // MARK: Values
 
     mutating func parseValue() throws(JSONParseError) -> JSONValue {
-        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        guard index < bytes.count else { throw error(.unexpectedEnd, "unexpected end of input, expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -64,13 +86,13 @@ private struct Cursor {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw error("unexpected \(describeCurrent()), expected a value")
+        default: throw error(.unexpectedByte, "unexpected \(describeCurrent()), expected a value")
         }
     }
 
     mutating func enter() throws(JSONParseError) {
         depth += 1
-        if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
+        if depth > maxDepth { throw error(.tooDeep, "nesting deeper than \(maxDepth) levels") }
     }
 
     mutating func parseObject() throws(JSONParseError) -> JSONValue {
@@ -85,31 +107,31 @@ private struct Cursor {
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input inside an object") }
+            guard index < bytes.count else { throw error(.unexpectedEnd, "unexpected end of input inside an object") }
             guard bytes[index] == UInt8(ascii: "\"") else {
                 if bytes[index] == UInt8(ascii: "}"), !members.isEmpty {
-                    throw error("trailing comma before '}'")
+                    throw error(.trailingComma, "trailing comma before '}'")
                 }
-                throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
+                throw error(.unexpectedByte, "unexpected \(describeCurrent()), expected a member name in double quotes")
             }
             let key = try parseString()
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else {
-                throw error("unexpected \(describeCurrent()), expected ':' after the member name")
+                throw error(.unexpectedByte, "unexpected \(describeCurrent()), expected ':' after the member name")
             }
             index += 1
             skipWhitespace()
             let value = try parseValue()
             members.append((key, value))
             skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input inside an object") }
+            guard index < bytes.count else { throw error(.unexpectedEnd, "unexpected end of input inside an object") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
                 return .object(JSONObject(members))
-            default: throw error("unexpected \(describeCurrent()), expected ',' or '}'")
+            default: throw error(.unexpectedByte, "unexpected \(describeCurrent()), expected ',' or '}'")
             }
         }
     }
@@ -126,17 +148,17 @@ private struct Cursor {
         }
         while true {
             skipWhitespace()
-            if peek(UInt8(ascii: "]")), !elements.isEmpty { throw error("trailing comma before ']'") }
+            if peek(UInt8(ascii: "]")), !elements.isEmpty { throw error(.trailingComma, "trailing comma before ']'") }
             elements.append(try parseValue())
             skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input inside an array") }
+            guard index < bytes.count else { throw error(.unexpectedEnd, "unexpected end of input inside an array") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "]"):
                 index += 1
                 depth -= 1
                 return .array(elements)
-            default: throw error("unexpected \(describeCurrent()), expected ',' or ']'")
+            default: throw error(.unexpectedByte, "unexpected \(describeCurrent()), expected ',' or ']'")
             }
         }
     }
@@ -147,29 +169,29 @@ private struct Cursor {
         let matches = literal.withUTF8Buffer { expected in
             bytes.count - start >= count && (0..<count).allSatisfy { bytes[start + $0] == expected[$0] }
         }
-        guard matches else { throw error("unexpected \(describeCurrent()), expected a value") }
+        guard matches else { throw error(.unexpectedByte, "unexpected \(describeCurrent()), expected a value") }
         index += count
     }
 
     mutating func parseNumber() throws(JSONParseError) -> String {
         let start = index
         if peek(UInt8(ascii: "-")) { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: a digit must follow '-'") }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber, "invalid number: a digit must follow '-'") }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
-            if index < bytes.count, isDigit(bytes[index]) { throw error("invalid number: leading zero") }
+            if index < bytes.count, isDigit(bytes[index]) { throw error(.invalidNumber, "invalid number: leading zero") }
         } else {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if peek(UInt8(ascii: ".")) {
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: a digit must follow '.'") }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber, "invalid number: a digit must follow '.'") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
             index += 1
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: a digit must follow the exponent") }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber, "invalid number: a digit must follow the exponent") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -182,7 +204,7 @@ private struct Cursor {
         var scalars = String.UnicodeScalarView()
         var runStart = index
         while true {
-            guard index < bytes.count else { throw error("unterminated string") }
+            guard index < bytes.count else { throw error(.invalidString, "unterminated string") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 try appendRun(from: runStart, to: index, into: &scalars)
@@ -195,7 +217,7 @@ private struct Cursor {
                 runStart = index
                 continue
             }
-            if byte < 0x20 { throw error("control character U+\(hex4(UInt32(byte))) inside a string (must be escaped)") }
+            if byte < 0x20 { throw error(.invalidString, "control character U+\(hex4(UInt32(byte))) inside a string (must be escaped)") }
             index += 1
         }
     }
@@ -215,14 +237,14 @@ private struct Cursor {
                 return
             case .error:
                 index = consumed
-                throw error("invalid UTF-8 byte 0x\(String(bytes[consumed], radix: 16, uppercase: true)) inside a string")
+                throw error(.invalidString, "invalid UTF-8 byte 0x\(String(bytes[consumed], radix: 16, uppercase: true)) inside a string")
             }
         }
     }
 
     mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
         index += 1  // backslash
-        guard index < bytes.count else { throw error("unterminated string") }
+        guard index < bytes.count else { throw error(.invalidString, "unterminated string") }
         let byte = bytes[index]
         index += 1
         switch byte {
@@ -238,29 +260,29 @@ private struct Cursor {
             let first = try parseHex4()
             if (0xD800...0xDBFF).contains(first) {
                 guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw error("unpaired surrogate \\u\(hex4(first))")
+                    throw error(.invalidString, "unpaired surrogate \\u\(hex4(first))")
                 }
                 index += 2
                 let second = try parseHex4()
-                guard (0xDC00...0xDFFF).contains(second) else { throw error("unpaired surrogate \\u\(hex4(first))") }
+                guard (0xDC00...0xDFFF).contains(second) else { throw error(.invalidString, "unpaired surrogate \\u\(hex4(first))") }
                 let combined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
                 return Unicode.Scalar(combined)!
             }
-            guard let scalar = Unicode.Scalar(first) else { throw error("unpaired surrogate \\u\(hex4(first))") }
+            guard let scalar = Unicode.Scalar(first) else { throw error(.invalidString, "unpaired surrogate \\u\(hex4(first))") }
             return scalar
         default:
             index -= 2
-            throw error("invalid escape sequence in a string")
+            throw error(.invalidString, "invalid escape sequence in a string")
         }
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("invalid \\u escape: four hex digits expected") }
+        guard index + 4 <= bytes.count else { throw error(.invalidString, "invalid \\u escape: four hex digits expected") }
         var value: UInt32 = 0
         for offset in 0..<4 {
             guard let digit = hexValue(bytes[index + offset]) else {
                 index += offset
-                throw error("invalid \\u escape: four hex digits expected")
+                throw error(.invalidString, "invalid \\u escape: four hex digits expected")
             }
             value = value << 4 | digit
         }
@@ -311,9 +333,9 @@ private struct Cursor {
         return "byte 0x\(String(byte, radix: 16, uppercase: true)) (not UTF-8)"
     }
 
-    func error(_ reason: String) -> JSONParseError {
+    func error(_ kind: JSONParseErrorKind, _ reason: String) -> JSONParseError {
         let position = TextPosition(of: index, in: bytes)
-        return JSONParseError(reason: reason, offset: index, line: position.line, column: position.column)
+        return JSONParseError(kind: kind, reason: reason, offset: index, line: position.line, column: position.column)
     }
 }
 

@@ -11,6 +11,21 @@ public struct ServiceAppIDs: Codable, Sendable, Equatable {
         self.appclips = appclips
         self.activitycontinuation = activitycontinuation
     }
+
+    /// The app IDs a service's section names; nil when the file lacks the section.
+    public subscript(service: AssociatedDomainService) -> [String]? {
+        switch service {
+        case .applinks: applinks
+        case .webcredentials: webcredentials
+        case .appclips: appclips
+        case .activitycontinuation: activitycontinuation
+        }
+    }
+
+    /// Every service with its app IDs, in the order of `AssociatedDomainService.allCases`.
+    public var byService: [(service: AssociatedDomainService, appIDs: [String]?)] {
+        AssociatedDomainService.allCases.map { ($0, self[$0]) }
+    }
 }
 
 /// The audit of one domain: a record of the JSON report's `domains` array.
@@ -63,14 +78,13 @@ public struct DomainTarget: Sendable, Equatable {
 
 /// An associated-domains entitlement entry for a host: `applinks:example.com?mode=developer`.
 public struct AssociatedService: Codable, Sendable, Equatable, Hashable {
-    /// `applinks`, `webcredentials`, `appclips` or `activitycontinuation`.
-    public var service: String
+    public var service: AssociatedDomainService
     /// `developer`, `managed` or `developer+managed`; nil for the normal mode.
     public var mode: String?
     /// The entitlements file that named it.
     public var file: String
 
-    public init(service: String, mode: String? = nil, file: String) {
+    public init(service: AssociatedDomainService, mode: String? = nil, file: String) {
         self.service = service
         self.mode = mode
         self.file = file

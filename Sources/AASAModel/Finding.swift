@@ -68,7 +68,9 @@ public struct Finding: Codable, Sendable, Hashable {
     public var location: FindingLocation
     public var message: String
 
-    public init(_ code: FindingCode, _ severity: Severity, _ location: FindingLocation, _ message: String) {
+    /// A finding at an explicit severity: for decoding, and for the policies that lower one
+    /// (the root copy's findings). Checks use the catalog's initialisers instead.
+    public init(code: FindingCode, severity: Severity, location: FindingLocation, message: String) {
         self.code = code
         self.severity = severity
         self.location = location

@@ -89,14 +89,43 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
 }
 
 extension RunChanges {
+    /// The changes of a run against an earlier one, gathered as the run's domains complete, in
+    /// any order: only the domains that changed are kept.
+    public struct Collector: Sendable {
+        private let previousStartedAt: Date
+        private let previous: [String: DomainSnapshot]
+        private let previousOrder: [String]
+        private var changed: [(index: Int, change: DomainChange)] = []
+
+        /// - Parameter previous: the earlier run's domains, in its order.
+        public init(previous: [DomainSnapshot], previousStartedAt: Date) {
+            self.previousStartedAt = previousStartedAt
+            self.previous = Dictionary(previous.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
+            previousOrder = previous.map(\.domain)
+        }
+
+        /// Adds the domain at `index` of the current run.
+        public mutating func add(_ snapshot: DomainSnapshot, at index: Int) {
+            if let before = previous[snapshot.domain], let change = snapshot.change(since: before) {
+                changed.append((index, change))
+            }
+        }
+
+        /// The changes, once every domain is added; `current` is the run's domains in its order.
+        public func changes(current: [String]) -> RunChanges {
+            let now = Set(current)
+            return RunChanges(
+                previousRunStartedAt: previousStartedAt,
+                domains: changed.sorted { $0.index < $1.index }.map(\.change),
+                addedDomains: current.filter { previous[$0] == nil },
+                removedDomains: previousOrder.filter { !now.contains($0) })
+        }
+    }
+
     /// The changes between two whole runs.
     public static func between(previous: [DomainSnapshot], previousStartedAt: Date, current: [DomainSnapshot]) -> RunChanges {
-        let before = Dictionary(previous.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
-        let nowDomains = Set(current.map(\.domain))
-        return RunChanges(
-            previousRunStartedAt: previousStartedAt,
-            domains: current.compactMap { snapshot in before[snapshot.domain].flatMap { snapshot.change(since: $0) } },
-            addedDomains: current.map(\.domain).filter { before[$0] == nil },
-            removedDomains: previous.map(\.domain).filter { !nowDomains.contains($0) })
+        var collector = Collector(previous: previous, previousStartedAt: previousStartedAt)
+        for (index, snapshot) in current.enumerated() { collector.add(snapshot, at: index) }
+        return collector.changes(current: current.map(\.domain))
     }
 }

@@ -161,8 +161,9 @@ struct RowView {
         findings = sorted.map(FindingView.init)
         hasFindings = !findings.isEmpty
         let ids = report.appIDs
-        services = [("applinks", ids.applinks), ("webcredentials", ids.webcredentials), ("appclips", ids.appclips), ("activitycontinuation", ids.activitycontinuation)]
-            .compactMap { name, list in list.map { ServiceView(service: name, appIDs: $0.isEmpty ? "(none)" : $0.joined(separator: ", ")) } }
+        services = ids.byService.compactMap { service, list in
+            list.map { ServiceView(service: service.rawValue, appIDs: $0.isEmpty ? "(none)" : $0.joined(separator: ", ")) }
+        }
         hasServices = !services.isEmpty
         self.files = files.map { FileView($0, row: index) }
     }

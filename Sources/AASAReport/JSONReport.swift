@@ -46,19 +46,61 @@ public enum JSONReport {
         return (head, tail)
     }
 
-    /// Writes a whole document: the envelope around `records`, separated by commas.
+    /// Writes a whole document: the envelope around the records, one a line, separated by
+    /// commas. `records` calls its argument with each record, in order.
     public static func writeDocument(
         tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil,
-        records: some Sequence<Data>, to write: (Data) throws -> Void
-    ) rethrows {
+        records: ((Data) throws -> Void) throws -> Void, to write: (Data) throws -> Void
+    ) throws {
         let (head, tail) = envelope(tool: tool, run: run, summary: summary, input: input, changes: changes)
         try write(head)
         var first = true
-        for record in records {
-            if !first { try write(Data(",\n".utf8)) }
-            try write(record)
-            first = false
+        try withoutActuallyEscaping(write) { write in
+            try records { record in
+                if !first { try write(Data(",\n".utf8)) }
+                try write(record)
+                first = false
+            }
         }
         try write(tail)
     }
+}
+
+/// What a written report says of its domains, as far as changes go: read back from the lines
+/// `JSONReport.writeDocument` writes, one record at a time, so that a previous run of any size
+/// is read in the memory of one record.
+public struct ReportSnapshot: Sendable, Equatable {
+    public var startedAt: Date
+    /// In the report's order.
+    public var domains: [DomainSnapshot]
+}
+
+extension JSONReport {
+    /// Reads a report from its lines, in the layout `writeDocument` writes: the head (ending in
+    /// `"domains":[`) on one line, a record a line, then the tail (`],"input":…,"run":{…}…`).
+    /// Nil when the lines are not such a document.
+    public static func snapshot(lines: some Sequence<Data>) -> ReportSnapshot? {
+        let decoder = makeDecoder()
+        var domains: [DomainSnapshot] = []
+        var inDomains = false
+        for line in lines {
+            if !inDomains {
+                inDomains = line.reversed().starts(with: #""domains":["#.utf8.reversed())
+                continue
+            }
+            if line.first == UInt8(ascii: "]") {
+                guard let run = try? decoder.decode(ReportTail.self, from: Data("{".utf8) + line.dropFirst(2)).run else { return nil }
+                return ReportSnapshot(startedAt: run.startedAt, domains: domains)
+            }
+            var record = line
+            if record.last == UInt8(ascii: ",") { record = record.dropLast() }
+            if let snapshot = try? decoder.decode(DomainSnapshot.self, from: record) { domains.append(snapshot) }
+        }
+        return nil
+    }
+}
+
+/// The part of a report's tail that `JSONReport.snapshot(lines:)` reads.
+private struct ReportTail: Decodable {
+    var run: RunInfo
 }

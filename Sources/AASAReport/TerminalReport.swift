@@ -111,11 +111,9 @@ public struct TerminalReport: Sendable {
     }
 
     func appIDLine(_ ids: ServiceAppIDs, none: String) -> String {
-        let services: [(String, [String]?)] = [
-            ("applinks", ids.applinks), ("webcredentials", ids.webcredentials),
-            ("appclips", ids.appclips), ("activitycontinuation", ids.activitycontinuation),
-        ]
-        let named = services.compactMap { name, list in list.map { "\(name): \($0.isEmpty ? "(none)" : $0.map(clean).joined(separator: ", "))" } }
+        let named = ids.byService.compactMap { service, list in
+            list.map { "\(service.rawValue): \($0.isEmpty ? "(none)" : $0.map(clean).joined(separator: ", "))" }
+        }
         return named.isEmpty ? none : named.joined(separator: "; ")
     }
 
@@ -128,7 +126,7 @@ public struct TerminalReport: Sendable {
         }
         let ordered = findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }.map(\.element)
         for finding in ordered {
-            let explanation = finding.code.explanation
+            let explanation = finding.code.definition
             lines.append("")
             lines.append("  \(paint(finding.severity)) \(paint(finding.code.rawValue, .bold)) \(paint("(\(finding.location.rawValue))", .dim))")
             lines.append("          \(clean(finding.message))")
@@ -196,5 +194,15 @@ public struct TerminalReport: Sendable {
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
+
+extension TerminalReport {
+    /// `aasa-audit explain`: each code with its severity, meaning and fix, from the catalog.
+    public static func explanations(of codes: [FindingCode]) -> String {
+        codes.map { code in
+            let entry = code.definition
+            return "\(code.rawValue) (\(entry.severityText))\n  \(entry.meaning)\n  Fix: \(entry.fix)\n\n"
+        }.joined()
     }
 }

@@ -5,11 +5,6 @@
 const long ccurl_pipe_multiplex = CURLPIPE_MULTIPLEX;
 const long ccurl_http_version_2tls = CURL_HTTP_VERSION_2TLS;
 const size_t ccurl_error_size = CURL_ERROR_SIZE;
-#ifdef CURL_WRITEFUNC_ERROR
-const size_t ccurl_writefunc_error = CURL_WRITEFUNC_ERROR;
-#else
-const size_t ccurl_writefunc_error = 0;
-#endif
 
 CURLcode ccurl_global_init_once(void) {
     // OPENSSL_INIT_NO_ATEXIT (0x00080000): OpenSSL 1.1.1+. Looked up at run time so that the

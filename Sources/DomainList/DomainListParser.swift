@@ -1,4 +1,3 @@
-import AASAChecks
 import AASAMatching
 import AASAModel
 
@@ -68,7 +67,7 @@ public enum DomainListParser {
                 switch MatchURL.parse(tokens[1]) {
                 case .failure(let error):
                     problem(lineNumber, line, .error, "\"\(tokens[1])\" \(error.reason); the line is ignored.")
-                case .success(let url) where HostName.normalize(url.host).map({ $0 }) != .success(domain):
+                case .success(let url) where HostName.normalize(url.host) != .success(domain):
                     problem(lineNumber, line, .error, "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
                 case .success:
                     targets[current].expectations.append(URLExpectation(url: tokens[1], opensApp: first == "+", inputLine: lineNumber))

@@ -7,7 +7,6 @@ import Foundation
 /// names no single host, so it is reported rather than audited.
 public enum EntitlementsParser {
     public static let key = "com.apple.developer.associated-domains"
-    public static let services = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
     public static let modes = ["developer", "managed", "developer+managed"]
 
     /// One target per host, in the order the file names them, with every service that names
@@ -40,7 +39,7 @@ public enum EntitlementsParser {
                 problem(.error, entry, "\"\(entry)\" is not SERVICE:HOST.")
                 continue
             }
-            let service = String(entry[..<colon])
+            let serviceName = String(entry[..<colon])
             var rest = String(entry[entry.index(after: colon)...])
             var mode: String?
             if let query = rest.firstIndex(of: "?") {
@@ -52,8 +51,9 @@ public enum EntitlementsParser {
                 }
                 mode = String(parameter.dropFirst(5))
             }
-            guard services.contains(service) else {
-                problem(.error, entry, "\"\(entry)\": \(service) is not an associated-domains service (\(services.joined(separator: ", "))).")
+            guard let service = AssociatedDomainService(rawValue: serviceName) else {
+                let known = AssociatedDomainService.allCases.map(\.rawValue).joined(separator: ", ")
+                problem(.error, entry, "\"\(entry)\": \(serviceName) is not an associated-domains service (\(known)).")
                 continue
             }
             if rest.hasPrefix("*.") {

@@ -63,11 +63,11 @@ import Testing
     }
 
     @Test func entitlementsForOtherServicesNeedTheirSections() {
-        let webOnly = DomainTarget(domain: "example.com", expectedAppIDs: ["ABCDE12346.com.example.app"], services: [AssociatedService(service: "webcredentials", file: "E")])
+        let webOnly = DomainTarget(domain: "example.com", expectedAppIDs: ["ABCDE12346.com.example.app"], services: [AssociatedService(service: .webcredentials, file: "E")])
         let file = #"{"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#
         let passing = DomainChecks.assess(target: webOnly, wellKnown: Fixture.served(file), root: Fixture.served(file, at: .root))
         #expect(passing.findings.isEmpty, "no applinks needed for a webcredentials-only host")
-        let clips = DomainTarget(domain: "example.com", expectedAppIDs: ["ABCDE12346.com.example.app"], services: [AssociatedService(service: "appclips", file: "E")])
+        let clips = DomainTarget(domain: "example.com", expectedAppIDs: ["ABCDE12346.com.example.app"], services: [AssociatedService(service: .appclips, file: "E")])
         let missing = DomainChecks.assess(target: clips, wellKnown: Fixture.served(file), root: Fixture.served(file, at: .root))
         #expect(missing.findings.map(\.code) == [.serviceMissing])
         #expect(missing.findings.first?.message.contains("no appclips section") == true)

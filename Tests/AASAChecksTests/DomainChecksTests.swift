@@ -173,9 +173,9 @@ import Testing
     }
 
     @Test func verdictsFollowTheWorstSeverity() {
-        let info = Finding(.httpRedirect, .info, .root, "")
-        let warning = Finding(.httpContentType, .warning, .wellKnown, "")
-        let error = Finding(.jsonInvalid, .error, .wellKnown, "")
+        let info = Finding(code: .httpRedirect, severity: .info, location: .root, message: "")
+        let warning = Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "")
+        let error = Finding(code: .jsonInvalid, severity: .error, location: .wellKnown, message: "")
         #expect(Verdict(findings: []) == .pass)
         #expect(Verdict(findings: [info]) == .pass)
         #expect(Verdict(findings: [info, warning]) == .warn)

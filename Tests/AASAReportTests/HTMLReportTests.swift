@@ -35,7 +35,7 @@ import Testing
         let html = HTMLReport()
         let tool = ToolInfo(version: "0.1.0")
         let change = DomainChange(domain: "a.example", verdict: VerdictChange(from: .pass, to: .fail),
-                                  newFindings: [Finding(.httpRedirect, .error, .wellKnown, "HTTP 301 redirect to <x>")], resolvedFindings: [])
+                                  newFindings: [Finding(code: .httpRedirect, severity: .error, location: .wellKnown, message: "HTTP 301 redirect to <x>")], resolvedFindings: [])
         let changed = RunChanges(previousRunStartedAt: Samples.started, domains: [change], addedDomains: [], removedDomains: ["gone.example"])
         let text = html.head(tool: tool, run: Samples.run(), summary: Samples.summary(of: []), input: InputInfo(problems: []), changes: changed)
         #expect(text.contains("Changes since the run of 2026-11-18 11:06:40 UTC"))

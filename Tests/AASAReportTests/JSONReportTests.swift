@@ -7,9 +7,9 @@ import TestSupport
 @Suite struct JSONReportTests {
     func document(_ domains: [DomainReport], complete: Bool = true) -> Data {
         var data = Data()
-        JSONReport.writeDocument(
+        try! JSONReport.writeDocument(
             tool: ToolInfo(version: "0.1.0"), run: Samples.run(complete: complete), summary: Samples.summary(of: domains),
-            input: InputInfo(problems: [Samples.problem()]), records: domains.map { JSONReport.encodeRecord($0) }
+            input: InputInfo(problems: [Samples.problem()]), records: { each in try domains.forEach { try each(JSONReport.encodeRecord($0)) } }
         ) { data.append($0) }
         return data
     }
@@ -86,6 +86,6 @@ import TestSupport
 @Suite struct FindingCatalogTests {
     @Test func docsFindingsIsTheGeneratedTable() throws {
         let committed = try String(contentsOf: Repository.file("docs/findings.md"), encoding: .utf8)
-        #expect(committed == FindingCatalog.markdown(), "docs/findings.md is stale: run `aasa-audit explain --markdown > docs/findings.md`")
+        #expect(committed == FindingsMarkdown.document(), "docs/findings.md is stale: run `aasa-audit explain --markdown > docs/findings.md`")
     }
 }

@@ -8,10 +8,10 @@ import Testing
     }
 
     @Test func newResolvedAndVerdictChanges() {
-        let redirect = Finding(.httpRedirect, .error, .wellKnown, "HTTP 301 redirect to https://www.a.example/")
-        let contentType = Finding(.httpContentType, .warning, .wellKnown, "Content-Type is text/plain")
-        let timeoutThen = Finding(.netTimeout, .error, .wellKnown, "Operation timed out after 10000 ms with 20 bytes")
-        let timeoutNow = Finding(.netTimeout, .error, .wellKnown, "Operation timed out after 10001 ms with 31 bytes")
+        let redirect = Finding(code: .httpRedirect, severity: .error, location: .wellKnown, message: "HTTP 301 redirect to https://www.a.example/")
+        let contentType = Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "Content-Type is text/plain")
+        let timeoutThen = Finding(code: .netTimeout, severity: .error, location: .wellKnown, message: "Operation timed out after 10000 ms with 20 bytes")
+        let timeoutNow = Finding(code: .netTimeout, severity: .error, location: .wellKnown, message: "Operation timed out after 10001 ms with 31 bytes")
         let previous = [snapshot("a.example", [contentType]), snapshot("b.example", [timeoutThen]), snapshot("gone.example", [])]
         let current = [snapshot("a.example", [redirect, contentType]), snapshot("b.example", [timeoutNow]), snapshot("new.example", [])]
         let changes = RunChanges.between(previous: previous, previousStartedAt: Date(timeIntervalSince1970: 0), current: current)
@@ -21,14 +21,14 @@ import Testing
     }
 
     @Test func aFindingThatGoesAwayIsResolved() {
-        let malformed = Finding(.appIDMalformed, .error, .wellKnown, "placeholder")
+        let malformed = Finding(code: .appIDMalformed, severity: .error, location: .wellKnown, message: "placeholder")
         let change = snapshot("a.example", [malformed]).change(since: snapshot("a.example", [malformed, malformed]))
         #expect(change == DomainChange(domain: "a.example", verdict: nil, newFindings: [], resolvedFindings: [malformed]))
         #expect(snapshot("a.example", [malformed]).change(since: snapshot("a.example", [malformed])) == nil)
     }
 
     @Test func anInterruptionIsNotAChange() {
-        let interrupted = Finding(.auditInterrupted, .error, .domain, "interrupted")
+        let interrupted = Finding(code: .auditInterrupted, severity: .error, location: .domain, message: "interrupted")
         let change = snapshot("a.example", [interrupted]).change(since: snapshot("a.example", []))
         #expect(change?.newFindings == [] && change?.verdict == VerdictChange(from: .pass, to: .fail))
     }

@@ -31,7 +31,7 @@ enum Samples {
             fetches: [fullFetch(.wellKnown, text: text), fullFetch(.root, text: text)],
             appIDs: ServiceAppIDs(applinks: ["ABCDE12346.\(text)"], webcredentials: [], appclips: ["ABCDE12346.a.Clip"], activitycontinuation: ["ABCDE12346.\(text)"]),
             findings: findings ?? FindingCode.allCases.enumerated().map { index, code in
-                Finding(code, Severity.allCases[index % 3], [.wellKnown, .root, .domain][index % 3], "\(code.rawValue): \(text)")
+                Finding(code: code, severity: Severity.allCases[index % 3], location: [.wellKnown, .root, .domain][index % 3], message: "\(code.rawValue): \(text)")
             })
     }
 

@@ -9,7 +9,7 @@ import Testing
         let report = DomainReport(
             domain: "example.com", inputLine: nil, expectedAppIDs: ["ABCDE12346.a.b"],
             fetches: [wellKnown, FetchRecord(location: .root, url: "https://example.com/apple-app-site-association", status: 404)],
-            appIDs: ServiceAppIDs(), findings: [Finding(.httpRedirect, .error, .wellKnown, "HTTP 301 redirect to https://www.example.com/.")])
+            appIDs: ServiceAppIDs(), findings: [Finding(code: .httpRedirect, severity: .error, location: .wellKnown, message: "HTTP 301 redirect to https://www.example.com/.")])
         let text = TerminalReport(colour: false).domain(report)
         #expect(text.hasPrefix("example.com  FAIL\n"))
         #expect(text.contains(".well-known  301  → https://www.example.com/"))
@@ -23,7 +23,7 @@ import Testing
     @Test func neutralisesTerminalEscapesFromServers() {
         let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J"
         let report = DomainReport(domain: "example.com", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-                                  findings: [Finding(.netOther, .error, .wellKnown, hostile)])
+                                  findings: [Finding(code: .netOther, severity: .error, location: .wellKnown, message: hostile)])
         let text = TerminalReport(colour: false).domain(report)
         #expect(!text.contains("\u{1B}"))
         #expect(text.contains("\\u{1b}]0;pwned\\u{7}"))
@@ -36,7 +36,7 @@ import Testing
         summary.verdicts.warn = 1
         summary.verdicts.fail = 1
         let failing = FlaggedDomain(DomainReport(domain: "bad.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-                                                 findings: [Finding(.httpStatus, .error, .wellKnown, ""), Finding(.httpContentType, .warning, .root, "")]))!
+                                                 findings: [Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: ""), Finding(code: .httpContentType, severity: .warning, location: .root, message: "")]))!
         let text = TerminalReport(colour: false).runSummary(summary: summary, flagged: [failing], problems: [Samples.problem()], seconds: 1.25, complete: true)
         #expect(text.contains("Audited 3 domains in 1.2 s: 1 pass, 1 warn, 1 fail"))
         #expect(text.contains("FAIL bad.example  http.status"))

@@ -21,9 +21,9 @@ import Testing
         #expect(result.problems.isEmpty)
         #expect(result.targets.map(\.domain) == ["example.com", "clip.example.com", "www.example.com"])
         #expect(result.targets[0].services == [
-            AssociatedService(service: "applinks", file: "App.entitlements"),
-            AssociatedService(service: "webcredentials", file: "App.entitlements"),
-            AssociatedService(service: "applinks", mode: "developer", file: "App.entitlements"),
+            AssociatedService(service: .applinks, file: "App.entitlements"),
+            AssociatedService(service: .webcredentials, file: "App.entitlements"),
+            AssociatedService(service: .applinks, mode: "developer", file: "App.entitlements"),
         ])
         #expect(result.targets[2].services.first?.mode == "developer+managed")
         #expect(result.targets.allSatisfy { $0.expectedAppIDs == ["ABCDE12346.com.example.app"] })
@@ -57,13 +57,13 @@ import Testing
 
     @Test func mergesHostsNamedByTwoInputs() {
         let fromDomains = [DomainTarget(domain: "example.com", expectedAppIDs: ["ABCDE12346.a.b"], inputLine: 1)]
-        let fromEntitlements = [DomainTarget(domain: "example.com", expectedAppIDs: ["ABCDE12346.a.c"], services: [AssociatedService(service: "applinks", file: "E")]),
-                                DomainTarget(domain: "other.example", services: [AssociatedService(service: "webcredentials", file: "E")])]
+        let fromEntitlements = [DomainTarget(domain: "example.com", expectedAppIDs: ["ABCDE12346.a.c"], services: [AssociatedService(service: .applinks, file: "E")]),
+                                DomainTarget(domain: "other.example", services: [AssociatedService(service: .webcredentials, file: "E")])]
         let merged = EntitlementsParser.merge([fromDomains, fromEntitlements])
         #expect(merged.map(\.domain) == ["example.com", "other.example"])
         #expect(merged[0].expectedAppIDs == ["ABCDE12346.a.b", "ABCDE12346.a.c"])
         #expect(merged[0].inputLine == 1)
-        #expect(merged[0].services.map(\.service) == ["applinks"])
+        #expect(merged[0].services.map(\.service) == [.applinks])
     }
 
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -82,9 +82,9 @@ import Testing
             hosts[file] = result.targets
         }
         #expect(hosts["0007.entitlements"]?.map(\.domain) == ["wikipedia.org"])
-        #expect(hosts["0007.entitlements"]?.first?.services.map(\.service) == ["applinks", "activitycontinuation", "webcredentials"])
+        #expect(hosts["0007.entitlements"]?.first?.services.map(\.service) == [.applinks, .activitycontinuation, .webcredentials])
         #expect(hosts["0019.entitlements"]?.first?.services.map(\.mode) == [nil, "developer"])
-        #expect(hosts["0014.entitlements"]?.first?.services.map(\.service) == ["appclips"])
+        #expect(hosts["0014.entitlements"]?.first?.services.map(\.service) == [.appclips])
         #expect(hosts["0021.entitlements"]?.map(\.domain) == ["eduverse-dad5e.web.app"])
     }
 }

@@ -36,6 +36,5 @@ int ccurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result);
 extern const long ccurl_pipe_multiplex;
 extern const long ccurl_http_version_2tls;
 extern const size_t ccurl_error_size;
-extern const size_t ccurl_writefunc_error;
 
 #endif

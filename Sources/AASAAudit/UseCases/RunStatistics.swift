@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a run cost the machine, for `--stats FILE` (the benchmark reads it).
-struct RunStatistics: Codable {
+public struct RunStatistics: Codable {
     var wallSeconds: Double
     var userCPUSeconds: Double
     var systemCPUSeconds: Double
@@ -9,7 +9,7 @@ struct RunStatistics: Codable {
     var peakResidentBytes: Int
     var domains: Int
 
-    static func measure(since start: ContinuousClock.Instant, domains: Int) -> RunStatistics {
+    public static func measure(since start: ContinuousClock.Instant, domains: Int) -> RunStatistics {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let elapsed = ContinuousClock.now - start
@@ -29,7 +29,7 @@ struct RunStatistics: Codable {
         return kilobytes * 1024
     }
 
-    func write(to path: String) throws {
+    public func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try encoder.encode(self).write(to: URL(fileURLWithPath: path))

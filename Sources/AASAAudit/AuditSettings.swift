@@ -1,0 +1,71 @@
+import AASAChecks
+import AASAFetch
+import AASAModel
+import Foundation
+
+/// The version the reports name.
+public enum AASAAuditVersion {
+    public static let current = "0.1.0"
+    public static var tool: ToolInfo { ToolInfo(version: current) }
+    public static var defaultUserAgent: String { "aasa-audit/\(current)" }
+}
+
+/// Everything a run of `audit` needs besides its domains.
+public struct AuditSettings: Sendable {
+    public var inputFiles: [String]
+    public var outputDirectory: URL
+    /// Domains in flight at once.
+    public var concurrency: Int
+    public var fetcher: FetcherConfiguration
+    public var failOn: Severity
+    public var validation: ValidationOptions
+    public var deviceView: DeviceViewSettings
+    /// Run folders to keep (`--keep`); nil keeps them all.
+    public var keepRuns: Int?
+    /// Where to write JUnit XML (`--junit`) and Prometheus metrics (`--metrics`).
+    public var junitFile: URL?
+    public var metricsFile: URL?
+
+    public init(inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,
+                validation: ValidationOptions = ValidationOptions(), deviceView: DeviceViewSettings = .originOnly) {
+        self.deviceView = deviceView
+        self.inputFiles = inputFiles
+        self.outputDirectory = outputDirectory
+        self.concurrency = concurrency
+        self.fetcher = fetcher
+        self.failOn = failOn
+        self.validation = validation
+    }
+
+    var runOptions: RunOptions {
+        var options = RunOptions(
+            inputFiles: inputFiles, outputDirectory: outputDirectory.path, concurrency: concurrency,
+            timeoutSeconds: fetcher.timeoutSeconds, userAgent: fetcher.userAgent, failOn: failOn,
+            resolve: fetcher.resolve, connectTo: fetcher.connectTo, caCertFile: fetcher.caCertFile,
+            minimumIOS: validation.minimumIOS?.description)
+        options.cdnURL = deviceView.cdnBase
+        options.botUserAgent = deviceView.botUserAgent
+        options.browserUserAgent = deviceView.browserUserAgent
+        return options
+    }
+}
+
+/// How far a run has got, for a progress line.
+public struct AuditProgress: Sendable {
+    public var done: Int
+    public var total: Int
+    public var failing: Int
+    public var elapsedSeconds: Double
+}
+
+/// What a finished run produced.
+public struct AuditRunResult: Sendable {
+    public var runDirectory: URL
+    public var reportJSON: URL
+    public var reportHTML: URL
+    public var summary: ReportSummary
+    /// Domains whose verdict is `fail` or `warn`, in input order, with their worst findings' codes.
+    public var flaggedDomains: [FlaggedDomain]
+    public var complete: Bool
+    public var durationSeconds: Double
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The folder of one run: `<out>/<UTC start time>/`, e.g. `reports/2026-11-22T031500Z/`.
+enum RunDirectory {
+    /// Creates the output folder if needed and checks that it can be written.
+    static func prepare(_ output: URL) throws(AuditRunError) {
+        do {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        } catch {
+            throw AuditRunError.outputFolder("cannot create the output directory \(output.path): \(error.localizedDescription)")
+        }
+        guard access(output.path, W_OK) == 0 else {
+            throw AuditRunError.outputFolder("the output directory \(output.path) is not writable")
+        }
+    }
+
+    static func create(in output: URL, startedAt: Date) throws(AuditRunError) -> URL {
+        let base = name(for: startedAt)
+        for attempt in 1...100 {
+            let candidate = output.appendingPathComponent(attempt == 1 ? base : "\(base)-\(attempt)")
+            if mkdir(candidate.path, 0o755) == 0 { return candidate }
+            guard errno == EEXIST else {
+                throw AuditRunError.outputFolder("cannot create the run folder \(candidate.path): \(String(cString: strerror(errno)))")
+            }
+        }
+        throw AuditRunError.outputFolder("cannot create a run folder for \(base) in \(output.path)")
+    }
+
+    /// Run folders in the order they were made (`…Z` before `…Z-2`).
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        func parts(_ name: String) -> (String, Int) {
+            let pieces = name.split(separator: "-", maxSplits: 3).map(String.init)
+            if pieces.count == 4, let number = Int(pieces[3]) { return (pieces[0...2].joined(separator: "-"), number) }
+            return (name, 1)
+        }
+        let (left, right) = (parts(a), parts(b))
+        return left.0 != right.0 ? left.0 < right.0 : left.1 < right.1
+    }
+
+    static func name(for date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
+    }
+}

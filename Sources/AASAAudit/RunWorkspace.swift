@@ -1,0 +1,41 @@
+import AASAModel
+import AASAReport
+import Foundation
+
+/// The output folder of one audit run: created and locked (one audit at a time), a new run
+/// folder made in it, the previous complete run read from `latest.json`; at the end the run's
+/// reports published as `latest.*` and old run folders pruned.
+final class RunWorkspace {
+    let output: URL
+    let runDirectory: URL
+    /// What `latest.json` said before this run, when there was a complete run.
+    let previousRun: ReportSnapshot?
+    private let lock: OutputLock
+
+    init(output: URL, startedAt: Date) throws(AuditRunError) {
+        try RunDirectory.prepare(output)
+        lock = try OutputLock(directory: output)
+        runDirectory = try RunDirectory.create(in: output, startedAt: startedAt)
+        self.output = output
+        previousRun = FileHandle(forReadingAtPath: output.appendingPathComponent(Self.latestJSON).path).flatMap { handle in
+            defer { try? handle.close() }
+            return JSONReport.snapshot(lines: LineReader(handle: handle))
+        }
+    }
+
+    static let latestJSON = "latest.json"
+    static let latestHTML = "latest.html"
+
+    /// Makes the run's reports the folder's `latest.*` (atomically, each), then keeps only the
+    /// newest `keep` run folders.
+    func publish(json: URL, html: URL, keep: Int?) throws {
+        try AtomicFileWriter.replace(output.appendingPathComponent(Self.latestJSON), withCopyOf: json)
+        try AtomicFileWriter.replace(output.appendingPathComponent(Self.latestHTML), withCopyOf: html)
+        if let keep { RunPruning.prune(output, keep: keep) }
+    }
+
+    /// Releases the output folder's lock.
+    func close() {
+        withExtendedLifetime(lock) {}
+    }
+}

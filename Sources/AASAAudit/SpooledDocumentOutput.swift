@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+
+/// How one spooled document is made: what it keeps of each domain, and how the whole is
+/// written around those pieces.
+protocol SpooledDocumentFormat: Sendable {
+    /// The hidden spool file's name in the run folder.
+    var spoolName: String { get }
+    func render(_ domain: AuditedDomain) -> Data
+    /// Writes the document: `pieces` calls its argument with each domain's piece in input order.
+    func write(_ run: FinishedRun, pieces: OrderedSpool, to write: (Data) throws -> Void) throws
+}
+
+/// Where a run output's file goes.
+enum OutputDestination: Sendable {
+    /// A file of the run folder, e.g. `report.json`.
+    case runFile(String)
+    /// A path the user named (`--junit`, `--metrics`).
+    case file(URL)
+
+    func url(in run: RunStart) -> URL {
+        switch self {
+        case .runFile(let name): run.runDirectory.appendingPathComponent(name)
+        case .file(let url): url
+        }
+    }
+}
+
+/// A report written as head, one piece per domain in input order, tail: the JSON and HTML
+/// reports and JUnit XML. Pieces are rendered concurrently, spooled to disk as domains
+/// complete, and streamed into the destination (written under a temporary name, renamed into
+/// place) when the run finishes. The destination's temporary file is made at `start`, so an
+/// unwritable path fails the run before it fetches anything.
+final class SpooledDocumentOutput<Format: SpooledDocumentFormat>: RunOutput {
+    private struct Open {
+        var writer: AtomicFileWriter
+        var spool: OrderedSpool
+    }
+
+    let format: Format
+    let destination: OutputDestination
+    private let state = Mutex<Open?>(nil)
+
+    init(_ format: Format, to destination: OutputDestination) {
+        self.format = format
+        self.destination = destination
+    }
+
+    func start(_ run: RunStart) throws {
+        let spoolURL = run.runDirectory.appendingPathComponent(format.spoolName)
+        try state.withLock { open in
+            let writer = try AtomicFileWriter(destination: destination.url(in: run))
+            do {
+                open = Open(writer: writer, spool: try OrderedSpool(url: spoolURL, capacity: run.domainCount))
+            } catch {
+                writer.abandon()
+                throw error
+            }
+        }
+    }
+
+    func render(_ domain: AuditedDomain) -> Data? {
+        format.render(domain)
+    }
+
+    func add(_ domain: AuditedDomain, rendered: Data?) throws {
+        try state.withLock { open in
+            guard let open, let rendered else { return }
+            try open.spool.append(rendered, at: domain.index)
+        }
+    }
+
+    func finish(_ run: FinishedRun) throws -> URL {
+        try state.withLock { open in
+            guard let current = open else { throw CocoaError(.fileWriteUnknown) }
+            open = nil
+            defer { current.spool.remove() }
+            do {
+                try format.write(run, pieces: current.spool, to: current.writer.write)
+                try current.writer.commit()
+            } catch {
+                current.writer.abandon()
+                throw error
+            }
+            return current.writer.destination
+        }
+    }
+
+    func discard() {
+        state.withLock { open in
+            open?.writer.abandon()
+            open?.spool.remove()
+            open = nil
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import AASAModel
+import AASAReport
+import Foundation
+
+/// `audit`: the nightly job as a command runs it: read the inputs, run the audit with a
+/// progress line and signal handling, print the summary, write `--stats`, and say the exit
+/// status.
+public enum AuditJob {
+    /// What the command line asks for.
+    public struct Request: Sendable {
+        public var domainsFile: String?
+        public var entitlements: [String]
+        public var appIDs: [String]
+        /// Everything but `inputFiles`, which the job fills in.
+        public var settings: AuditSettings
+        /// `--stats FILE`.
+        public var statsFile: String?
+
+        public init(domainsFile: String?, entitlements: [String], appIDs: [String], settings: AuditSettings, statsFile: String?) {
+            self.domainsFile = domainsFile
+            self.entitlements = entitlements
+            self.appIDs = appIDs
+            self.settings = settings
+            self.statsFile = statsFile
+        }
+    }
+
+    public static func run(_ request: Request, console: any Console) async throws -> ExitStatus {
+        let started = ContinuousClock.now
+        try AuditInput.validateAppIDs(request.appIDs)
+        let input = try AuditInput.load(domainsFile: request.domainsFile, entitlements: request.entitlements, appIDs: request.appIDs)
+        var settings = request.settings
+        settings.inputFiles = input.files
+
+        let progressLine = console.errorIsTerminal ? ProgressLine(console: console) : nil
+        let interruption = Interruption(console: console)
+        let runTask = Task {
+            try await AuditRun.run(targets: input.targets, inputProblems: input.problems, settings: settings) { progressLine?.update($0) }
+        }
+        interruption.cancels(runTask)
+        let result: AuditRunResult
+        do {
+            result = try await runTask.value
+        } catch {
+            progressLine?.clear()
+            throw error
+        }
+        progressLine?.clear()
+
+        let text = TerminalReport(colour: console.colour)
+        console.print(text.runSummary(
+            summary: result.summary, flagged: result.flaggedDomains, problems: input.problems,
+            seconds: result.durationSeconds, complete: result.complete))
+        console.print("Reports: \(result.reportJSON.path)\n         \(result.reportHTML.path)\n")
+        if let statsFile = request.statsFile {
+            do {
+                try RunStatistics.measure(since: started, domains: result.summary.domains).write(to: statsFile)
+            } catch {
+                console.printError("aasa-audit: cannot write --stats \(statsFile): \(error.localizedDescription)\n")
+            }
+        }
+        if interruption.signal != nil {
+            console.print("The run was interrupted: latest.json and latest.html still show the last complete run.\n")
+        }
+        return ExitPolicy.audit(result, problems: input.problems, failOn: settings.failOn, interruptedBy: interruption.signal)
+    }
+}

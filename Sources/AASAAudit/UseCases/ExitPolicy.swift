@@ -1,0 +1,18 @@
+import AASAModel
+
+/// Which exit status a finished command ends with (README, "Exit status").
+public enum ExitPolicy {
+    /// `audit`: 130/143 when a signal interrupted it; 1 when a domain fails at the threshold,
+    /// an input line could not be audited, or the run is incomplete; else 0.
+    public static func audit(_ result: AuditRunResult, problems: [InputProblem], failOn: Severity, interruptedBy signal: Int32?) -> ExitStatus {
+        if let signal { return .interrupted(by: signal) }
+        let failing = result.flaggedDomains.contains { $0.verdict.fails(at: failOn) }
+        if failing || problems.contains(where: { $0.severity == .error }) || !result.complete { return .failed }
+        return .success
+    }
+
+    /// `check`, `lint`: 1 when any verdict fails at the threshold.
+    public static func verdicts(_ verdicts: [Verdict], failOn: Severity) -> ExitStatus {
+        verdicts.contains { $0.fails(at: failOn) } ? .failed : .success
+    }
+}

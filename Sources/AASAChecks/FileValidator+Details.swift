@@ -1,0 +1,146 @@
+import AASAJSON
+import AASAMatching
+import AASAModel
+
+/// applinks: its own keys, and each entry of `details` in both forms.
+extension FileValidator {
+
+    mutating func validateApplinks(_ applinks: JSONObject, file: JSONObject) {
+        for key in applinks.keys where !Self.applinksKeys.contains(key) {
+            report(.applinksUnknownKey, "Unknown key \"\(key)\" in applinks\(hint(key, among: Self.applinksKeys)); iOS ignores it.")
+        }
+        if let apps = applinks["apps"] {
+            switch apps {
+            case .array(let list) where list.isEmpty: break
+            case .array: report(.applinksLegacyApps, "applinks.apps is not empty; the legacy key must be [] (or left out).")
+            default: report(.valueType, "applinks.apps is \(Self.a(apps)), not an array (the legacy key must be []).")
+            }
+        }
+        if let variables = applinks["substitutionVariables"] {
+            validateVariables(variables)
+            requireIOS(IOSVersion.substitutionVariables, for: "applinks.substitutionVariables")
+        }
+        if let defaults = applinks["defaults"] {
+            validateDefaults(defaults, path: "applinks.defaults")
+        }
+
+        switch applinks["details"] {
+        case nil:
+            report(.detailsMissing, "applinks has no details: no app gets any link.")
+        case .array(let entries)?:
+            if entries.isEmpty { report(.detailsEmpty, "applinks.details is empty: no app gets any link.") }
+            for (index, entry) in entries.enumerated() {
+                validateEntry(entry, path: "applinks.details[\(index)]")
+            }
+        case .object(let legacy)?:
+            let note = legacy.members.count > 1 ? "; with \(legacy.members.count) apps their order is undefined (tried here in sorted order)" : ""
+            report(.detailsDictionary, "applinks.details is the iOS 9 era dictionary keyed by app ID\(note).")
+            for member in legacy.members {
+                let path = "applinks.details[\(JSONValue.string(member.key).prettyPrinted())]"
+                validateLegacyEntry(member.value, path: path)
+            }
+        case let other?:
+            report(.detailsInvalid, "applinks.details is \(Self.a(other)), not an array: no app gets any link.")
+        }
+        validateRules(RuleSet(file: file), applinks: applinks)
+    }
+
+    mutating func validateEntry(_ value: JSONValue, path: String) {
+        guard case .object(let entry) = value else {
+            report(.entryInvalid, "\(path) is \(Self.a(value)), not an object; it is ignored.")
+            return
+        }
+        for key in entry.keys where !Self.entryKeys.contains(key) {
+            report(.entryUnknownKey, "Unknown key \"\(key)\" in \(path)\(hint(key, among: Self.entryKeys)); iOS ignores it.")
+        }
+        var apps = 0
+        if let appID = entry["appID"] {
+            if case .string = appID { apps += 1 } else { report(.valueType, "\(path).appID is \(Self.a(appID)), not a string.") }
+        }
+        if let appIDs = entry["appIDs"] {
+            if case .array(let list) = appIDs {
+                for (index, id) in list.enumerated() where id.stringValue == nil {
+                    report(.valueType, "\(path).appIDs[\(index)] is \(Self.a(id)), not a string.")
+                }
+                apps += list.compactMap(\.stringValue).count
+            } else {
+                report(.valueType, "\(path).appIDs is \(Self.a(appIDs)), not an array of strings.")
+            }
+        }
+        if apps == 0 {
+            let why = entry["appIDs"]?.arrayValue?.isEmpty == true ? "its appIDs is empty" : "it has no appID or appIDs"
+            report(.entryNoApp, "\(path) names no app (\(why)): its rules open nothing.")
+        }
+        if entry["appID"] != nil, entry["appIDs"] != nil {
+            report(.entryMixedAppKeys, "\(path) has both appID and appIDs; use one (the apps are taken as the union of both).")
+        }
+
+        let paths = entry["paths"]
+        let components = entry["components"]
+        var rules = 0
+        if let paths {
+            if case .array(let list) = paths {
+                rules += list.count
+                for (index, item) in list.enumerated() { validateLegacyPath(item, path: "\(path).paths[\(index)]") }
+            } else {
+                report(.valueType, "\(path).paths is \(Self.a(paths)), not an array of strings.")
+            }
+        }
+        var componentCount = 0
+        if let components {
+            if case .array(let list) = components {
+                componentCount = list.count
+                for (index, item) in list.enumerated() { validateComponent(item, path: "\(path).components[\(index)]") }
+            } else {
+                report(.valueType, "\(path).components is \(Self.a(components)), not an array of objects.")
+            }
+        }
+        rules += componentCount
+        if rules == 0 {
+            report(.entryNoRules, "\(path) has no rules (no components or paths): its app gets no links.")
+        }
+        if paths != nil, components != nil {
+            switch options.minimumIOS {
+            case let minimum? where minimum < IOSVersion.components:
+                report(.entryMixedFormats, .mixedFormatsForOldIOS, "\(path) has both paths (read by iOS 12 and older) and components (iOS 13+), as an app supporting iOS \(minimum) needs.")
+            case let minimum?:
+                report(.entryMixedFormats, "\(path) has both paths and components; with iOS \(minimum) as the minimum only components are read, and TN3155 warns that mixing breaks links.")
+            case nil:
+                report(.entryMixedFormats, "\(path) has both paths and components: iOS 13+ reads only components, iOS 12 only paths, and TN3155 warns that mixing breaks links (say --min-ios to judge it).")
+            }
+        }
+        if componentCount > 0, paths == nil || entry["appID"] == nil {
+            requireIOS(IOSVersion.components, for: "\(path).components (without appID + paths for older iOS)")
+        }
+        if let defaults = entry["defaults"] {
+            validateDefaults(defaults, path: "\(path).defaults")
+        }
+    }
+
+    mutating func validateLegacyEntry(_ value: JSONValue, path: String) {
+        guard case .object(let entry) = value else {
+            report(.entryInvalid, "\(path) is \(Self.a(value)), not an object with paths; it is ignored.")
+            return
+        }
+        for key in entry.keys where key != "paths" {
+            report(.entryUnknownKey, "Unknown key \"\(key)\" in \(path); the dictionary form reads only paths.")
+        }
+        guard case .array(let list)? = entry["paths"], !list.isEmpty else {
+            report(.entryNoRules, "\(path) has no paths: its app gets no links.")
+            return
+        }
+        for (index, item) in list.enumerated() { validateLegacyPath(item, path: "\(path).paths[\(index)]") }
+    }
+
+    mutating func validateLegacyPath(_ value: JSONValue, path: String) {
+        guard case .string(let text) = value else {
+            report(.valueType, "\(path) is \(Self.a(value)), not a path string.")
+            return
+        }
+        let pattern = text.hasPrefix("NOT ") ? String(text.dropFirst(4)) : text
+        if pattern.lowercased().hasPrefix("https://") || pattern.lowercased().hasPrefix("http://") {
+            report(.pathsURL, "\(path) \"\(text)\" is a full URL; only the path is compared, so it never matches.")
+        }
+        checkLength(pattern, path: path)
+    }
+}

@@ -1,0 +1,85 @@
+import AASAJSON
+import AASAMatching
+import AASAModel
+
+/// What the matcher will do with the rules: entries and rules that never decide, variables
+/// never defined or never used.
+extension FileValidator {
+
+    /// Rules after a catch-all never decide; patterns that use undefined variables never
+    /// match. A later entry is never consulted when an earlier catch-all excludes every URL, or
+    /// when its apps already took every URL from an earlier entry; an entry for other apps
+    /// still matters on devices where the earlier apps are not installed.
+    mutating func validateRules(_ rules: RuleSet, applinks: JSONObject) {
+        var excludingEverything: RuleSet.Rule?
+        var takenEverything: [String: RuleSet.Rule] = [:]
+        var used = Set<String>()
+        for entry in rules.entries {
+            if !entry.rules.isEmpty {
+                if let blocker = excludingEverything {
+                    report(.entryUnreachable, "\(entry.path) is never consulted: \(blocker.path) excludes every URL first.")
+                    continue
+                }
+                if !entry.appIDs.isEmpty, let blocker = entry.appIDs.compactMap({ takenEverything[$0] }).first,
+                   entry.appIDs.allSatisfy({ takenEverything[$0] != nil }) {
+                    report(.entryUnreachable, "\(entry.path) is never consulted for its apps: \(blocker.path) already sends them every URL.")
+                    continue
+                }
+            }
+            var catchAll: RuleSet.Rule?
+            var seen: [JSONValue] = []
+            for rule in entry.rules {
+                for name in rule.undefinedVariables {
+                    report(.variableUndefined, "\(rule.path) uses $(\(name)), which is neither defined in substitutionVariables nor built in: the pattern never matches.")
+                }
+                if let earlier = catchAll {
+                    let what = rule.exclude ? "this exclusion never applies" : "this rule never decides"
+                    report(.ruleUnreachable, "\(rule.path): \(what), because \(earlier.path) matches every URL first.")
+                } else if seen.contains(rule.source) {
+                    report(.ruleUnreachable, "\(rule.path) repeats an earlier rule of the same entry, which always decides first.")
+                } else if rule.matchesEverything {
+                    catchAll = rule
+                }
+                seen.append(rule.source)
+            }
+            if let catchAll {
+                if catchAll.exclude {
+                    excludingEverything = catchAll
+                } else {
+                    for app in entry.appIDs where takenEverything[app] == nil { takenEverything[app] = catchAll }
+                }
+            }
+        }
+        // Which variables the patterns refer to (in components and both defaults levels).
+        var texts: [String] = []
+        collectPatternTexts(.object(applinks), into: &texts)
+        for text in texts { used.formUnion(Self.variableNames(in: text)) }
+        for name in (applinks["substitutionVariables"]?.objectValue?.keys ?? []) where !used.contains(name) {
+            report(.variableUnused, "applinks.substitutionVariables[\(JSONValue.string(name).prettyPrinted())] is never used.")
+        }
+    }
+
+    func collectPatternTexts(_ value: JSONValue, into texts: inout [String]) {
+        switch value {
+        case .string(let text): texts.append(text)
+        case .array(let list): for item in list { collectPatternTexts(item, into: &texts) }
+        case .object(let object):
+            for member in object.members where member.key != "substitutionVariables" && member.key != "comment" {
+                collectPatternTexts(member.value, into: &texts)
+            }
+        default: break
+        }
+    }
+
+    static func variableNames(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let start = rest.firstRange(of: "$(") {
+            rest = rest[start.upperBound...]
+            guard let close = rest.firstIndex(of: ")") else { break }
+            names.append(String(rest[..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+}

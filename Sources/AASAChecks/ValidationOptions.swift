@@ -1,0 +1,37 @@
+/// What the checks are told besides the file.
+public struct ValidationOptions: Sendable, Equatable {
+    /// The oldest iOS the app supports (`--min-ios`); nil when not given.
+    public var minimumIOS: IOSVersion?
+
+    public init(minimumIOS: IOSVersion? = nil) {
+        self.minimumIOS = minimumIOS
+    }
+}
+
+/// An iOS version such as 12, 13.5 or 14.0.1.
+public struct IOSVersion: Sendable, Comparable, CustomStringConvertible {
+    public let parts: [Int]
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
+        self.parts = parts.map { $0! }
+    }
+
+    public var description: String { parts.map(String.init).joined(separator: ".") }
+
+    public static func < (lhs: IOSVersion, rhs: IOSVersion) -> Bool {
+        for index in 0..<max(lhs.parts.count, rhs.parts.count) {
+            let left = index < lhs.parts.count ? lhs.parts[index] : 0
+            let right = index < rhs.parts.count ? rhs.parts[index] : 0
+            if left != right { return left < right }
+        }
+        return false
+    }
+
+    public static func == (lhs: IOSVersion, rhs: IOSVersion) -> Bool { !(lhs < rhs) && !(rhs < lhs) }
+
+    static let components = IOSVersion("13")!
+    static let substitutionVariables = IOSVersion("13.5")!
+    static let defaults = IOSVersion("14")!
+}

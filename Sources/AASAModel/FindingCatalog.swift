@@ -1,0 +1,390 @@
+/// The one declaration of every finding code: what it is about, how much it matters, what it
+/// means and how to fix it. Checks take a finding's severity from here (`Finding(code, location,
+/// message)`); `docs/findings.md`, `aasa-audit explain`, the schema's code list and the
+/// explanations under findings in the terminal and HTML are all made from it.
+///
+/// Adding a finding code: its case in `FindingCode`, its entry below, the check that emits it,
+/// and its row in `FindingCatalogTests` (which fails for a code that nothing is shown to emit).
+
+/// What a finding is about: which part of serving the file went wrong.
+public enum FindingCategory: String, Sendable, CaseIterable {
+    /// The file could not be fetched at all (DNS, TCP, TLS, time).
+    case transfer
+    /// How the file is served: redirects, status, headers, an empty answer.
+    case serving
+    /// What the bytes of a file say, wherever they were served: size, syntax, every key.
+    case content
+    /// The domain as a whole: its two locations judged together.
+    case domain
+    /// What the input expects of the domain: app IDs, services, URLs that must open the app.
+    case expectations
+    /// What devices really get: Apple's CDN copy, and Apple's bot against a browser.
+    case deviceView
+    /// The run itself, not the domain.
+    case run
+
+    /// A heading for documentation.
+    public var title: String {
+        switch self {
+        case .transfer: "Network and TLS: the file could not be fetched"
+        case .serving: "HTTP: how the file is served"
+        case .content: "The file's content"
+        case .domain: "The domain as a whole"
+        case .expectations: "What the input expects"
+        case .deviceView: "What devices see: Apple's CDN and Apple's bot"
+        case .run: "The run"
+        }
+    }
+}
+
+/// A named case in which a code is reported at another severity than its usual one.
+public struct SeverityCase: Sendable, Hashable {
+    public let severity: Severity
+    /// When it applies, as a phrase: "for the signed application/pkcs7-mime of iOS 8".
+    public let when: String
+
+    public init(_ severity: Severity, when: String) {
+        self.severity = severity
+        self.when = when
+    }
+
+    /// `http.content-type` for the signed format's own type.
+    public static let signedContentType = SeverityCase(.info, when: "for application/pkcs7-mime, the signed format of iOS 8")
+    /// `entry.mixed-formats` when the app still supports iOS 12 or older.
+    public static let mixedFormatsForOldIOS = SeverityCase(.info, when: "with --min-ios 12 or older, where the mix is needed")
+    /// `value.type` for a component's `comment`, which iOS never reads.
+    public static let commentNotString = SeverityCase(.warning, when: "for a comment that is not a string")
+}
+
+/// One finding code's entry in the catalog.
+public struct FindingDefinition: Sendable {
+    public let category: FindingCategory
+    /// The severity at `.well-known` (or for the domain). A finding about the root copy is at
+    /// most a warning when the root answers 200, and info when it does not (`DomainChecks`).
+    public let severity: Severity
+    /// The named cases in which it is reported at another severity.
+    public let cases: [SeverityCase]
+    public let meaning: String
+    public let fix: String
+
+    init(_ category: FindingCategory, _ severity: Severity, cases: [SeverityCase] = [], meaning: String, fix: String) {
+        self.category = category
+        self.severity = severity
+        self.cases = cases
+        self.meaning = meaning
+        self.fix = fix
+    }
+
+    /// "warning (info for application/pkcs7-mime, ...)": the severity and its cases in words.
+    public var severityText: String {
+        ([severity.rawValue] + cases.map { "\($0.severity.rawValue) \($0.when)" }).joined(separator: "; ")
+    }
+}
+
+extension FindingCode {
+    /// Where the code is explained: its anchor in `docs/findings.md`.
+    public var documentationAnchor: String { "docs/findings.md#\(rawValue)" }
+
+    public var definition: FindingDefinition {
+        switch self {
+        case .netDNS:
+            FindingDefinition(
+                .transfer, .error,
+                meaning: "The host name did not resolve.",
+                fix: "Publish A/AAAA records for the host, or remove it from the app's associated domains.")
+        case .netConnect:
+            FindingDefinition(
+                .transfer, .error,
+                meaning: "No TCP connection could be made to port 443 (refused or unreachable).",
+                fix: "Make the host answer HTTPS on port 443 from the public internet.")
+        case .netTimeout:
+            FindingDefinition(
+                .transfer, .error,
+                meaning: "The server did not complete the response within the time limit.",
+                fix: "Serve the file quickly; Apple's CDN gives up on slow origins too.")
+        case .tlsCertificate:
+            FindingDefinition(
+                .transfer, .error,
+                meaning: "The TLS certificate is not trusted: unknown or self-signed issuer, expired, or not valid for the host name.",
+                fix: "Serve a certificate from a public CA, with the full chain, covering this exact host name.")
+        case .tlsHandshake:
+            FindingDefinition(
+                .transfer, .error,
+                meaning: "The TLS handshake failed (the server reset the connection, spoke plain HTTP, or offered nothing acceptable).",
+                fix: "Serve modern TLS (1.2 or 1.3) on port 443.")
+        case .netOther:
+            FindingDefinition(
+                .transfer, .error,
+                meaning: "The transfer failed for another reason; curl's message says which.",
+                fix: "Read curl's message in the finding and check the server's logs.")
+        case .httpRedirect:
+            FindingDefinition(
+                .serving, .error,
+                meaning: "The server answered with a redirect. Devices and Apple's CDN never follow redirects for this file, even to a perfect copy.",
+                fix: "Serve the file with status 200 directly at this URL on this exact host (apex and www each need their own).")
+        case .httpStatus:
+            FindingDefinition(
+                .serving, .error,
+                meaning: "The server answered with a status other than 200. 403 and 404 usually mean a firewall, bot protection or missing file.",
+                fix: "Serve the file with status 200 to every client, without authentication or cookies.")
+        case .httpContentType:
+            FindingDefinition(
+                .serving, .warning, cases: [.signedContentType],
+                meaning: "The Content-Type is not application/json. Current iOS still reads the file, so this is a warning (info for the signed application/pkcs7-mime of the iOS 8 era).",
+                fix: "Serve the file with Content-Type: application/json.")
+        case .bodyTooLarge:
+            FindingDefinition(
+                .content, .error,
+                meaning: "The file is larger than 128 KB (131,072 bytes) after decompression; iOS ignores such files.",
+                fix: "Shrink the file: use components with wildcards instead of listing paths one by one.")
+        case .bodyEmpty:
+            FindingDefinition(
+                .serving, .error,
+                meaning: "The server answered 200 with an empty body.",
+                fix: "Serve the JSON file's content.")
+        case .jsonInvalid:
+            FindingDefinition(
+                .content, .error,
+                meaning: "The file is not strict JSON (comments, trailing commas, typographic quotes and front matter are common causes); the message gives the line and column.",
+                fix: "Fix the syntax; validate the file with a strict JSON parser before deploying.")
+        case .jsonNotObject:
+            FindingDefinition(
+                .content, .error,
+                meaning: "The file is valid JSON but its top level is not an object.",
+                fix: "Make the file one JSON object: {\"applinks\": {...}}.")
+        case .applinksMissing:
+            FindingDefinition(
+                .content, .error,
+                meaning: "The file has no applinks section, so it opens no universal links.",
+                fix: "Add an applinks section with details for the app.")
+        case .appIDMalformed:
+            FindingDefinition(
+                .content, .error,
+                meaning: "An app ID is not of the form PREFIX.bundle.id with a 10-character upper-case prefix, or is an obvious placeholder left in (TEAM_ID, <TeamID>, ABCDE12345, ...).",
+                fix: "Use the real Team ID (Application Identifier Prefix) and bundle ID, e.g. ABCDE12345.com.example.app, as shown in the developer portal.")
+        case .appIDMissing:
+            FindingDefinition(
+                .expectations, .error,
+                meaning: "An app ID that domains.txt (or --app-id) expects is not in the file's applinks section, so that app opens no links on this host.",
+                fix: "Add the app ID to applinks.details (appIDs or appID) in the file this host serves.")
+        case .locationRootOnly:
+            FindingDefinition(
+                .domain, .error,
+                meaning: "A valid file is served only at /apple-app-site-association. Current iOS and Apple's CDN read only /.well-known/.",
+                fix: "Serve the same file at /.well-known/apple-app-site-association.")
+        case .locationNone:
+            FindingDefinition(
+                .domain, .error,
+                meaning: "Neither location served the file with status 200.",
+                fix: "Serve the file at https://HOST/.well-known/apple-app-site-association.")
+        case .fileUnknownKey:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "A top-level key is not one of the four services (applinks, webcredentials, appclips, activitycontinuation); iOS ignores it. Often a misspelt service.",
+                fix: "Remove the key, or spell the service as Apple does.")
+        case .serviceInvalid:
+            FindingDefinition(
+                .content, .error,
+                meaning: "A webcredentials, appclips or activitycontinuation section is not an object whose apps key is an array of app ID strings, so that service does not work.",
+                fix: "Write the section as {\"apps\": [\"TEAMID.bundle.id\"]}.")
+        case .appClipSuffix:
+            FindingDefinition(
+                .content, .info,
+                meaning: "An App Clip ID in appclips does not end in .Clip, as App Clip bundle IDs do by convention.",
+                fix: "Check that the ID is the App Clip's (e.g. ABCDE12345.com.example.app.Clip), not the full app's.")
+        case .applinksUnknownKey:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "applinks holds a key other than details, defaults, substitutionVariables and the legacy apps; iOS ignores it.",
+                fix: "Remove it, or spell the key as Apple does.")
+        case .applinksLegacyApps:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "The legacy applinks.apps key is not an empty array; it was required empty in the iOS 9 format and carries nothing.",
+                fix: "Make it [] or remove it.")
+        case .detailsMissing:
+            FindingDefinition(
+                .content, .error,
+                meaning: "applinks has no details, so no app gets any link.",
+                fix: "Add a details array with an entry naming the app and its rules.")
+        case .detailsEmpty:
+            FindingDefinition(
+                .content, .error,
+                meaning: "applinks.details is empty, so no app gets any link.",
+                fix: "Add an entry naming the app (appIDs) and its rules (components).")
+        case .detailsInvalid:
+            FindingDefinition(
+                .content, .error,
+                meaning: "applinks.details is neither an array nor the legacy dictionary, so no app gets any link.",
+                fix: "Make details an array of entries.")
+        case .detailsDictionary:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "applinks.details is the iOS 9 era dictionary keyed by app ID. It still works, but a JSON object has no order: with several apps, which one is tried first is not defined (the auditor tries them in sorted order).",
+                fix: "Use the details array form, whose order is the order of priority.")
+        case .entryInvalid:
+            FindingDefinition(
+                .content, .error,
+                meaning: "An entry of applinks.details is not an object; it is ignored.",
+                fix: "Make each entry an object with appIDs and components.")
+        case .entryNoApp:
+            FindingDefinition(
+                .content, .error,
+                meaning: "An entry names no app (no appID or appIDs, or an empty list), so its rules open nothing.",
+                fix: "Add \"appIDs\": [\"TEAMID.bundle.id\"] to the entry.")
+        case .entryNoRules:
+            FindingDefinition(
+                .content, .error,
+                meaning: "An entry has no rules (no components or paths, or an empty list), so its app gets no links.",
+                fix: "Add components (iOS 13+) or paths (legacy) to the entry.")
+        case .entryUnknownKey:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "An entry holds a key iOS does not know (appId for appID, path for paths, ...); it is ignored, which often leaves the entry without its app or its rules.",
+                fix: "Spell the key as Apple does: appID, appIDs, paths, components, defaults.")
+        case .entryMixedAppKeys:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "An entry has both appID and appIDs. Apple says to use one or the other; the auditor treats the apps as the union of both.",
+                fix: "Keep appIDs (iOS 13+), or appID alone if you support iOS 12.")
+        case .entryMixedFormats:
+            FindingDefinition(
+                .content, .warning, cases: [.mixedFormatsForOldIOS],
+                meaning: "An entry has both paths and components. TN3155 warns that mixing the formats breaks universal links; iOS 13 and later use components, iOS 12 and older use paths. With --min-ios 13 or later the paths are dead weight; below it, the mix is deliberate.",
+                fix: "Use components only, unless the app still supports iOS 12 (then keep appID + paths for it and say --min-ios 12).")
+        case .entryUnreachable:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "An entry is never consulted: a rule of an earlier entry matches every URL first (first match wins).",
+                fix: "Move the entry before the catch-all, or narrow the earlier rule.")
+        case .valueType:
+            FindingDefinition(
+                .content, .error, cases: [.commentNotString],
+                meaning: "A key Apple defines has a value of the wrong type (for example a string where an array is expected); iOS ignores or rejects it.",
+                fix: "Give the key the type Apple documents; the message names the type expected.")
+        case .componentUnknownKey:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "A components rule holds a key iOS does not know (path for /, query for ?, casesensitive for caseSensitive, ...); it is ignored, so the rule matches more than intended.",
+                fix: "Use the keys /, ?, #, exclude, comment, caseSensitive, percentEncoded.")
+        case .componentQueryDisabled:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "A ? dictionary holds a value that is not a string (true, a number, null, ...). iOS then ignores the whole dictionary, so the rule accepts any query: it matches more than intended.",
+                fix: "Make every value of the ? dictionary a pattern string, e.g. \"?*\" for 'present and non-empty'.")
+        case .ruleUnreachable:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "A rule can never decide: an earlier rule always matches first (for example an exclusion listed after a catch-all *). First match wins.",
+                fix: "Put exclusions and specific rules before catch-all rules.")
+        case .pathsURL:
+            FindingDefinition(
+                .content, .error,
+                meaning: "A legacy paths pattern is a full URL (https://...). Only the URL's path is compared, so it never matches.",
+                fix: "Write the path alone: /products/*.")
+        case .patternTooLong:
+            FindingDefinition(
+                .content, .error,
+                meaning: "A pattern is longer than 4096 characters; the auditor treats it as matching nothing.",
+                fix: "Use wildcards or substitution variables instead of long literal lists.")
+        case .defaultsUnknownKey:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "A defaults object holds a key that is not a component key; it is ignored.",
+                fix: "Use only component keys in defaults: caseSensitive, percentEncoded, /, ?, #, exclude.")
+        case .variableUndefined:
+            FindingDefinition(
+                .content, .error,
+                meaning: "A pattern refers to a substitution variable that is neither defined in substitutionVariables nor built in; such a pattern never matches.",
+                fix: "Define the variable, or fix the name (built-ins: alpha, upper, lower, alnum, digit, xdigit, region, lang).")
+        case .variableInvalid:
+            FindingDefinition(
+                .content, .error,
+                meaning: "A substitution variable is malformed: its name holds $, ( or ), its value is not an array of strings, or a value refers to another variable (not allowed).",
+                fix: "Name variables without $ ( ), and give each an array of plain strings (wildcards * and ? allowed).")
+        case .variableEmpty:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "A substitution variable has no values, so every pattern using it never matches.",
+                fix: "List the values the variable may take.")
+        case .variableShadowsBuiltin:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "A substitution variable reuses a built-in name (alpha, digit, region, ...). What iOS does then is not documented; the auditor uses the file's values.",
+                fix: "Rename the variable.")
+        case .variableUnused:
+            FindingDefinition(
+                .content, .info,
+                meaning: "A substitution variable is defined but no pattern uses it.",
+                fix: "Remove it, or use it as $(name) in a pattern.")
+        case .featureMinIOS:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "The file relies on a feature newer than the oldest iOS the app supports (--min-ios): components need iOS 13, substitutionVariables iOS 13.5, defaults iOS 14. Older devices ignore it.",
+                fix: "Keep a legacy appID + paths entry for older iOS, or raise the app's minimum.")
+        case .auditInterrupted:
+            FindingDefinition(
+                .run, .error,
+                meaning: "The run was interrupted (SIGINT or SIGTERM) before this domain was audited; the report says nothing else about it.",
+                fix: "Run the audit again; nothing is wrong with the domain as far as this report knows.")
+        case .cdnMissing:
+            FindingDefinition(
+                .deviceView, .error,
+                meaning: "Apple's CDN has no copy of the file, so devices on iOS 14 and later get no universal links for this host. Normal for a day after the file first appears.",
+                fix: "Make sure the origin serves the file to AASA-Bot; the CDN fetches it again within about a day. Apple-Failure-Reason says why it failed.")
+        case .cdnError:
+            FindingDefinition(
+                .deviceView, .error,
+                meaning: "Apple's CDN answered with an error for this host (the finding quotes Apple-Failure-Reason), or could not be reached.",
+                fix: "Fix what Apple's reason names (timeouts, redirects, TLS, bot blocking) on the origin; the CDN retries on its own schedule.")
+        case .cdnStale:
+            FindingDefinition(
+                .deviceView, .warning,
+                meaning: "Apple's CDN serves a copy that differs in meaning from the origin's .well-known file. Normal for up to a day after a change, so only a warning.",
+                fix: "Wait for the CDN to refresh (about a day); if it persists, check that AASA-Bot gets the new file.")
+        case .uaBlocked:
+            FindingDefinition(
+                .deviceView, .error,
+                meaning: "The origin refuses or challenges Apple's bot (AASA-Bot/1.0.0) while it serves a browser: the CDN never gets the file and links break on every device, while the site looks fine in a browser.",
+                fix: "Allow the AASA-Bot user agent (and Apple's IP ranges) through bot protection and firewalls for /.well-known/apple-app-site-association.")
+        case .uaDiffer:
+            FindingDefinition(
+                .deviceView, .warning,
+                meaning: "Apple's bot and a browser get different answers (status or content) at .well-known, though both get a file.",
+                fix: "Serve the same file to every client; vary nothing by user agent.")
+        case .locationDiffer:
+            FindingDefinition(
+                .domain, .warning,
+                meaning: "The .well-known and root copies both parse but differ in meaning (app IDs or rules). Older devices that fall back to the root see different rules.",
+                fix: "Serve the same file at both locations, or stop serving the root copy.")
+        case .serviceMissing:
+            FindingDefinition(
+                .expectations, .error,
+                meaning: "The app's entitlements name this host for a service (webcredentials, appclips, activitycontinuation) whose section the file lacks, or which does not name the expected app.",
+                fix: "Add the section, {\"apps\": [\"TEAMID.bundle.id\"]}, naming the app.")
+        case .matchExpectedApp:
+            FindingDefinition(
+                .expectations, .error,
+                meaning: "A URL that domains.txt says must open the app (a + line) does not, with the file the domain serves.",
+                fix: "Add a rule that matches the URL, or remove the exclusion that catches it; 'aasa-audit match' shows which rule decides.")
+        case .matchExpectedBrowser:
+            FindingDefinition(
+                .expectations, .error,
+                meaning: "A URL that domains.txt says must stay in the browser (a - line) opens an app.",
+                fix: "Add an exclusion before the rule that matches it; 'aasa-audit match' shows which rule decides.")
+        }
+    }
+}
+
+extension Finding {
+    /// A finding at its code's severity, as the catalog declares it.
+    public init(_ code: FindingCode, _ location: FindingLocation, _ message: String) {
+        self.init(code: code, severity: code.definition.severity, location: location, message: message)
+    }
+
+    /// A finding in one of its code's named cases of another severity.
+    public init(_ code: FindingCode, _ severityCase: SeverityCase, _ location: FindingLocation, _ message: String) {
+        assert(code.definition.cases.contains(severityCase), "\(code.rawValue) declares no case '\(severityCase.when)'")
+        self.init(code: code, severity: severityCase.severity, location: location, message: message)
+    }
+}

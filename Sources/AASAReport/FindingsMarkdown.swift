@@ -1,0 +1,34 @@
+import AASAModel
+
+/// `docs/findings.md`, generated from the finding catalog (`FindingCode.definition`) so that
+/// the two cannot drift apart (a test compares them): a table per category, an anchor per code.
+public enum FindingsMarkdown {
+    public static func document() -> String {
+        var lines = [
+            "# Finding codes",
+            "",
+            "Every finding in a report has one of these codes. Codes are stable: new ones are added, none is renamed.",
+            "The severity is the one a finding has at `.well-known` (the file devices read) or for the domain as a whole;",
+            "a finding about the root copy (`/apple-app-site-association`) is at most a warning when the root serves a",
+            "file with status 200, and only info when it does not. A domain's verdict is `fail` with any error, `warn` with",
+            "any warning, else `pass`. Where a code has another severity in a named case, the severity column says when.",
+            "",
+            "This file is generated from the catalog in `Sources/AASAModel/FindingCatalog.swift` by",
+            "`aasa-audit explain --markdown`; each code's anchor is its name (`findings.md#http.redirect`).",
+        ]
+        for category in FindingCategory.allCases {
+            let codes = FindingCode.allCases.filter { $0.definition.category == category }
+            guard !codes.isEmpty else { continue }
+            lines += ["", "## \(category.title)", "", "| code | severity | what it means | how to fix it |", "| --- | --- | --- | --- |"]
+            for code in codes {
+                let entry = code.definition
+                lines.append("| <a id=\"\(code.rawValue)\"></a>`\(code.rawValue)` | \(entry.severityText) | \(escape(entry.meaning)) | \(escape(entry.fix)) |")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|")
+    }
+}
