@@ -25,6 +25,18 @@ import TestSupport
         #expect(decoded.input.problems == [Samples.problem()])
     }
 
+    /// The next run reads the previous one back line by line (`JSONReport.snapshot`), relying on
+    /// the layout `writeDocument` writes: this breaks if the two drift apart.
+    @Test func theSnapshotReaderReadsWhatTheWriterWrites() throws {
+        let domains = [Samples.domain("a.example"), Samples.minimalDomain(), Samples.domain("c.example", text: "y")]
+        let lines = document(domains).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Data($0) }
+        let snapshot = try #require(JSONReport.snapshot(lines: lines))
+        #expect(snapshot.startedAt == Samples.run().startedAt)
+        #expect(snapshot.domains == domains.map(DomainSnapshot.init))
+        #expect(JSONReport.snapshot(lines: [Data(#"{"domains":[]}"#.utf8)]) == nil)
+        #expect(JSONReport.snapshot(lines: document([]).split(separator: UInt8(ascii: "\n")).map { Data($0) })?.domains == [])
+    }
+
     @Test func anEmptyDomainListIsStillADocument() throws {
         let decoded = try JSONReport.makeDecoder().decode(AuditReport.self, from: document([], complete: false))
         #expect(decoded.domains.isEmpty)
@@ -83,7 +95,7 @@ import TestSupport
     }
 }
 
-@Suite struct FindingCatalogTests {
+@Suite struct FindingsDocumentTests {
     @Test func docsFindingsIsTheGeneratedTable() throws {
         let committed = try String(contentsOf: Repository.file("docs/findings.md"), encoding: .utf8)
         #expect(committed == FindingsMarkdown.document(), "docs/findings.md is stale: run `aasa-audit explain --markdown > docs/findings.md`")

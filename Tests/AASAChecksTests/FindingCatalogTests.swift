@@ -1,0 +1,156 @@
+import AASAChecks
+import AASAModel
+import Testing
+
+/// The finding catalog against the checks: every code has a scenario here in which the real
+/// checks emit it, and every finding they emit has its catalog severity or one of its named
+/// cases. Adding a finding code means adding its row to `scenarios`; the first test fails
+/// until it is there.
+@Suite struct FindingCatalogTests {
+    static let id = Fixture.appID
+    static let valid = Fixture.validFile
+    static let other = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.other"],"components":[{"/":"/other/*"}]}]}}"#
+
+    /// A file whose applinks entry has `entry` merged in (JSON members, without braces).
+    static func entry(_ members: String, applinks: String = "") -> String {
+        #"{"applinks":{\#(applinks)"details":[{\#(members)}]}}"#
+    }
+
+    static func rules(_ components: String) -> String {
+        entry(#""appIDs":["\#(id)"],"components":[\#(components)]"#)
+    }
+
+    static func lint(_ text: String, minimumIOS: String? = nil) -> [Finding] {
+        FileLint.lint(Array(text.utf8), size: text.utf8.count, options: ValidationOptions(minimumIOS: minimumIOS.flatMap(IOSVersion.init))).findings
+    }
+
+    static func domain(
+        _ wellKnown: FetchedLocation, root: FetchedLocation = Fixture.served("", at: .root, status: 404),
+        target: DomainTarget = Fixture.target(), view: DomainChecks.DeviceView = DomainChecks.DeviceView()
+    ) -> [Finding] {
+        DomainChecks.assess(target: target, wellKnown: wellKnown, root: root, deviceView: view).findings
+    }
+
+    static func agent(_ fetched: FetchedLocation, _ agent: FetchAgent) -> FetchedLocation {
+        var fetched = fetched
+        fetched.record.agent = agent
+        return fetched
+    }
+
+    /// A scenario per code, in which the checks emit it.
+    static let scenarios: [FindingCode: @Sendable () -> [Finding]] = [
+        .netDNS: { domain(Fixture.failed(.dns)) },
+        .netConnect: { domain(Fixture.failed(.connect)) },
+        .netTimeout: { domain(Fixture.failed(.timeout)) },
+        .tlsCertificate: { domain(Fixture.failed(.tlsCertificate)) },
+        .tlsHandshake: { domain(Fixture.failed(.tlsHandshake)) },
+        .netOther: { domain(Fixture.failed(.other)) },
+        .httpRedirect: { domain(Fixture.redirect(to: "https://www.example.com/")) },
+        .httpStatus: { domain(Fixture.served("", status: 404)) },
+        .httpContentType: { domain(Fixture.served(valid, contentType: "text/plain")) + domain(Fixture.served(valid, contentType: "application/pkcs7-mime")) },
+        .bodyTooLarge: { domain(Fixture.served(valid + String(repeating: " ", count: AppleLimits.maximumFileBytes))) },
+        .bodyEmpty: { domain(Fixture.served("")) },
+        .jsonInvalid: { lint(#"{"applinks": {},}"#) },
+        .jsonNotObject: { lint("[]") },
+        .applinksMissing: { lint(#"{"webcredentials":{"apps":["\#(id)"]}}"#) },
+        .appIDMalformed: { lint(rules(#"{"/":"/a"}"#).replacingOccurrences(of: id, with: "TEAM_ID.com.example.app")) },
+        .appIDMissing: { domain(Fixture.served(valid), target: Fixture.target(["ABCDE12346.com.example.missing"])) },
+        .locationRootOnly: { domain(Fixture.served("", status: 404), root: Fixture.served(valid, at: .root)) },
+        .locationNone: { domain(Fixture.served("", status: 404)) },
+        .fileUnknownKey: { lint(#"{"applink":{},"applinks":{"details":[]}}"#) },
+        .serviceInvalid: { lint(#"{"applinks":{"details":[]},"webcredentials":1}"#) },
+        .appClipSuffix: { lint(#"{"applinks":{"details":[]},"appclips":{"apps":["\#(id)"]}}"#) },
+        .applinksUnknownKey: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""detail":1,"#)) },
+        .applinksLegacyApps: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""apps":["\#(id)"],"#)) },
+        .detailsMissing: { lint(#"{"applinks":{}}"#) },
+        .detailsEmpty: { lint(#"{"applinks":{"details":[]}}"#) },
+        .detailsInvalid: { lint(#"{"applinks":{"details":1}}"#) },
+        .detailsDictionary: { lint(#"{"applinks":{"apps":[],"details":{"\#(id)":{"paths":["*"]}}}}"#) },
+        .entryInvalid: { lint(#"{"applinks":{"details":[1]}}"#) },
+        .entryNoApp: { lint(entry(#""components":[{"/":"/a"}]"#)) },
+        .entryNoRules: { lint(entry(#""appIDs":["\#(id)"]"#)) },
+        .entryUnknownKey: { lint(entry(#""appId":"\#(id)","components":[{"/":"/a"}]"#)) },
+        .entryMixedAppKeys: { lint(entry(#""appID":"\#(id)","appIDs":["\#(id)"],"components":[{"/":"/a"}]"#)) },
+        .entryMixedFormats: {
+            let mixed = entry(#""appID":"\#(id)","paths":["/a"],"components":[{"/":"/a"}]"#)
+            return lint(mixed) + lint(mixed, minimumIOS: "12")
+        },
+        .entryUnreachable: {
+            lint(#"{"applinks":{"details":[{"appIDs":["\#(id)"],"components":[{"/":"*","exclude":true}]},{"appIDs":["\#(id)"],"components":[{"/":"/a"}]}]}}"#)
+        },
+        .valueType: { lint(entry(#""appID":1,"appIDs":["\#(id)"],"components":[{"/":"/a"}]"#)) + lint(rules(#"{"/":"/a","comment":1}"#)) },
+        .componentUnknownKey: { lint(rules(#"{"path":"/a"}"#)) },
+        .componentQueryDisabled: { lint(rules(#"{"/":"/a","?":{"q":true}}"#)) },
+        .ruleUnreachable: { lint(rules(#"{"/":"*"},{"/":"/a"}"#)) },
+        .pathsURL: { lint(entry(#""appID":"\#(id)","paths":["https://example.com/a"]"#)) },
+        .patternTooLong: { lint(rules(#"{"/":"/\#(String(repeating: "a", count: 5000))"}"#)) },
+        .defaultsUnknownKey: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""defaults":{"case":true},"#)) },
+        .variableUndefined: { lint(rules(#"{"/":"/$(nope)"}"#)) },
+        .variableInvalid: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""substitutionVariables":{"a$":["x"]},"#)) },
+        .variableEmpty: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/$(v)"}]"#, applinks: #""substitutionVariables":{"v":[]},"#)) },
+        .variableShadowsBuiltin: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/$(alpha)"}]"#, applinks: #""substitutionVariables":{"alpha":["x"]},"#)) },
+        .variableUnused: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""substitutionVariables":{"v":["x"]},"#)) },
+        .featureMinIOS: { lint(valid, minimumIOS: "12") },
+        .auditInterrupted: { DomainChecks.notAudited(Fixture.target()).findings },
+        .cdnMissing: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served("", at: .cdn, status: 404))) },
+        .cdnError: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.failed(.dns, at: .cdn))) },
+        .cdnStale: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served(other, at: .cdn))) },
+        .uaBlocked: {
+            domain(Fixture.served(valid), view: DomainChecks.DeviceView(bot: agent(Fixture.served("", status: 403), .bot), browser: agent(Fixture.served(valid), .browser)))
+        },
+        .uaDiffer: {
+            domain(Fixture.served(valid), view: DomainChecks.DeviceView(bot: agent(Fixture.served(valid), .bot), browser: agent(Fixture.served(other), .browser)))
+        },
+        .locationDiffer: { domain(Fixture.served(valid), root: Fixture.served(other, at: .root)) },
+        .serviceMissing: {
+            domain(Fixture.served(valid), target: DomainTarget(domain: "example.com", expectedAppIDs: [id], services: [AssociatedService(service: .webcredentials, file: "App.entitlements")]))
+        },
+        .matchExpectedApp: {
+            domain(Fixture.served(valid), target: DomainTarget(domain: "example.com", expectations: [URLExpectation(url: "https://example.com/help", opensApp: true, inputLine: 2)]))
+        },
+        .matchExpectedBrowser: {
+            domain(Fixture.served(valid), target: DomainTarget(domain: "example.com", expectations: [URLExpectation(url: "https://example.com/buy/1", opensApp: false, inputLine: 2)]))
+        },
+    ]
+
+    @Test func everyCodeHasAScenario() {
+        let missing = FindingCode.allCases.filter { Self.scenarios[$0] == nil }
+        #expect(missing.isEmpty, "codes without a scenario in FindingCatalogTests: \(missing.map(\.rawValue))")
+    }
+
+    @Test(arguments: FindingCode.allCases)
+    func theChecksEmitTheCodeAtItsCatalogSeverity(code: FindingCode) throws {
+        let scenario = try #require(Self.scenarios[code])
+        let findings = scenario()
+        #expect(findings.contains { $0.code == code }, "\(code.rawValue) is not emitted by its scenario: \(findings.summary)")
+        for finding in findings {
+            let entry = finding.code.definition
+            let allowed = [entry.severity] + entry.cases.map(\.severity)
+            // The root copy's findings are lowered by policy (DomainChecks), not by the catalog.
+            guard finding.location != .root else { continue }
+            #expect(allowed.contains(finding.severity), "\(finding.code.rawValue) emitted as \(finding.severity.rawValue); the catalog says \(entry.severityText)")
+        }
+    }
+
+    @Test func eachNamedSeverityCaseIsReached() {
+        let reached: [(FindingCode, SeverityCase)] = [
+            (.httpContentType, .signedContentType), (.entryMixedFormats, .mixedFormatsForOldIOS), (.valueType, .commentNotString),
+        ]
+        for (code, severityCase) in reached {
+            #expect(code.definition.cases.contains(severityCase))
+            let severities = Self.scenarios[code]!().filter { $0.code == code }.map(\.severity)
+            #expect(severities.contains(severityCase.severity), "\(code.rawValue): '\(severityCase.when)' never reached")
+            #expect(severities.contains(code.definition.severity), "\(code.rawValue): its usual severity never reached")
+        }
+        let declared = FindingCode.allCases.flatMap { code in code.definition.cases.map { (code, $0) } }
+        #expect(declared.count == reached.count, "a named case was added to the catalog without a row here")
+    }
+
+    @Test func contentCodesAreTheOnesAFileAloneCauses() {
+        // A root copy with the same bytes as .well-known has its content findings reported once:
+        // the category decides which ones.
+        let content = FindingCode.allCases.filter { $0.definition.category == .content }
+        #expect(content.contains(.jsonInvalid) && content.contains(.bodyTooLarge) && content.contains(.ruleUnreachable))
+        #expect(!content.contains(.httpContentType) && !content.contains(.bodyEmpty) && !content.contains(.appIDMissing))
+    }
+}
