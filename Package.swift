@@ -1,12 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layout: pure libraries (model, JSON, checks, domain list, reports) with no I/O,
-// one networking target over libcurl's multi interface, one engine that runs audits
-// and writes run folders, and a thin command-line front end.
+// The map is docs/architecture.md. Pure libraries (JSON, model, matching, checks, domain
+// list, report rendering) do no I/O; AASAFetch is the only networking target; AASAAudit is the
+// engine and the commands' use cases; AASAAuditCLI is a thin ArgumentParser front end. Each
+// target's dependencies are exactly what its files import.
+//
+// Platforms: Linux (Debian's libcurl4-openssl-dev, jemalloc, /proc). No Apple platform is
+// declared because none is supported yet.
 let package = Package(
     name: "aasa-audit",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "aasa-audit", targets: ["AASAAuditCLI"]),
         // The pure core, for the fuzz targets in Fuzz/ (a package of its own).
@@ -14,33 +17,24 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        // Test-only: real HTTPS servers on loopback and a test CA made at run time.
+        // Test-only (TestSupport and the test targets): real HTTPS servers on loopback, a test
+        // CA made at run time, property-based tests. `swift build --product aasa-audit` (the
+        // README's command) compiles none of them.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // C boundary: the system libraries and a small typed shim over libcurl's variadic calls.
-        .systemLibrary(
-            name: "CLibcurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
-        .systemLibrary(
-            name: "CIDN2",
-            pkgConfig: "libidn2",
-            providers: [.apt(["libidn2-dev"])]
-        ),
-        .systemLibrary(
-            name: "CLibcrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        .systemLibrary(name: "CLibcurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL's libcrypto, which libcurl links for TLS: the tool's one SHA-256.
+        .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibcurl"]),
         // The executable's allocator: jemalloc and its settings (docs/performance.md).
         .target(name: "CMallocSettings", linkerSettings: [.linkedLibrary("jemalloc")]),
@@ -60,15 +54,10 @@ let package = Package(
             ]
         ),
 
-        // Networking: libcurl multi driven from one thread, bridged to async/await.
-        .target(
-            name: "AASAFetch",
-            dependencies: [
-                "CCurlShim", "CLibcurl", "CLibcrypto", "AASAModel",
-            ]
-        ),
+        // Networking: libcurl multi handles, each driven by a thread, bridged to async/await.
+        .target(name: "AASAFetch", dependencies: ["AASAModel", "CCurlShim", "CLibcurl", "CLibcrypto"]),
 
-        // The engine: audits domains concurrently, writes run folders and reports.
+        // The engine (workspace, loop, outputs) and the commands' use cases.
         .target(
             name: "AASAAudit",
             dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "AASAChecks", "AASAFetch", "AASAReport", "DomainList"]
@@ -78,17 +67,17 @@ let package = Package(
         .executableTarget(
             name: "AASAAuditCLI",
             dependencies: [
-                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport",
-                "CMallocSettings",
+                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "CMallocSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
-        // Tests.
+        // Tests. TestSupport is used by test targets only.
         .target(
             name: "TestSupport",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -103,16 +92,19 @@ let package = Package(
             name: "AASAMatchingTests",
             dependencies: ["AASAMatching", "AASAJSON", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "AASAChecksTests", dependencies: ["AASAChecks", "AASAModel", "AASAJSON"]),
-        .testTarget(name: "DomainListTests", dependencies: ["DomainList"]),
-        .testTarget(name: "AASAReportTests", dependencies: ["AASAReport", "AASAModel", "AASAJSON", "TestSupport"]),
+        .testTarget(name: "AASAChecksTests", dependencies: ["AASAChecks", "AASAModel", "AASAJSON", "AASAMatching"]),
+        .testTarget(name: "DomainListTests", dependencies: ["DomainList", "AASAModel"]),
+        .testTarget(name: "AASAReportTests", dependencies: ["AASAReport", "AASAModel", "TestSupport"]),
         .testTarget(
             name: "AASAFetchTests",
-            dependencies: ["AASAFetch", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["AASAFetch", "AASAModel", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "AASAAuditTests",
-            dependencies: ["AASAAudit", "AASAFetch", "AASAReport", "DomainList", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "AASAAudit", "AASAFetch", "AASAModel", "AASAReport", "DomainList", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
