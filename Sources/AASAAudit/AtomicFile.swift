@@ -49,16 +49,23 @@ final class AtomicFileWriter {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Writes `data` to `destination` atomically.
-    static func write(_ data: Data, to destination: URL) throws {
-        let writer = try AtomicFileWriter(destination: destination)
+    /// Writes the file with `body`, then commits it; abandons it when either fails. Returns
+    /// the destination.
+    @discardableResult
+    func complete(_ body: (AtomicFileWriter) throws -> Void) throws -> URL {
         do {
-            try writer.write(data)
-            try writer.commit()
+            try body(self)
+            try commit()
+            return destination
         } catch {
-            writer.abandon()
+            abandon()
             throw error
         }
+    }
+
+    /// Writes `data` to `destination` atomically.
+    static func write(_ data: Data, to destination: URL) throws {
+        try AtomicFileWriter(destination: destination).complete { try $0.write(data) }
     }
 
     /// Makes `destination` a copy of `source` atomically: a hard link where the file system

@@ -32,14 +32,7 @@ final class MetricsOutput: RunOutput {
         try state.withLock { open in
             guard let current = open else { throw CocoaError(.fileWriteUnknown) }
             open = nil
-            do {
-                try current.writer.write(Data(current.metrics.render(run: run.run, summary: run.summary).utf8))
-                try current.writer.commit()
-            } catch {
-                current.writer.abandon()
-                throw error
-            }
-            return current.writer.destination
+            return try current.writer.complete { try $0.write(Data(current.metrics.render(run: run.run, summary: run.summary).utf8)) }
         }
     }
 

@@ -75,14 +75,7 @@ final class SpooledDocumentOutput<Format: SpooledDocumentFormat>: RunOutput {
             guard let current = open else { throw CocoaError(.fileWriteUnknown) }
             open = nil
             defer { current.spool.remove() }
-            do {
-                try format.write(run, pieces: current.spool, to: current.writer.write)
-                try current.writer.commit()
-            } catch {
-                current.writer.abandon()
-                throw error
-            }
-            return current.writer.destination
+            return try current.writer.complete { try format.write(run, pieces: current.spool, to: $0.write) }
         }
     }
 

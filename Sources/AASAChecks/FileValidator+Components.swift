@@ -10,9 +10,7 @@ extension FileValidator {
             report(.valueType, "\(path) is \(Self.a(value)), not an object; it is ignored.")
             return
         }
-        for key in component.keys where !Self.componentKeys.contains(key) {
-            report(.componentUnknownKey, "Unknown key \"\(key)\" in \(path)\(hint(key, among: Self.componentKeys)); iOS ignores it, so the rule matches more than intended.")
-        }
+        reportUnknownKeys(of: component, in: path, known: Self.componentKeys, as: .componentUnknownKey, effect: "iOS ignores it, so the rule matches more than intended")
         validateComponentValues(component, path: path, allowComment: true)
     }
 
@@ -22,9 +20,7 @@ extension FileValidator {
             report(.valueType, "\(path) is \(Self.a(value)), not an object.")
             return
         }
-        for key in defaults.keys where !Self.defaultsKeys.contains(key) {
-            report(.defaultsUnknownKey, "Unknown key \"\(key)\" in \(path)\(hint(key, among: Self.defaultsKeys)); iOS ignores it.")
-        }
+        reportUnknownKeys(of: defaults, in: path, known: Self.defaultsKeys, as: .defaultsUnknownKey)
         validateComponentValues(defaults, path: path, allowComment: false)
     }
 

@@ -6,9 +6,7 @@ import AASAModel
 extension FileValidator {
 
     mutating func validateApplinks(_ applinks: JSONObject, file: JSONObject) {
-        for key in applinks.keys where !Self.applinksKeys.contains(key) {
-            report(.applinksUnknownKey, "Unknown key \"\(key)\" in applinks\(hint(key, among: Self.applinksKeys)); iOS ignores it.")
-        }
+        reportUnknownKeys(of: applinks, in: "applinks", known: Self.applinksKeys, as: .applinksUnknownKey)
         if let apps = applinks["apps"] {
             switch apps {
             case .array(let list) where list.isEmpty: break
@@ -50,9 +48,7 @@ extension FileValidator {
             report(.entryInvalid, "\(path) is \(Self.a(value)), not an object; it is ignored.")
             return
         }
-        for key in entry.keys where !Self.entryKeys.contains(key) {
-            report(.entryUnknownKey, "Unknown key \"\(key)\" in \(path)\(hint(key, among: Self.entryKeys)); iOS ignores it.")
-        }
+        reportUnknownKeys(of: entry, in: path, known: Self.entryKeys, as: .entryUnknownKey)
         var apps = 0
         if let appID = entry["appID"] {
             if case .string = appID { apps += 1 } else { report(.valueType, "\(path).appID is \(Self.a(appID)), not a string.") }

@@ -44,6 +44,13 @@ struct FileValidator {
         report(.featureMinIOS, "\(what) needs iOS \(version), but the app supports iOS \(minimum): older devices ignore it.")
     }
 
+    /// One finding per key of `object` that is not `known`, with a "did you mean" hint.
+    mutating func reportUnknownKeys(of object: JSONObject, in place: String, known: [String], as code: FindingCode, effect: String = "iOS ignores it") {
+        for key in object.keys where !known.contains(key) {
+            report(code, "Unknown key \"\(key)\" in \(place)\(hint(key, among: known)); \(effect).")
+        }
+    }
+
     func hint(_ key: String, among known: [String]) -> String {
         if let meant = (Self.aliases[key] ?? []).first(where: known.contains) ?? known.first(where: { $0.lowercased() == key.lowercased() }) {
             return " (did you mean \"\(meant)\"?)"

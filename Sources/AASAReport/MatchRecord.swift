@@ -8,7 +8,7 @@ public struct MatchRecord: Encodable, Sendable {
     public var result: MatchOutcome
     /// The apps that may open it, first the one that does; empty unless `result` is `app`.
     public var appIDs: [String]
-    /// The rule that decided; absent when no rule matched.
+    /// The rule that decided; `null` when no rule matched (the key is always written).
     public var rule: RuleRecord?
     public var reason: String
 

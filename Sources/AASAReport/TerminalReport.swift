@@ -1,7 +1,8 @@
 import AASAModel
 import Foundation
 
-/// The text `check` and `audit` print on a terminal. Pure: the caller says whether to colour.
+/// The text every command prints on a terminal (check, audit, lint, match, diff, explain).
+/// Pure: the caller says whether to colour.
 public struct TerminalReport: Sendable {
     public var colour: Bool
 
