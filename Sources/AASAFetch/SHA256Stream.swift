@@ -5,10 +5,15 @@ import CLibcrypto
 /// The one SHA-256 of the tool, and deliberately OpenSSL's: libcurl already links libcrypto for
 /// TLS, so hashing with it adds no second crypto library to the binary.
 final class SHA256Stream {
+    /// The algorithm, fetched from OpenSSL's provider once: `EVP_sha256()` would make every
+    /// initialisation look it up again, under a lock the TLS work also takes. Immutable and
+    /// thread-safe once fetched.
+    nonisolated(unsafe) private static let algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+
     private let context: OpaquePointer
 
     init() {
-        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, Self.algorithm ?? EVP_sha256(), nil) == 1 else {
             fatalError("OpenSSL cannot set up SHA-256")
         }
         self.context = context

@@ -65,6 +65,8 @@ import TestSupport
         (["audit", "no-such-file.txt"], "cannot read the domains file no-such-file.txt"),
         (["audit", "empty.txt"], "lists no domain"),
         (["audit", "ok.txt", "--out", "a-file/reports"], "cannot create the output directory"),
+        (["audit", "ok.txt", "--junit", "no-such-dir/junit.xml"], "cannot write the reports"),
+        (["audit", "ok.txt", "--metrics", "a-file/metrics.prom"], "cannot write the reports"),
         (["audit", "--concurrency", "0"], "--concurrency"),
         (["audit", "--fetch-threads", "0"], "--fetch-threads"),
         (["audit", "--bogus"], "Unknown option"),

@@ -1,0 +1,19 @@
+/// Why an audit run could not start or write its reports.
+public enum AuditRunError: UserFacingError {
+    /// libcurl could not be set up.
+    case fetcherSetup(String)
+    /// The output folder or a run folder in it cannot be made or written.
+    case outputFolder(String)
+    /// Another audit holds the output folder's lock.
+    case outputBusy(String)
+    /// A report could not be written.
+    case reports(String)
+
+    public var message: String {
+        switch self {
+        case .fetcherSetup(let text), .outputFolder(let text), .outputBusy(let text), .reports(let text): text
+        }
+    }
+
+    public var exitStatus: ExitStatus { .usage }
+}

@@ -1,0 +1,16 @@
+/// The exit statuses of `aasa-audit`, in one place (README, "Exit status").
+public struct ExitStatus: Sendable, Equatable {
+    public let code: Int32
+
+    public init(_ code: Int32) { self.code = code }
+
+    /// Nothing fails.
+    public static let success = ExitStatus(0)
+    /// A domain (or file) fails, input lines could not be audited, or the run was incomplete.
+    public static let failed = ExitStatus(1)
+    /// Usage or input errors: bad options, an unreadable input, an unwritable output.
+    public static let usage = ExitStatus(2)
+
+    /// A run ended by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM).
+    public static func interrupted(by signal: Int32) -> ExitStatus { ExitStatus(128 + signal) }
+}
