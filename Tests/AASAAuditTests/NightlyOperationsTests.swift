@@ -98,9 +98,12 @@ import TestSupport
         let silent = try FaultServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), fault: .respond { _, _ in .never })
         defer { silent.shutdown() }
         try "stuck.aasa.test\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
-        let arguments = ["audit", "--no-cdn", "--timeout", "30", "--cacert", world.caFile, "--connect-to", silent.connectTo("stuck.aasa.test")]
+        // A timeout far beyond the test's own steps, so that a slow, loaded machine cannot let
+        // the first run finish before the second starts or the signal arrives.
+        let arguments = ["audit", "--no-cdn", "--timeout", "300", "--cacert", world.caFile, "--connect-to", silent.connectTo("stuck.aasa.test")]
         let first = try ProcessRunner.start(CommandLineTests.binary, arguments, in: world.directory.url)
-        for _ in 0..<100 where silent.connectionCount < 1 { try await Task.sleep(for: .milliseconds(50)) }
+        for _ in 0..<600 where silent.connectionCount < 1 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(silent.connectionCount >= 1)
         let second = try await ProcessRunner.run(CommandLineTests.binary, arguments, in: world.directory.url)
         #expect(second.status == 2)
         #expect(second.stderr.contains("another audit is writing to"))
