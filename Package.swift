@@ -35,7 +35,7 @@ let package = Package(
         // OpenSSL's libcrypto, which libcurl links for TLS: the tool's one SHA-256.
         .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
-        .target(name: "CCurlShim", dependencies: ["CLibcurl"]),
+        .target(name: "CCurlShim", dependencies: ["CLibcurl"], linkerSettings: [.linkedLibrary("ssl")]),
         // The executable's allocator: jemalloc and its settings (docs/performance.md).
         .target(name: "CMallocSettings", linkerSettings: [.linkedLibrary("jemalloc")]),
 

@@ -6,15 +6,22 @@
 # Starts nginx on loopback serving N virtual domains (d000001.bench.test ...) with a valid
 # file at both locations over HTTPS (a local CA made here), plus a few broken ones; then runs,
 # alternating, with the same concurrency:
-#   1. aasa-audit audit over the N domains (both reports written; origin fetches only, so
-#      that every client fetches the same 2N URLs),
+#   1. aasa-audit audit over the N domains, both reports written: with its default options
+#      (row aasa-audit-Nt; --no-cdn only, as this machine has no internet) and, when VARIANTS
+#      says so, with --no-ua-check as well (row aasa-audit-origin-Nt),
 #   2. curl --parallel fetching the 2N URLs,
 #   3. an async Python prober on aiohttp + uvloop (installed from PyPI into a venv here),
 # and prints a table: wall time, URLs/s, user and system CPU, CPU per domain, peak RSS, TLS
 # handshakes per domain (nginx's accepted connections / N), and the CPU nginx's worker spent
-# per domain meanwhile (from /proc). Needs root for apt and :443.
+# per domain meanwhile (from /proc), and the requests nginx served per domain. Needs root for
+# apt and :443.
+# SCENARIO=loopback (default): every answer at once. SCENARIO=latency: every host is
+# lag-NNNNNN.bench.test, whose every response nginx sends LAG_MS (100) ms late (echo_sleep), as
+# a far-away server; the bound a client is measured against is
+# N / in-flight x round trips per domain x LAG_MS (printed).
 # Environment: BENCH_DIR (default /tmp/aasa-bench), BENCH_ADDR (127.0.0.77, a loopback address
 # of its own), CONCURRENCY (64), REPEAT (2), WORKERS (1 nginx worker: the other core is the client's),
+# VARIANTS ("default": aasa-audit's default options; "default origin-only" adds --no-ua-check),
 # THREADS ("1 2": aasa-audit's --fetch-threads values, a row each), CLIENTS (all three by default:
 # "aasa-audit curl-parallel aiohttp-uvloop"), TRUST ("local": every client trusts the local CA
 # alone; "system": Debian's whole CA bundle plus the local CA, as a production run verifies).
@@ -31,6 +38,9 @@ threads=${THREADS:-1 2}
 clients=${CLIENTS:-aasa-audit curl-parallel aiohttp-uvloop}
 trust=${TRUST:-local}
 addr=${BENCH_ADDR:-127.0.0.77}
+variants=${VARIANTS:-default}
+scenario=${SCENARIO:-loopback}
+lag_ms=${LAG_MS:-100}
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000)
 max=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -1)
@@ -39,7 +49,7 @@ log() { printf '[bench] %s\n' "$*" >&2; }
 
 install() {
   local missing=()
-  for package in nginx-light openssl curl time python3-venv; do
+  for package in nginx-light libnginx-mod-http-echo openssl curl time python3-venv; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -72,7 +82,12 @@ make_world() {
   cat > "$dir/www/aasa.json" <<'JSON'
 {"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/help/*","exclude":true},{"/":"*"}]}]},"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}
 JSON
+  local lag_s
+  lag_s=$(awk -v ms="$lag_ms" 'BEGIN { printf "%.3f", ms / 1000 }')
+  local file
+  file=$(cat "$dir/www/aasa.json")
   cat > "$dir/nginx.conf" <<NGINX
+load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;
 worker_processes $workers;
 pid $dir/run/nginx.pid;
 error_log $dir/logs/error.log warn;
@@ -80,19 +95,22 @@ events { worker_connections 16384; }
 http {
   access_log off;
   keepalive_requests 1000;
-  map \$host \$kind { ~^redirect- redirect; ~^missing- missing; default ok; }
+  map \$host \$kind { ~^redirect- redirect; ~^missing- missing; ~^lag- lag; default ok; }
   server {
     listen $addr:443 ssl http2;
     server_name *.bench.test;
     ssl_certificate $dir/pki/server.pem;
     ssl_certificate_key $dir/pki/server.key;
     root $dir/www;
+    location = /_lag { internal; default_type application/json; echo_sleep $lag_s; echo '$file'; }
     location = /.well-known/apple-app-site-association {
+      if (\$kind = lag) { rewrite ^ /_lag last; }
       if (\$kind = redirect) { return 301 https://www.\$host\$request_uri; }
       if (\$kind = missing) { return 404; }
       default_type application/json; alias $dir/www/aasa.json;
     }
     location = /apple-app-site-association {
+      if (\$kind = lag) { rewrite ^ /_lag last; }
       if (\$kind = missing) { return 404; }
       default_type application/json; alias $dir/www/aasa.json;
     }
@@ -102,12 +120,16 @@ http {
 NGINX
   cat /etc/ssl/certs/ca-certificates.crt "$dir/pki/ca.pem" > "$dir/pki/system-and-local.pem"
   for n in "${sizes[@]}"; do
-    local list="$dir/lists/$n.txt"
+    local list="$dir/lists/$scenario-$n.txt"
     [ -f "$list" ] && continue
-    { seq -f "d%06g.bench.test" 1 $((n - 10)); seq -f "redirect-%g.bench.test" 1 5; seq -f "missing-%g.bench.test" 1 5; } > "$list"
-    sed -e 's|^|https://|' -e 's|$|/.well-known/apple-app-site-association|' "$list" > "$dir/lists/$n.urls"
-    sed -e 's|^|https://|' -e 's|$|/apple-app-site-association|' "$list" >> "$dir/lists/$n.urls"
-    sed 's|.*|url = "&"\noutput = "/dev/null"|' "$dir/lists/$n.urls" > "$dir/lists/$n.curl"
+    if [ "$scenario" = latency ]; then
+      seq -f "lag-%06g.bench.test" 1 "$n" > "$list"
+    else
+      { seq -f "d%06g.bench.test" 1 $((n - 10)); seq -f "redirect-%g.bench.test" 1 5; seq -f "missing-%g.bench.test" 1 5; } > "$list"
+    fi
+    sed -e 's|^|https://|' -e 's|$|/.well-known/apple-app-site-association|' "$list" > "$dir/lists/$scenario-$n.urls"
+    sed -e 's|^|https://|' -e 's|$|/apple-app-site-association|' "$list" >> "$dir/lists/$scenario-$n.urls"
+    sed 's|.*|url = "&"\noutput = "/dev/null"|' "$dir/lists/$scenario-$n.urls" > "$dir/lists/$scenario-$n.curl"
   done
 }
 
@@ -118,6 +140,7 @@ start_nginx() {
 }
 
 accepted() { curl -s http://$addr:8080/status | awk 'NR==3 {print $1}'; }
+requests() { curl -s http://$addr:8080/status | awk 'NR==3 {print $3}'; }
 # CPU time of nginx's workers so far, in clock ticks (utime + stime).
 server_ticks() {
   local total=0 pid
@@ -131,18 +154,21 @@ server_ticks() {
 run() {
   local name=$1 n=$2
   shift 2
-  local before after ticks_before ticks_after
+  local before after ticks_before ticks_after requests_before requests_after
   before=$(accepted)
+  requests_before=$(requests)
   ticks_before=$(server_ticks)
   /usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt" "$@" > "$dir/logs/$name-$n.out" 2>&1 || true
   ticks_after=$(server_ticks)
   after=$(accepted)
+  # The status request itself is one of nginx's requests.
+  requests_after=$(($(requests) - 1))
   read -r wall user sys rss < <(tail -n 1 "$dir/time.txt")
   awk -v name="$name" -v n="$n" -v wall="$wall" -v user="$user" -v sys="$sys" -v rss="$rss" -v conns=$((after - before)) \
-    -v server=$((ticks_after - ticks_before)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
+    -v server=$((ticks_after - ticks_before)) -v hz="$(getconf CLK_TCK)" -v requests=$((requests_after - requests_before)) 'BEGIN {
     urls = 2 * n
-    printf "| %-12s | %7d | %7.2f | %8.0f | %6.2f | %6.2f | %8.3f | %7.1f | %5.2f | %8.3f |\n",
-      name, n, wall, urls / wall, user, sys, (user + sys) * 1000 / n, rss / 1024, conns / n, server * 1000 / hz / n
+    printf "| %-12s | %7d | %7.2f | %8.0f | %6.2f | %6.2f | %8.3f | %7.1f | %5.2f | %8.3f | %5.2f |\n",
+      name, n, wall, urls / wall, user, sys, (user + sys) * 1000 / n, rss / 1024, conns / n, server * 1000 / hz / n, requests / n
   }' | tee -a "$dir/results.md"
 }
 
@@ -161,21 +187,34 @@ case $trust in
 esac
 log "trust store: $ca ($(grep -c 'BEGIN CERTIFICATE' "$ca") certificates)"
 : > "$dir/results.md"
-echo "| client       |       N |  wall s |    URL/s | user s |  sys s | CPU ms/domain | peak RSS MB | handshakes/domain | server CPU ms/domain |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+log "scenario: $scenario$([ "$scenario" = latency ] && echo ", every response $lag_ms ms late"), $concurrency in flight"
+echo "| client       |       N |  wall s |    URL/s | user s |  sys s | CPU ms/domain | peak RSS MB | handshakes/domain | server CPU ms/domain | requests/domain |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for n in "${sizes[@]}"; do
+  list="$dir/lists/$scenario-$n.txt"
+  if [ "$scenario" = latency ]; then
+    # Two requests per domain, each LAG_MS late; a client that sends both at once (HTTP/2) needs one.
+    log "bound for N=$n: $n / $concurrency in flight x 2 round trips x $lag_ms ms = $(awk -v n="$n" -v c="$concurrency" -v ms="$lag_ms" 'BEGIN { printf "%.2f", n / c * 2 * ms / 1000 }') s sequentially, half that multiplexed"
+  fi
   for round in $(seq 1 "$repeat"); do
     if wanted aasa-audit; then
       for t in $threads; do
-        rm -rf "$dir/out"
-        name="aasa-audit-${t}t"
-        run "$name" "$n" "$audit" audit "$dir/lists/$n.txt" --out "$dir/out" --concurrency "$concurrency" --fetch-threads "$t" \
-          --no-cdn --no-ua-check --resolve "*:443:$addr" --cacert "$ca"
+        for variant in $variants; do
+          rm -rf "$dir/out"
+          case $variant in
+            default) name="aasa-audit-${t}t"; extra=() ;;
+            origin-only) name="aasa-audit-origin-${t}t"; extra=(--no-ua-check) ;;
+            *) log "VARIANTS: default or origin-only"; exit 2 ;;
+          esac
+          # --no-cdn: this machine has no internet, so Apple's CDN cannot be reached.
+          run "$name" "$n" "$audit" audit "$list" --out "$dir/out" --concurrency "$concurrency" --fetch-threads "$t" \
+            --no-cdn "${extra[@]}" --resolve "*:443:$addr" --cacert "$ca"
+        done
       done
     fi
     wanted curl-parallel && run curl-parallel "$n" curl --parallel --parallel-max "$concurrency" --http2 -s --cacert "$ca" \
-      --resolve "*:443:$addr" --config "$dir/lists/$n.curl"
-    wanted aiohttp-uvloop && run aiohttp-uvloop "$n" "$dir/venv/bin/python" "$root/Scripts/bench_probe.py" "$dir/lists/$n.txt" "$ca" "$concurrency" "$addr"
+      --resolve "*:443:$addr" --config "$dir/lists/$scenario-$n.curl"
+    wanted aiohttp-uvloop && run aiohttp-uvloop "$n" "$dir/venv/bin/python" "$root/Scripts/bench_probe.py" "$list" "$ca" "$concurrency" "$addr"
   done
 done
 kill "$(cat "$dir/run/nginx.pid")" 2>/dev/null || true

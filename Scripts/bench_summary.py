@@ -8,12 +8,12 @@ import collections
 import statistics
 import sys
 
-MEASURES = ["wall", "urls", "user", "sys", "cpu", "rss", "handshakes", "server"]
+MEASURES = ["wall", "urls", "user", "sys", "cpu", "rss", "handshakes", "server", "requests"]
 
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-    if len(cells) != 10:
+    if len(cells) != 11:
         continue
     client, n, *values = cells
     rows[(client, int(n))].append(dict(zip(MEASURES, map(float, values))))
@@ -25,17 +25,18 @@ def median(client, n, measure):
 
 print("Medians:")
 print()
-print("| client | N | rounds | URL/s | CPU ms/domain | peak RSS MB | handshakes/domain | server CPU ms/domain |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| client | N | rounds | wall s | URL/s | CPU ms/domain | peak RSS MB | handshakes/domain | requests/domain | server CPU ms/domain |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for client, n in sorted(rows, key=lambda key: (key[1], key[0])):
-    print(f"| {client} | {n} | {len(rows[(client, n)])} | {median(client, n, 'urls'):.0f} | {median(client, n, 'cpu'):.3f} "
-          f"| {median(client, n, 'rss'):.1f} | {median(client, n, 'handshakes'):.2f} | {median(client, n, 'server'):.3f} |")
+    print(f"| {client} | {n} | {len(rows[(client, n)])} | {median(client, n, 'wall'):.2f} | {median(client, n, 'urls'):.0f} "
+          f"| {median(client, n, 'cpu'):.3f} | {median(client, n, 'rss'):.1f} | {median(client, n, 'handshakes'):.2f} "
+          f"| {median(client, n, 'requests'):.2f} | {median(client, n, 'server'):.3f} |")
 
 print()
 print("aasa-audit against the best baseline (medians):")
 print()
-print("| variant | N | URL/s ratio (best baseline) | CPU per domain ratio (least-CPU baseline) |")
-print("| --- | ---: | ---: | ---: |")
+print("| variant | N | domains/s ratio (best baseline) | wall ratio (best baseline) | CPU per domain ratio (least-CPU baseline) |")
+print("| --- | ---: | ---: | ---: | ---: |")
 for n in sorted({n for _, n in rows}):
     baselines = [client for client, size in rows if size == n and not client.startswith("aasa-audit")]
     variants = sorted(client for client, size in rows if size == n and client.startswith("aasa-audit"))
@@ -44,6 +45,8 @@ for n in sorted({n for _, n in rows}):
     fastest = max(baselines, key=lambda client: median(client, n, "urls"))
     leanest = min(baselines, key=lambda client: median(client, n, "cpu"))
     for variant in variants:
+        # Domains per second: every client audits the same N domains (URL/s counts 2 per domain).
         speed = median(variant, n, "urls") / median(fastest, n, "urls")
+        wall = median(variant, n, "wall") / median(fastest, n, "wall")
         cpu = median(variant, n, "cpu") / median(leanest, n, "cpu")
-        print(f"| {variant} | {n} | {speed:.2f}× ({fastest}) | {cpu:.2f}× ({leanest}) |")
+        print(f"| {variant} | {n} | {speed:.2f}× ({fastest}) | {wall:.2f}× | {cpu:.2f}× ({leanest}) |")

@@ -5,7 +5,7 @@ import Foundation
 
 /// The version the reports name.
 public enum AASAAuditVersion {
-    public static let current = "0.1.0"
+    public static let current = "0.2.0"
     public static var tool: ToolInfo { ToolInfo(version: current) }
     public static var defaultUserAgent: String { "aasa-audit/\(current)" }
 }

@@ -3,9 +3,9 @@ import AASAFetch
 import AASAJSON
 import AASAModel
 
-/// Audits one domain: fetches `.well-known` (also as Apple's bot and as a browser), then the
-/// root location, all over the same connection, and Apple's CDN copy alongside; then runs the
-/// checks.
+/// Audits one domain: the origin's requests (`OriginFetchPlan`: `.well-known` as Apple's bot,
+/// the root on the same connection, a browser's `.well-known` only when the bot got no file)
+/// and Apple's CDN copy alongside; then runs the checks.
 public struct DomainAuditor: Sendable {
     public let fetcher: Fetcher
     public let validation: ValidationOptions
@@ -17,42 +17,27 @@ public struct DomainAuditor: Sendable {
         self.deviceView = deviceView
     }
 
-    /// The least time a later fetch of a domain is given, whatever the earlier ones used.
-    static let minimumFetchSeconds = 1.0
-
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
-        let started = ContinuousClock.now
         async let cdnFetch = fetchCDN(target.domain)
-        let wellKnown = await fetcher.fetch(request(target.domain, .wellKnown, last: false))
-        let root: FetchedLocation
-        var bot: FetchedLocation?
-        var browser: FetchedLocation?
-        if let error = wellKnown.record.error, Self.hostUnreachable(error.kind) {
-            var record = FetchRecord(location: .root, url: Self.url(target.domain, .root))
-            record.error = TransferError(kind: .skipped, curlCode: 0, message: "Not fetched: the .well-known fetch could not reach the host (\(error.kind.rawValue)).")
-            root = FetchedLocation(record: record)
-        } else {
-            if let botAgent = deviceView.botUserAgent, let browserAgent = deviceView.browserUserAgent {
-                bot = await fetchAs(.bot, botAgent, target.domain)
-                browser = await fetchAs(.browser, browserAgent, target.domain)
-            }
-            // A domain's fetches share one --timeout: the root gets what .well-known left.
-            let elapsed = ContinuousClock.now - started
-            let left = fetcher.configuration.timeoutSeconds - Double(elapsed.components.seconds) - Double(elapsed.components.attoseconds) / 1e18
-            var rootRequest = request(target.domain, .root, last: true)
-            rootRequest.timeoutSeconds = max(Self.minimumFetchSeconds, left)
-            root = await fetcher.fetch(rootRequest)
-        }
-
+        let plan = OriginFetchPlan(
+            fetcher: fetcher, domain: target.domain, botUserAgent: deviceView.botUserAgent,
+            browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent)
+        let origin = await plan.run()
+        // A host that gives Apple's bot no file but gives a browser one is judged on the
+        // browser's copy (and flagged ua.blocked); otherwise on what the bot got.
+        let judged = origin.browser.flatMap { DeviceViewChecks.usableFile($0) == nil ? nil : $0 } ?? origin.wellKnown
+        let root = origin.root
         let cdn = await cdnFetch
-        let view = DomainChecks.DeviceView(cdn: cdn, bot: bot, browser: browser, botAgent: deviceView.botUserAgent ?? AppleLimits.botUserAgent)
-        let checked = DomainChecks.assess(target: target, wellKnown: wellKnown, root: root, options: validation, deviceView: view)
-        let fetches = [wellKnown.record, root.record] + [bot, browser, cdn].compactMap { $0?.record }
+        let view = DomainChecks.DeviceView(
+            cdn: cdn, bot: origin.browser == nil ? nil : origin.wellKnown, browser: origin.browser,
+            botAgent: deviceView.botUserAgent ?? AppleLimits.botUserAgent)
+        let checked = DomainChecks.assess(target: target, wellKnown: judged, root: root, options: validation, deviceView: view)
+        let fetches = [origin.wellKnown.record, root.record] + [origin.browser, cdn].compactMap { $0?.record }
         let report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: fetches, appIDs: checked.appIDs, findings: checked.findings,
             entitlements: target.services.isEmpty ? nil : target.services)
-        var served = [(wellKnown, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
+        var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
             Self.servedBody(fetched, parsed: file)
         }
         if let cdn, let body = Self.servedBody(cdn, parsed: checked.cdnFile) { served.append(body) }
@@ -63,17 +48,6 @@ public struct DomainAuditor: Sendable {
     func fetchCDN(_ domain: String) async -> FetchedLocation? {
         guard let base = deviceView.cdnBase else { return nil }
         return await fetcher.fetch(FetchRequest(url: base + domain, location: .cdn))
-    }
-
-    /// `.well-known` again, as someone else, on the domain's connection.
-    func fetchAs(_ agent: FetchAgent, _ userAgent: String, _ domain: String) async -> FetchedLocation {
-        var fetched = await fetcher.fetch(FetchRequest(url: Self.url(domain, .wellKnown), location: .wellKnown, userAgent: userAgent))
-        fetched.record.agent = agent
-        return fetched
-    }
-
-    func request(_ domain: String, _ location: AASALocation, last: Bool) -> FetchRequest {
-        FetchRequest(url: Self.url(domain, location), location: location, closeConnection: last)
     }
 
     public static func url(_ domain: String, _ location: AASALocation) -> String {

@@ -182,6 +182,13 @@ final class CurlMultiLoop: @unchecked Sendable {
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
         })
+        if transfer.request.onConnected != nil {
+            options.set(CURLOPT_PREREQDATA, pointer: context)
+            options.set(prerequest: { context, _, _, _, _ in
+                Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().connectionReady()
+                return 0  // CURL_PREREQFUNC_OK
+            })
+        }
         return options.failure
     }
 
@@ -241,6 +248,7 @@ struct CurlOptions {
     mutating func set(_ option: CURLoption, pointer value: UnsafeMutablePointer<CChar>) { check(option, ccurl_easy_set_pointer(easy, option, value)) }
     mutating func set(_ option: CURLoption, list value: UnsafeMutablePointer<curl_slist>) { check(option, ccurl_easy_set_slist(easy, option, value)) }
     mutating func set(_ option: CURLoption, callback: ccurl_data_callback) { check(option, ccurl_easy_set_data_callback(easy, option, callback)) }
+    mutating func set(prerequest callback: ccurl_prereq_callback) { check(CURLOPT_PREREQFUNCTION, ccurl_easy_set_prereq_callback(easy, callback)) }
 
     private mutating func check(_ option: CURLoption, _ code: CURLcode) {
         if code != CURLE_OK, failure == nil {

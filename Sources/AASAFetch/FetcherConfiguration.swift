@@ -66,6 +66,10 @@ public struct FetchRequest: Sendable {
     /// Overrides the configured total timeout for this request (a domain's later fetches get
     /// what its earlier ones left).
     public var timeoutSeconds: Double?
+    /// Called once, on the fetcher's thread, when the connection is up and before the request is
+    /// sent: true when it negotiated HTTP/2, so that other requests to the host can share it at
+    /// once. Not called when no connection could be made.
+    public var onConnected: (@Sendable (_ multiplexes: Bool) -> Void)?
 
     public init(url: String, location: AASALocation, closeConnection: Bool = false, userAgent: String? = nil, timeoutSeconds: Double? = nil) {
         self.url = url

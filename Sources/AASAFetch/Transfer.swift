@@ -31,6 +31,7 @@ final class Transfer: @unchecked Sendable {
     var headers = ResponseHeaders()
     var headerBytes = 0
     var headersTooLarge = false
+    var connectionReported = false
     let errorBuffer: UnsafeMutablePointer<CChar>
 
     init(id: UInt64, request: FetchRequest, maximumBodyBytes: Int, maximumStoredBodyBytes: Int, maximumHeaderBytes: Int) {
@@ -82,6 +83,14 @@ final class Transfer: @unchecked Sendable {
         let value = String(decoding: rawValue, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         headers.set(name: name, value: value)
         return bytes.count
+    }
+
+    /// The connection is up (libcurl's PREREQFUNCTION, on the loop thread): tells the request's
+    /// `onConnected` whether further requests to the host can be multiplexed on it. Once.
+    func connectionReady() {
+        guard let onConnected = request.onConnected, let easy, !connectionReported else { return }
+        connectionReported = true
+        onConnected(ccurl_easy_connection_multiplexes(easy) == 1)
     }
 
     /// Header values are cut to this many bytes in the record.

@@ -350,7 +350,7 @@ extension FindingCode {
         case .uaDiffer:
             FindingDefinition(
                 .deviceView, .warning,
-                meaning: "Apple's bot and a browser get different answers (status or content) at .well-known, though both get a file.",
+                meaning: "Apple's bot and a browser get different answers (status or content) at .well-known, though both get a file. Audits ask a browser only when the bot gets no usable file (what a browser gets does not matter to Apple when the bot gets the file), so they no longer report this; the code stays for earlier reports.",
                 fix: "Serve the same file to every client; vary nothing by user agent.")
         case .locationDiffer:
             FindingDefinition(

@@ -23,7 +23,7 @@ public final class MetricsReport {
                 .set(Int64(report.verdict == verdict ? 1 : 0))
         }
         for fetch in report.fetches where fetch.error?.kind != .skipped {
-            let name = fetch.agent.map { "well-known-\($0.rawValue)" } ?? fetch.location.rawValue
+            let name = fetch.agent == .browser ? "well-known-browser" : fetch.location.rawValue
             gauge("fetch_duration", unit: "seconds", labels: [("domain", report.domain), ("fetch", name)], help: "Total time of each fetch of the last run.")
                 .set(fetch.timings.totalMs / 1000)
         }

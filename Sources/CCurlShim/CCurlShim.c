@@ -1,4 +1,5 @@
 #include "CCurlShim.h"
+#include <openssl/ssl.h>
 #include <dlfcn.h>
 #include <stdint.h>
 
@@ -67,4 +68,18 @@ int ccurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
         }
     }
     return 0;
+}
+
+CURLcode ccurl_easy_set_prereq_callback(CURL *easy, ccurl_prereq_callback callback) {
+    return curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, callback);
+}
+
+int ccurl_easy_connection_multiplexes(CURL *easy) {
+    struct curl_tlssessioninfo *session = NULL;
+    if (curl_easy_getinfo(easy, CURLINFO_TLS_SSL_PTR, &session) != CURLE_OK || session == NULL) return -1;
+    if (session->backend != CURLSSLBACKEND_OPENSSL || session->internals == NULL) return -1;
+    const unsigned char *protocol = NULL;
+    unsigned int length = 0;
+    SSL_get0_alpn_selected((SSL *)session->internals, &protocol, &length);
+    return length == 2 && protocol[0] == 'h' && protocol[1] == '2';
 }

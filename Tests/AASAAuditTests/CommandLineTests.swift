@@ -108,7 +108,7 @@ import TestSupport
         let record = try JSONReport.makeDecoder().decode(DomainReport.self, from: Data(result.stdout.utf8))
         #expect(record.domain == "otherapp.aasa.test")
         #expect(record.findings.map(\.code) == [.appIDMissing])
-        #expect(record.fetches.map(\.label) == [".well-known", "root", ".well-known as Apple's bot", ".well-known as a browser"])
+        #expect(record.fetches.map(\.label) == [".well-known as Apple's bot", "root"])
     }
 
     // MARK: lint

@@ -35,7 +35,8 @@ import TestSupport
         #expect(cdnFetch.url == "https://cdn.aasa.test/a/v1/nocdn.aasa.test")
         #expect(cdnFetch.headers.appleFailureReason == "SWCERR00301 Timeout")
         #expect(cdnFetch.headers.appleTryDirect == "true")
-        #expect(report.domains[0].fetches.map(\.label) == [".well-known", "root", ".well-known as Apple's bot", ".well-known as a browser", "Apple CDN"])
+        #expect(report.domains[0].fetches.map(\.label) == [".well-known as Apple's bot", "root", "Apple CDN"])
+        #expect(report.domains[3].fetches.map(\.label) == [".well-known as Apple's bot", "root", ".well-known as a browser", "Apple CDN"])
         // Apple's bot was really sent as Apple's bot.
         #expect(world.server.requests.contains { $0.host == "botblock.aasa.test" && $0.userAgent == AppleLimits.botUserAgent })
         #expect(world.server.requests.contains { $0.host == "botblock.aasa.test" && $0.userAgent == DeviceViewSettings.safari })
@@ -43,6 +44,42 @@ import TestSupport
         let originConnections = Set(world.server.requests.filter { $0.host == "good.aasa.test" }.map(\.connection))
         #expect(originConnections.count == 1)
         #expect(report.run.options.cdnURL == TestWorld.cdnBase)
+    }
+
+    /// The request plan (OriginFetchPlan): the bot's `.well-known` answers both questions when
+    /// it gets the file; a browser's is asked only when it does not. On this HTTP/1.1 server the
+    /// root follows on the same connection.
+    @Test func theBotsAnswerDecidesAndABrowserIsAskedOnlyWhenTheBotGetsNoFile() async throws {
+        let world = try TestWorld()
+        let hosts = ["good.aasa.test", "botblock.aasa.test", "browserblock.aasa.test", "challenge.aasa.test", "missing.aasa.test"]
+        let result = try await AuditRun.run(
+            targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [],
+            settings: settings(world, out: world.directory.url.appendingPathComponent("reports"), cdn: false))
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
+        #expect(report.domains.map(findings) == [
+            [],
+            ["ua.blocked/error/well-known"],
+            [],
+            ["ua.blocked/error/well-known"],
+            ["http.status/error/well-known", "http.status/info/root", "location.none/error/domain"],
+        ])
+        #expect(report.domains[3].findings[0].message.contains("a challenge page"))
+        // The judged file of a blocked host is the browser's copy: its app IDs are reported.
+        #expect(report.domains[3].appIDs.applinks == [TestWorld.appID])
+
+        func requests(_ host: String) -> [ServedRequest] { world.server.requests.filter { $0.host == host } }
+        let bot = AppleLimits.botUserAgent
+        for host in ["good.aasa.test", "browserblock.aasa.test"] {
+            #expect(requests(host).map(\.path) == [AASALocation.wellKnown.path, AASALocation.root.path], "\(host): two requests")
+            #expect(requests(host).first?.userAgent == bot)
+            #expect(Set(requests(host).map(\.connection)).count == 1, "\(host): one connection")
+        }
+        for host in ["botblock.aasa.test", "challenge.aasa.test", "missing.aasa.test"] {
+            #expect(requests(host).map(\.userAgent).filter { $0 == bot }.count == 1)
+            #expect(requests(host).map(\.userAgent).filter { $0 == DeviceViewSettings.safari }.count == 1, "\(host): a browser is asked")
+            #expect(requests(host).count == 3)
+            #expect(Set(requests(host).map(\.connection)).count == 1, "\(host): one connection")
+        }
     }
 
     @Test func consecutiveRunsReportWhatChangedAndDiffSaysTheSame() async throws {

@@ -45,6 +45,12 @@ final class TestWorld: Sendable {
     static func answer(host: String, path: String, userAgent: String?) -> ScriptedResponse {
         if host == "cdn.aasa.test", path.hasPrefix("/a/v1/") { return answerAsCDN(host: String(path.dropFirst(6))) }
         if host.hasPrefix("botblock"), userAgent?.contains("AASA-Bot") == true { return .status(403, body: "<h1>Access denied</h1>") }
+        // The reverse: Apple's bot gets the file, a browser is refused.
+        if host.hasPrefix("browserblock"), userAgent?.contains("Safari") == true { return .status(403, body: "<h1>Access denied</h1>") }
+        // Bot protection that answers Apple's bot with a 200 challenge page.
+        if host.hasPrefix("challenge"), userAgent?.contains("AASA-Bot") == true {
+            return .respond(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html><body>Checking your browser…</body></html>".utf8))
+        }
         return answer(host: host, path: path)
     }
 
@@ -52,7 +58,7 @@ final class TestWorld: Sendable {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         let wellKnown = path == AASALocation.wellKnown.path
         switch kind {
-        case "good", "stale", "nocdn", "botblock": return .json(validFile)
+        case "good", "stale", "nocdn", "botblock", "browserblock", "challenge": return .json(validFile)
         case "chunked": return .respond(status: 200, headers: [("Content-Type", "application/json")], body: Array(validFile.utf8), chunked: true)
         case "redirect": return wellKnown ? .redirect(301, to: "https://www.\(host)\(path)") : .redirect(301, to: "https://www.\(host)\(path)")
         case "missing": return .status(404, body: "<h1>Not Found</h1>")

@@ -26,6 +26,16 @@ CURLcode ccurl_easy_get_offset(CURL *easy, CURLINFO info, curl_off_t *value);
 CURLcode ccurl_easy_get_string(CURL *easy, CURLINFO info, const char **value);
 CURLcode ccurl_easy_get_pointer(CURL *easy, CURLINFO info, void **value);
 
+/// CURLOPT_PREREQFUNCTION: called once a transfer's connection is up (new or reused), before
+/// its request is sent. Return CURL_PREREQFUNC_OK (0) to go on.
+typedef int (*ccurl_prereq_callback)(void *userdata, char *primary_ip, char *local_ip, int primary_port, int local_port);
+CURLcode ccurl_easy_set_prereq_callback(CURL *easy, ccurl_prereq_callback callback);
+
+/// Whether the transfer's connection negotiated HTTP/2 by ALPN, so that further requests to its
+/// host can be multiplexed on it: 1 yes, 0 no (HTTP/1.1), -1 unknown (no TLS session yet).
+/// Valid from the PREREQFUNCTION on.
+int ccurl_easy_connection_multiplexes(CURL *easy);
+
 CURLMcode ccurl_multi_set_long(CURLM *multi, CURLMoption option, long value);
 
 /// Takes the next finished transfer off the multi handle's message queue.

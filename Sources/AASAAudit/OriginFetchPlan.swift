@@ -1,0 +1,130 @@
+import AASAChecks
+import AASAFetch
+import AASAModel
+import Synchronization
+
+/// The requests a domain's origin gets, asking each question once:
+///
+/// 1. `.well-known` as Apple's bot (the user agent Apple's CDN sends): one request answers both
+///    "what does Apple see" and "what is the file".
+/// 2. The root location on the same connection: at once when the connection negotiated HTTP/2
+///    (multiplexed: one handshake, one round trip for both), right after `.well-known` on
+///    HTTP/1.1; not at all when `.well-known` could not reach the host.
+/// 3. Only when the bot got no usable file: `.well-known` again as a browser, to tell a host that
+///    blocks Apple's bot from one that is broken for everyone.
+///
+/// Healthy domains cost one handshake and two requests. A domain's fetches share one
+/// `--timeout`: a fetch started after another gets what is left of it (at least
+/// `minimumFetchSeconds`).
+struct OriginFetchPlan: Sendable {
+    let fetcher: Fetcher
+    let domain: String
+    /// The bot's and the browser's user agents; nil: `.well-known` with the configured user
+    /// agent and no browser fetch (`--no-ua-check`).
+    let botUserAgent: String?
+    let browserUserAgent: String?
+
+    /// The least time a later fetch of a domain is given, whatever the earlier ones used.
+    static let minimumFetchSeconds = 1.0
+
+    struct Fetched: Sendable {
+        /// The `.well-known` fetch as Apple's bot (or with the configured agent).
+        var wellKnown: FetchedLocation
+        var root: FetchedLocation
+        /// `.well-known` as a browser, when the bot got no usable file.
+        var browser: FetchedLocation?
+    }
+
+    func run() async -> Fetched {
+        let started = ContinuousClock.now
+        let multiplexing = ConnectionSignal()
+        var wellKnownRequest = FetchRequest(url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, userAgent: botUserAgent)
+        wellKnownRequest.onConnected = { multiplexing.resolve($0) }
+        let request = wellKnownRequest
+        let fetcher = fetcher
+
+        // The root starts as soon as the connection turns out to multiplex.
+        let earlyRoot = Task { [self] () -> FetchedLocation? in
+            guard await multiplexing.value else { return nil }
+            return await fetcher.fetch(rootRequest(started: started))
+        }
+        var wellKnown = await withTaskCancellationHandler {
+            await fetcher.fetch(request)
+        } onCancel: {
+            earlyRoot.cancel()
+        }
+        multiplexing.resolve(false)
+        if botUserAgent != nil { wellKnown.record.agent = .bot }
+
+        if let error = wellKnown.record.error, DomainAuditor.hostUnreachable(error.kind) {
+            earlyRoot.cancel()
+            _ = await earlyRoot.value
+            return Fetched(wellKnown: wellKnown, root: skippedRoot(because: error), browser: nil)
+        }
+        var browser: FetchedLocation?
+        if let browserUserAgent, DeviceViewChecks.usableFile(wellKnown) == nil {
+            var fetched = await fetcher.fetch(FetchRequest(
+                url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, userAgent: browserUserAgent,
+                timeoutSeconds: remaining(since: started)))
+            fetched.record.agent = .browser
+            browser = fetched
+        }
+        let root: FetchedLocation
+        if let early = await withTaskCancellationHandler(operation: { await earlyRoot.value }, onCancel: { earlyRoot.cancel() }) {
+            root = early
+        } else {
+            // HTTP/1.1: after .well-known on the same connection, which this last request closes.
+            root = await fetcher.fetch(rootRequest(started: started, last: true))
+        }
+        return Fetched(wellKnown: wellKnown, root: root, browser: browser)
+    }
+
+    /// A multiplexed connection stays in curl's cache after the domain (bounded by its size) and
+    /// is closed when newer ones push it out; a sequential one is closed by the last request.
+    func rootRequest(started: ContinuousClock.Instant, last: Bool = false) -> FetchRequest {
+        FetchRequest(url: DomainAuditor.url(domain, .root), location: .root, closeConnection: last, timeoutSeconds: remaining(since: started))
+    }
+
+    func remaining(since started: ContinuousClock.Instant) -> Double {
+        max(Self.minimumFetchSeconds, fetcher.configuration.timeoutSeconds - (ContinuousClock.now - started).seconds)
+    }
+
+    func skippedRoot(because error: TransferError) -> FetchedLocation {
+        var record = FetchRecord(location: .root, url: DomainAuditor.url(domain, .root))
+        record.error = TransferError(kind: .skipped, curlCode: 0, message: "Not fetched: the .well-known fetch could not reach the host (\(error.kind.rawValue)).")
+        return FetchedLocation(record: record)
+    }
+}
+
+/// Whether a domain's connection multiplexes: resolved once, by the first caller; awaited by
+/// any number.
+final class ConnectionSignal: Sendable {
+    private struct State {
+        var value: Bool?
+        var waiting: [CheckedContinuation<Bool, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func resolve(_ value: Bool) {
+        let waiting = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+            guard state.value == nil else { return [] }
+            state.value = value
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        waiting.forEach { $0.resume(returning: value) }
+    }
+
+    var value: Bool {
+        get async {
+            await withCheckedContinuation { continuation in
+                let known = state.withLock { state -> Bool? in
+                    if state.value == nil { state.waiting.append(continuation) }
+                    return state.value
+                }
+                if let known { continuation.resume(returning: known) }
+            }
+        }
+    }
+}
