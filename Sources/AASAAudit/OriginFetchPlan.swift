@@ -63,8 +63,11 @@ struct OriginFetchPlan: Sendable {
         }
         var browser: FetchedLocation?
         if let browserUserAgent, DeviceViewChecks.usableFile(wellKnown) == nil {
+            // Multiplexed, it may end after the root: then it closes the connection. Over
+            // HTTP/1.1 the root comes after it and closes it.
+            let multiplexed = await multiplexing.value
             var fetched = await fetcher.fetch(FetchRequest(
-                url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, userAgent: browserUserAgent,
+                url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed, userAgent: browserUserAgent,
                 timeoutSeconds: remaining(since: started)))
             fetched.record.agent = .browser
             browser = fetched
@@ -73,16 +76,18 @@ struct OriginFetchPlan: Sendable {
         if let early = await withTaskCancellationHandler(operation: { await earlyRoot.value }, onCancel: { earlyRoot.cancel() }) {
             root = early
         } else {
-            // HTTP/1.1: after .well-known on the same connection, which this last request closes.
-            root = await fetcher.fetch(rootRequest(started: started, last: true))
+            // HTTP/1.1: after .well-known (and the browser's) on the same connection.
+            root = await fetcher.fetch(rootRequest(started: started))
         }
         return Fetched(wellKnown: wellKnown, root: root, browser: browser)
     }
 
-    /// A multiplexed connection stays in curl's cache after the domain (bounded by its size) and
-    /// is closed when newer ones push it out; a sequential one is closed by the last request.
-    func rootRequest(started: ContinuousClock.Instant, last: Bool = false) -> FetchRequest {
-        FetchRequest(url: DomainAuditor.url(domain, .root), location: .root, closeConnection: last, timeoutSeconds: remaining(since: started))
+    /// The root closes the domain's connection when it is done (libcurl closes a multiplexed
+    /// one when its last stream ends). Left open, finished domains' connections would idle in
+    /// curl's cache until newer ones pushed them out: measured at 10,000 loopback domains, that
+    /// cost 14% more CPU per domain than closing them (1.67 against 1.47 ms).
+    func rootRequest(started: ContinuousClock.Instant) -> FetchRequest {
+        FetchRequest(url: DomainAuditor.url(domain, .root), location: .root, closeConnection: true, timeoutSeconds: remaining(since: started))
     }
 
     func remaining(since started: ContinuousClock.Instant) -> Double {
