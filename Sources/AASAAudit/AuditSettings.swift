@@ -43,6 +43,7 @@ public struct AuditSettings: Sendable {
             timeoutSeconds: fetcher.timeoutSeconds, userAgent: fetcher.userAgent, failOn: failOn,
             resolve: fetcher.resolve, connectTo: fetcher.connectTo, caCertFile: fetcher.caCertFile,
             minimumIOS: validation.minimumIOS?.description)
+        options.connectTimeoutSeconds = fetcher.connectTimeoutSeconds
         options.cdnURL = deviceView.cdnBase
         options.botUserAgent = deviceView.botUserAgent
         options.browserUserAgent = deviceView.browserUserAgent

@@ -9,7 +9,10 @@ struct FetchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds allowed for each transfer, connection included.", valueName: "seconds"))
     var timeout: Double = 10
 
-    @Option(help: "The User-Agent of every request.")
+    @Option(help: ArgumentHelp("Seconds allowed for DNS, TCP and TLS: what a host that never answers costs at most (capped at --timeout).", valueName: "seconds"))
+    var connectTimeout: Double = 5
+
+    @Option(help: "The User-Agent of the root and CDN fetches (and of .well-known with --no-ua-check).")
     var userAgent: String = AASAAuditVersion.defaultUserAgent
 
     @Option(help: ArgumentHelp("Like curl's --resolve: connect to ADDR for HOST:PORT (repeatable; * as HOST means any host).", valueName: "host:port:addr"))
@@ -23,6 +26,7 @@ struct FetchOptions: ParsableArguments {
 
     func validate() throws {
         guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds.") }
+        guard connectTimeout >= 0.001, connectTimeout <= 600 else { throw ValidationError("--connect-timeout must be between 0.001 and 600 seconds.") }
         for entry in resolve where entry.split(separator: ":", omittingEmptySubsequences: false).count < 3 {
             throw ValidationError("--resolve '\(entry)' is not HOST:PORT:ADDR.")
         }
@@ -39,7 +43,7 @@ struct FetchOptions: ParsableArguments {
 
     func configuration(concurrency: Int, threads: Int = FetcherConfiguration.defaultLoopThreads) -> FetcherConfiguration {
         FetcherConfiguration(
-            timeoutSeconds: timeout, userAgent: userAgent, resolve: resolve, connectTo: connectTo,
+            timeoutSeconds: timeout, connectTimeoutSeconds: connectTimeout, userAgent: userAgent, resolve: resolve, connectTo: connectTo,
             caCertFile: cacert.map { URL(fileURLWithPath: $0).path }, expectedConcurrency: concurrency, loopThreads: threads)
     }
 }

@@ -22,6 +22,8 @@ public struct RunOptions: Codable, Sendable, Equatable {
     public var outputDirectory: String?
     public var concurrency: Int
     public var timeoutSeconds: Double
+    /// `--connect-timeout`: what a host that never completes a connection costs at most.
+    public var connectTimeoutSeconds: Double?
     public var userAgent: String
     public var failOn: Severity
     public var resolve: [String]

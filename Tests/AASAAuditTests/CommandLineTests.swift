@@ -101,6 +101,18 @@ import TestSupport
         #expect(passing.stdout.contains("No findings"))
     }
 
+    /// Hundreds in flight need more sockets than a soft limit of 1,024 (or, here, 128) allows;
+    /// the fetcher raises the soft limit towards the hard one instead of failing connections.
+    @Test func aLowOpenFileLimitIsRaisedForTheDomainsInFlight() async throws {
+        let world = try TestWorld()
+        let hosts = (1...150).map { "good\($0).aasa.test" }
+        try hosts.joined(separator: "\n").write(to: world.directory.url.appendingPathComponent("many.txt"), atomically: true, encoding: .utf8)
+        let audit = ([Self.binary.path, "audit", "many.txt", "--concurrency", "150"] + fetchArguments(world)).map { "'\($0)'" }.joined(separator: " ")
+        let result = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -Sn 128 && exec \(audit)"], in: world.directory.url)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("150 pass, 0 warn, 0 fail"))
+    }
+
     @Test func checkJSONIsTheReportRecord() async throws {
         let world = try TestWorld()
         let result = try await run(["check", "otherapp.aasa.test", "--json", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)

@@ -174,6 +174,24 @@ import TestSupport
         #expect(result.record.error?.kind == .tlsHandshake)
     }
 
+    /// A host that accepts TCP and never answers the TLS handshake costs the connect timeout,
+    /// not the whole transfer's.
+    @Test func aHostThatNeverCompletesAConnectionCostsTheConnectTimeout() async throws {
+        let silent = try FaultServer(identity: nil, fault: .silent)
+        defer { silent.shutdown() }
+        let fetcher = try Fetcher(configuration: FetcherConfiguration(
+            timeoutSeconds: 30, connectTimeoutSeconds: 1, userAgent: "aasa-audit-tests/1",
+            connectTo: [silent.connectTo("dead.aasa.test")], caCertFile: caFile))
+        defer { fetcher.shutdown() }
+        let started = ContinuousClock.now
+        let result = await fetcher.fetch(FetchRequest(url: url("dead.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(result.record.error?.kind == .timeout)
+        // By curl's own clock; the wall clock only guards against a hang (under the full suite's
+        // load the awaiting task may resume seconds late).
+        #expect(result.record.timings.totalMs >= 1000 && result.record.timings.totalMs < 3000, "\(result.record.timings)")
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
     @Test func boundsAServerThatNeverAnswers() async throws {
         let server = try server { _, _ in .hang }
         defer { server.shutdown() }
