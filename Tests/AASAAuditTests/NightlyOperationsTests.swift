@@ -82,6 +82,25 @@ import TestSupport
         }
     }
 
+    /// Over HTTP/2 the root is requested on the same connection before `.well-known` is
+    /// answered: the server holds each `.well-known` answer until that connection's root
+    /// request arrives, which a client asking one thing at a time never does.
+    @Test func overHTTP2TheRootIsMultiplexedBesideWellKnown() async throws {
+        let world = try TestWorld()
+        let server = try HTTP2LoopbackServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), body: TestWorld.validFile)
+        defer { server.shutdown() }
+        let hosts = (1...8).map { "good\($0).aasa.test" }
+        var settings = settings(world, out: world.directory.url.appendingPathComponent("reports"), cdn: false)
+        settings.fetcher.connectTo = [server.connectTo]
+        let result = try await AuditRun.run(targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
+        #expect(result.summary.verdicts.pass == 8)
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
+        #expect(report.domains.allSatisfy { $0.fetches.map(\.httpVersion) == ["2", "2"] })
+        #expect(server.connectionCount == 8, "one connection per domain")
+        #expect(server.requests.count == 16, "two requests per domain")
+        #expect(server.multiplexedConnections == Set(1...8), "the root must not wait for .well-known's answer")
+    }
+
     @Test func consecutiveRunsReportWhatChangedAndDiffSaysTheSame() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")

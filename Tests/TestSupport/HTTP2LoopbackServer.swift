@@ -1,0 +1,126 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+
+/// An HTTPS server on 127.0.0.1 that speaks only HTTP/2 (ALPN "h2") and serves `body` at both
+/// locations. It holds each connection's `.well-known` answer until that connection's root
+/// request arrives (or `hold` passes), so a test can tell a client that multiplexes both
+/// requests from one that sends the root only after `.well-known` is answered.
+public final class HTTP2LoopbackServer: Sendable {
+    public let port: Int
+    private let channel: Channel
+    private let group: MultiThreadedEventLoopGroup
+    private let state: NIOLockedValueBox<State>
+
+    struct State {
+        var connections = 0
+        var requests: [ServedRequest] = []
+        /// Connections whose root request arrived while their `.well-known` answer was held.
+        var multiplexed: Set<Int> = []
+    }
+
+    public init(identity: ServerIdentity, body: String, hold: TimeAmount = .seconds(3)) throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let state = NIOLockedValueBox(State())
+        var configuration = try identity.tlsConfiguration()
+        configuration.applicationProtocols = ["h2"]
+        let sslContext = try NIOSSLContext(configuration: configuration)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                let number = state.withLockedValue { state in
+                    state.connections += 1
+                    return state.connections
+                }
+                let held = NIOLoopBound(HeldAnswer(), eventLoop: channel.eventLoop)
+                do {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+                return channel.configureHTTP2Pipeline(mode: .server) { stream in
+                    stream.eventLoop.makeCompletedFuture {
+                        try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                        try stream.pipeline.syncOperations.addHandler(
+                            HoldingHTTP2Handler(connection: number, state: state, held: held, body: body, hold: hold))
+                    }
+                }.map { _ in }
+            }
+        channel = try bootstrap.bindLoopback(shuttingDownOnFailure: group)
+        self.group = group
+        self.state = state
+        port = channel.localAddress?.port ?? 0
+    }
+
+    public var connectionCount: Int { state.withLockedValue { $0.connections } }
+    public var requests: [ServedRequest] { state.withLockedValue { $0.requests } }
+    /// Connections on which the root was requested before `.well-known` was answered.
+    public var multiplexedConnections: Set<Int> { state.withLockedValue { $0.multiplexed } }
+    public var connectTo: String { "::127.0.0.1:\(port)" }
+
+    public func shutdown() {
+        channel.close(promise: nil)
+        group.shutdownGracefully { _ in }
+    }
+}
+
+/// A connection's held `.well-known` answer: called when the root arrives or the hold ends.
+final class HeldAnswer {
+    var release: (() -> Void)?
+}
+
+final class HoldingHTTP2Handler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let connection: Int
+    private let state: NIOLockedValueBox<HTTP2LoopbackServer.State>
+    private let held: NIOLoopBound<HeldAnswer>
+    private let body: String
+    private let hold: TimeAmount
+
+    init(connection: Int, state: NIOLockedValueBox<HTTP2LoopbackServer.State>, held: NIOLoopBound<HeldAnswer>, body: String, hold: TimeAmount) {
+        self.connection = connection
+        self.state = state
+        self.held = held
+        self.body = body
+        self.hold = hold
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(let head) = unwrapInboundIn(data) else { return }
+        let host = String((head.headers.first(name: "host") ?? "").split(separator: ":").first ?? "")
+        state.withLockedValue {
+            $0.requests.append(ServedRequest(host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"), connection: connection))
+        }
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let answer = { [body] in Self.answer(loopBound.value, body: body) }
+        if head.uri == "/.well-known/apple-app-site-association" {
+            held.value.release = answer
+            context.eventLoop.scheduleTask(in: hold) { [held] in
+                held.value.release?()
+                held.value.release = nil
+            }
+        } else {
+            if let release = held.value.release {
+                state.withLockedValue { _ = $0.multiplexed.insert(connection) }
+                release()
+                held.value.release = nil
+            }
+            answer()
+        }
+    }
+
+    static func answer(_ context: ChannelHandlerContext, body: String) {
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: "application/json")
+        headers.add(name: "content-length", value: String(body.utf8.count))
+        context.write(NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: .http2, status: .ok, headers: headers))), promise: nil)
+        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+        context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
+    }
+}
