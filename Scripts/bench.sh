@@ -18,7 +18,11 @@
 # SCENARIO=loopback (default): every answer at once. SCENARIO=latency: every host is
 # lag-NNNNNN.bench.test, whose every response nginx sends LAG_MS (100) ms late (echo_sleep), as
 # a far-away server; the bound a client is measured against is
-# N / in-flight x round trips per domain x LAG_MS (printed).
+# N / in-flight x round trips per domain x LAG_MS (printed). SCENARIO=dead: N domains of which
+# 10% are dead, half silent-N.bench.test (127.0.0.78:443 accepts the connection and never
+# answers) and half refused-N.bench.test (nothing listens on 127.0.0.79:443); each client also
+# runs over the same list without them (N x 0.9, its own row), and the bound for the dead ones
+# is printed (--connect-timeout, 5 s, per dead domain per slot).
 # Environment: BENCH_DIR (default /tmp/aasa-bench), BENCH_ADDR (127.0.0.77, a loopback address
 # of its own), CONCURRENCY (64), REPEAT (2), WORKERS (1 nginx worker: the other core is the client's),
 # VARIANTS ("default": aasa-audit's default options; "default origin-only" adds --no-ua-check),
@@ -124,6 +128,11 @@ NGINX
     [ -f "$list" ] && continue
     if [ "$scenario" = latency ]; then
       seq -f "lag-%06g.bench.test" 1 "$n" > "$list"
+    elif [ "$scenario" = dead ]; then
+      local dead=$((n / 10))
+      seq -f "d%06g.bench.test" 1 $((n - dead)) > "$dir/lists/dead-$((n - dead))-alive.txt"
+      { seq -f "d%06g.bench.test" 1 $((n - dead)); seq -f "silent-%g.bench.test" 1 $((dead / 2)); seq -f "refused-%g.bench.test" 1 $((dead - dead / 2)); } \
+        | awk 'BEGIN { srand(7) } { print rand() "\t" $0 }' | sort -n | cut -f2 > "$list"
     else
       { seq -f "d%06g.bench.test" 1 $((n - 10)); seq -f "redirect-%g.bench.test" 1 5; seq -f "missing-%g.bench.test" 1 5; } > "$list"
     fi
@@ -131,6 +140,17 @@ NGINX
     sed -e 's|^|https://|' -e 's|$|/apple-app-site-association|' "$list" >> "$dir/lists/$scenario-$n.urls"
     sed 's|.*|url = "&"\noutput = "/dev/null"|' "$dir/lists/$scenario-$n.urls" > "$dir/lists/$scenario-$n.curl"
   done
+}
+
+# A listener that accepts connections and never answers (dead hosts that cost a connect timeout).
+start_silent() {
+  [ "$scenario" = dead ] || return 0
+  python3 -c 'import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.78", 443)); s.listen(4096)
+held = []
+while True:
+    connection, _ = s.accept(); held.append(connection)' &
+  echo $! > "$dir/run/silent.pid"
 }
 
 start_nginx() {
@@ -177,6 +197,7 @@ wanted() { [[ " $clients " == *" $1 "* ]]; }
 install
 make_world
 start_nginx
+start_silent
 swift build -c release --product aasa-audit >/dev/null
 audit="$root/.build/release/aasa-audit"
 
@@ -190,8 +211,24 @@ log "trust store: $ca ($(grep -c 'BEGIN CERTIFICATE' "$ca") certificates)"
 log "scenario: $scenario$([ "$scenario" = latency ] && echo ", every response $lag_ms ms late"), $concurrency in flight"
 echo "| client       |       N |  wall s |    URL/s | user s |  sys s | CPU ms/domain | peak RSS MB | handshakes/domain | server CPU ms/domain | requests/domain |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+lists_of() {
+  local n=$1
+  echo "$dir/lists/$scenario-$n.txt"
+  [ "$scenario" = dead ] && echo "$dir/lists/dead-$((n - n / 10))-alive.txt"
+  return 0
+}
+
 for n in "${sizes[@]}"; do
-  list="$dir/lists/$scenario-$n.txt"
+  if [ "$scenario" = dead ]; then
+    log "bound for the $((n / 10)) dead domains of N=$n: $((n / 10)) / $concurrency in flight x 5 s connect timeout = $(awk -v d=$((n / 10)) -v c="$concurrency" 'BEGIN { printf "%.1f", (d < c ? 1 : d / c) * 5 }') s (the refused half costs nothing)"
+  fi
+  for list in $(lists_of "$n"); do
+  size=$(wc -l < "$list")
+  # Dead hosts' own addresses; every other name goes to nginx.
+  dead_resolve=()
+  for host in $(grep -E '^(silent|refused)-' "$list" || true); do
+    case $host in silent-*) dead_resolve+=(--resolve "$host:443:127.0.0.78") ;; refused-*) dead_resolve+=(--resolve "$host:443:127.0.0.79") ;; esac
+  done
   if [ "$scenario" = latency ]; then
     # Two requests per domain, each LAG_MS late; a client that sends both at once (HTTP/2) needs one.
     log "bound for N=$n: $n / $concurrency in flight x 2 round trips x $lag_ms ms = $(awk -v n="$n" -v c="$concurrency" -v ms="$lag_ms" 'BEGIN { printf "%.2f", n / c * 2 * ms / 1000 }') s sequentially, half that multiplexed"
@@ -207,16 +244,20 @@ for n in "${sizes[@]}"; do
             *) log "VARIANTS: default or origin-only"; exit 2 ;;
           esac
           # --no-cdn: this machine has no internet, so Apple's CDN cannot be reached.
-          run "$name" "$n" "$audit" audit "$list" --out "$dir/out" --concurrency "$concurrency" --fetch-threads "$t" \
-            --no-cdn "${extra[@]}" --resolve "*:443:$addr" --cacert "$ca"
+          run "$name" "$size" "$audit" audit "$list" --out "$dir/out" --concurrency "$concurrency" --fetch-threads "$t" \
+            --no-cdn "${extra[@]}" "${dead_resolve[@]}" --resolve "*:443:$addr" --cacert "$ca"
         done
       done
     fi
-    wanted curl-parallel && run curl-parallel "$n" curl --parallel --parallel-max "$concurrency" --http2 -s --cacert "$ca" \
-      --resolve "*:443:$addr" --config "$dir/lists/$scenario-$n.curl"
-    wanted aiohttp-uvloop && run aiohttp-uvloop "$n" "$dir/venv/bin/python" "$root/Scripts/bench_probe.py" "$list" "$ca" "$concurrency" "$addr"
+    if [ "$scenario" != dead ] && wanted curl-parallel; then
+      run curl-parallel "$n" curl --parallel --parallel-max "$concurrency" --http2 -s --cacert "$ca" \
+        --resolve "*:443:$addr" --config "$dir/lists/$scenario-$n.curl"
+    fi
+    wanted aiohttp-uvloop && run aiohttp-uvloop "$size" "$dir/venv/bin/python" "$root/Scripts/bench_probe.py" "$list" "$ca" "$concurrency" "$addr"
+  done
   done
 done
 kill "$(cat "$dir/run/nginx.pid")" 2>/dev/null || true
+[ -f "$dir/run/silent.pid" ] && kill "$(cat "$dir/run/silent.pid")" 2>/dev/null || true
 echo
 python3 "$root/Scripts/bench_summary.py" "$dir/results.md"
