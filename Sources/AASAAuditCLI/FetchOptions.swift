@@ -25,7 +25,7 @@ struct FetchOptions: ParsableArguments {
     var cacert: String?
 
     func validate() throws {
-        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds.") }
+        guard timeout >= 0.001, timeout <= 600 else { throw ValidationError("--timeout must be between 0.001 and 600 seconds.") }
         guard connectTimeout >= 0.001, connectTimeout <= 600 else { throw ValidationError("--connect-timeout must be between 0.001 and 600 seconds.") }
         for entry in resolve where entry.split(separator: ":", omittingEmptySubsequences: false).count < 3 {
             throw ValidationError("--resolve '\(entry)' is not HOST:PORT:ADDR.")

@@ -73,6 +73,8 @@ import TestSupport
         (["check", "https://example.com"], "is a URL"),
         (["check", "example.com", "--app-id", "TEAM_ID.x.y"], "placeholder"),
         (["check", "example.com", "--resolve", "nonsense"], "--resolve"),
+        (["check", "example.com", "--timeout", "0.0009"], "--timeout must be between 0.001 and 600"),
+        (["check", "example.com", "--connect-timeout", "0"], "--connect-timeout must be between"),
         (["explain", "no.such-code"], "unknown finding code"),
     ])
     func usageAndInputErrorsExitTwo(arguments: [String], message: String) async throws {
