@@ -87,7 +87,8 @@ import TestSupport
     /// request arrives, which a client asking one thing at a time never does.
     @Test func overHTTP2TheRootIsMultiplexedBesideWellKnown() async throws {
         let world = try TestWorld()
-        let server = try HTTP2LoopbackServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), body: TestWorld.validFile)
+        // A long hold: on a loaded machine the task that sends the root may start seconds late.
+        let server = try HTTP2LoopbackServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), body: TestWorld.validFile, hold: .seconds(10))
         defer { server.shutdown() }
         let hosts = (1...8).map { "good\($0).aasa.test" }
         var settings = settings(world, out: world.directory.url.appendingPathComponent("reports"), cdn: false)

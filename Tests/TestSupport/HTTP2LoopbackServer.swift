@@ -11,61 +11,35 @@ import NIOSSL
 /// request arrives (or `hold` passes), so a test can tell a client that multiplexes both
 /// requests from one that sends the root only after `.well-known` is answered.
 public final class HTTP2LoopbackServer: Sendable {
-    public let port: Int
-    private let channel: Channel
-    private let group: MultiThreadedEventLoopGroup
-    private let state: NIOLockedValueBox<State>
-
-    struct State {
-        var connections = 0
-        var requests: [ServedRequest] = []
-        /// Connections whose root request arrived while their `.well-known` answer was held.
-        var multiplexed: Set<Int> = []
-    }
+    private let listener: LoopbackListener
 
     public init(identity: ServerIdentity, body: String, hold: TimeAmount = .seconds(3)) throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let state = NIOLockedValueBox(State())
         var configuration = try identity.tlsConfiguration()
         configuration.applicationProtocols = ["h2"]
         let sslContext = try NIOSSLContext(configuration: configuration)
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                let number = state.withLockedValue { state in
-                    state.connections += 1
-                    return state.connections
-                }
-                let held = NIOLoopBound(HeldAnswer(), eventLoop: channel.eventLoop)
-                do {
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-                } catch {
-                    return channel.eventLoop.makeFailedFuture(error)
-                }
-                return channel.configureHTTP2Pipeline(mode: .server) { stream in
-                    stream.eventLoop.makeCompletedFuture {
-                        try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
-                        try stream.pipeline.syncOperations.addHandler(
-                            HoldingHTTP2Handler(connection: number, state: state, held: held, body: body, hold: hold))
-                    }
-                }.map { _ in }
+        listener = try LoopbackListener { channel, number, log in
+            let held = NIOLoopBound(HeldAnswer(), eventLoop: channel.eventLoop)
+            do {
+                try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+            } catch {
+                return channel.eventLoop.makeFailedFuture(error)
             }
-        channel = try bootstrap.bindLoopback(shuttingDownOnFailure: group)
-        self.group = group
-        self.state = state
-        port = channel.localAddress?.port ?? 0
+            return channel.configureHTTP2Pipeline(mode: .server) { stream in
+                stream.eventLoop.makeCompletedFuture {
+                    try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                    try stream.pipeline.syncOperations.addHandler(HoldingHTTP2Handler(connection: number, log: log, held: held, body: body, hold: hold))
+                }
+            }.map { _ in }
+        }
     }
 
-    public var connectionCount: Int { state.withLockedValue { $0.connections } }
-    public var requests: [ServedRequest] { state.withLockedValue { $0.requests } }
+    public var connectionCount: Int { listener.connectionCount }
+    public var requests: [ServedRequest] { listener.requests }
     /// Connections on which the root was requested before `.well-known` was answered.
-    public var multiplexedConnections: Set<Int> { state.withLockedValue { $0.multiplexed } }
-    public var connectTo: String { "::127.0.0.1:\(port)" }
+    public var multiplexedConnections: Set<Int> { listener.log.withLockedValue { $0.multiplexed } }
+    public var connectTo: String { listener.connectTo }
 
-    public func shutdown() {
-        channel.close(promise: nil)
-        group.shutdownGracefully { _ in }
-    }
+    public func shutdown() { listener.shutdown() }
 }
 
 /// A connection's held `.well-known` answer: called when the root arrives or the hold ends.
@@ -78,14 +52,14 @@ final class HoldingHTTP2Handler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let connection: Int
-    private let state: NIOLockedValueBox<HTTP2LoopbackServer.State>
+    private let log: NIOLockedValueBox<LoopbackListener.Log>
     private let held: NIOLoopBound<HeldAnswer>
     private let body: String
     private let hold: TimeAmount
 
-    init(connection: Int, state: NIOLockedValueBox<HTTP2LoopbackServer.State>, held: NIOLoopBound<HeldAnswer>, body: String, hold: TimeAmount) {
+    init(connection: Int, log: NIOLockedValueBox<LoopbackListener.Log>, held: NIOLoopBound<HeldAnswer>, body: String, hold: TimeAmount) {
         self.connection = connection
-        self.state = state
+        self.log = log
         self.held = held
         self.body = body
         self.hold = hold
@@ -94,7 +68,7 @@ final class HoldingHTTP2Handler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(let head) = unwrapInboundIn(data) else { return }
         let host = String((head.headers.first(name: "host") ?? "").split(separator: ":").first ?? "")
-        state.withLockedValue {
+        log.withLockedValue {
             $0.requests.append(ServedRequest(host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"), connection: connection))
         }
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
@@ -107,7 +81,7 @@ final class HoldingHTTP2Handler: ChannelInboundHandler {
             }
         } else {
             if let release = held.value.release {
-                state.withLockedValue { _ = $0.multiplexed.insert(connection) }
+                log.withLockedValue { _ = $0.multiplexed.insert(connection) }
                 release()
                 held.value.release = nil
             }

@@ -42,15 +42,7 @@ public enum ScriptedResponse: Sendable {
 /// A real HTTPS (or, without an identity, plain HTTP) server on 127.0.0.1, on a port the
 /// system picks, answering each request from a script keyed by host and path.
 public final class LoopbackServer: Sendable {
-    public let port: Int
-    private let channel: Channel
-    private let group: MultiThreadedEventLoopGroup
-    private let state: NIOLockedValueBox<State>
-
-    struct State {
-        var connections = 0
-        var requests: [ServedRequest] = []
-    }
+    private let listener: LoopbackListener
 
     /// - Parameters:
     ///   - identity: the TLS identity; nil serves plain HTTP on the port.
@@ -61,53 +53,35 @@ public final class LoopbackServer: Sendable {
 
     /// - Parameter agentScript: the answer for a (host, path, User-Agent).
     public init(identity: ServerIdentity?, agentScript script: @escaping @Sendable (_ host: String, _ path: String, _ userAgent: String?) -> ScriptedResponse) throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let state = NIOLockedValueBox(State())
         let sslContext = try identity.map { try NIOSSLContext(configuration: $0.tlsConfiguration()) }
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                let number = state.withLockedValue { state in
-                    state.connections += 1
-                    return state.connections
+        listener = try LoopbackListener { channel, number, log in
+            channel.eventLoop.makeCompletedFuture {
+                if let sslContext {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                 }
-                return channel.eventLoop.makeCompletedFuture {
-                    if let sslContext {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-                    }
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(ScriptedHTTPHandler(connection: number, state: state, script: script))
-                }
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                try channel.pipeline.syncOperations.addHandler(ScriptedHTTPHandler(connection: number, log: log, script: script))
             }
-        channel = try bootstrap.bindLoopback(shuttingDownOnFailure: group)
-        self.group = group
-        self.state = state
-        port = channel.localAddress?.port ?? 0
+        }
     }
 
+    public var port: Int { listener.port }
     /// Connections accepted so far (for HTTPS: TLS handshakes attempted).
-    public var connectionCount: Int { state.withLockedValue { $0.connections } }
-
+    public var connectionCount: Int { listener.connectionCount }
     /// Requests answered or held so far, in arrival order.
-    public var requests: [ServedRequest] { state.withLockedValue { $0.requests } }
-
+    public var requests: [ServedRequest] { listener.requests }
     /// curl `--connect-to` entry sending every host's port 443 to this server.
-    public var connectTo: String { "::127.0.0.1:\(port)" }
+    public var connectTo: String { listener.connectTo }
 
-    /// Closes the server and lets its threads end in the background: tests call this from
-    /// async code, where waiting for the threads would block a thread of the concurrency pool
-    /// (on two cores, half of it) and stall every other test.
-    public func shutdown() {
-        channel.close(promise: nil)
-        group.shutdownGracefully { _ in }
-    }
+    public func shutdown() { listener.shutdown() }
 
-    /// A port on 127.0.0.1 where nothing listens (bound, then released). A plain socket: an
-    /// event loop group's synchronous shutdown would block a thread of the concurrency pool.
+    /// A port on 127.0.0.1 where nothing listens: bound and never listened on, and kept bound
+    /// for the rest of the test process, so that connections are refused and no other test's
+    /// server can be handed the same port meanwhile (a released port was, and the "refused" host
+    /// then answered TLS).
     public static func unusedPort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -128,13 +102,13 @@ final class ScriptedHTTPHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let connection: Int
-    private let state: NIOLockedValueBox<LoopbackServer.State>
+    private let log: NIOLockedValueBox<LoopbackListener.Log>
     private let script: @Sendable (String, String, String?) -> ScriptedResponse
     private var head: HTTPRequestHead?
 
-    init(connection: Int, state: NIOLockedValueBox<LoopbackServer.State>, script: @escaping @Sendable (String, String, String?) -> ScriptedResponse) {
+    init(connection: Int, log: NIOLockedValueBox<LoopbackListener.Log>, script: @escaping @Sendable (String, String, String?) -> ScriptedResponse) {
         self.connection = connection
-        self.state = state
+        self.log = log
         self.script = script
     }
 
@@ -147,7 +121,7 @@ final class ScriptedHTTPHandler: ChannelInboundHandler {
             let hostHeader = head.headers.first(name: "host") ?? ""
             let host = String(hostHeader.split(separator: ":").first ?? "")
             let request = ServedRequest(host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"), connection: connection)
-            state.withLockedValue { $0.requests.append(request) }
+            log.withLockedValue { $0.requests.append(request) }
             answer(script(host, head.uri, request.userAgent), context: context)
         }
     }
