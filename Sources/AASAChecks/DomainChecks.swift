@@ -62,8 +62,8 @@ public enum DomainChecks {
         return findings
     }
 
-
-    /// What else was fetched: Apple's CDN copy, and `.well-known` as Apple's bot and as a browser.
+    /// What else was fetched: Apple's CDN copy, and `.well-known` as Apple's bot with a
+    /// browser's copy beside it (both are given only when the browser was asked).
     public struct DeviceView: Sendable {
         public var cdn: FetchedLocation?
         public var bot: FetchedLocation?

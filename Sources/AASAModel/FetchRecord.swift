@@ -1,7 +1,8 @@
 /// Everything recorded about one fetch of one location. Part of the JSON report.
 public struct FetchRecord: Codable, Sendable, Equatable {
     public var location: AASALocation
-    /// Set on the extra `.well-known` fetches made as Apple's bot and as a browser.
+    /// `bot` on the `.well-known` fetch made as Apple's bot, `browser` on the one made as a
+    /// browser (only when the bot got no usable file); absent on the others.
     public var agent: FetchAgent?
     public var url: String
     /// The HTTP status, or nil when no response arrived.
