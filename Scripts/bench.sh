@@ -245,7 +245,7 @@ for n in "${sizes[@]}"; do
           esac
           # --no-cdn: this machine has no internet, so Apple's CDN cannot be reached.
           run "$name" "$size" "$audit" audit "$list" --out "$dir/out" --concurrency "$concurrency" --fetch-threads "$t" \
-            --no-cdn "${extra[@]}" "${dead_resolve[@]}" --resolve "*:443:$addr" --cacert "$ca"
+            --no-cdn "${extra[@]}" "${dead_resolve[@]}" --resolve "*:443:$addr" --cacert "$ca" --allow-network 127.0.0.0/8
         done
       done
     fi

@@ -55,11 +55,13 @@ public struct DomainAuditor: Sendable {
     }
 
     /// Failures after which a second request to the same host would fail the same way (and
-    /// cost another full timeout).
-    static func hostUnreachable(_ kind: TransferErrorKind) -> Bool {
-        switch kind {
-        case .dns, .connect, .timeout, .tlsCertificate, .tlsHandshake: true
-        case .skipped, .cancelled, .other: false
+    /// cost another share of the domain's time): no connection, a stall, or a connection the
+    /// server broke (reset, empty reply, protocol error).
+    static func hostUnreachable(_ error: TransferError) -> Bool {
+        switch error.kind {
+        case .dns, .connect, .timeout, .tlsCertificate, .tlsHandshake, .blockedAddress: true
+        case .other: error.brokeConnection
+        case .skipped, .cancelled: false
         }
     }
 

@@ -56,7 +56,7 @@ struct OriginFetchPlan: Sendable {
         multiplexing.resolve(false)
         if botUserAgent != nil { wellKnown.record.agent = .bot }
 
-        if let error = wellKnown.record.error, DomainAuditor.hostUnreachable(error.kind) {
+        if let error = wellKnown.record.error, DomainAuditor.hostUnreachable(error) {
             earlyRoot.cancel()
             _ = await earlyRoot.value
             return Fetched(wellKnown: wellKnown, root: skippedRoot(because: error), browser: nil)
@@ -96,7 +96,8 @@ struct OriginFetchPlan: Sendable {
 
     func skippedRoot(because error: TransferError) -> FetchedLocation {
         var record = FetchRecord(location: .root, url: DomainAuditor.url(domain, .root))
-        record.error = TransferError(kind: .skipped, curlCode: 0, message: "Not fetched: the .well-known fetch could not reach the host (\(error.kind.rawValue)).")
+        let reason = error.kind == .other ? "the server broke the connection" : "could not reach the host"
+        record.error = TransferError(kind: .skipped, curlCode: 0, message: "Not fetched: the .well-known fetch \(reason) (\(error.kind.rawValue)).")
         return FetchedLocation(record: record)
     }
 }

@@ -21,6 +21,11 @@ struct FetchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Like curl's --connect-to: connect to HOST2:PORT2 for requests to HOST:PORT (repeatable; empty HOST or PORT means any).", valueName: "host:port:host2:port2"))
     var connectTo: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Also connect to addresses in this network (CIDR or address; repeatable). Only public addresses are fetched otherwise: loopback, private, link-local (cloud metadata), CGNAT and unique-local ones are refused after DNS.",
+        valueName: "cidr"))
+    var allowNetwork: [String] = []
+
     @Option(help: ArgumentHelp("Trust the CA certificates in this PEM file instead of the system's.", valueName: "file"))
     var cacert: String?
 
@@ -33,6 +38,9 @@ struct FetchOptions: ParsableArguments {
         for entry in connectTo where entry.split(separator: ":", omittingEmptySubsequences: false).count < 4 {
             throw ValidationError("--connect-to '\(entry)' is not HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT.")
         }
+        for entry in allowNetwork where IPNetwork(entry) == nil {
+            throw ValidationError("--allow-network '\(entry)' is not an address or a network in CIDR notation (e.g. 10.1.0.0/16, fd00::/8).")
+        }
         if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
             throw ValidationError("--cacert '\(cacert)' is not a readable file.")
         }
@@ -44,6 +52,7 @@ struct FetchOptions: ParsableArguments {
     func configuration(concurrency: Int, threads: Int = FetcherConfiguration.defaultLoopThreads) -> FetcherConfiguration {
         FetcherConfiguration(
             timeoutSeconds: timeout, connectTimeoutSeconds: connectTimeout, userAgent: userAgent, resolve: resolve, connectTo: connectTo,
-            caCertFile: cacert.map { URL(fileURLWithPath: $0).path }, expectedConcurrency: concurrency, loopThreads: threads)
+            caCertFile: cacert.map { URL(fileURLWithPath: $0).path }, addressPolicy: AddressPolicy(allowing: allowNetwork.compactMap(IPNetwork.init)),
+            expectedConcurrency: concurrency, loopThreads: threads)
     }
 }

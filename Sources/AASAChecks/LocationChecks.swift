@@ -89,6 +89,7 @@ public enum LocationChecks {
         case .timeout: .netTimeout
         case .tlsCertificate: .tlsCertificate
         case .tlsHandshake: .tlsHandshake
+        case .blockedAddress: .netBlockedAddress
         case .skipped, .cancelled, .other: .netOther
         }
         return Finding(code, location, error.message)

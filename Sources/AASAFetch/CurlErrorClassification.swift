@@ -20,7 +20,27 @@ enum CurlErrorClassification {
         }
     }
 
+    /// The server broke the connection or the protocol: curl's codes for a reset, an empty
+    /// reply, a malformed response and HTTP/2 session or stream errors.
+    static func brokeConnection(_ code: CURLcode) -> Bool {
+        switch code {
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2_STREAM:
+            true
+        default:
+            false
+        }
+    }
+
     static func describe(_ code: CURLcode) -> String {
         String(cString: curl_easy_strerror(code))
+    }
+}
+
+extension TransferError {
+    /// Whether the server broke the connection or the protocol (see
+    /// `CurlErrorClassification.brokeConnection`): a further request to it would most likely
+    /// fail the same way.
+    public var brokeConnection: Bool {
+        curlCode > 0 && CurlErrorClassification.brokeConnection(CURLcode(UInt32(curlCode)))
     }
 }

@@ -54,7 +54,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             return nextID
         }
         return Transfer(id: id, request: request, maximumBodyBytes: configuration.maximumBodyBytes,
-                        maximumStoredBodyBytes: configuration.maximumStoredBodyBytes, maximumHeaderBytes: configuration.maximumHeaderBytes)
+                        maximumStoredBodyBytes: configuration.maximumStoredBodyBytes, maximumHeaderBytes: configuration.maximumHeaderBytes,
+                        addressPolicy: configuration.addressPolicy)
     }
 
     func submit(_ transfer: Transfer) {
@@ -171,6 +172,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         options.unset(CURLOPT_CAPATH)
         if let resolveList { options.set(CURLOPT_RESOLVE, list: resolveList) }
         if let connectToList { options.set(CURLOPT_CONNECT_TO, list: connectToList) }
+        options.set(addressCheck: transfer.addressCheck)
         options.set(CURLOPT_ERRORBUFFER, pointer: transfer.errorBuffer)
         options.set(CURLOPT_PRIVATE, pointer: context)
         options.set(CURLOPT_WRITEDATA, pointer: context)
@@ -249,6 +251,9 @@ struct CurlOptions {
     mutating func set(_ option: CURLoption, pointer value: UnsafeMutablePointer<CChar>) { check(option, ccurl_easy_set_pointer(easy, option, value)) }
     mutating func set(_ option: CURLoption, list value: UnsafeMutablePointer<curl_slist>) { check(option, ccurl_easy_set_slist(easy, option, value)) }
     mutating func set(_ option: CURLoption, callback: ccurl_data_callback) { check(option, ccurl_easy_set_data_callback(easy, option, callback)) }
+    mutating func set(addressCheck context: UnsafeMutablePointer<ccurl_address_check_context>) {
+        check(CURLOPT_OPENSOCKETFUNCTION, ccurl_easy_set_address_check(easy, context))
+    }
     mutating func set(prerequest callback: ccurl_prereq_callback) { check(CURLOPT_PREREQFUNCTION, ccurl_easy_set_prereq_callback(easy, callback)) }
 
     private mutating func check(_ option: CURLoption, _ code: CURLcode) {

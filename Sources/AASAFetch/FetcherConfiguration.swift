@@ -20,6 +20,9 @@ public struct FetcherConfiguration: Sendable {
     public var connectTo: [String]
     /// A PEM file of CA certificates to trust instead of the system's.
     public var caCertFile: String?
+    /// Which addresses may be connected to (checked after resolution): public ones only unless
+    /// it names exceptions.
+    public var addressPolicy: AddressPolicy
     /// Transfers expected in flight at once; sizes curl's connection cache.
     public var expectedConcurrency: Int
     /// Threads driving a curl multi handle each; a host's fetches always use the same one, so
@@ -29,7 +32,7 @@ public struct FetcherConfiguration: Sendable {
     public init(
         timeoutSeconds: Double = 10, connectTimeoutSeconds: Double = 5, userAgent: String,
         maximumBodyBytes: Int = 1 << 20, maximumStoredBodyBytes: Int = AppleLimits.maximumFileBytes + 1, maximumHeaderBytes: Int = 256 << 10,
-        resolve: [String] = [], connectTo: [String] = [], caCertFile: String? = nil, expectedConcurrency: Int = 64,
+        resolve: [String] = [], connectTo: [String] = [], caCertFile: String? = nil, addressPolicy: AddressPolicy = .publicOnly, expectedConcurrency: Int = 64,
         loopThreads: Int = FetcherConfiguration.defaultLoopThreads
     ) {
         self.loopThreads = max(1, loopThreads)
@@ -42,6 +45,7 @@ public struct FetcherConfiguration: Sendable {
         self.resolve = resolve
         self.connectTo = connectTo
         self.caCertFile = caCertFile
+        self.addressPolicy = addressPolicy
         self.expectedConcurrency = expectedConcurrency
     }
 }

@@ -33,19 +33,43 @@ final class Transfer: @unchecked Sendable {
     var headersTooLarge = false
     var connectionReported = false
     let errorBuffer: UnsafeMutablePointer<CChar>
+    let addressPolicy: AddressPolicy
+    /// Addresses the policy refused, with why ("10.0.0.1: private (10.0.0.0/8)").
+    var refusedAddresses: [String] = []
+    /// The open-socket hook's context: this transfer and the check. Lives as long as the transfer,
+    /// which outlives its easy handle.
+    let addressCheck: UnsafeMutablePointer<ccurl_address_check_context>
 
-    init(id: UInt64, request: FetchRequest, maximumBodyBytes: Int, maximumStoredBodyBytes: Int, maximumHeaderBytes: Int) {
+    init(id: UInt64, request: FetchRequest, maximumBodyBytes: Int, maximumStoredBodyBytes: Int, maximumHeaderBytes: Int, addressPolicy: AddressPolicy) {
         self.id = id
         self.request = request
         self.maximumBodyBytes = maximumBodyBytes
         self.maximumStoredBodyBytes = min(maximumStoredBodyBytes, maximumBodyBytes)
         self.maximumHeaderBytes = maximumHeaderBytes
+        self.addressPolicy = addressPolicy
         errorBuffer = .allocate(capacity: ccurl_error_size)
         errorBuffer.initialize(to: 0)
+        addressCheck = .allocate(capacity: 1)
+        addressCheck.initialize(to: ccurl_address_check_context(check: nil, userdata: nil))
+        addressCheck.pointee.userdata = Unmanaged.passUnretained(self).toOpaque()
+        addressCheck.pointee.check = { context, _, bytes, length in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.mayConnect(to: Array(UnsafeBufferPointer(start: bytes, count: length))) ? 1 : 0
+        }
     }
 
     deinit {
         errorBuffer.deallocate()
+        addressCheck.deallocate()
+    }
+
+    /// Asked by curl's open-socket hook, on the loop thread, for every address it is about to
+    /// connect to.
+    func mayConnect(to bytes: [UInt8]) -> Bool {
+        guard let address = IPAddress(bytes: bytes) else { return false }
+        guard let refusal = addressPolicy.refusal(for: address) else { return true }
+        refusedAddresses.append("\(address) is \(refusal)")
+        return false
     }
 
     /// Takes a piece of the (decoded) body; returns how much was taken. Taking less than
@@ -143,6 +167,11 @@ final class Transfer: @unchecked Sendable {
     }
 
     func transferError(_ result: CURLcode) -> TransferError {
+        if !refusedAddresses.isEmpty, result == CURLE_COULDNT_CONNECT {
+            return TransferError(
+                kind: .blockedAddress, curlCode: Int(result.rawValue),
+                message: "Not connected: \(refusedAddresses.joined(separator: "; ")). Only public addresses are fetched (--allow-network makes exceptions).")
+        }
         if headersTooLarge {
             return TransferError(kind: .other, curlCode: Int(result.rawValue), message: "The response headers exceed \(maximumHeaderBytes) bytes; reading stopped.")
         }

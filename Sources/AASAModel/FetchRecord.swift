@@ -153,6 +153,9 @@ public enum TransferErrorKind: String, Codable, Sendable {
     case timeout
     case tlsCertificate = "tls-certificate"
     case tlsHandshake = "tls-handshake"
+    /// Every address of the host is one the auditor does not connect to (loopback, private,
+    /// link-local, ...): see `AddressPolicy`.
+    case blockedAddress = "blocked-address"
     /// Not attempted, because an earlier fetch from the same host could not reach it.
     case skipped
     case cancelled

@@ -117,6 +117,11 @@ extension FindingCode {
                 .transfer, .error,
                 meaning: "The transfer failed for another reason; curl's message says which.",
                 fix: "Read curl's message in the finding and check the server's logs.")
+        case .netBlockedAddress:
+            FindingDefinition(
+                .transfer, .error,
+                meaning: "Every address the host resolves to (or is sent to by --resolve/--connect-to) is loopback, private, link-local, CGNAT, unique-local or another special-purpose range, so the auditor did not connect. Apple's CDN cannot reach such an address either: devices would get no file.",
+                fix: "Publish public A/AAAA records for the host. To audit an internal or test host on purpose, allow its network with --allow-network CIDR.")
         case .httpRedirect:
             FindingDefinition(
                 .serving, .error,

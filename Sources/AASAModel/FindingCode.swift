@@ -8,6 +8,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case tlsCertificate = "tls.certificate"
     case tlsHandshake = "tls.handshake"
     case netOther = "net.other"
+    case netBlockedAddress = "net.blocked-address"
 
     // HTTP: how the file is served.
     case httpRedirect = "http.redirect"

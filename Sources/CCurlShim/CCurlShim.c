@@ -2,6 +2,8 @@
 #include <openssl/ssl.h>
 #include <dlfcn.h>
 #include <stdint.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 const long ccurl_pipe_multiplex = CURLPIPE_MULTIPLEX;
 const long ccurl_http_version_2tls = CURL_HTTP_VERSION_2TLS;
@@ -82,4 +84,25 @@ int ccurl_easy_connection_multiplexes(CURL *easy) {
     unsigned int length = 0;
     SSL_get0_alpn_selected((SSL *)session->internals, &protocol, &length);
     return length == 2 && protocol[0] == 'h' && protocol[1] == '2';
+}
+
+static curl_socket_t ccurl_open_checked_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)purpose;
+    const struct ccurl_address_check_context *context = clientp;
+    int allowed = 0;
+    if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)&address->addr;
+        allowed = context->check(context->userdata, AF_INET, (const unsigned char *)&v4->sin_addr, 4);
+    } else if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&address->addr;
+        allowed = context->check(context->userdata, AF_INET6, (const unsigned char *)&v6->sin6_addr, 16);
+    }
+    if (!allowed) return CURL_SOCKET_BAD;
+    return socket(address->family, address->socktype, address->protocol);
+}
+
+CURLcode ccurl_easy_set_address_check(CURL *easy, struct ccurl_address_check_context *context) {
+    CURLcode code = curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, ccurl_open_checked_socket);
+    if (code != CURLE_OK) return code;
+    return curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, context);
 }

@@ -1,4 +1,5 @@
 import CIDN2
+import Glibc
 
 /// Host names as the auditor accepts them: what an `applinks:` entitlement can name.
 /// Normalised to lower case, without a trailing dot, internationalised labels in punycode.
@@ -33,10 +34,13 @@ public enum HostName {
         guard host.utf8.count <= maximumLength else {
             return .failure(.init("is longer than \(maximumLength) characters"))
         }
-        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        if labels.count == 4, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) {
+        // Every spelling inet_aton (and so curl and getaddrinfo) reads as IPv4: 127.1,
+        // 0x7f.0x1, 2130706433, 0177.0.0.1.
+        var numeric = in_addr()
+        if inet_aton(host, &numeric) != 0 {
             return .failure(.init("is an IP address; universal links need a host name"))
         }
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2 else {
             return .failure(.init("is a single label; a domain needs at least two (e.g. example.com)"))
         }
@@ -50,10 +54,16 @@ public enum HostName {
                 return .failure(.init("has a label that starts or ends with '-'"))
             }
         }
-        if labels.last!.allSatisfy(\.isASCIIDigit) {
+        if let last = labels.last, last.allSatisfy(\.isASCIIDigit) || Self.isHexNumber(last) {
             return .failure(.init("ends in a numeric label, which no top-level domain is"))
         }
         return .success(())
+    }
+
+    /// `0x` and hex digits: a number to URL parsers (WHATWG's "ends in a number" rule).
+    static func isHexNumber(_ label: Substring) -> Bool {
+        let lower = label.lowercased()
+        return lower.hasPrefix("0x") && lower.dropFirst(2).allSatisfy(\.isHexDigit)
     }
 
     /// IDNA2008 (UTS #46, non-transitional) to ASCII through libidn2.

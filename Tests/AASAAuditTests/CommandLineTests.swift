@@ -15,7 +15,7 @@ import TestSupport
     }
 
     func fetchArguments(_ world: TestWorld) -> [String] {
-        ["--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "5", "--no-cdn"]
+        ["--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "5", "--no-cdn"] + LoopbackNetworks.allowArguments
     }
 
     @Test func theBinaryWasBuilt() {
@@ -178,7 +178,7 @@ import TestSupport
 
     @Test func matchALiveDomainFetchesItsWellKnownFile() async throws {
         let world = try TestWorld()
-        let fetch = ["--connect-to", world.connectTo, "--cacert", world.caFile]
+        let fetch = ["--connect-to", world.connectTo, "--cacert", world.caFile] + LoopbackNetworks.allowArguments
         let result = try await run(["match", "good.aasa.test", "https://good.aasa.test/buy/shoes", "https://good.aasa.test/sell", "--json"] + fetch, in: world.directory.url)
         #expect(result.status == 0, "\(result.stderr)")
         let records = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])

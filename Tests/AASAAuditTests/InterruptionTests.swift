@@ -16,11 +16,11 @@ import TestSupport
         let hosts = ["good.aasa.test", "good2.aasa.test"] + (1...6).map { "stuck\($0).aasa.test" }
         try hosts.joined(separator: "\n").write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         let stuck = (1...6).map { silent.connectTo("stuck\($0).aasa.test") }
-        let arguments = ["audit", "--no-cdn", "--timeout", "60", "--concurrency", "4", "--cacert", world.caFile] + (stuck + [world.connectTo]).flatMap { ["--connect-to", $0] }
+        let arguments = ["audit", "--no-cdn", "--timeout", "60", "--concurrency", "4", "--cacert", world.caFile] + (stuck + [world.connectTo]).flatMap { ["--connect-to", $0] } + LoopbackNetworks.allowArguments
 
         // A complete run first: latest.json must still be this one afterwards.
         try "good.aasa.test\n".write(to: world.directory.url.appendingPathComponent("first.txt"), atomically: true, encoding: .utf8)
-        let first = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "first.txt", "--no-cdn", "--cacert", world.caFile, "--connect-to", world.connectTo], in: world.directory.url)
+        let first = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "first.txt", "--no-cdn", "--cacert", world.caFile, "--connect-to", world.connectTo] + LoopbackNetworks.allowArguments, in: world.directory.url)
         #expect(first.status == 0)
         let latest = world.directory.url.appendingPathComponent("reports/latest.json")
         let before = try Data(contentsOf: latest)

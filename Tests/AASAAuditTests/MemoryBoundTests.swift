@@ -21,7 +21,7 @@ import TestSupport
         let statsFile = world.directory.url.appendingPathComponent("stats-\(UUID().uuidString).json")
         let result = try await ProcessRunner.run(CommandLineTests.binary, [
             "audit", input.path, "--out", world.directory.url.appendingPathComponent("out").path, "--concurrency", "16",
-            "--timeout", "20", "--no-cdn", "--no-ua-check", "--cacert", caFile, "--connect-to", "::127.0.0.1:\(server.port)", "--stats", statsFile.path,
+            "--timeout", "20", "--no-cdn", "--no-ua-check", "--cacert", caFile, "--connect-to", "::127.0.0.1:\(server.port)", "--allow-network", "127.0.0.0/8", "--stats", statsFile.path,
         ], in: world.directory.url)
         #expect(result.status <= 1, "\(result.stderr)")
         let stats = try JSONDecoder().decode(Stats.self, from: Data(contentsOf: statsFile))

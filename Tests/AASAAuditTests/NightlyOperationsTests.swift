@@ -157,7 +157,7 @@ import TestSupport
         try "stuck.aasa.test\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         // A timeout far beyond the test's own steps, so that a slow, loaded machine cannot let
         // the first run finish before the second starts or the signal arrives.
-        let arguments = ["audit", "--no-cdn", "--timeout", "300", "--cacert", world.caFile, "--connect-to", silent.connectTo("stuck.aasa.test")]
+        let arguments = ["audit", "--no-cdn", "--timeout", "300", "--cacert", world.caFile, "--connect-to", silent.connectTo("stuck.aasa.test")] + LoopbackNetworks.allowArguments
         let first = try ProcessRunner.start(CommandLineTests.binary, arguments, in: world.directory.url)
         for _ in 0..<600 where silent.connectionCount < 1 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(silent.connectionCount >= 1)

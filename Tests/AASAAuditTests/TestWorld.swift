@@ -80,6 +80,6 @@ final class TestWorld: Sendable {
     var connectTo: String { server.connectTo }
 
     func fetcherConfiguration(timeout: Double = 10, concurrency: Int = 8) -> FetcherConfiguration {
-        FetcherConfiguration(timeoutSeconds: timeout, userAgent: "aasa-audit-tests", connectTo: [connectTo], caCertFile: caFile, expectedConcurrency: concurrency)
+        FetcherConfiguration(timeoutSeconds: timeout, userAgent: "aasa-audit-tests", connectTo: [connectTo], caCertFile: caFile, addressPolicy: .testServers, expectedConcurrency: concurrency)
     }
 }

@@ -45,6 +45,7 @@ import Testing
         .tlsCertificate: { domain(Fixture.failed(.tlsCertificate)) },
         .tlsHandshake: { domain(Fixture.failed(.tlsHandshake)) },
         .netOther: { domain(Fixture.failed(.other)) },
+        .netBlockedAddress: { domain(Fixture.failed(.blockedAddress)) },
         .httpRedirect: { domain(Fixture.redirect(to: "https://www.example.com/")) },
         .httpStatus: { domain(Fixture.served("", status: 404)) },
         .httpContentType: { domain(Fixture.served(valid, contentType: "text/plain")) + domain(Fixture.served(valid, contentType: "application/pkcs7-mime")) },

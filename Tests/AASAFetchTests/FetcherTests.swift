@@ -28,7 +28,7 @@ import TestSupport
                  loops: Int = 1) throws -> Fetcher {
         try Fetcher(configuration: FetcherConfiguration(
             timeoutSeconds: timeout, userAgent: "aasa-audit-tests/1", maximumBodyBytes: maximumBodyBytes,
-            connectTo: [server.connectTo], caCertFile: trustTestCA ? caFile : nil, expectedConcurrency: concurrency, loopThreads: loops))
+            connectTo: [server.connectTo], caCertFile: trustTestCA ? caFile : nil, addressPolicy: .testServers, expectedConcurrency: concurrency, loopThreads: loops))
     }
 
     func url(_ host: String, _ location: AASALocation) -> String { "https://\(host)\(location.path)" }
@@ -156,12 +156,34 @@ import TestSupport
 
     @Test func reportsARefusedConnection() async throws {
         let port = try LoopbackServer.unusedPort()
-        let fetcher = try Fetcher(configuration: FetcherConfiguration(userAgent: "t", connectTo: ["::127.0.0.1:\(port)"], caCertFile: caFile))
+        let fetcher = try Fetcher(configuration: FetcherConfiguration(userAgent: "t", connectTo: ["::127.0.0.1:\(port)"], caCertFile: caFile, addressPolicy: .testServers))
         defer { fetcher.shutdown() }
 
         let result = await fetcher.fetch(FetchRequest(url: url("down.aasa.test", .wellKnown), location: .wellKnown))
         #expect(result.record.error?.kind == .connect)
         #expect(result.record.error?.curlCode == 7)
+    }
+
+    /// The address policy works at connect time: whatever names the host (a name sent to
+    /// loopback by --connect-to, an IPv4 literal in hex, an IPv4-mapped IPv6 literal), the
+    /// resolved address is refused before a socket is opened.
+    @Test(arguments: ["good.aasa.test", "0x7f.0x1", "[::ffff:7f00:1]"])
+    func loopbackIsRefusedAfterResolutionUnlessAllowed(host: String) async throws {
+        let server = try server { _, _ in .json(Self.validJSON) }
+        defer { server.shutdown() }
+        let connectTo = ["::127.0.0.1:\(server.port)"]
+        let guarded = try Fetcher(configuration: FetcherConfiguration(userAgent: "t", connectTo: connectTo, caCertFile: caFile))
+        defer { guarded.shutdown() }
+        let refused = await guarded.fetch(FetchRequest(url: url(host, .wellKnown), location: .wellKnown))
+        #expect(refused.record.error?.kind == .blockedAddress)
+        #expect(refused.record.error?.message.contains("127.0.0.1 is loopback (127.0.0.0/8)") == true, "\(refused.record.error?.message ?? "")")
+        #expect(server.connectionCount == 0)
+
+        let allowing = try Fetcher(configuration: FetcherConfiguration(userAgent: "t", connectTo: connectTo, caCertFile: caFile, addressPolicy: .testServers))
+        defer { allowing.shutdown() }
+        let fetched = await allowing.fetch(FetchRequest(url: url("good.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(fetched.record.status == 200)
+        #expect(server.connectionCount == 1)
     }
 
     @Test func reportsPlainHTTPOnTheTLSPortAsAHandshakeFailure() async throws {
@@ -181,7 +203,7 @@ import TestSupport
         defer { silent.shutdown() }
         let fetcher = try Fetcher(configuration: FetcherConfiguration(
             timeoutSeconds: 30, connectTimeoutSeconds: 1, userAgent: "aasa-audit-tests/1",
-            connectTo: [silent.connectTo("dead.aasa.test")], caCertFile: caFile))
+            connectTo: [silent.connectTo("dead.aasa.test")], caCertFile: caFile, addressPolicy: .testServers))
         defer { fetcher.shutdown() }
         await expectEndedByTheOneSecondBudget(fetcher, host: "dead.aasa.test")
     }
@@ -311,4 +333,9 @@ import TestSupport
         }
         #expect(server.connectionCount == 100)
     }
+}
+
+extension AddressPolicy {
+    /// The loopback networks the test servers listen on, allowed explicitly.
+    static let testServers = AddressPolicy(allowing: LoopbackNetworks.all.compactMap(IPNetwork.init))
 }

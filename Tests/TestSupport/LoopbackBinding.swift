@@ -12,3 +12,11 @@ extension ServerBootstrap {
         }
     }
 }
+
+/// The networks the test servers listen on. The fetcher refuses them unless told otherwise
+/// (its address policy); tests that fetch from these servers allow them explicitly.
+public enum LoopbackNetworks {
+    public static let all = ["127.0.0.0/8", "::1/128"]
+    /// `--allow-network` arguments for the command line.
+    public static let allowArguments = all.flatMap { ["--allow-network", $0] }
+}

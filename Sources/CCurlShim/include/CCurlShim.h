@@ -36,6 +36,19 @@ CURLcode ccurl_easy_set_prereq_callback(CURL *easy, ccurl_prereq_callback callba
 /// Valid from the PREREQFUNCTION on.
 int ccurl_easy_connection_multiplexes(CURL *easy);
 
+/// CURLOPT_OPENSOCKETFUNCTION, typed: asked for every socket curl is about to open, with the
+/// address it will connect to (`family` AF_INET or AF_INET6, `address` its 4 or 16 bytes in
+/// network order). Return 1 to let curl have a socket, 0 to refuse the address (curl then tries
+/// the host's next address, or fails with CURLE_COULDNT_CONNECT).
+typedef int (*ccurl_address_check)(void *userdata, int family, const unsigned char *address, size_t length);
+struct ccurl_address_check_context {
+    ccurl_address_check check;
+    void *userdata;
+};
+/// Sets the check on a handle. The context is the caller's and must outlive the handle.
+/// Sockets of families other than IPv4 and IPv6 are refused.
+CURLcode ccurl_easy_set_address_check(CURL *easy, struct ccurl_address_check_context *context);
+
 CURLMcode ccurl_multi_set_long(CURLM *multi, CURLMoption option, long value);
 
 /// Takes the next finished transfer off the multi handle's message queue.
