@@ -34,13 +34,23 @@ public enum DomainChecks {
         return findings
     }
 
-    /// The `+`/`-` lines of the input, checked with the matcher against the `.well-known` file.
-    static func expectationFindings(_ target: DomainTarget, file: JSONObject) -> [Finding] {
+    /// The `+`/`-` lines of the input, checked with the matcher against the `.well-known` file,
+    /// within one matching budget for the domain (interrupted by task cancellation too).
+    static func expectationFindings(_ target: DomainTarget, file: JSONObject, visits: Int = MatchBudget.standardVisits) -> [Finding] {
         guard !target.expectations.isEmpty else { return [] }
         let matcher = Matcher(file: file, domain: target.domain)
+        var budget = MatchBudget(visits: visits)
         var findings: [Finding] = []
-        for expectation in target.expectations {
-            guard case .success(let decision) = matcher.decide(expectation.url) else { continue }
+        for (index, expectation) in target.expectations.enumerated() {
+            guard case .success(let url) = MatchURL.parse(expectation.url) else { continue }
+            let decision = matcher.decide(url, budget: &budget)
+            if decision.outcome == .undecided {
+                let left = target.expectations.count - index
+                findings.append(Finding(
+                    .matchCutShort, .wellKnown,
+                    "\(left) of the \(target.expectations.count) URLs of the input (from line \(expectation.inputLine)) were not checked: \(decision.reason)"))
+                break
+            }
             let rule = decision.rule.map { " (\($0.path))" } ?? ""
             let line = "line \(expectation.inputLine)"
             if expectation.opensApp {
@@ -54,6 +64,8 @@ public enum DomainChecks {
                     findings.append(Finding(.matchExpectedApp, .wellKnown, "\(expectation.url) (\(line)) must open the app but stays in the browser: excluded by \(decision.rule?.path ?? "a rule")."))
                 case .none:
                     findings.append(Finding(.matchExpectedApp, .wellKnown, "\(expectation.url) (\(line)) must open the app but no rule matches it."))
+                case .undecided:
+                    break  // reported above
                 }
             } else if decision.outcome == .app {
                 findings.append(Finding(.matchExpectedBrowser, .wellKnown, "\(expectation.url) (\(line)) must stay in the browser but opens \(decision.appIDs[0])\(rule)."))
@@ -129,7 +141,7 @@ public enum DomainChecks {
             }
         }
         if let file = primary.file {
-            findings += expectationFindings(target, file: file)
+            findings += expectationFindings(target, file: file, visits: options.matchVisits)
         }
         return Result(findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs(), wellKnownFile: primary.file, rootFile: fallback.file, cdnFile: cdnFile)
     }

@@ -29,6 +29,10 @@ extension FileValidator {
             var catchAll: RuleSet.Rule?
             var seen: [JSONValue] = []
             for rule in entry.rules {
+                let size = rule.largestAutomatonSize
+                if size > Pattern.maximumAutomatonSize {
+                    report(.patternTooLong, "\(rule.path) expands, with its variables' values, to \(size) matcher states; patterns over \(Pattern.maximumAutomatonSize) are treated as matching nothing.")
+                }
                 for name in rule.undefinedVariables {
                     report(.variableUndefined, "\(rule.path) uses $(\(name)), which is neither defined in substitutionVariables nor built in: the pattern never matches.")
                 }

@@ -1,10 +1,16 @@
+import AASAMatching
+
 /// What the checks are told besides the file.
 public struct ValidationOptions: Sendable, Equatable {
     /// The oldest iOS the app supports (`--min-ios`); nil when not given.
     public var minimumIOS: IOSVersion?
+    /// The matching work a domain's `+`/`-` URLs may cost together, in automaton state visits
+    /// (`MatchBudget`); beyond it the rest are reported unchecked (`match.cut-short`).
+    public var matchVisits: Int
 
-    public init(minimumIOS: IOSVersion? = nil) {
+    public init(minimumIOS: IOSVersion? = nil, matchVisits: Int = MatchBudget.standardVisits) {
         self.minimumIOS = minimumIOS
+        self.matchVisits = matchVisits
     }
 }
 

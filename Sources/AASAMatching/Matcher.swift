@@ -6,6 +6,9 @@ public enum MatchOutcome: String, Sendable, Codable {
     case app
     case excluded
     case none
+    /// Matching was stopped before a rule decided: its work budget was spent (a file built to
+    /// be slow to match) or it was interrupted.
+    case undecided
 }
 
 /// The decision for one URL, with the rule that made it.
@@ -32,13 +35,25 @@ public struct Matcher: Sendable {
         self.domain = Self.normalise(domain)
     }
 
+    /// The decision for one URL, within a standard budget of its own.
     public func decide(_ url: MatchURL) -> MatchDecision {
+        var budget = MatchBudget()
+        return decide(url, budget: &budget)
+    }
+
+    /// The decision for one URL; `undecided` once `budget` is spent.
+    public func decide(_ url: MatchURL, budget: inout MatchBudget) -> MatchDecision {
         guard url.host == domain else {
             return MatchDecision(outcome: .none, appIDs: [], rule: nil, reason: "The file speaks only for \(domain), not for \(url.host).")
         }
         let parts = URLParts(url)
         for entry in rules.entries {
-            for rule in entry.rules where Self.matches(rule, parts) {
+            for rule in entry.rules where Self.matches(rule, parts, &budget) || budget.exhausted {
+                if budget.exhausted {
+                    return MatchDecision(
+                        outcome: .undecided, appIDs: [], rule: nil,
+                        reason: "Matching stopped at \(rule.path) before a rule decided: the file's patterns took more than the matcher's budget of work, or the run was interrupted.")
+                }
                 if rule.exclude {
                     return MatchDecision(outcome: .excluded, appIDs: [], rule: rule, reason: "Excluded by \(rule.path).")
                 }
@@ -64,26 +79,26 @@ public struct Matcher: Sendable {
         return host
     }
 
-    static func matches(_ rule: RuleSet.Rule, _ url: URLParts) -> Bool {
+    static func matches(_ rule: RuleSet.Rule, _ url: URLParts, _ budget: inout MatchBudget) -> Bool {
         let path = rule.percentEncoded ? url.path : url.decodedPath
-        guard rule.pathPatterns.contains(where: { $0.matches(path) }) else { return false }
+        guard rule.pathPatterns.contains(where: { $0.matches(path, budget: &budget) }) else { return false }
         if rule.kind == .paths { return true }
         switch rule.query {
         case .any:
             break
         case .whole(let pattern):
-            guard pattern.matches(rule.percentEncoded ? url.query : PercentDecoding.decode(url.query)) else { return false }
+            guard pattern.matches(rule.percentEncoded ? url.query : PercentDecoding.decode(url.query), budget: &budget) else { return false }
         case .items(let predicates):
             let items = url.queryItems(decoded: !rule.percentEncoded, folded: !rule.caseSensitive)
             for (name, pattern) in predicates {
                 let values = items.filter { $0.name == name }.map(\.value)
                 // A missing item counts as present with an empty value; a repeated one must
                 // match at every occurrence (§8b).
-                guard (values.isEmpty ? [""] : values).allSatisfy(pattern.matches) else { return false }
+                guard (values.isEmpty ? [""] : values).allSatisfy({ pattern.matches($0, budget: &budget) }) else { return false }
             }
         }
         if let fragment = rule.fragment {
-            guard fragment.matches(rule.percentEncoded ? url.fragment : PercentDecoding.decode(url.fragment)) else { return false }
+            guard fragment.matches(rule.percentEncoded ? url.fragment : PercentDecoding.decode(url.fragment), budget: &budget) else { return false }
         }
         return true
     }

@@ -3,9 +3,11 @@
 /// values, everything else literal. Characters are Unicode scalars. A pattern must match the
 /// whole text.
 ///
-/// Matching is memoised over (token, position), so its cost is bounded by
-/// tokens × text length × alternatives, whatever the pattern: no hostile file can make it
-/// backtrack exponentially.
+/// Matching runs the pattern as a nondeterministic automaton with each variable reference
+/// expanded into its alternatives (`PatternAutomaton`), in one pass over the text: its cost is
+/// at most the automaton's size × the text's length, whatever the pattern and the variables'
+/// values hold. The expansion is capped at `maximumAutomatonSize`; a bigger pattern matches
+/// nothing (and validation says so).
 public struct Pattern: Sendable, Equatable, CustomStringConvertible {
     enum Token: Sendable, Equatable {
         case literal(Unicode.Scalar)
@@ -54,67 +56,25 @@ public struct Pattern: Sendable, Equatable, CustomStringConvertible {
         tokens.compactMap { if case .never(let name) = $0 { name } else { nil } }
     }
 
+    /// Whether the pattern matches the whole text, with no limit on the work.
     public func matches(_ text: String) -> Bool {
+        var budget = MatchBudget.unlimited
+        return matches(text, budget: &budget)
+    }
+
+    /// Whether the pattern matches the whole text; false once `budget` is spent.
+    public func matches(_ text: String, budget: inout MatchBudget) -> Bool {
         let scalars = caseSensitive ? Array(text.unicodeScalars) : Self.fold(Array(text.unicodeScalars))
-        return matches(scalars[...])
+        guard let automaton = PatternAutomaton(tokens, limit: Self.maximumAutomatonSize) else { return false }
+        return automaton.accepts(scalars[...], budget: &budget)
     }
 
-    func matches(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
-        var memo = Memo(tokens: tokens.count, text: text.count)
-        return match(0, text.startIndex, text, &memo)
-    }
+    /// The automaton's states with every variable expanded; over this, the pattern matches
+    /// nothing. Each reference to a built-in such as `$(region)` costs about 750.
+    public static let maximumAutomatonSize = 20_000
 
-    private func match(_ token: Int, _ position: Int, _ text: ArraySlice<Unicode.Scalar>, _ memo: inout Memo) -> Bool {
-        if token == tokens.count { return position == text.endIndex }
-        let offset = position - text.startIndex
-        if let known = memo[token, offset] { return known }
-        let result: Bool
-        switch tokens[token] {
-        case .literal, .one:
-            // Consume the run of fixed-width tokens without recursing, so that recursion depth
-            // grows with the number of wildcards only.
-            var next = token
-            var at = position
-            while next < tokens.count, at < text.endIndex {
-                if case .literal(let scalar) = tokens[next] {
-                    guard text[at] == scalar else { break }
-                } else if tokens[next] != .one {
-                    break
-                }
-                next += 1
-                at += 1
-            }
-            let stoppedOnFixed: Bool = next < tokens.count && {
-                switch tokens[next] {
-                case .literal, .one: true
-                default: false
-                }
-            }()
-            result = !stoppedOnFixed && match(next, at, text, &memo)
-        case .run:
-            result = (position...text.endIndex).contains { match(token + 1, $0, text, &memo) }
-        case .never, .tooLong:
-            result = false
-        case .variable(let variable):
-            result = matchVariable(variable, token, position, text, &memo)
-        }
-        memo[token, offset] = result
-        return result
-    }
-
-    private func matchVariable(_ variable: Variable, _ token: Int, _ position: Int, _ text: ArraySlice<Unicode.Scalar>, _ memo: inout Memo) -> Bool {
-        for (length, values) in variable.literals where position + length <= text.endIndex {
-            if values.contains(Array(text[position..<(position + length)])), match(token + 1, position + length, text, &memo) {
-                return true
-            }
-        }
-        for alternative in variable.patterns {
-            for end in position...text.endIndex where alternative.matches(text[position..<end]) {
-                if match(token + 1, end, text, &memo) { return true }
-            }
-        }
-        return false
-    }
+    /// The number of states the pattern expands to (compare with `maximumAutomatonSize`).
+    public var automatonSize: Int { PatternAutomaton.size(of: tokens) }
 
     // MARK: Compiling
 
@@ -181,24 +141,5 @@ public struct Pattern: Sendable, Equatable, CustomStringConvertible {
 
     static func fold(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
         scalars.map(fold)
-    }
-}
-
-/// Results of (token, position) already decided.
-private struct Memo {
-    private var cells: [Int8]
-    private let width: Int
-
-    init(tokens: Int, text: Int) {
-        width = text + 1
-        cells = Array(repeating: -1, count: (tokens + 1) * width)
-    }
-
-    subscript(token: Int, offset: Int) -> Bool? {
-        get {
-            let value = cells[token * width + offset]
-            return value < 0 ? nil : value == 1
-        }
-        set { cells[token * width + offset] = newValue.map { $0 ? 1 : 0 } ?? -1 }
     }
 }

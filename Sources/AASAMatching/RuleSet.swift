@@ -41,6 +41,12 @@ public struct RuleSet: Sendable {
             pathPatterns.first.map(PathRule.isCatchAll) == true && query.acceptsEverything && (fragment?.matchesEverything ?? true)
         }
 
+        /// The largest automaton any of its patterns expands to, variables included (see
+        /// `Pattern.maximumAutomatonSize`).
+        public var largestAutomatonSize: Int {
+            (pathPatterns + query.patterns + (fragment.map { [$0] } ?? [])).map(\.automatonSize).max() ?? 0
+        }
+
         /// References to undefined variables in any of its patterns.
         public var undefinedVariables: [String] {
             var names = pathPatterns.flatMap(\.undefinedVariables) + (fragment?.undefinedVariables ?? [])

@@ -290,8 +290,8 @@ extension FindingCode {
         case .patternTooLong:
             FindingDefinition(
                 .content, .error,
-                meaning: "A pattern is longer than 4096 characters; the auditor treats it as matching nothing.",
-                fix: "Use wildcards or substitution variables instead of long literal lists.")
+                meaning: "A pattern is longer than 4096 characters, or expands with its substitution variables' values to more than 20,000 matcher states (each reference to $(region) or $(lang) costs about 750); the auditor treats it as matching nothing, which bounds the time any file can take to match.",
+                fix: "Use shorter patterns, and fewer or smaller variables in one pattern.")
         case .defaultsUnknownKey:
             FindingDefinition(
                 .content, .warning,
@@ -377,6 +377,11 @@ extension FindingCode {
                 .expectations, .error,
                 meaning: "A URL that domains.txt says must stay in the browser (a - line) opens an app.",
                 fix: "Add an exclusion before the rule that matches it; 'aasa-audit match' shows which rule decides.")
+        case .matchCutShort:
+            FindingDefinition(
+                .expectations, .warning,
+                meaning: "Not every URL of the input was checked against the file: matching its patterns took more than the budget of work a domain gets (50 million automaton steps, a fraction of a second; real files need a few thousand per URL), or the run was interrupted. The file's patterns are built to be slow to match.",
+                fix: "Simplify the patterns: fewer wildcards next to variables whose values hold wildcards, fewer huge variables.")
         }
     }
 }

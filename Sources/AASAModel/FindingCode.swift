@@ -76,4 +76,5 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     // The input's expectations (domains.txt `+`/`-` lines).
     case matchExpectedApp = "match.expected-app"
     case matchExpectedBrowser = "match.expected-browser"
+    case matchCutShort = "match.cut-short"
 }

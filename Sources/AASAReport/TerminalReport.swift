@@ -106,6 +106,8 @@ public struct TerminalReport: Sendable {
             case .none:
                 let reason = record.reason.prefix(1).lowercased() + record.reason.dropFirst().dropLast(record.reason.hasSuffix(".") ? 1 : 0)
                 lines.append("  → \(paint("stays in the browser", .yellow)): \(clean(reason))")
+            case .undecided:
+                lines.append("  → \(paint("undecided", .red)): \(clean(record.reason))")
             }
         }
         return lines.joined(separator: "\n") + "\n"

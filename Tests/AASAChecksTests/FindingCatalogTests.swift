@@ -109,6 +109,12 @@ import Testing
         .matchExpectedApp: {
             domain(Fixture.served(valid), target: DomainTarget(domain: "example.com", expectations: [URLExpectation(url: "https://example.com/help", opensApp: true, inputLine: 2)]))
         },
+        .matchCutShort: {
+            DomainChecks.assess(
+                target: DomainTarget(domain: "example.com", expectations: [URLExpectation(url: "https://example.com/buy/1", opensApp: true, inputLine: 2)]),
+                wellKnown: Fixture.served(valid), root: Fixture.served("", at: .root, status: 404), options: ValidationOptions(matchVisits: 1)
+            ).findings
+        },
         .matchExpectedBrowser: {
             domain(Fixture.served(valid), target: DomainTarget(domain: "example.com", expectations: [URLExpectation(url: "https://example.com/buy/1", opensApp: false, inputLine: 2)]))
         },

@@ -36,6 +36,7 @@ enum Decide {
         case .app: return decision.appIDs.first ?? "?"
         case .excluded: return "excluded"
         case .none: return "none"
+        case .undecided: return "undecided"
         }
     }
 }
