@@ -14,8 +14,9 @@ import Synchronization
 ///    blocks Apple's bot from one that is broken for everyone.
 ///
 /// Healthy domains cost one handshake and two requests. A domain's fetches share one
-/// `--timeout`: a fetch started after another gets what is left of it (at least
-/// `minimumFetchSeconds`).
+/// `--timeout`, a deadline from its first request: a fetch started after another gets what is
+/// left, and is not made when nothing is left. So a domain's origin fetches end within
+/// `--timeout`, whatever its server does.
 struct OriginFetchPlan: Sendable {
     let fetcher: Fetcher
     let domain: String
@@ -24,8 +25,8 @@ struct OriginFetchPlan: Sendable {
     let botUserAgent: String?
     let browserUserAgent: String?
 
-    /// The least time a later fetch of a domain is given, whatever the earlier ones used.
-    static let minimumFetchSeconds = 1.0
+    /// Less time than this left: a later fetch is not started (it could not even connect).
+    static let minimumFetchSeconds = 0.01
 
     struct Fetched: Sendable {
         /// The `.well-known` fetch as Apple's bot (or with the configured agent).
@@ -46,7 +47,7 @@ struct OriginFetchPlan: Sendable {
         // The root starts as soon as the connection turns out to multiplex.
         let earlyRoot = Task { [self] () -> FetchedLocation? in
             guard await multiplexing.value else { return nil }
-            return await fetcher.fetch(rootRequest(started: started))
+            return await fetcher.fetch(rootRequest())
         }
         var wellKnown = await withTaskCancellationHandler {
             await fetcher.fetch(request)
@@ -66,9 +67,8 @@ struct OriginFetchPlan: Sendable {
             // Multiplexed, it may end after the root: then it closes the connection. Over
             // HTTP/1.1 the root comes after it and closes it.
             let multiplexed = await multiplexing.value
-            var fetched = await fetcher.fetch(FetchRequest(
-                url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed, userAgent: browserUserAgent,
-                timeoutSeconds: remaining(since: started)))
+            var fetched = await fetchWithinDeadline(FetchRequest(
+                url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed, userAgent: browserUserAgent), started: started)
             fetched.record.agent = .browser
             browser = fetched
         }
@@ -77,7 +77,7 @@ struct OriginFetchPlan: Sendable {
             root = early
         } else {
             // HTTP/1.1: after .well-known (and the browser's) on the same connection.
-            root = await fetcher.fetch(rootRequest(started: started))
+            root = await fetchWithinDeadline(rootRequest(), started: started)
         }
         return Fetched(wellKnown: wellKnown, root: root, browser: browser)
     }
@@ -86,12 +86,23 @@ struct OriginFetchPlan: Sendable {
     /// one when its last stream ends). Left open, finished domains' connections would idle in
     /// curl's cache until newer ones pushed them out: measured at 10,000 loopback domains, that
     /// cost 14% more CPU per domain than closing them (1.67 against 1.47 ms).
-    func rootRequest(started: ContinuousClock.Instant) -> FetchRequest {
-        FetchRequest(url: DomainAuditor.url(domain, .root), location: .root, closeConnection: true, timeoutSeconds: remaining(since: started))
+    func rootRequest() -> FetchRequest {
+        FetchRequest(url: DomainAuditor.url(domain, .root), location: .root, closeConnection: true)
     }
 
-    func remaining(since started: ContinuousClock.Instant) -> Double {
-        max(Self.minimumFetchSeconds, fetcher.configuration.timeoutSeconds - (ContinuousClock.now - started).seconds)
+    /// Fetches with what is left of the domain's `--timeout`; with nothing left, records the
+    /// fetch as not made.
+    func fetchWithinDeadline(_ request: FetchRequest, started: ContinuousClock.Instant) async -> FetchedLocation {
+        let timeout = fetcher.configuration.timeoutSeconds
+        let left = timeout - (ContinuousClock.now - started).seconds
+        guard left >= Self.minimumFetchSeconds else {
+            var record = FetchRecord(location: request.location, url: request.url)
+            record.error = TransferError(kind: .skipped, curlCode: 0, message: "Not fetched: the domain's earlier fetches used all of its \(timeout.formatted()) s (--timeout).")
+            return FetchedLocation(record: record)
+        }
+        var timed = request
+        timed.timeoutSeconds = left
+        return await fetcher.fetch(timed)
     }
 
     func skippedRoot(because error: TransferError) -> FetchedLocation {

@@ -21,10 +21,11 @@ enum CurlErrorClassification {
     }
 
     /// The server broke the connection or the protocol: curl's codes for a reset, an empty
-    /// reply, a malformed response and HTTP/2 session or stream errors.
+    /// reply, a malformed response (an answer that is not HTTP reads as HTTP/0.9, which curl
+    /// reports as an unsupported protocol) and HTTP/2 session or stream errors.
     static func brokeConnection(_ code: CURLcode) -> Bool {
         switch code {
-        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2_STREAM:
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2_STREAM:
             true
         default:
             false

@@ -24,6 +24,9 @@ public enum RawResponse: Sendable {
     case endlessChunks(head: String)
     /// Never answers the request (the TLS handshake is complete, the connection stays open).
     case never
+    /// Answers with `response`, `delay` after the request arrived (a far-away or overloaded
+    /// server: every request of the connection waits).
+    indirect case delayed(TimeAmount, RawResponse)
 
     public enum Ending: Sendable {
         case keepOpen
@@ -161,7 +164,10 @@ final class RawHTTPHandler: ChannelInboundHandler {
     }
 
     private func answer(_ response: RawResponse, context: ChannelHandlerContext) {
-        let channel = context.channel
+        answer(response, channel: context.channel)
+    }
+
+    private func answer(_ response: RawResponse, channel: Channel) {
         switch response {
         case .bytes(let bytes, let ending):
             channel.writeAndFlush(ByteBuffer(bytes: bytes)).whenComplete { _ in Self.end(channel, ending) }
@@ -177,6 +183,9 @@ final class RawHTTPHandler: ChannelInboundHandler {
             }
         case .never:
             return
+        case .delayed(let delay, let inner):
+            let handler = NIOLoopBound(self, eventLoop: channel.eventLoop)
+            channel.eventLoop.scheduleTask(in: delay) { handler.value.answer(inner, channel: channel) }
         case .endlessChunks(let head):
             let chunk = ByteBuffer(bytes: Array("4000\r\n".utf8) + Array(repeating: UInt8(ascii: " "), count: 0x4000) + Array("\r\n".utf8))
             channel.write(ByteBuffer(bytes: Array(head.utf8)), promise: nil)
