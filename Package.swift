@@ -18,7 +18,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // Test-only (TestSupport and the test targets): real HTTPS servers on loopback, a test
         // CA made at run time, property-based tests. `swift build --product aasa-audit` (the
         // README's command) compiles none of them.
@@ -51,7 +50,6 @@ let package = Package(
             dependencies: [
                 "AASAModel", "AASAJSON", "AASAMatching",
                 .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 

@@ -38,6 +38,16 @@ final class AtomicFileWriter {
         }
     }
 
+    /// Appends what was written so far (not yet committed) to `other`, in pieces.
+    func copyWritten(to other: AtomicFileWriter) throws {
+        try flush()
+        let reader = try FileHandle(forReadingFrom: temporary)
+        defer { try? reader.close() }
+        while let piece = try reader.read(upToCount: 1 << 20), !piece.isEmpty {
+            try other.write(piece)
+        }
+    }
+
     func abandon() {
         try? handle.close()
         try? FileManager.default.removeItem(at: temporary)

@@ -3,12 +3,15 @@ import AASAReport
 import Foundation
 import Synchronization
 
-/// Prometheus metrics (`--metrics`): each domain is added to the metrics as it completes; the
-/// exposition text is written when the run finishes.
+/// Prometheus metrics (`--metrics`), streamed: each domain's verdict samples go to the file as
+/// it completes, its fetch durations to a second file beside it (a family's samples must stay
+/// together), which is appended when the run finishes, followed by the run's families. Memory
+/// holds only the findings' counts by code and severity.
 final class MetricsOutput: RunOutput {
     private struct Open {
         var writer: AtomicFileWriter
-        var metrics: MetricsReport
+        var durations: AtomicFileWriter
+        var findingCounts: [String: [String: Int]] = [:]
     }
 
     let destination: URL
@@ -19,26 +22,49 @@ final class MetricsOutput: RunOutput {
     }
 
     func start(_ run: RunStart) throws {
-        try state.withLock { $0 = Open(writer: try AtomicFileWriter(destination: destination), metrics: MetricsReport()) }
+        try state.withLock { open in
+            let writer = try AtomicFileWriter(destination: destination)
+            do {
+                let durations = try AtomicFileWriter(destination: destination.appendingPathExtension("durations"))
+                try writer.write(MetricsReport.domainVerdict.header)
+                try durations.write(MetricsReport.fetchDuration.header)
+                open = Open(writer: writer, durations: durations)
+            } catch {
+                writer.abandon()
+                throw error
+            }
+        }
     }
 
     func render(_ domain: AuditedDomain) -> Data? { nil }
 
     func add(_ domain: AuditedDomain, rendered: Data?) throws {
-        state.withLock { $0?.metrics.add(domain.report) }
+        try state.withLock { open in
+            guard open != nil else { return }
+            try open!.writer.write(MetricsReport.verdictSamples(domain.report))
+            try open!.durations.write(MetricsReport.fetchSamples(domain.report))
+            for finding in domain.report.findings {
+                open!.findingCounts[finding.code.rawValue, default: [:]][finding.severity.rawValue, default: 0] += 1
+            }
+        }
     }
 
     func finish(_ run: FinishedRun) throws -> URL {
         try state.withLock { open in
             guard let current = open else { throw CocoaError(.fileWriteUnknown) }
             open = nil
-            return try current.writer.complete { try $0.write(Data(current.metrics.render(run: run.run, summary: run.summary).utf8)) }
+            defer { current.durations.abandon() }
+            return try current.writer.complete { writer in
+                try current.durations.copyWritten(to: writer)
+                try writer.write(MetricsReport.runSection(run: run.run, summary: run.summary, findingCounts: current.findingCounts))
+            }
         }
     }
 
     func discard() {
         state.withLock { open in
             open?.writer.abandon()
+            open?.durations.abandon()
             open = nil
         }
     }

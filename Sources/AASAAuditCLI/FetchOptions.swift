@@ -41,8 +41,12 @@ struct FetchOptions: ParsableArguments {
         for entry in allowNetwork where IPNetwork(entry) == nil {
             throw ValidationError("--allow-network '\(entry)' is not an address or a network in CIDR notation (e.g. 10.1.0.0/16, fd00::/8).")
         }
-        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
-            throw ValidationError("--cacert '\(cacert)' is not a readable file.")
+        if let cacert {
+            do {
+                try CACertificateFile.check(cacert)
+            } catch {
+                throw ValidationError("--cacert '\(cacert)' \(error.description).")
+            }
         }
         if userAgent.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw ValidationError("--user-agent must be one line.")

@@ -46,10 +46,12 @@ import TestSupport
         let elapsed = ContinuousClock.now - started
         #expect(run.status == 1, "\(run.stderr)")
 
-        // The bound: N / concurrency x --timeout, and only the late domains take time: 4 x 1.5 s,
-        // plus the process's start and its reports. With a full timeout for each fetch (at
-        // least 1 s for the root, as before) the late ones took 4 x 2.4 s.
-        #expect(elapsed < .seconds(4 * Self.timeout + 1.8), "the run took \(elapsed)")
+        // The documented bound, N / concurrency x --timeout (7 x 1.5 s), plus the process's
+        // start and its reports on a machine busy with the other tests. Alone it takes about
+        // 6 s (the late domains' 4 x 1.5 s). What tells the shared deadline from a timeout per
+        // fetch is below, by curl's clocks: with at least 1 s for the root, as before, each
+        // late domain took 1.4 + 1.0 s.
+        #expect(elapsed < .seconds(7 * Self.timeout + 3), "the run took \(elapsed)")
         let reportJSON = world.directory.url.appendingPathComponent("reports/latest.json")
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: reportJSON))
         let byHost = Dictionary(uniqueKeysWithValues: report.domains.map { ($0.domain, $0) })

@@ -31,6 +31,12 @@ public enum AuditJob {
         let input = try AuditInput.load(domainsFile: request.domainsFile, entitlements: request.entitlements, appIDs: request.appIDs)
         var settings = request.settings
         settings.inputFiles = input.files
+        if let statsFile = request.statsFile {
+            // Found before the run rather than after it.
+            guard FileManager.default.createFile(atPath: statsFile, contents: nil) else {
+                throw InputError("cannot write --stats \(statsFile): \(String(cString: strerror(errno))).")
+            }
+        }
 
         let progressLine = console.errorIsTerminal ? ProgressLine(console: console) : nil
         let interruption = Interruption(console: console)
@@ -52,16 +58,24 @@ public enum AuditJob {
             summary: result.summary, flagged: result.flaggedDomains, problems: input.problems,
             seconds: result.durationSeconds, complete: result.complete))
         console.print("Reports: \(result.reportJSON.path)\n         \(result.reportHTML.path)\n")
+        var statsFailed = false
         if let statsFile = request.statsFile {
             do {
                 try RunStatistics.measure(since: started, domains: result.summary.domains).write(to: statsFile)
             } catch {
                 console.printError("aasa-audit: cannot write --stats \(statsFile): \(error.localizedDescription)\n")
+                statsFailed = true
             }
         }
-        if interruption.signal != nil {
-            console.print("The run was interrupted: latest.json and latest.html still show the last complete run.\n")
+        // Say what was committed: an interrupted run's reports are in its run folder only; a
+        // signal that came once every report was written stopped nothing.
+        let interruptedBy = result.complete ? nil : interruption.signal
+        if interruptedBy != nil {
+            console.print("The run was interrupted: its partial reports are in \(result.reportJSON.deletingLastPathComponent().path); latest.json and latest.html still show the last complete run.\n")
+        } else if interruption.signal != nil {
+            console.print("A signal came after every domain was audited: the run is complete and latest.json and latest.html show it.\n")
         }
-        return ExitPolicy.audit(result, problems: input.problems, failOn: settings.failOn, interruptedBy: interruption.signal)
+        let status = ExitPolicy.audit(result, problems: input.problems, failOn: settings.failOn, interruptedBy: interruptedBy)
+        return statsFailed ? ExitStatus(max(status.code, ExitStatus.usage.code)) : status
     }
 }
