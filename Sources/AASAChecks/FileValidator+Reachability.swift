@@ -27,7 +27,8 @@ extension FileValidator {
                 }
             }
             var catchAll: RuleSet.Rule?
-            var seen: [JSONValue] = []
+            // Rules as written, compact: equal rules print alike (a set, as files hold thousands).
+            var seen = Set<String>()
             for rule in entry.rules {
                 let size = rule.largestAutomatonSize
                 if size > Pattern.maximumAutomatonSize {
@@ -39,12 +40,12 @@ extension FileValidator {
                 if let earlier = catchAll {
                     let what = rule.exclude ? "this exclusion never applies" : "this rule never decides"
                     report(.ruleUnreachable, "\(rule.path): \(what), because \(earlier.path) matches every URL first.")
-                } else if seen.contains(rule.source) {
+                } else if seen.contains(rule.source.prettyPrinted(indent: "")) {
                     report(.ruleUnreachable, "\(rule.path) repeats an earlier rule of the same entry, which always decides first.")
                 } else if rule.matchesEverything {
                     catchAll = rule
                 }
-                seen.append(rule.source)
+                seen.insert(rule.source.prettyPrinted(indent: ""))
             }
             if let catchAll {
                 if catchAll.exclude {

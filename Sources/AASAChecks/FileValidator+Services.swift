@@ -5,6 +5,7 @@ import AASAModel
 extension FileValidator {
 
     mutating func validate(_ file: JSONObject) {
+        reportDuplicateKeys(.object(file), at: "")
         for member in file.members {
             switch AssociatedDomainService(rawValue: member.key) {
             case .applinks:

@@ -8,7 +8,22 @@ import AASAModel
 struct FileValidator {
     let location: FindingLocation
     let options: ValidationOptions
-    private(set) var findings: [Finding] = []
+    private var listed: [Finding] = []
+    /// Findings of each code beyond `maximumPerCode`: counted, not listed.
+    private var unlisted: [FindingCode: (count: Int, severity: Severity)] = [:]
+    private var countByCode: [FindingCode: Int] = [:]
+
+    /// Findings of one code listed at most per file: a file of 16,000 unknown keys gets 50 of
+    /// them and one "and 15,950 more" record, not a report that grows with the file.
+    static let maximumPerCode = 50
+
+    /// The findings, each code's extra ones folded into one record at the end.
+    var findings: [Finding] {
+        listed + unlisted.sorted { $0.key.rawValue < $1.key.rawValue }.map { code, extra in
+            Finding(code: code, severity: extra.severity, location: location,
+                    message: "… and \(extra.count) more \(code.rawValue) finding\(extra.count == 1 ? "" : "s") in this file, not listed (the first \(Self.maximumPerCode) are).")
+        }
+    }
 
     static let services = AssociatedDomainService.allCases.map(\.rawValue)
     static let applinksKeys = ["details", "defaults", "substitutionVariables", "apps"]
@@ -30,11 +45,22 @@ struct FileValidator {
     }
 
     mutating func report(_ code: FindingCode, _ message: String) {
-        findings.append(Finding(code, location, message))
+        add(Finding(code, location, message))
     }
 
     mutating func report(_ code: FindingCode, _ severityCase: SeverityCase, _ message: String) {
-        findings.append(Finding(code, severityCase, location, message))
+        add(Finding(code, severityCase, location, message))
+    }
+
+    private mutating func add(_ finding: Finding) {
+        let count = countByCode[finding.code, default: 0] + 1
+        countByCode[finding.code] = count
+        guard count > Self.maximumPerCode else {
+            listed.append(finding)
+            return
+        }
+        let extra = unlisted[finding.code] ?? (0, finding.severity)
+        unlisted[finding.code] = (extra.count + 1, max(extra.severity, finding.severity))
     }
 
     // MARK: Helpers
@@ -56,6 +82,24 @@ struct FileValidator {
             return " (did you mean \"\(meant)\"?)"
         }
         return ""
+    }
+
+    /// Objects anywhere in the file that repeat a key: parsers disagree on which value counts.
+    mutating func reportDuplicateKeys(_ value: JSONValue, at path: String) {
+        switch value {
+        case .object(let object):
+            for key in object.duplicateKeys {
+                let place = path.isEmpty ? "The top level" : path
+                report(.jsonDuplicateKey, "\(place) has the key \(JSONValue.string(key).prettyPrinted()) more than once. iOS keeps the last value (as this audit does); other JSON parsers keep the first or refuse the file.")
+            }
+            for member in object.members {
+                reportDuplicateKeys(member.value, at: path.isEmpty ? member.key : "\(path).\(member.key)")
+            }
+        case .array(let items):
+            for (index, item) in items.enumerated() { reportDuplicateKeys(item, at: "\(path)[\(index)]") }
+        default:
+            break
+        }
     }
 
     static func a(_ value: JSONValue) -> String {

@@ -175,6 +175,13 @@ final class Transfer: @unchecked Sendable {
         if headersTooLarge {
             return TransferError(kind: .other, curlCode: Int(result.rawValue), message: "The response headers exceed \(maximumHeaderBytes) bytes; reading stopped.")
         }
+        if result == CURLE_OUT_OF_MEMORY {
+            // What libcurl answers to a header line longer than its own limit (100 KB): a
+            // header flood, not a machine out of memory.
+            return TransferError(
+                kind: .other, curlCode: Int(result.rawValue),
+                message: "The response headers are too large (a header line over libcurl's 100 KB limit, or more than \(maximumHeaderBytes) bytes in all); reading stopped.")
+        }
         let detail = String(cString: errorBuffer)
         let message = detail.isEmpty ? CurlErrorClassification.describe(result) : detail
         return TransferError(kind: CurlErrorClassification.kind(of: result), curlCode: Int(result.rawValue), message: message)

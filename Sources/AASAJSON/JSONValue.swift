@@ -44,15 +44,40 @@ public indirect enum JSONValue: Sendable, Equatable {
 
 /// A JSON object with its members in source order. Lookups return the first member with the
 /// key, as most parsers in the wild keep one of them and the order is what we can report.
+///
+/// Keys are unique: a key written twice keeps its first position and its **last** value, as
+/// Apple's JSON parser (NSJSONSerialization, which iOS reads the file with) builds a
+/// dictionary by setting each key in turn (our reading; not observed on a device). The keys
+/// that were repeated are kept in `duplicateKeys`, for a finding.
 public struct JSONObject: Sendable, Equatable {
-    public var members: [(key: String, value: JSONValue)]
+    public private(set) var members: [(key: String, value: JSONValue)]
+    /// Keys that appeared more than once, each once, in order of first appearance.
+    public private(set) var duplicateKeys: [String] = []
+    private var positions: [String: Int]
 
     public init(_ members: [(key: String, value: JSONValue)] = []) {
-        self.members = members
+        var unique: [(key: String, value: JSONValue)] = []
+        unique.reserveCapacity(members.count)
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(members.count)
+        var duplicates: [String] = []
+        var repeated = Set<String>()
+        for member in members {
+            if let position = positions[member.key] {
+                if repeated.insert(member.key).inserted { duplicates.append(member.key) }
+                unique[position].value = member.value
+            } else {
+                positions[member.key] = unique.count
+                unique.append(member)
+            }
+        }
+        self.members = unique
+        self.positions = positions
+        duplicateKeys = duplicates
     }
 
     public subscript(key: String) -> JSONValue? {
-        members.first { $0.key == key }?.value
+        positions[key].map { members[$0].value }
     }
 
     public var keys: [String] { members.map(\.key) }

@@ -157,6 +157,11 @@ extension FindingCode {
                 .content, .error,
                 meaning: "The file is valid JSON but its top level is not an object.",
                 fix: "Make the file one JSON object: {\"applinks\": {...}}.")
+        case .jsonDuplicateKey:
+            FindingDefinition(
+                .content, .warning,
+                meaning: "An object names the same key twice. JSON leaves the meaning open: Apple's parser keeps the last value (our reading of NSJSONSerialization; the audit judges the file the same way), other parsers keep the first or refuse the file, so tools and devices may disagree about the file.",
+                fix: "Write each key once per object; merge the two values.")
         case .applinksMissing:
             FindingDefinition(
                 .content, .error,

@@ -22,6 +22,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     // The content.
     case jsonInvalid = "json.invalid"
     case jsonNotObject = "json.not-object"
+    case jsonDuplicateKey = "json.duplicate-key"
     case applinksMissing = "applinks.missing"
     case appIDMalformed = "appid.malformed"
     case appIDMissing = "appid.missing"

@@ -94,7 +94,7 @@ public struct TerminalReport: Sendable {
         var lines: [String] = []
         for record in records {
             lines.append(paint(clean(record.url), .bold))
-            let rule = record.rule.map { "\($0.path) \(clean($0.source.prettyPrinted(indent: "").replacingOccurrences(of: "\n", with: " ")))" } ?? ""
+            let rule = record.rule.map { clean("\($0.path) \($0.source.prettyPrinted(indent: "").replacingOccurrences(of: "\n", with: " "))") } ?? ""
             switch record.result {
             case .app:
                 let others = record.appIDs.dropFirst()
@@ -195,8 +195,14 @@ public struct TerminalReport: Sendable {
         return result
     }
 
+    /// C0 and C1 controls, DEL, and the characters that reorder or hide text on a terminal:
+    /// bidirectional embeddings, overrides, isolates and marks, and the line and paragraph
+    /// separators.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }
 

@@ -20,35 +20,56 @@ public enum DomainListParser {
 
     /// Longer lines are rejected rather than held.
     public static let maximumLineBytes = 4096
+    /// Problems of one kind listed at most; the rest are counted in one closing record, so that
+    /// a million repeated lines cost neither memory nor report size.
+    public static let maximumProblemsPerKind = 100
+    /// `+`/`-` URLs kept per domain (repeats are dropped first).
+    public static let maximumURLsPerDomain = 1_000
+    /// App IDs kept per domain.
+    public static let maximumAppIDsPerDomain = 100
+
+    /// What a problem is about: the unit of `maximumProblemsPerKind`.
+    enum ProblemKind: CaseIterable {
+        case notADomainsFile, lineTooLong, notUTF8, urlWithoutDomain, urlLine, urlSyntax, urlHost, tooManyURLs
+        case hostName, appID, tooManyAppIDs, duplicateDomain
+    }
 
     public static func parse(_ bytes: [UInt8], fileName: String) -> Result {
         var targets: [DomainTarget] = []
-        var problems: [InputProblem] = []
+        var log = ProblemLog(fileName: fileName)
         var positionOfDomain: [String: Int] = [:]
         /// The target that `+`/`-` lines belong to: the last domain line read.
         var currentTarget: Int?
+        /// The `+`/`-` URLs and app IDs each target has, for finding repeats at once.
+        var urlsOfTarget: [Int: Set<String>] = [:]
+        var appIDsOfTarget: [Int: Set<String>] = [:]
 
-        func problem(_ line: Int, _ text: String, _ severity: Severity, _ message: String) {
-            problems.append(InputProblem(file: fileName, line: line, text: String(text.prefix(200)), severity: severity, message: message))
+        func problem(_ kind: ProblemKind, _ line: Int, _ text: String, _ severity: Severity, _ message: String) {
+            log.add(kind, line: line, text: text, severity: severity, message: message)
         }
 
         var content = bytes[...]
         if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
         if content.starts(with: Array("<?xml".utf8)) || content.starts(with: Array("bplist".utf8)) || content.starts(with: Array("<plist".utf8)) {
-            problem(1, "", .error, "This is a property list, not a domains file; pass an entitlements file with --entitlements.")
-            return Result(targets: [], problems: problems)
+            problem(.notADomainsFile, 1, "", .error, "This is a property list, not a domains file; pass an entitlements file with --entitlements.")
+            return Result(targets: [], problems: log.problems)
         }
-        let lines = content.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        for (offset, rawLine) in lines.enumerated() {
-            let lineNumber = offset + 1
+        var lineNumber = 0
+        var rest = content
+        // Line by line, without an array of every line (the input may be 64 MiB).
+        while lineNumber == 0 || !rest.isEmpty {
+            lineNumber += 1
+            let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+            let rawLine = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
             var lineBytes = rawLine
             if lineBytes.last == UInt8(ascii: "\r") { lineBytes = lineBytes.dropLast() }
             guard lineBytes.count <= maximumLineBytes else {
-                problem(lineNumber, "", .error, "The line is longer than \(maximumLineBytes) bytes.")
+                problem(.lineTooLong, lineNumber, "", .error, "The line is longer than \(maximumLineBytes) bytes.")
                 continue
             }
             guard let line = String(validating: lineBytes, as: UTF8.self) else {
-                problem(lineNumber, String(decoding: lineBytes, as: UTF8.self), .error, "The line is not valid UTF-8.")
+                problem(.notUTF8, lineNumber, String(decoding: lineBytes.prefix(200), as: UTF8.self), .error, "The line is not valid UTF-8.")
                 continue
             }
             let tokens = stripComment(line).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -56,20 +77,25 @@ public enum DomainListParser {
 
             if first == "+" || first == "-" {
                 guard let current = currentTarget else {
-                    problem(lineNumber, line, .error, "A '\(first)' line must follow the domain it is about; the line is ignored.")
+                    problem(.urlWithoutDomain, lineNumber, line, .error, "A '\(first)' line must follow the domain it is about; the line is ignored.")
                     continue
                 }
                 guard tokens.count == 2 else {
-                    problem(lineNumber, line, .error, "Write one URL after '\(first)'; the line is ignored.")
+                    problem(.urlLine, lineNumber, line, .error, "Write one URL after '\(first)'; the line is ignored.")
                     continue
                 }
                 let domain = targets[current].domain
                 switch MatchURL.parse(tokens[1]) {
                 case .failure(let error):
-                    problem(lineNumber, line, .error, "\"\(tokens[1])\" \(error.reason); the line is ignored.")
+                    problem(.urlSyntax, lineNumber, line, .error, "\"\(tokens[1])\" \(error.reason); the line is ignored.")
                 case .success(let url) where HostName.normalize(url.host) != .success(domain):
-                    problem(lineNumber, line, .error, "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
+                    problem(.urlHost, lineNumber, line, .error, "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
                 case .success:
+                    guard urlsOfTarget[current, default: []].insert(first + tokens[1]).inserted else { continue }
+                    guard targets[current].expectations.count < maximumURLsPerDomain else {
+                        problem(.tooManyURLs, lineNumber, line, .error, "\(domain) already has \(maximumURLsPerDomain) URLs to check; the line is ignored.")
+                        continue
+                    }
                     targets[current].expectations.append(URLExpectation(url: tokens[1], opensApp: first == "+", inputLine: lineNumber))
                 }
                 continue
@@ -79,31 +105,37 @@ public enum DomainListParser {
             case .success(let host): domain = host
             case .failure(let error):
                 currentTarget = nil
-                problem(lineNumber, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
+                problem(.hostName, lineNumber, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
                 continue
             }
             var appIDs: [String] = []
             for token in tokens.dropFirst() {
                 if let reason = AppIDFormat.problem(with: token) {
-                    problem(lineNumber, line, .error, "App ID \(reason); the domain is audited without it.")
-                } else if !appIDs.contains(token) {
+                    problem(.appID, lineNumber, line, .error, "App ID \(reason); the domain is audited without it.")
+                } else {
                     appIDs.append(token)
                 }
             }
+            let position: Int
             if let existing = positionOfDomain[domain] {
                 let firstLine = targets[existing].inputLine ?? 0
-                problem(lineNumber, line, .warning, "\(domain) is already listed on line \(firstLine); it is audited once, with the app IDs of both lines.")
-                for id in appIDs where !targets[existing].expectedAppIDs.contains(id) {
-                    targets[existing].expectedAppIDs.append(id)
-                }
-                currentTarget = existing
-                continue
+                problem(.duplicateDomain, lineNumber, line, .warning, "\(domain) is already listed on line \(firstLine); it is audited once, with the app IDs of both lines.")
+                position = existing
+            } else {
+                position = targets.count
+                positionOfDomain[domain] = position
+                targets.append(DomainTarget(domain: domain, expectedAppIDs: [], inputLine: lineNumber))
             }
-            currentTarget = targets.count
-            positionOfDomain[domain] = targets.count
-            targets.append(DomainTarget(domain: domain, expectedAppIDs: appIDs, inputLine: lineNumber))
+            currentTarget = position
+            for id in appIDs where appIDsOfTarget[position, default: []].insert(id).inserted {
+                guard targets[position].expectedAppIDs.count < maximumAppIDsPerDomain else {
+                    problem(.tooManyAppIDs, lineNumber, line, .error, "\(domain) already has \(maximumAppIDsPerDomain) app IDs; \(id) is not added.")
+                    continue
+                }
+                targets[position].expectedAppIDs.append(id)
+            }
         }
-        return Result(targets: targets, problems: problems)
+        return Result(targets: targets, problems: log.problems)
     }
 
     /// The line without its comment: `#` at the start or after white space starts one, so a
@@ -116,5 +148,38 @@ public enum DomainListParser {
             previous = character
         }
         return line[...]
+    }
+}
+
+/// Input problems as they are found, at most `maximumProblemsPerKind` of each kind listed;
+/// the rest counted and summed up in one record per kind, at the line of the first one left out.
+struct ProblemLog {
+    let fileName: String
+    private var listed: [InputProblem] = []
+    private var countByKind: [DomainListParser.ProblemKind: Int] = [:]
+    private var firstUnlisted: [DomainListParser.ProblemKind: InputProblem] = [:]
+
+    init(fileName: String) {
+        self.fileName = fileName
+    }
+
+    mutating func add(_ kind: DomainListParser.ProblemKind, line: Int, text: String, severity: Severity, message: String) {
+        let count = countByKind[kind, default: 0] + 1
+        countByKind[kind] = count
+        let problem = InputProblem(file: fileName, line: line, text: String(text.prefix(200)), severity: severity, message: message)
+        if count <= DomainListParser.maximumProblemsPerKind {
+            listed.append(problem)
+        } else if firstUnlisted[kind] == nil {
+            firstUnlisted[kind] = problem
+        }
+    }
+
+    var problems: [InputProblem] {
+        listed + DomainListParser.ProblemKind.allCases.compactMap { kind in
+            guard var first = firstUnlisted[kind], let count = countByKind[kind] else { return nil }
+            let more = count - DomainListParser.maximumProblemsPerKind
+            first.message = "\(more) more line\(more == 1 ? "" : "s") from here on \(more == 1 ? "has" : "have") a problem like the one above (not listed; the first \(DomainListParser.maximumProblemsPerKind) are). The first: \(first.message)"
+            return first
+        }
     }
 }

@@ -71,6 +71,11 @@ import TestSupport
         (["audit", "ok.txt", "--cacert", "ok.txt"], "--cacert 'ok.txt' holds no PEM certificate"),
         (["audit", "ok.txt", "--cacert", "/dev/zero"], "is not a regular file"),
         (["audit", "ok.txt", "--allow-network", "10.0.0.0/33"], "--allow-network '10.0.0.0/33'"),
+        (["audit", "/dev/zero"], "cannot read the domains file /dev/zero: it is a device, not a regular file"),
+        (["audit", "a-fifo"], "it is a FIFO, not a regular file"),
+        (["lint", "a-fifo"], "it is a FIFO, not a regular file"),
+        (["match", "--file", "a-fifo", "https://example.com/"], "it is a FIFO, not a regular file"),
+        (["lint", "."], "it is a directory, not a regular file"),
         (["audit", "--concurrency", "0"], "--concurrency"),
         (["audit", "--fetch-threads", "0"], "--fetch-threads"),
         (["audit", "--bogus"], "Unknown option"),
@@ -87,6 +92,8 @@ import TestSupport
         try "# nothing here\n\n".write(to: directory.url.appendingPathComponent("empty.txt"), atomically: true, encoding: .utf8)
         try "example.invalid\n".write(to: directory.url.appendingPathComponent("ok.txt"), atomically: true, encoding: .utf8)
         try Data().write(to: directory.url.appendingPathComponent("a-file"))
+        // A FIFO nobody writes to: opening it must not wait for a writer.
+        #expect(mkfifo(directory.url.appendingPathComponent("a-fifo").path, 0o600) == 0)
         let result = try await run(arguments, in: directory.url)
         #expect(result.status == 2, "\(arguments): \(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")

@@ -32,6 +32,10 @@ import TestSupport
             ("deep.aasa.test", .raw(.http(body: Array(repeating: UInt8(ascii: "["), count: 100_000))), ["json.invalid/error/well-known"]),
             ("bad-utf8.aasa.test", .raw(.http(body: Array(#"{"applinks": {"details": [], "x": ""#.utf8) + [0xC3, 0x28, 0xFF] + Array(#""}}"#.utf8))), ["json.invalid/error/well-known"]),
             ("big-header.aasa.test", .raw(.http(headers: ["Content-Type: application/json", "Server: " + String(repeating: "s", count: 65_536)], body: valid)), []),
+            ("huge-header.aasa.test", .raw(.http(headers: ["Content-Type: application/json", "X-Flood: " + String(repeating: "f", count: 200_000)], body: valid)),
+             ["net.other/error/well-known", "net.other/warning/root"]),
+            ("many-headers.aasa.test", .raw(.http(headers: ["Content-Type: application/json"] + (0..<300).map { "X-Flood-\($0): " + String(repeating: "f", count: 1_000) }, body: valid)),
+             ["net.other/error/well-known", "net.other/warning/root"]),
             ("http10.aasa.test", .raw(.http(version: "HTTP/1.0", body: valid, contentLength: nil, then: .close)), []),
             ("loop.aasa.test", .raw(.http(status: "301 Moved Permanently", headers: ["Location: https://loop.aasa.test/.well-known/apple-app-site-association"], body: [])),
              ["http.redirect/error/well-known", "http.redirect/info/root", "location.none/error/domain"]),
@@ -111,6 +115,8 @@ import TestSupport
         #expect(byHost["big-header.aasa.test"]?.fetches.first?.headers.server?.utf8.count == 1024)
         #expect(byHost["gzip-bomb.aasa.test"]?.fetches.first?.bodyBytes == 1 << 20)
         #expect(byHost["http10.aasa.test"]?.fetches.first?.httpVersion == "1.0")
+        #expect(byHost["huge-header.aasa.test"]?.findings.first?.message.contains("response headers are too large") == true)
+        #expect(byHost["many-headers.aasa.test"]?.findings.first?.message.contains("response headers exceed 262144 bytes") == true)
         #expect(byHost["loop.aasa.test"]?.findings.first?.message.contains("to https://loop.aasa.test/.well-known/apple-app-site-association") == true)
     }
 }

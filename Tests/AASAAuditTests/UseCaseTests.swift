@@ -49,7 +49,7 @@ import TestSupport
         let contents = try BoundedFileReader.read(path, prefix: 10)
         #expect(contents.bytes.count == 10 && contents.size == 100 && contents.truncated)
         #expect(throws: FileReadError(path: path, reason: "it is larger than 0 MiB")) { try BoundedFileReader.readWhole(path, limit: 10) }
-        #expect(throws: FileReadError(path: directory.path, reason: String(cString: strerror(EISDIR)))) { try BoundedFileReader.read(directory.path, prefix: 10) }
+        #expect(throws: FileReadError(path: directory.path, reason: "it is a directory, not a regular file")) { try BoundedFileReader.read(directory.path, prefix: 10) }
     }
 
     @Test func lintAndMatchWorkOnLocalFiles() async throws {

@@ -53,6 +53,7 @@ import Testing
         .bodyEmpty: { domain(Fixture.served("")) },
         .jsonInvalid: { lint(#"{"applinks": {},}"#) },
         .jsonNotObject: { lint("[]") },
+        .jsonDuplicateKey: { lint(#"{"applinks":{"details":[]},"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]}}"#) },
         .applinksMissing: { lint(#"{"webcredentials":{"apps":["\#(id)"]}}"#) },
         .appIDMalformed: { lint(rules(#"{"/":"/a"}"#).replacingOccurrences(of: id, with: "TEAM_ID.com.example.app")) },
         .appIDMissing: { domain(Fixture.served(valid), target: Fixture.target(["ABCDE12346.com.example.missing"])) },

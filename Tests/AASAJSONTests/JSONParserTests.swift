@@ -2,12 +2,15 @@ import AASAJSON
 import Testing
 
 @Suite struct JSONParserTests {
+    /// A repeated key keeps its first place and its last value (what Apple's parser does), and
+    /// is remembered for the duplicate-key finding.
     @Test func keepsMemberOrderRepeatedKeysAndNumberText() throws {
-        let value = try JSONParser.parse(#"{"b": 1, "a": [true, false, null], "b": 2.50e3, "s": "x"}"#)
+        let value = try JSONParser.parse(#"{"b": 1, "a": [true, false, null], "b": 2.50e3, "s": "x", "b": 7}"#)
         let object = try #require(value.objectValue)
-        #expect(object.keys == ["b", "a", "b", "s"])
-        #expect(object["b"] == .number("1"))
-        #expect(object.members[2].value == .number("2.50e3"))
+        #expect(object.keys == ["b", "a", "s"])
+        #expect(object["b"] == .number("7"))
+        #expect(object.members[0].value == .number("7"))
+        #expect(object.duplicateKeys == ["b"])
         #expect(object["a"] == .array([.bool(true), .bool(false), .null]))
         #expect(object["s"]?.stringValue == "x")
     }

@@ -3,6 +3,15 @@ import AASAReport
 import Testing
 
 @Suite struct TerminalReportTests {
+    /// What a file or server says reaches the terminal only with its controls made visible:
+    /// C0, DEL, C1, and the bidirectional overrides and isolates that reorder a line.
+    @Test(arguments: ["\u{1B}[2J", "\u{7F}", "\u{85}", "\u{9B}31m", "\u{202E}", "\u{2066}", "\u{200F}", "\u{2028}", "\u{061C}"])
+    func controlsAndBidiOverridesAreMadeVisible(hostile: String) {
+        let cleaned = TerminalReport(colour: false).clean("key\(hostile)end")
+        #expect(cleaned.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) && $0.isASCII })
+        #expect(cleaned.hasPrefix("key\\u{") && cleaned.hasSuffix("end"))
+    }
+
     @Test func printsEachLocationTheAppIDsAndExplainedFindings() {
         var wellKnown = FetchRecord(location: .wellKnown, url: "https://example.com/.well-known/apple-app-site-association", status: 301, httpVersion: "1.1")
         wellKnown.redirectTarget = "https://www.example.com/"

@@ -159,10 +159,35 @@ import Testing
         let bytes = Array(text.utf8)
         let result = await offThePool { DomainListParser.parse(bytes, fileName: "big.txt") }
         #expect(result.targets.count == 90_000)
-        #expect(result.problems.count == 10_000)
+        // The first 100 bad lines are listed, the other 9,900 summed up at the first of them.
+        #expect(result.problems.count == 101)
         #expect(result.problems.allSatisfy { $0.line % 10 == 0 && $0.message.contains("is a URL") })
+        #expect(result.problems.prefix(100).map(\.line) == Array(stride(from: 10, through: 1_000, by: 10)))
+        #expect(result.problems.last?.line == 1_010)
+        #expect(result.problems.last?.message.hasPrefix("9900 more lines from here on have a problem like the one above") == true)
         #expect(result.targets.first == DomainTarget(domain: "host1.example", expectedAppIDs: ["ABCDE12346.com.example.app"], inputLine: 1))
         #expect(result.targets.last?.inputLine == 99_999)
+    }
+
+    /// Repetition costs neither memory nor report size: a domain listed 200,000 times is one
+    /// target; its repeated URLs and app IDs are kept once, and at most 1,000 and 100.
+    @Test func repeatedLinesAreCountedNotKept() async {
+        var text = ""
+        for line in 0..<100_000 {
+            text += "a.example ABCDE12346.com.example.app\n+ https://a.example/x\n"
+            if line < 1_500 { text += "- https://a.example/n\(line)\na.example ABCDE12346.com.example.a\(line)\n" }
+        }
+        for line in 0..<200 { text += "a.example ABCDE12346.com.example.b\(line)\n" }
+        let bytes = Array(text.utf8)
+        let result = await offThePool { DomainListParser.parse(bytes, fileName: "repeats.txt") }
+        #expect(result.targets.count == 1)
+        let target = result.targets[0]
+        #expect(target.expectations.count == DomainListParser.maximumURLsPerDomain)
+        #expect(target.expectations.filter { $0.url == "https://a.example/x" }.count == 1)
+        #expect(target.expectedAppIDs.count == DomainListParser.maximumAppIDsPerDomain)
+        #expect(result.problems.count <= 4 * (DomainListParser.maximumProblemsPerKind + 1))
+        // 101,700 lines name a.example: 101,699 repeats, 100 of them listed.
+        #expect(result.problems.contains { $0.message.hasPrefix("101599 more lines from here on") })
     }
 
     @Test func anOverlongLineIsRejectedWithoutHoldingIt() {

@@ -30,25 +30,47 @@ public enum BoundedFileReader {
         return contents.bytes
     }
 
-    /// The first `prefix` bytes of a file, and its size.
+    /// The first `prefix` bytes of a file, and its size. Regular files only: the file is opened
+    /// without blocking (a FIFO with no writer would otherwise hang the open) and refused when
+    /// it is a FIFO, a device (`/dev/zero` never ends) or a directory.
     public static func read(_ path: String, prefix: Int) throws(FileReadError) -> Contents {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw FileReadError(path: path, reason: reason(opening: path))
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw FileReadError(path: path, reason: code == ENOENT ? "no such file" : code == EACCES ? "permission denied" : String(cString: strerror(code)))
         }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.read(upToCount: prefix + 1) ?? Data()
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? data.count
-            return Contents(bytes: Array(data.prefix(prefix)), size: max(size, data.count))
-        } catch {
-            throw FileReadError(path: path, reason: describe(error))
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw FileReadError(path: path, reason: "it is \(kind(of: status.st_mode)), not a regular file")
         }
+        // Up to one byte past the prefix, in pieces (a size of 0 may mean "unknown", as in /proc).
+        let wanted = prefix + 1
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(wanted, Int(status.st_size) + 1))
+        var piece = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count < wanted {
+            let asked = min(piece.count, wanted - bytes.count)
+            let got = piece.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, asked) }
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+            if got == 0 { break }
+            bytes.append(contentsOf: piece[..<got])
+        }
+        let size = max(Int(status.st_size), bytes.count)
+        if bytes.count > prefix { bytes.removeLast(bytes.count - prefix) }
+        return Contents(bytes: bytes, size: size)
     }
 
-    static func reason(opening path: String) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
-        return isDirectory.boolValue ? "it is a directory" : "permission denied"
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
     }
 
     static func describe(_ error: Error) -> String {
