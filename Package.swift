@@ -13,7 +13,7 @@ let package = Package(
     products: [
         .executable(name: "aasa-audit", targets: ["AASAAuditCLI"]),
         // The pure core, for the fuzz targets in Fuzz/ (a package of its own).
-        .library(name: "AASAAuditCore", targets: ["AASAJSON", "AASAModel", "AASAMatching", "AASAChecks"]),
+        .library(name: "AASAAuditCore", targets: ["AASAJSON", "AASAModel", "AASAMatching", "AASAChecks", "SignedFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -36,6 +36,8 @@ let package = Package(
         .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibcurl"], linkerSettings: [.linkedLibrary("ssl")]),
+        // Typed calls into OpenSSL's CMS (PKCS#7) implementation, for signed files.
+        .target(name: "CCMS", linkerSettings: [.linkedLibrary("crypto")]),
         // The executable's allocator: jemalloc and its settings (docs/performance.md).
         .target(name: "CMallocSettings", linkerSettings: [.linkedLibrary("jemalloc")]),
 
@@ -53,13 +55,15 @@ let package = Package(
             ]
         ),
 
+        // Signed (PKCS#7) files opened and verified with OpenSSL's CMS.
+        .target(name: "SignedFiles", dependencies: ["AASAModel", "CCMS"]),
         // Networking: libcurl multi handles, each driven by a thread, bridged to async/await.
         .target(name: "AASAFetch", dependencies: ["AASAModel", "CCurlShim", "CLibcurl", "CLibcrypto"]),
 
         // The engine (workspace, loop, outputs) and the commands' use cases.
         .target(
             name: "AASAAudit",
-            dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "AASAChecks", "AASAFetch", "AASAReport", "DomainList"]
+            dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "AASAChecks", "AASAFetch", "AASAReport", "DomainList", "SignedFiles"]
         ),
 
         // The command-line front end.
@@ -88,6 +92,7 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AASAJSONTests", dependencies: ["AASAJSON"]),
+        .testTarget(name: "SignedFilesTests", dependencies: ["SignedFiles", "AASAModel", "TestSupport"]),
         .testTarget(
             name: "AASAMatchingTests",
             dependencies: ["AASAMatching", "AASAJSON", .product(name: "PropertyBased", package: "swift-property-based")]

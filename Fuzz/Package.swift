@@ -12,6 +12,7 @@ let package = Package(
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzChecks", dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
         .executableTarget(name: "FuzzMatcher", dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
+        .executableTarget(name: "FuzzSignedFiles", dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of Fuzz/ and runs each for a given time.
 #
-#   Scripts/fuzz.sh [SECONDS] [TARGET...]     default: 60 seconds, FuzzChecks and FuzzMatcher
+#   Scripts/fuzz.sh [SECONDS] [TARGET...]     default: 60 seconds, FuzzChecks, FuzzMatcher, FuzzSignedFiles
 #
 # FuzzChecks feeds bytes through the whole file pipeline (size, JSON, validation, rules);
-# FuzzMatcher feeds "URL\nFILE" to the matcher. Seeds come from ../shared/corpus/aasa when it
+# FuzzMatcher feeds "URL\nFILE" to the matcher; FuzzSignedFiles feeds bytes to the signed-file
+# opener (OpenSSL's CMS) and the content to the checks, its seeds signed here with a
+# throwaway key. Seeds come from ../shared/corpus/aasa when it
 # is there, else from Fuzz/Seeds. Crashes land in Fuzz/crashes/; each one found becomes a
 # file in Tests/Fixtures/fuzz-regressions/, which the test suite replays.
 set -euo pipefail
@@ -13,7 +15,7 @@ root=$PWD
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzChecks FuzzMatcher)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzChecks FuzzMatcher FuzzSignedFiles)
 
 mkdir -p .build-fuzz Fuzz/crashes
 ln -sfn "$root" .build-fuzz/aasa-audit
@@ -33,6 +35,13 @@ for target in "${targets[@]}"; do
   for seed in "${seeds[@]}"; do
     if [ "$target" = FuzzMatcher ]; then
       { echo "/path/to/x?q=1&lang=en#top"; cat "$seed"; } > "$corpus/$(basename "$seed")"
+    elif [ "$target" = FuzzSignedFiles ]; then
+      if [ ! -f "$work/signer.pem" ]; then
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=example.com \
+          -keyout "$work/signer.key" -out "$work/signer.pem" 2>/dev/null
+      fi
+      openssl smime -sign -nodetach -outform DER -signer "$work/signer.pem" -inkey "$work/signer.key" \
+        -in "$seed" -out "$corpus/$(basename "$seed").p7"
     else
       cp "$seed" "$corpus/"
     fi

@@ -10,11 +10,13 @@ public struct DomainAuditor: Sendable {
     public let fetcher: Fetcher
     public let validation: ValidationOptions
     public let deviceView: DeviceViewSettings
+    let signedFiles: SignedFileOpener
 
     public init(fetcher: Fetcher, validation: ValidationOptions = ValidationOptions(), deviceView: DeviceViewSettings = .originOnly) {
         self.fetcher = fetcher
         self.validation = validation
         self.deviceView = deviceView
+        signedFiles = SignedFileOpener(fetcher.configuration)
     }
 
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
@@ -22,12 +24,16 @@ public struct DomainAuditor: Sendable {
         let plan = OriginFetchPlan(
             fetcher: fetcher, domain: target.domain, botUserAgent: deviceView.botUserAgent,
             browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent)
-        let origin = await plan.run()
+        var origin = await plan.run()
+        // Signed files are judged on their content, their signature beside it.
+        origin.wellKnown = signedFiles.unwrap(origin.wellKnown, host: target.domain)
+        origin.root = signedFiles.unwrap(origin.root, host: target.domain)
+        origin.browser = origin.browser.map { signedFiles.unwrap($0, host: target.domain) }
         // A host that gives Apple's bot no file but gives a browser one is judged on the
         // browser's copy (and flagged ua.blocked); otherwise on what the bot got.
         let judged = origin.browser.flatMap { DeviceViewChecks.usableFile($0) == nil ? nil : $0 } ?? origin.wellKnown
         let root = origin.root
-        let cdn = await cdnFetch
+        let cdn = await cdnFetch.map { signedFiles.unwrap($0, host: target.domain) }
         let view = DomainChecks.DeviceView(
             cdn: cdn, bot: origin.browser == nil ? nil : origin.wellKnown, browser: origin.browser,
             botAgent: deviceView.botUserAgent ?? AppleLimits.botUserAgent)

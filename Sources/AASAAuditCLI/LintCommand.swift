@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAFetch
 import AASAReport
 import ArgumentParser
 
@@ -11,10 +12,18 @@ struct LintCommand: ParsableCommand {
     @Argument(help: "The files to check.") var files: [String]
     @Flag(help: "Print a JSON array, one record per file.") var json = false
     @Option(help: "The least severity that fails: error, or warning.") var failOn: FailThreshold = .error
+    @Option(help: ArgumentHelp("Trust the CA certificates in this PEM file, instead of the system's, when verifying a signed file's signer.", valueName: "file"))
+    var cacert: String?
     @OptionGroup var validation: ValidationOptionGroup
 
+    func validate() throws {
+        if let cacert {
+            do { try CACertificateFile.check(cacert) } catch { throw ValidationError("--cacert '\(cacert)' \(error.description).") }
+        }
+    }
+
     func run() throws {
-        let records = LocalLint.run(files, options: validation.options)
+        let records = LocalLint.run(files, options: validation.options, caFile: cacert)
         let console = StandardConsole()
         console.print(json ? try prettyJSON(records) : records.map(TerminalReport(colour: console.colour).lint).joined(separator: "\n"))
         let unreadable = records.compactMap(\.error)

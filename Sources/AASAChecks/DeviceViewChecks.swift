@@ -14,11 +14,12 @@ public enum DeviceViewChecks {
             return [Finding(.cdnError, .cdn, "Apple's CDN could not be reached: \(error.message)")]
         }
         guard let status = record.status else { return [] }
+        let explained = record.headers.appleFailureReason.map { " " + AppleFailureReasons.explain($0) } ?? ""
         if status == 404 {
-            return [Finding(.cdnMissing, .cdn, "Apple's CDN has no copy of the file (HTTP 404\(apple.map { "; Apple says: \($0)" } ?? "")).")]
+            return [Finding(.cdnMissing, .cdn, "Apple's CDN has no copy of the file (HTTP 404\(apple.map { "; Apple says: \($0)" } ?? "")).\(explained)")]
         }
         if status != 200 || apple != nil {
-            return [Finding(.cdnError, .cdn, "Apple's CDN reports a failure: HTTP \(status)\(apple.map { "; Apple says: \($0)" } ?? "").")]
+            return [Finding(.cdnError, .cdn, "Apple's CDN reports a failure: HTTP \(status)\(apple.map { "; Apple says: \($0)" } ?? "").\(explained)")]
         }
         guard let copy else {
             return [Finding(.cdnError, .cdn, "Apple's CDN serves a copy that is not a JSON object.")]

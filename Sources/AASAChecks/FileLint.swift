@@ -9,9 +9,13 @@ public enum FileLint {
         public var findings: [Finding]
     }
 
-    /// - Parameter truncated: the file was larger than the bytes read.
-    public static func lint(_ bytes: [UInt8], size: Int, truncated: Bool = false, options: ValidationOptions = ValidationOptions()) -> Result {
-        let assessed = LocationChecks.assessBody(bytes, declaredSize: size, truncated: truncated, at: .file, options: options)
+    /// - Parameters:
+    ///   - truncated: the file was larger than the bytes read.
+    ///   - signature: for a signed file, what was found in it; `bytes` is then its content.
+    public static func lint(
+        _ bytes: [UInt8], size: Int, truncated: Bool = false, signature: SignatureRecord? = nil, options: ValidationOptions = ValidationOptions()
+    ) -> Result {
+        let assessed = LocationChecks.assessBody(bytes, declaredSize: size, truncated: truncated, signature: signature, at: .file, options: options)
         var findings = assessed.findings
         if bytes.isEmpty, !truncated {
             findings = [Finding(.bodyEmpty, .file, "The file is empty.")]

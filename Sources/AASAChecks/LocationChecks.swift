@@ -40,11 +40,11 @@ public enum LocationChecks {
             return assessment
         }
 
-        if let finding = contentTypeFinding(record.headers.contentType, at: location) {
+        if let finding = contentTypeFinding(record.headers.contentType, signed: record.signature != nil, at: location) {
             assessment.findings.append(finding)
         }
         let body = assessBody(fetched.body, declaredSize: record.bodyBytes, truncated: record.bodyTruncated,
-                              contentLength: record.headers.contentLength, at: location, options: options)
+                              contentLength: record.headers.contentLength, signature: record.signature, at: location, options: options)
         assessment.findings += body.findings
         assessment.file = body.file
         assessment.content = body.content
@@ -53,8 +53,12 @@ public enum LocationChecks {
 
     /// The checks on a body that was served (or a local file): size, emptiness, syntax and
     /// content. `declaredSize` is the size counted while reading (bytes after decoding).
+    ///
+    /// For a signed file, `body` is its signed content (`signature` says what was found): the
+    /// 128 KB limit applies to `declaredSize`, the bytes served, since that is what a device
+    /// or Apple's CDN downloads; the rest of the checks judge the content.
     public static func assessBody(
-        _ body: [UInt8], declaredSize: Int, truncated: Bool, contentLength: String? = nil,
+        _ body: [UInt8], declaredSize: Int, truncated: Bool, contentLength: String? = nil, signature: SignatureRecord? = nil,
         at location: FindingLocation, options: ValidationOptions = ValidationOptions()
     ) -> (findings: [Finding], file: JSONObject?, content: ContentAssessment?) {
         if truncated {
@@ -66,6 +70,22 @@ public enum LocationChecks {
         if declaredSize > AppleLimits.maximumFileBytes {
             return ([Finding(.bodyTooLarge, location, "The body is \(declaredSize) bytes after decoding; iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")], nil, nil)
         }
+        var signatureFindings: [Finding] = []
+        if let signature {
+            let signer = signature.signerSubject.map { " by \($0)" } ?? ""
+            let content = signature.contentBytes.map { ", \($0) bytes of content" } ?? ""
+            signatureFindings.append(Finding(.fileSigned, location, "The file is signed (CMS/PKCS#7, \(signature.format.rawValue.uppercased())\(content))\(signer)\(signature.verified ? "; the signature verifies" : "")."))
+            if let problem = signature.problem { signatureFindings.append(Finding(.signatureInvalid, location, problem)) }
+            guard signature.opened else { return (signatureFindings, nil, nil) }
+        }
+        let assessed = assessContent(body, at: location, options: options)
+        return (signatureFindings + assessed.findings, assessed.file, assessed.content)
+    }
+
+    /// Emptiness, syntax and content of the file's bytes (a signed file's content).
+    static func assessContent(
+        _ body: [UInt8], at location: FindingLocation, options: ValidationOptions
+    ) -> (findings: [Finding], file: JSONObject?, content: ContentAssessment?) {
         if body.isEmpty {
             return ([Finding(.bodyEmpty, location, "HTTP 200 with an empty body.")], nil, nil)
         }
@@ -95,9 +115,9 @@ public enum LocationChecks {
         return Finding(code, location, error.message)
     }
 
-    /// `application/json` (with any parameters) is right; the signed format's type is info;
-    /// anything else, or none, is a warning.
-    static func contentTypeFinding(_ header: String?, at location: FindingLocation) -> Finding? {
+    /// `application/json` (with any parameters) is right, and `application/pkcs7-mime` for a
+    /// signed file; anything else, or none, is a warning.
+    static func contentTypeFinding(_ header: String?, signed: Bool = false, at location: FindingLocation) -> Finding? {
         guard let header, !header.isEmpty else {
             return Finding(.httpContentType, location, "No Content-Type header; serve application/json.")
         }
@@ -105,8 +125,10 @@ public enum LocationChecks {
         switch mediaType {
         case "application/json":
             return nil
+        case "application/pkcs7-mime" where signed:
+            return nil
         case "application/pkcs7-mime":
-            return Finding(.httpContentType, .signedContentType, location, "Content-Type \(header): the signed format of iOS 8; current iOS expects unsigned application/json.")
+            return Finding(.httpContentType, location, "Content-Type is \(header), the type of a signed file, but the file is plain JSON: serve it as application/json.")
         default:
             return Finding(.httpContentType, location, "Content-Type is \(header), not application/json.")
         }

@@ -1,4 +1,5 @@
 import AASAModel
+import CCurlShim
 
 /// How every transfer of a fetcher is made.
 public struct FetcherConfiguration: Sendable {
@@ -81,5 +82,12 @@ public struct FetchRequest: Sendable {
         self.closeConnection = closeConnection
         self.userAgent = userAgent
         self.timeoutSeconds = timeoutSeconds
+    }
+}
+
+extension FetcherConfiguration {
+    /// The CA bundle the fetches trust: `--cacert`, else the one libcurl was built with.
+    public var trustedCAFile: String? {
+        caCertFile ?? ccurl_default_ca_file().map { String(cString: $0) }
     }
 }

@@ -24,6 +24,9 @@ public struct FetchRecord: Codable, Sendable, Equatable {
     public var bodyTruncated: Bool
     /// Why the transfer failed, when it did.
     public var error: TransferError?
+    /// When the body is a signed (CMS/PKCS#7) file: what it holds and whether it verifies; the
+    /// checks then judge its content.
+    public var signature: SignatureRecord?
 
     public init(
         location: AASALocation, url: String, status: Int? = nil, httpVersion: String? = nil,
@@ -172,5 +175,32 @@ extension FetchRecord {
         case (.root, _): "root"
         case (.cdn, _): "Apple CDN"
         }
+    }
+}
+
+/// A signed (CMS/PKCS#7) file: what was found in it and whether it verifies.
+public struct SignatureRecord: Codable, Sendable, Equatable {
+    public enum Format: String, Codable, Sendable {
+        case der
+        case pem
+    }
+
+    public var format: Format
+    /// The content was taken out and checked as the file.
+    public var opened = false
+    /// Bytes of the signed content (the served file is larger).
+    public var contentBytes: Int?
+    /// The first signer's certificate subject, one line.
+    public var signerSubject: String?
+    /// Certificates the file carries.
+    public var certificates: Int?
+    /// The signature matches the content, the signer's certificate chains to a trusted CA and
+    /// names the domain.
+    public var verified = false
+    /// Why it was not opened or does not verify.
+    public var problem: String?
+
+    public init(format: Format) {
+        self.format = format
     }
 }

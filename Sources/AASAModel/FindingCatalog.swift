@@ -48,8 +48,6 @@ public struct SeverityCase: Sendable, Hashable {
         self.when = when
     }
 
-    /// `http.content-type` for the signed format's own type.
-    public static let signedContentType = SeverityCase(.info, when: "for application/pkcs7-mime, the signed format of iOS 8")
     /// `entry.mixed-formats` when the app still supports iOS 12 or older.
     public static let mixedFormatsForOldIOS = SeverityCase(.info, when: "with --min-ios 12 or older, where the mix is needed")
     /// `value.type` for a component's `comment`, which iOS never reads.
@@ -122,6 +120,16 @@ extension FindingCode {
                 .transfer, .error,
                 meaning: "Every address the host resolves to (or is sent to by --resolve/--connect-to) is loopback, private, link-local, CGNAT, unique-local or another special-purpose range, so the auditor did not connect. Apple's CDN cannot reach such an address either: devices would get no file.",
                 fix: "Publish public A/AAAA records for the host. To audit an internal or test host on purpose, allow its network with --allow-network CIDR.")
+        case .fileSigned:
+            FindingDefinition(
+                .content, .info,
+                meaning: "The file is signed (CMS/PKCS#7), as Apple asked of sites supporting iOS 8 (Handoff, shared web credentials). Since iOS 9 a plain JSON file over HTTPS is enough, and current documentation only describes that; the audit opens the signed content and checks it like a plain file. Info, not a warning: the file works, and a site that still serves iOS 8 devices needs the signature.",
+                fix: "Nothing is required. To simplify, serve the JSON unsigned as application/json once iOS 8 no longer matters.")
+        case .signatureInvalid:
+            FindingDefinition(
+                .content, .error,
+                meaning: "A signed file whose signature does not hold: it does not match the content (the file changed after signing), the signer's certificate does not chain to a trusted CA, it does not name the domain, or the file cannot be opened at all (truncated, a detached signature without content, an encrypted message, nested signatures). Whatever checks a signature, as iOS 8 did, rejects the file.",
+                fix: "Sign the current file again with the site's own TLS certificate and key and its chain (openssl smime -sign -nodetach -outform DER -signer cert.pem -inkey key.pem -certfile chain.pem), or serve it unsigned as application/json.")
         case .httpRedirect:
             FindingDefinition(
                 .serving, .error,
@@ -134,9 +142,9 @@ extension FindingCode {
                 fix: "Serve the file with status 200 to every client, without authentication or cookies.")
         case .httpContentType:
             FindingDefinition(
-                .serving, .warning, cases: [.signedContentType],
-                meaning: "The Content-Type is not application/json. Current iOS still reads the file, so this is a warning (info for the signed application/pkcs7-mime of the iOS 8 era).",
-                fix: "Serve the file with Content-Type: application/json.")
+                .serving, .warning,
+                meaning: "The Content-Type is not application/json (or, for a signed file, application/pkcs7-mime, its own type). Current iOS still reads the file, so this is a warning; a plain JSON file served as application/pkcs7-mime is mislabelled too.",
+                fix: "Serve the file with Content-Type: application/json (a signed file: application/pkcs7-mime).")
         case .bodyTooLarge:
             FindingDefinition(
                 .content, .error,

@@ -23,6 +23,8 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case jsonInvalid = "json.invalid"
     case jsonNotObject = "json.not-object"
     case jsonDuplicateKey = "json.duplicate-key"
+    case fileSigned = "file.signed"
+    case signatureInvalid = "signature.invalid"
     case applinksMissing = "applinks.missing"
     case appIDMalformed = "appid.malformed"
     case appIDMissing = "appid.missing"

@@ -210,6 +210,10 @@ struct LocationView {
             add("Body", "\(fetch.bodyBytes) bytes\(fetch.bodyTruncated ? " (reading stopped at the cap)" : "")")
         }
         add("SHA-256", fetch.bodySHA256)
+        if let signature = fetch.signature {
+            let state = signature.verified ? "verified" : signature.problem ?? "not verified"
+            add("Signed", "\(signature.format.rawValue.uppercased())\(signature.signerSubject.map { " by \($0)" } ?? "")\(signature.contentBytes.map { ", \($0) bytes of content" } ?? ""): \(state)")
+        }
         let timings = fetch.timings
         if timings.totalMs > 0 {
             func ms(_ value: Double) -> String { "\((value * 10).rounded() / 10)" }

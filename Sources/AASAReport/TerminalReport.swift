@@ -148,6 +148,9 @@ public struct TerminalReport: Sendable {
         if let target = fetch.redirectTarget { parts.append("→ \(clean(target))") }
         if let type = fetch.headers.contentType { parts.append(clean(type)) }
         parts.append(fetch.bodyTruncated ? "over \(fetch.bodyBytes) bytes" : "\(fetch.bodyBytes) bytes")
+        if let signature = fetch.signature {
+            parts.append(signature.verified ? paint("signed, verified", .green) : paint(signature.opened ? "signed, not verified" : "signed, unreadable", .red))
+        }
         if let version = fetch.httpVersion { parts.append("HTTP/\(version)") }
         if let ip = fetch.remoteIP { parts.append(ip) }
         parts.append(String(format: "%.0f ms", fetch.timings.totalMs))

@@ -106,3 +106,7 @@ CURLcode ccurl_easy_set_address_check(CURL *easy, struct ccurl_address_check_con
     if (code != CURLE_OK) return code;
     return curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, context);
 }
+
+const char *ccurl_default_ca_file(void) {
+    return curl_version_info(CURLVERSION_NOW)->cainfo;
+}

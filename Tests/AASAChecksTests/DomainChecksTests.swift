@@ -45,7 +45,8 @@ import Testing
         ("application/json", [String]()),
         ("application/json; charset=utf-8", []),
         ("Application/JSON ;charset=UTF-8", []),
-        ("application/pkcs7-mime", ["http.content-type/info/well-known"]),
+        // The signed format's own type, for a file that is plain JSON: mislabelled.
+        ("application/pkcs7-mime", ["http.content-type/warning/well-known"]),
         ("text/plain", ["http.content-type/warning/well-known"]),
         ("application/octet-stream", ["http.content-type/warning/well-known"]),
         ("text/html; charset=utf-8", ["http.content-type/warning/well-known"]),

@@ -53,6 +53,8 @@ import Testing
         .bodyEmpty: { domain(Fixture.served("")) },
         .jsonInvalid: { lint(#"{"applinks": {},}"#) },
         .jsonNotObject: { lint("[]") },
+        .fileSigned: { domain(Fixture.signed(valid, problem: nil)) },
+        .signatureInvalid: { domain(Fixture.signed(valid, problem: "The signature does not match the content.")) },
         .jsonDuplicateKey: { lint(#"{"applinks":{"details":[]},"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]}}"#) },
         .applinksMissing: { lint(#"{"webcredentials":{"apps":["\#(id)"]}}"#) },
         .appIDMalformed: { lint(rules(#"{"/":"/a"}"#).replacingOccurrences(of: id, with: "TEAM_ID.com.example.app")) },
@@ -142,7 +144,7 @@ import Testing
 
     @Test func eachNamedSeverityCaseIsReached() {
         let reached: [(FindingCode, SeverityCase)] = [
-            (.httpContentType, .signedContentType), (.entryMixedFormats, .mixedFormatsForOldIOS), (.valueType, .commentNotString),
+            (.entryMixedFormats, .mixedFormatsForOldIOS), (.valueType, .commentNotString),
         ]
         for (code, severityCase) in reached {
             #expect(code.definition.cases.contains(severityCase))

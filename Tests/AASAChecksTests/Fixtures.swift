@@ -20,6 +20,21 @@ enum Fixture {
         return FetchedLocation(record: record, body: body)
     }
 
+    /// A signed file's content as the audit hands it to the checks: the signature on the
+    /// record (verified unless `problem` says otherwise), the content as the body.
+    static func signed(_ content: String, problem: String?) -> FetchedLocation {
+        var fetched = served(content, contentType: "application/pkcs7-mime")
+        var signature = SignatureRecord(format: .der)
+        signature.opened = true
+        signature.contentBytes = content.utf8.count
+        signature.signerSubject = "CN = example.com"
+        signature.verified = problem == nil
+        signature.problem = problem
+        fetched.record.signature = signature
+        fetched.record.bodyBytes += 1_500
+        return fetched
+    }
+
     static func redirect(to target: String, status: Int = 301, at location: AASALocation = .wellKnown) -> FetchedLocation {
         var record = FetchRecord(location: location, url: "https://example.com\(location.path)", status: status, httpVersion: "1.1")
         record.redirectTarget = target

@@ -50,7 +50,8 @@ import TestSupport
         #expect(Set(domain.keys) == ["domain", "inputLine", "expectedAppIDs", "verdict", "fetches", "appIDs", "findings"])
         let fetch = try #require((domain["fetches"] as? [[String: Any]])?.first)
         #expect(Set(fetch.keys) == ["location", "url", "status", "httpVersion", "redirectTarget", "remoteIP", "newConnection",
-                                    "headers", "timings", "bodyBytes", "bodySHA256", "bodyTruncated", "error"])
+                                    "headers", "timings", "bodyBytes", "bodySHA256", "bodyTruncated", "error", "signature"])
+        #expect(Set((fetch["signature"] as? [String: Any] ?? [:]).keys) == ["format", "opened", "contentBytes", "signerSubject", "certificates", "verified", "problem"])
         #expect(Set((fetch["headers"] as? [String: Any] ?? [:]).keys) == Set(ResponseHeaders.recordedNames))
         #expect((object["run"] as? [String: Any])?["startedAt"] as? String == "2026-11-18T11:06:40Z")
     }
@@ -88,7 +89,7 @@ import TestSupport
         }
         let format = try String(contentsOf: Repository.file("docs/report-format.md"), encoding: .utf8)
         for field in ["schemaVersion", "startedAt", "complete", "findingsByCode", "inputLine", "expectedAppIDs", "redirectTarget",
-                      "newConnection", "bodySHA256", "bodyTruncated", "curlCode", "firstByteMs", "agent", "entitlements", "changes",
+                      "newConnection", "bodySHA256", "bodyTruncated", "curlCode", "firstByteMs", "agent", "signature", "signerSubject", "contentBytes", "entitlements", "changes",
                       "previousRunStartedAt", "newFindings", "resolvedFindings", "addedDomains", "removedDomains", "cdnURL"] + ResponseHeaders.recordedNames {
             #expect(format.contains("`\(field)`"), "docs/report-format.md does not describe \(field)")
         }

@@ -17,12 +17,20 @@ enum Samples {
     static func fullFetch(_ location: AASALocation, text: String = "x") -> FetchRecord {
         var headers = ResponseHeaders()
         for name in ResponseHeaders.recordedNames { headers.set(name: name, value: "\(name): \(text)") }
-        return FetchRecord(
+        var record = FetchRecord(
             location: location, url: "https://example.com\(location.path)?\(text)", status: 301, httpVersion: "2",
             redirectTarget: "https://www.example.com/\(text)", remoteIP: "127.0.0.1", newConnection: true, headers: headers,
             timings: FetchTimings(dnsMs: 1.5, connectMs: 2.25, tlsMs: 9.75, firstByteMs: 12, totalMs: 13.5),
             bodyBytes: 42, bodySHA256: String(repeating: "ab", count: 32), bodyTruncated: false,
             error: TransferError(kind: .other, curlCode: 56, message: "Recv failure \(text)"))
+        var signature = SignatureRecord(format: .der)
+        signature.opened = true
+        signature.contentBytes = 30
+        signature.signerSubject = "CN = example.com \(text)"
+        signature.certificates = 2
+        signature.problem = "The signature does not match the content \(text)."
+        record.signature = signature
+        return record
     }
 
     static func domain(_ name: String = "example.com", text: String = "x", findings: [Finding]? = nil) -> DomainReport {

@@ -18,7 +18,7 @@ public func fuzzMatcher(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch decision.outcome {
     case .app: precondition(!decision.appIDs.isEmpty && decision.rule != nil)
     case .excluded: precondition(decision.appIDs.isEmpty && decision.rule?.exclude == true)
-    case .none: precondition(decision.appIDs.isEmpty && decision.rule == nil)
+    case .none, .undecided: precondition(decision.appIDs.isEmpty && decision.rule == nil)
     }
     return 0
 }

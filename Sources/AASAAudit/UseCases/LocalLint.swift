@@ -1,4 +1,5 @@
 import AASAChecks
+import AASAFetch
 import AASAModel
 import AASAReport
 
@@ -8,11 +9,17 @@ public enum LocalLint {
     public static let readLimit = 1 << 20
 
     /// A record per file, in order; a file that cannot be read gets a record with its error.
-    public static func run(_ paths: [String], options: ValidationOptions) -> [LintRecord] {
-        paths.map { path in
+    /// - Parameter caFile: the CAs a signed file's signer must chain to (nil: libcurl's bundle).
+    public static func run(_ paths: [String], options: ValidationOptions, caFile: String? = nil) -> [LintRecord] {
+        let signedFiles = SignedFileOpener(caFile: caFile ?? FetcherConfiguration(userAgent: "").trustedCAFile)
+        return paths.map { path in
             do throws(FileReadError) {
                 let contents = try BoundedFileReader.read(path, prefix: readLimit)
-                let result = FileLint.lint(contents.bytes, size: contents.size, truncated: contents.truncated, options: options)
+                // A signed file is linted on its content; no domain to name (the signer's name
+                // is not checked).
+                let opened = contents.truncated ? nil : signedFiles.open(contents.bytes, host: nil)
+                let result = FileLint.lint(
+                    opened?.content ?? contents.bytes, size: contents.size, truncated: contents.truncated, signature: opened?.signature, options: options)
                 return LintRecord(file: path, verdict: result.verdict, appIDs: result.appIDs, findings: result.findings)
             } catch {
                 return LintRecord(file: path, verdict: .fail, appIDs: nil, findings: [], error: error.message)

@@ -45,12 +45,18 @@ public enum URLMatching {
         case .file(let path, let host):
             let normalisedHost = try host.map { host throws(InputError) in try AuditInput.host(host) }
             let bytes = try BoundedFileReader.read(path, prefix: readLimit).bytes
-            return (try object(from: bytes, describedAs: path), normalisedHost)
+            // A signed file is matched on its content (its signature is lint's business).
+            let opened = SignedFileOpener(caFile: nil).open(bytes, host: nil)
+            if let opened, opened.content == nil {
+                throw UnusableFile(message: "\(path) is a signed file that cannot be opened: \(opened.signature.problem ?? "no content").", exitStatus: .usage)
+            }
+            return (try object(from: opened?.content ?? bytes, describedAs: path), normalisedHost)
         case .domain(let domain, let configuration):
             let host = try AuditInput.host(domain)
             let fetcher = try FetcherSetup.make(configuration)
             let url = DomainAuditor.url(host, .wellKnown)
-            let fetched = await fetcher.fetch(FetchRequest(url: url, location: .wellKnown, closeConnection: true))
+            let fetched = SignedFileOpener(configuration).unwrap(
+                await fetcher.fetch(FetchRequest(url: url, location: .wellKnown, closeConnection: true)), host: host)
             fetcher.shutdown()
             let assessment = LocationChecks.assess(fetched)
             guard let file = assessment.file else {

@@ -55,6 +55,9 @@ CURLMcode ccurl_multi_set_long(CURLM *multi, CURLMoption option, long value);
 /// Returns 1 and fills `easy` and `result` when there was one, 0 when the queue is empty.
 int ccurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result);
 
+/// The CA bundle libcurl was built to trust by default (CURLOPT_CAINFO's default), or NULL.
+const char *ccurl_default_ca_file(void);
+
 /// Constants that C defines through macros Swift does not import.
 extern const long ccurl_pipe_multiplex;
 extern const long ccurl_http_version_2tls;
