@@ -11,6 +11,16 @@ enum AuditLoop {
         var rendered: [Data?]
     }
 
+    /// A domain's outcome rendered for every output; nil when its fetches were cut short.
+    /// A plain function, so that its values live on the thread's stack, not in the task's
+    /// allocator for as long as the task runs (docs/performance.md, memory per domain).
+    @inline(never)
+    static func rendered(_ index: Int, _ outcome: DomainOutcome, outputs: [any RunOutput]) -> Completed? {
+        if outcome.report.fetches.contains(where: { $0.error?.kind == .cancelled }) { return nil }
+        let domain = AuditedDomain(index: index, report: outcome.report, served: outcome.served)
+        return Completed(domain: domain, rendered: outputs.map { $0.render(domain) })
+    }
+
     /// Starts no new domain once the calling task is cancelled; a domain whose fetches were cut
     /// short by the cancellation is not audited, so it is not handed to `completed`.
     static func run(
@@ -24,10 +34,7 @@ enum AuditLoop {
                 let index = next
                 next += 1
                 group.addTask {
-                    let outcome = await auditor.audit(targets[index])
-                    if outcome.report.fetches.contains(where: { $0.error?.kind == .cancelled }) { return nil }
-                    let domain = AuditedDomain(index: index, report: outcome.report, served: outcome.served)
-                    return Completed(domain: domain, rendered: outputs.map { $0.render(domain) })
+                    Self.rendered(index, await auditor.audit(targets[index]), outputs: outputs)
                 }
             }
             for _ in 0..<min(max(1, concurrency), targets.count) { addNext() }

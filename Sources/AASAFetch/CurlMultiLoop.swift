@@ -46,6 +46,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         curl_slist_free_all(connectToList)
     }
 
+    /// libcurl's receive buffer per transfer (its default is 16 KB).
+    static let receiveBufferBytes = 4096
+
     // MARK: Called from any thread
 
     func makeTransfer(_ request: FetchRequest) -> Transfer {
@@ -164,6 +167,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         options.set(CURLOPT_TIMEOUT_MS, timeout)
         options.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeout)
         options.set(CURLOPT_MAXFILESIZE_LARGE, offset: curl_off_t(configuration.maximumBodyBytes))
+        options.set(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
         options.set(CURLOPT_FORBID_REUSE, transfer.request.closeConnection ? 1 : 0)
         if let caCertFile = configuration.caCertFile { options.set(CURLOPT_CAINFO, caCertFile) }
         // Trust comes from the CA bundle file alone (libcurl's built-in one unless --cacert).
