@@ -23,7 +23,7 @@ public struct DomainAuditor: Sendable {
         async let cdnFetch = fetchCDN(target.domain)
         let plan = OriginFetchPlan(
             fetcher: fetcher, domain: target.domain, botUserAgent: deviceView.botUserAgent,
-            browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent)
+            browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent, assetLinks: target.auditsAndroid)
         let origin = await plan.run()
         return judge(target, origin: origin, cdn: await cdnFetch)
     }
@@ -48,11 +48,18 @@ public struct DomainAuditor: Sendable {
             cdn: cdn, bot: origin.browser == nil ? nil : origin.wellKnown, browser: origin.browser,
             botAgent: deviceView.botUserAgent ?? AppleLimits.botUserAgent)
         let checked = DomainChecks.assess(target: target, wellKnown: judged, root: root, options: validation, deviceView: view)
-        let fetches = [origin.wellKnown.record, root.record] + [origin.browser, cdn].compactMap { $0?.record }
-        let report = DomainReport(
+        // Android's file: its findings join the domain's (at the assetlinks location), so the
+        // domain's verdict is its worst platform's.
+        let android = origin.assetLinks.map { AssetLinksChecks.assess($0, expected: target.androidApps) }
+        let fetches = [origin.wellKnown.record, root.record] + [origin.browser, cdn, origin.assetLinks].compactMap { $0?.record }
+        var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
-            fetches: fetches, appIDs: checked.appIDs, findings: checked.findings,
+            fetches: fetches, appIDs: checked.appIDs, findings: checked.findings + (android?.findings ?? []),
             entitlements: target.services.isEmpty ? nil : target.services)
+        if target.auditsAndroid {
+            report.expectedAndroidApps = target.androidApps.map(\.description)
+            report.android = android?.declarations
+        }
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
             Self.servedBody(fetched, parsed: file)
         }

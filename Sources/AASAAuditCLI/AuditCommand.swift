@@ -15,6 +15,7 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The folder that receives the run folders and latest.*.", valueName: "dir")) var out = "reports"
     @Option(help: "Domains audited at once.") var concurrency = 64
     @Option(help: ArgumentHelp("Threads doing the TLS and HTTP work, each with its own curl multi handle; more help only when the CPU, not the network, is the limit.", valueName: "n")) var fetchThreads = FetcherConfiguration.defaultLoopThreads
+    @Flag(help: "Audit every domain's Android assetlinks.json too (domains naming android:PACKAGE are always audited for it).") var android = false
     @Option(help: ArgumentHelp("Keep only the newest N run folders in --out (older ones are removed after a complete run).", valueName: "n")) var keep: Int?
     @Option(help: "The least severity that fails the run: error, or warning.") var failOn: FailThreshold = .error
     @Option(help: ArgumentHelp("Also write JUnit XML for CI servers: a test case per domain.", valueName: "file")) var junit: String?
@@ -34,7 +35,8 @@ struct AuditCommand: AsyncParsableCommand {
         var settings = AuditSettings(inputFiles: [], outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency, fetcher: fetch.configuration(concurrency: concurrency, threads: fetchThreads),
                                      failOn: failOn.severity, validation: validation.options, deviceView: deviceView.settings)
         (settings.keepRuns, settings.junitFile, settings.metricsFile) = (keep, junit.map { URL(fileURLWithPath: $0) }, metrics.map { URL(fileURLWithPath: $0) })
-        let request = AuditJob.Request(domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
+        var request = AuditJob.Request(domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
+        request.auditsAndroid = android
         try endCommand(with: await AuditJob.run(request, console: StandardConsole()))
     }
 }

@@ -8,6 +8,8 @@ struct CheckCommand: AsyncParsableCommand {
 
     @Argument(help: "The host name to audit, e.g. example.com.") var domain: String
     @Option(name: .customLong("app-id"), help: ArgumentHelp("An app ID the file must name (repeatable).", valueName: "id")) var appIDs: [String] = []
+    @Option(help: ArgumentHelp("An Android app its assetlinks.json must declare, with its signing certificate's SHA-256 fingerprint when given (repeatable; audits assetlinks.json).", valueName: "package[@fingerprint]"))
+    var android: [String] = []
     @Flag(help: "Print the domain's JSON record, as the audit report holds it.") var json = false
     @Option(help: "The least severity that fails: error, or warning.") var failOn: FailThreshold = .error
     @OptionGroup var validation: ValidationOptionGroup
@@ -15,7 +17,8 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var fetch: FetchOptions
 
     func run() async throws {
-        let report = try await DomainCheck.run(domain: domain, appIDs: appIDs, validation: validation.options, deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
+        let report = try await DomainCheck.run(
+            domain: domain, appIDs: appIDs, androidApps: android, validation: validation.options, deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
         let console = StandardConsole()
         console.print(json ? try prettyJSON(report) : TerminalReport(colour: console.colour).domain(report))
         try endCommand(with: ExitPolicy.verdicts([report.verdict], failOn: failOn.severity))

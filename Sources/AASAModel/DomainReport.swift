@@ -41,6 +41,11 @@ public struct DomainReport: Codable, Sendable, Equatable {
     public var findings: [Finding]
     /// The entitlement entries that named this host, when it came from `--entitlements`.
     public var entitlements: [AssociatedService]?
+    /// The Android apps the input named for this host (`PACKAGE` or `PACKAGE@FINGERPRINT`),
+    /// when its `assetlinks.json` was audited.
+    public var expectedAndroidApps: [String]?
+    /// What its `assetlinks.json` declares, when it was audited and parsed.
+    public var android: AndroidDeclarations?
 
     public init(domain: String, inputLine: Int?, expectedAppIDs: [String], fetches: [FetchRecord], appIDs: ServiceAppIDs, findings: [Finding],
                 entitlements: [AssociatedService]? = nil) {
@@ -66,13 +71,20 @@ public struct DomainTarget: Sendable, Equatable {
     /// The services an app's entitlements name this host for; empty when it came from a
     /// domains file only (then applinks is what matters).
     public var services: [AssociatedService]
+    /// Android apps its `assetlinks.json` must declare (`android:` tokens).
+    public var androidApps: [AndroidApp]
+    /// Whether its `assetlinks.json` is audited: when Android apps are named, or `--android`.
+    public var auditsAndroid: Bool
 
-    public init(domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = [], services: [AssociatedService] = []) {
+    public init(domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = [], services: [AssociatedService] = [],
+                androidApps: [AndroidApp] = [], auditsAndroid: Bool? = nil) {
         self.domain = domain
         self.expectedAppIDs = expectedAppIDs
         self.inputLine = inputLine
         self.expectations = expectations
         self.services = services
+        self.androidApps = androidApps
+        self.auditsAndroid = auditsAndroid ?? !androidApps.isEmpty
     }
 }
 

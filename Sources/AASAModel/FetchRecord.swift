@@ -174,6 +174,7 @@ extension FetchRecord {
         case (.wellKnown, _): ".well-known"
         case (.root, _): "root"
         case (.cdn, _): "Apple CDN"
+        case (.assetlinks, _): "assetlinks.json"
         }
     }
 }

@@ -24,6 +24,8 @@ public enum AASALocation: String, Codable, Sendable, CaseIterable {
     /// Apple's CDN copy (`https://app-site-association.cdn-apple.com/a/v1/<host>`), which
     /// devices on iOS 14 and later read instead of the origin.
     case cdn
+    /// Android's Digital Asset Links file, audited beside the AASA when Android apps are named.
+    case assetlinks
 
     /// The path on the origin; the CDN's URL is built from its base instead.
     public var path: String {
@@ -31,6 +33,7 @@ public enum AASALocation: String, Codable, Sendable, CaseIterable {
         case .wellKnown: "/.well-known/apple-app-site-association"
         case .root: "/apple-app-site-association"
         case .cdn: "/a/v1/"
+        case .assetlinks: "/.well-known/assetlinks.json"
         }
     }
 }
@@ -51,12 +54,15 @@ public enum FindingLocation: String, Codable, Sendable {
     case domain
     case file
     case cdn
+    /// Android's `assetlinks.json`: the findings of the Android platform.
+    case assetlinks
 
     public init(_ location: AASALocation) {
         switch location {
         case .wellKnown: self = .wellKnown
         case .root: self = .root
         case .cdn: self = .cdn
+        case .assetlinks: self = .assetlinks
         }
     }
 }

@@ -80,4 +80,18 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case matchExpectedApp = "match.expected-app"
     case matchExpectedBrowser = "match.expected-browser"
     case matchCutShort = "match.cut-short"
+
+    // Android App Links: assetlinks.json.
+    case assetlinksStatus = "assetlinks.status"
+    case assetlinksRedirect = "assetlinks.redirect"
+    case assetlinksContentType = "assetlinks.content-type"
+    case assetlinksTooLarge = "assetlinks.too-large"
+    case assetlinksJSONInvalid = "assetlinks.json-invalid"
+    case assetlinksNotList = "assetlinks.not-list"
+    case assetlinksRelation = "assetlinks.relation"
+    case assetlinksStatement = "assetlinks.statement"
+    case assetlinksFingerprint = "assetlinks.fingerprint"
+    case assetlinksInclude = "assetlinks.include"
+    case assetlinksPackageMissing = "assetlinks.package-missing"
+    case assetlinksFingerprintMissing = "assetlinks.fingerprint-missing"
 }

@@ -148,6 +148,8 @@ struct RowView {
     let services: [ServiceView]
     let hasServices: Bool
     let files: [FileView]
+    /// Android: what assetlinks.json declares and what the input expects; nil when not audited.
+    let android: String?
 
     init(index: Int, report: DomainReport, files: [ServedFileDisplay]) {
         self.index = index
@@ -166,6 +168,10 @@ struct RowView {
         }
         hasServices = !services.isEmpty
         self.files = files.map { FileView($0, row: index) }
+        android = report.expectedAndroidApps.map { expected in
+            let declared = report.android.map { $0.apps.map { "\($0.package) [\($0.fingerprints.joined(separator: ", "))]" }.joined(separator: "; ") } ?? "no usable assetlinks.json"
+            return "declared: \(declared.isEmpty ? "no android_app statement" : declared)" + (expected.isEmpty ? "" : "; expected: \(expected.joined(separator: ", "))")
+        }
     }
 }
 
@@ -260,6 +266,7 @@ struct FileView {
         case .wellKnown: "Served at .well-known"
         case .root: "Served at the root"
         case .cdn: "Served by Apple's CDN"
+        case .assetlinks: "assetlinks.json"
         }
         sha256 = file.sha256
         switch file.content {

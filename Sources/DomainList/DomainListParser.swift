@@ -2,7 +2,8 @@ import AASAMatching
 import AASAModel
 
 /// The `domains.txt` format: one domain per line, optionally followed by the app IDs its file
-/// must name, separated by white space; under a domain, lines `+ URL` (must open the app) and
+/// must name and the Android apps its `assetlinks.json` must declare (`android:PACKAGE` or
+/// `android:PACKAGE@SHA256-FINGERPRINT`), separated by white space; under a domain, lines `+ URL` (must open the app) and
 /// `- URL` (must stay in the browser). `#` at the start of a line or after white space starts
 /// a comment; blank lines are ignored. A bad line becomes an `InputProblem` naming the line and
 /// the reason, and every other line is still read.
@@ -31,7 +32,7 @@ public enum DomainListParser {
     /// What a problem is about: the unit of `maximumProblemsPerKind`.
     enum ProblemKind: CaseIterable {
         case notADomainsFile, lineTooLong, notUTF8, urlWithoutDomain, urlLine, urlSyntax, urlHost, tooManyURLs
-        case hostName, appID, tooManyAppIDs, duplicateDomain
+        case hostName, appID, tooManyAppIDs, duplicateDomain, androidApp
     }
 
     public static func parse(_ bytes: [UInt8], fileName: String) -> Result {
@@ -109,8 +110,14 @@ public enum DomainListParser {
                 continue
             }
             var appIDs: [String] = []
+            var androidApps: [AndroidApp] = []
             for token in tokens.dropFirst() {
-                if let reason = AppIDFormat.problem(with: token) {
+                if token.lowercased().hasPrefix("android:") {
+                    switch AndroidApp.parse(String(token.dropFirst("android:".count))) {
+                    case .success(let app): androidApps.append(app)
+                    case .failure(let error): problem(.androidApp, lineNumber, line, .error, "Android app \(error.reason); the domain is audited without it.")
+                    }
+                } else if let reason = AppIDFormat.problem(with: token) {
                     problem(.appID, lineNumber, line, .error, "App ID \(reason); the domain is audited without it.")
                 } else {
                     appIDs.append(token)
@@ -127,6 +134,10 @@ public enum DomainListParser {
                 targets.append(DomainTarget(domain: domain, expectedAppIDs: [], inputLine: lineNumber))
             }
             currentTarget = position
+            for app in androidApps where !targets[position].androidApps.contains(app) && targets[position].androidApps.count < maximumAppIDsPerDomain {
+                targets[position].androidApps.append(app)
+                targets[position].auditsAndroid = true
+            }
             for id in appIDs where appIDsOfTarget[position, default: []].insert(id).inserted {
                 guard targets[position].expectedAppIDs.count < maximumAppIDsPerDomain else {
                     problem(.tooManyAppIDs, lineNumber, line, .error, "\(domain) already has \(maximumAppIDsPerDomain) app IDs; \(id) is not added.")

@@ -76,6 +76,8 @@ import TestSupport
         (["lint", "a-fifo"], "it is a FIFO, not a regular file"),
         (["match", "--file", "a-fifo", "https://example.com/"], "it is a FIFO, not a regular file"),
         (["lint", "."], "it is a directory, not a regular file"),
+        (["check", "example.com", "--android", "com.example.app@12:34"], "is not a SHA-256 certificate fingerprint"),
+        (["lint", "ok.txt", "--android", "nodots"], "is not an Android package name"),
         (["audit", "--concurrency", "0"], "--concurrency"),
         (["audit", "--fetch-threads", "0"], "--fetch-threads"),
         (["audit", "--bogus"], "Unknown option"),

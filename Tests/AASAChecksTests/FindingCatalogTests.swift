@@ -31,6 +31,10 @@ import Testing
         DomainChecks.assess(target: target, wellKnown: wellKnown, root: root, deviceView: view).findings
     }
 
+    static func android(_ fetched: FetchedLocation, expected: [AndroidApp] = [AndroidApp(package: "com.example.app")]) -> [Finding] {
+        AssetLinksChecks.assess(fetched, expected: expected).findings
+    }
+
     static func agent(_ fetched: FetchedLocation, _ agent: FetchAgent) -> FetchedLocation {
         var fetched = fetched
         fetched.record.agent = agent
@@ -111,6 +115,20 @@ import Testing
         },
         .matchExpectedApp: {
             domain(Fixture.served(valid), target: DomainTarget(domain: "example.com", expectations: [URLExpectation(url: "https://example.com/help", opensApp: true, inputLine: 2)]))
+        },
+        .assetlinksStatus: { android(Fixture.served("", at: .assetlinks, status: 404)) },
+        .assetlinksRedirect: { android(Fixture.redirect(to: "https://www.example.com/.well-known/assetlinks.json", at: .assetlinks)) },
+        .assetlinksContentType: { android(Fixture.served(Fixture.assetLinks, at: .assetlinks, contentType: "text/plain")) },
+        .assetlinksTooLarge: { android(Fixture.served(Array(repeating: UInt8(ascii: " "), count: 200_000), at: .assetlinks)) },
+        .assetlinksJSONInvalid: { android(Fixture.served("[{\"relation\": [],}]", at: .assetlinks)) },
+        .assetlinksNotList: { android(Fixture.served("{\"relation\": []}", at: .assetlinks)) },
+        .assetlinksRelation: { android(Fixture.served(Fixture.assetLinks.replacingOccurrences(of: "delegate_permission/common.handle_all_urls", with: "handle all urls"), at: .assetlinks)) },
+        .assetlinksStatement: { android(Fixture.served("[{\"relation\": [\"delegate_permission/common.handle_all_urls\"], \"target\": {\"namespace\": \"ios_app\"}}]", at: .assetlinks)) },
+        .assetlinksFingerprint: { android(Fixture.served(Fixture.assetLinks.lowercased(), at: .assetlinks)) },
+        .assetlinksInclude: { android(Fixture.served("[{\"include\": \"https://example.com/more.json\"}]", at: .assetlinks)) },
+        .assetlinksPackageMissing: { android(Fixture.served(Fixture.assetLinks, at: .assetlinks), expected: [AndroidApp(package: "com.example.other")]) },
+        .assetlinksFingerprintMissing: {
+            android(Fixture.served(Fixture.assetLinks, at: .assetlinks), expected: [AndroidApp(package: "com.example.app", fingerprint: Fixture.otherFingerprint)])
         },
         .matchCutShort: {
             DomainChecks.assess(

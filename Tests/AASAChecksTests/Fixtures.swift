@@ -20,6 +20,11 @@ enum Fixture {
         return FetchedLocation(record: record, body: body)
     }
 
+    static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")
+    static let otherFingerprint = (0..<32).map { String(format: "%02X", 255 - $0) }.joined(separator: ":")
+    /// A good assetlinks.json declaring com.example.app for App Links with `fingerprint`.
+    static let assetLinks = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\#(fingerprint)"]}}]"#
+
     /// A signed file's content as the audit hands it to the checks: the signature on the
     /// record (verified unless `problem` says otherwise), the content as the body.
     static func signed(_ content: String, problem: String?) -> FetchedLocation {

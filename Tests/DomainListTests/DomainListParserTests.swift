@@ -67,6 +67,23 @@ import Testing
         #expect(problem?.text == line)
     }
 
+    @Test func androidAppsAreReadBesideAppIDsAndBadOnesNamed() {
+        let fingerprint = (0..<32).map { String(format: "%02x", $0) }.joined(separator: ":")
+        let result = parse("""
+            a.example ABCDE12346.com.example.app android:com.example.app@\(fingerprint) android:com.example.lite
+            b.example android:example android:com.example.app@AB:CD
+            c.example
+            """)
+        #expect(result.targets.map(\.domain) == ["a.example", "b.example", "c.example"])
+        #expect(result.targets[0].androidApps == [AndroidApp(package: "com.example.app", fingerprint: fingerprint.uppercased()), AndroidApp(package: "com.example.lite")])
+        #expect(result.targets[0].auditsAndroid && result.targets[0].expectedAppIDs == ["ABCDE12346.com.example.app"])
+        #expect(result.targets[1].androidApps.isEmpty)
+        #expect(!result.targets[2].auditsAndroid)
+        #expect(result.problems.map(\.line) == [2, 2])
+        #expect(result.problems[0].message.contains("\"example\" is not an Android package name"))
+        #expect(result.problems[1].message.contains("\"AB:CD\" is not a SHA-256 certificate fingerprint"))
+    }
+
     @Test func auditsADomainListedTwiceOnceWithBothLinesAppIDs() {
         let result = parse("a.example ABCDE12346.x.one\nb.example\nA.EXAMPLE. ABCDE12346.x.two ABCDE12346.x.one\n")
         #expect(result.targets.map(\.domain) == ["a.example", "b.example"])

@@ -15,6 +15,9 @@ public enum AuditJob {
         public var settings: AuditSettings
         /// `--stats FILE`.
         public var statsFile: String?
+        /// `--android`: every domain's `assetlinks.json` is audited, not only theirs that name
+        /// Android apps.
+        public var auditsAndroid = false
 
         public init(domainsFile: String?, entitlements: [String], appIDs: [String], settings: AuditSettings, statsFile: String?) {
             self.domainsFile = domainsFile
@@ -28,7 +31,11 @@ public enum AuditJob {
     public static func run(_ request: Request, console: any Console) async throws -> ExitStatus {
         let started = ContinuousClock.now
         try AuditInput.validateAppIDs(request.appIDs)
-        let input = try AuditInput.load(domainsFile: request.domainsFile, entitlements: request.entitlements, appIDs: request.appIDs)
+        var loaded = try AuditInput.load(domainsFile: request.domainsFile, entitlements: request.entitlements, appIDs: request.appIDs)
+        if request.auditsAndroid {
+            for index in loaded.targets.indices { loaded.targets[index].auditsAndroid = true }
+        }
+        let input = loaded
         var settings = request.settings
         settings.inputFiles = input.files
         if let statsFile = request.statsFile {

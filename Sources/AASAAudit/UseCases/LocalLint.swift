@@ -10,13 +10,18 @@ public enum LocalLint {
 
     /// A record per file, in order; a file that cannot be read gets a record with its error.
     /// - Parameter caFile: the CAs a signed file's signer must chain to (nil: libcurl's bundle).
-    public static func run(_ paths: [String], options: ValidationOptions, caFile: String? = nil) -> [LintRecord] {
+    /// - Parameter androidApps: what an `assetlinks.json` among the files must declare.
+    public static func run(_ paths: [String], options: ValidationOptions, caFile: String? = nil, androidApps: [AndroidApp] = []) -> [LintRecord] {
         let signedFiles = SignedFileOpener(caFile: caFile ?? FetcherConfiguration(userAgent: "").trustedCAFile)
         return paths.map { path in
             do throws(FileReadError) {
                 let contents = try BoundedFileReader.read(path, prefix: readLimit)
                 // A signed file is linted on its content; no domain to name (the signer's name
                 // is not checked).
+                if FileLint.isAssetLinks(contents.bytes) {
+                    let result = FileLint.lintAssetLinks(contents.bytes, size: contents.size, expected: androidApps)
+                    return LintRecord(file: path, verdict: result.verdict, appIDs: nil, findings: result.findings, android: result.android)
+                }
                 let opened = contents.truncated ? nil : signedFiles.open(contents.bytes, host: nil)
                 let result = FileLint.lint(
                     opened?.content ?? contents.bytes, size: contents.size, truncated: contents.truncated, signature: opened?.signature, options: options)
