@@ -91,6 +91,26 @@ import TestSupport
         #expect(server.requests.filter { $0.path == "/.well-known/assetlinks.json" }.count == before)
     }
 
+    /// Over HTTP/2 assetlinks.json is a third stream of the domain's one connection, and closing
+    /// the connection after the root does not cut it off.
+    @Test func overHTTP2AssetLinksShareTheConnection() async throws {
+        let world = try TestWorld()
+        let server = try HTTP2LoopbackServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), body: TestWorld.validFile, hold: .seconds(10))
+        defer { server.shutdown() }
+        var configuration = world.fetcherConfiguration()
+        configuration.connectTo = [server.connectTo]
+        let fetcher = try Fetcher(configuration: configuration)
+        defer { fetcher.shutdown() }
+        let hosts = (1...4).map { "android\($0).aasa.test" }
+        for host in hosts {
+            let report = await DomainAuditor(fetcher: fetcher).audit(DomainTarget(domain: host, androidApps: [AndroidApp(package: "com.example.app")])).report
+            #expect(report.fetches.map(\.location) == [.wellKnown, .root, .assetlinks])
+            #expect(report.fetches.allSatisfy { $0.httpVersion == "2" && $0.status == 200 }, "\(host): \(report.fetches.map { $0.error?.message ?? "\($0.status ?? 0)" })")
+        }
+        #expect(server.connectionCount == hosts.count, "one connection per domain")
+        #expect(server.requests.count == 3 * hosts.count)
+    }
+
     @Test func lintRecognisesAnAssetLinksFileByItsContent() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

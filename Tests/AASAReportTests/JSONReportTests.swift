@@ -47,7 +47,7 @@ import TestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: document([Samples.domain()])) as? [String: Any])
         #expect(Set(object.keys) == ["schemaVersion", "tool", "run", "summary", "input", "domains"])
         let domain = try #require((object["domains"] as? [[String: Any]])?.first)
-        #expect(Set(domain.keys) == ["domain", "inputLine", "expectedAppIDs", "verdict", "fetches", "appIDs", "findings"])
+        #expect(Set(domain.keys) == ["domain", "inputLine", "expectedAppIDs", "verdict", "fetches", "appIDs", "findings", "expectedAndroidApps", "android"])
         let fetch = try #require((domain["fetches"] as? [[String: Any]])?.first)
         #expect(Set(fetch.keys) == ["location", "url", "status", "httpVersion", "redirectTarget", "remoteIP", "newConnection",
                                     "headers", "timings", "bodyBytes", "bodySHA256", "bodyTruncated", "error", "signature"])
@@ -89,7 +89,7 @@ import TestSupport
         }
         let format = try String(contentsOf: Repository.file("docs/report-format.md"), encoding: .utf8)
         for field in ["schemaVersion", "startedAt", "complete", "findingsByCode", "inputLine", "expectedAppIDs", "redirectTarget",
-                      "newConnection", "bodySHA256", "bodyTruncated", "curlCode", "firstByteMs", "agent", "signature", "signerSubject", "contentBytes", "entitlements", "changes",
+                      "newConnection", "bodySHA256", "bodyTruncated", "curlCode", "firstByteMs", "agent", "signature", "signerSubject", "contentBytes", "expectedAndroidApps", "android", "entitlements", "changes",
                       "previousRunStartedAt", "newFindings", "resolvedFindings", "addedDomains", "removedDomains", "cdnURL"] + ResponseHeaders.recordedNames {
             #expect(format.contains("`\(field)`"), "docs/report-format.md does not describe \(field)")
         }

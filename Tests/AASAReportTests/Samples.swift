@@ -34,13 +34,19 @@ enum Samples {
     }
 
     static func domain(_ name: String = "example.com", text: String = "x", findings: [Finding]? = nil) -> DomainReport {
-        DomainReport(
+        var report = DomainReport(
             domain: name, inputLine: 3, expectedAppIDs: ["ABCDE12346.com.example.\(text)"],
             fetches: [fullFetch(.wellKnown, text: text), fullFetch(.root, text: text)],
             appIDs: ServiceAppIDs(applinks: ["ABCDE12346.\(text)"], webcredentials: [], appclips: ["ABCDE12346.a.Clip"], activitycontinuation: ["ABCDE12346.\(text)"]),
             findings: findings ?? FindingCode.allCases.enumerated().map { index, code in
                 Finding(code: code, severity: Severity.allCases[index % 3], location: [.wellKnown, .root, .domain][index % 3], message: "\(code.rawValue): \(text)")
             })
+        let fingerprint = (0..<32).map { String(format: "%02X", $0) }.joined(separator: ":")
+        report.expectedAndroidApps = ["com.example.\(text)@\(fingerprint)", "com.example.lite"]
+        report.android = AndroidDeclarations(
+            apps: [.init(package: "com.example.\(text)", fingerprints: [fingerprint], relations: ["delegate_permission/common.handle_all_urls"])],
+            includes: ["https://other.example/.well-known/assetlinks.json"])
+        return report
     }
 
     static func minimalDomain() -> DomainReport {
