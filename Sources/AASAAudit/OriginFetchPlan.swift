@@ -50,9 +50,11 @@ struct OriginFetchPlan: Sendable {
         let fetcher = fetcher
 
         // The root (and assetlinks.json) start as soon as the connection turns out to multiplex.
+        // With assetlinks.json to come, the root leaves the connection open: its task may start
+        // after the root is done, and would then need a connection of its own.
         let earlyRoot = Task { [self] () -> FetchedLocation? in
             guard await multiplexing.value else { return nil }
-            return await fetcher.fetch(rootRequest(closing: true))
+            return await fetcher.fetch(rootRequest(closing: !assetLinks))
         }
         let earlyAssetLinks: Task<FetchedLocation?, Never>? = assetLinks ? Task { [self] in
             guard await multiplexing.value else { return nil }
@@ -104,8 +106,8 @@ struct OriginFetchPlan: Sendable {
         return Fetched(wellKnown: wellKnown, root: root, browser: browser, assetLinks: android)
     }
 
-    /// `assetlinks.json`, closing the connection when done: over HTTP/2 libcurl closes it when
-    /// the last of its streams ends, whichever that is.
+    /// `assetlinks.json`, closing the connection when done (over HTTP/2 libcurl closes it once
+    /// no other stream uses it; a root still running then leaves it in curl's cache).
     func assetLinksRequest() -> FetchRequest {
         FetchRequest(url: DomainAuditor.url(domain, .assetlinks), location: .assetlinks, closeConnection: true)
     }

@@ -34,7 +34,7 @@ import TestSupport
             return .respond(status: 200, headers: [("Content-Type", type)], body: body)
         }
         defer { server.shutdown() }
-        let fetcher = try Fetcher(configuration: FetcherConfigurationBuilder.make(timeout: 10, connectTo: [server.connectTo], caFile: caFile, concurrency: 4))
+        let fetcher = try Fetcher(configuration: FetcherConfigurationBuilder.make(timeout: 60, connectTo: [server.connectTo], caFile: caFile, concurrency: 4))
         defer { fetcher.shutdown() }
         let auditor = DomainAuditor(fetcher: fetcher)
         func audit(_ host: String) async -> DomainReport {
