@@ -58,6 +58,8 @@ public enum AuditRun {
 
         var summary = accumulator.summary
         summary.inputProblems = inputProblems.count
+        let notices = AuditorProblems.notices(summary)
+        summary.auditorProblems = notices.isEmpty ? nil : notices
         let run = RunInfo(startedAt: startedAt, finishedAt: Date(), complete: complete, options: settings.runOptions)
         let finished = FinishedRun(
             tool: AASAAuditVersion.tool, run: run, summary: summary, input: InputInfo(problems: inputProblems),
@@ -67,7 +69,7 @@ public enum AuditRun {
             if complete { try workspace.publish(json: written.json, html: written.html, keep: settings.keepRuns) }
             return AuditRunResult(
                 runDirectory: workspace.runDirectory, reportJSON: written.json, reportHTML: written.html, summary: summary,
-                flaggedDomains: accumulator.flaggedDomains, complete: complete, durationSeconds: run.durationSeconds)
+                flaggedDomains: accumulator.flaggedDomains, complete: complete, durationSeconds: run.durationSeconds, changes: finished.changes)
         } catch {
             outputs.discard()
             throw .reports("cannot write the reports in \(workspace.runDirectory.path): \(error)")

@@ -69,4 +69,6 @@ public struct AuditRunResult: Sendable {
     public var flaggedDomains: [FlaggedDomain]
     public var complete: Bool
     public var durationSeconds: Double
+    /// The changes since the previous complete run in the same `--out`; nil for the first run.
+    public var changes: RunChanges?
 }

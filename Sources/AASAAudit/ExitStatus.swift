@@ -10,6 +10,9 @@ public struct ExitStatus: Sendable, Equatable {
     public static let failed = ExitStatus(1)
     /// Usage or input errors: bad options, an unreadable input, an unwritable output.
     public static let usage = ExitStatus(2)
+    /// The audit could not run properly from this machine (`AuditorProblems`): Apple's CDN or
+    /// DNS unreachable for most domains.
+    public static let auditorProblems = ExitStatus(3)
 
     /// A run ended by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM).
     public static func interrupted(by signal: Int32) -> ExitStatus { ExitStatus(128 + signal) }

@@ -17,8 +17,10 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var fetch: FetchOptions
 
     func run() async throws {
+        let pasted = try AuditInput.pastedHost(domain)
+        if let note = pasted.note { StandardConsole().printError("aasa-audit: note: \(note)\n") }
         let report = try await DomainCheck.run(
-            domain: domain, appIDs: appIDs, androidApps: android, validation: validation.options, deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
+            domain: pasted.host, appIDs: appIDs, androidApps: android, validation: validation.options, deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
         let console = StandardConsole()
         console.print(json ? try prettyJSON(report) : TerminalReport(colour: console.colour).domain(report))
         try endCommand(with: ExitPolicy.verdicts([report.verdict], failOn: failOn.severity))

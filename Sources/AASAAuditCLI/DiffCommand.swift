@@ -15,5 +15,7 @@ struct DiffCommand: ParsableCommand {
         let changes = try ReportDiff.changes(old: old, new: new)
         let console = StandardConsole()
         console.print(json ? try prettyJSON(changes) : TerminalReport(colour: console.colour).changes(changes))
+        // 1 when a domain got worse, for a CI step that guards a deploy.
+        try endCommand(with: changes.regressions.isEmpty ? .success : .failed)
     }
 }

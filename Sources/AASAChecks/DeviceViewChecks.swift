@@ -11,7 +11,7 @@ public enum DeviceViewChecks {
         let record = cdn.record
         let apple = appleReason(record.headers)
         if let error = record.error {
-            return [Finding(.cdnError, .cdn, "Apple's CDN could not be reached: \(error.message)")]
+            return [Finding(.cdnUnchecked, .cdn, "Apple's CDN could not be reached from here (\(error.message)): its copy was not checked.")]
         }
         guard let status = record.status else { return [] }
         let explained = record.headers.appleFailureReason.map { " " + AppleFailureReasons.explain($0) } ?? ""

@@ -102,6 +102,11 @@ public enum DomainChecks {
         findings += rootFindings.map { finding in
             var capped = finding
             capped.severity = fallback.answered200 ? min(finding.severity, .warning) : .info
+            // No root copy beside a good .well-known file is how it should be today: say so
+            // quietly, not as a status to fix.
+            if primary.file != nil, finding.code == .httpStatus, root.record.status == 404 || root.record.status == 410 {
+                capped.message = "No copy at the root location (HTTP \(root.record.status!)): fine, only iOS 9 devices fell back to it."
+            }
             return capped
         }
 

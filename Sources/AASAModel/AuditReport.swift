@@ -129,6 +129,9 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     /// Finding code to the number of findings with it.
     public var findingsByCode: [String: Int] = [:]
     public var inputProblems = 0
+    /// Failures of the machine running the audit, not of the sites (`AuditorProblems`); absent
+    /// when there were none.
+    public var auditorProblems: [String]?
 
     public init() {}
 

@@ -356,8 +356,13 @@ extension FindingCode {
         case .cdnError:
             FindingDefinition(
                 .deviceView, .error,
-                meaning: "Apple's CDN answered with an error for this host (the finding quotes Apple-Failure-Reason), or could not be reached.",
+                meaning: "Apple's CDN answered with an error for this host (the finding quotes Apple-Failure-Reason and says what it means), or served something that is not a JSON object.",
                 fix: "Fix what Apple's reason names (timeouts, redirects, TLS, bot blocking) on the origin; the CDN retries on its own schedule.")
+        case .cdnUnchecked:
+            FindingDefinition(
+                .deviceView, .info,
+                meaning: "Apple's CDN could not be reached from the machine running the audit (DNS, connection, TLS, time): its copy was not checked. That is about this machine's network, not the site, so the domain is not failed for it; when it happens for most domains the run says so first and exits 3.",
+                fix: "Nothing on the site. Let this machine reach app-site-association.cdn-apple.com, or pass --no-cdn where it cannot.")
         case .cdnStale:
             FindingDefinition(
                 .deviceView, .warning,

@@ -70,6 +70,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     // What devices see: Apple's CDN and Apple's bot, and the two locations against each other.
     case cdnMissing = "cdn.missing"
     case cdnError = "cdn.error"
+    case cdnUnchecked = "cdn.unchecked"
     case cdnStale = "cdn.stale"
     case uaBlocked = "ua.blocked"
     case uaDiffer = "ua.differ"

@@ -19,6 +19,26 @@ public struct RunChanges: Codable, Sendable, Equatable {
     }
 
     public var isEmpty: Bool { domains.isEmpty && addedDomains.isEmpty && removedDomains.isEmpty }
+
+    /// Domains that got worse: a verdict that fell (pass to warn or fail, warn to fail), or a new
+    /// error finding. What `diff` exits 1 for, and what a nightly summary leads with.
+    public var regressions: [DomainChange] {
+        domains.filter { change in
+            if let verdict = change.verdict, verdict.to.rank > verdict.from.rank { return true }
+            return change.newFindings.contains { $0.severity == .error }
+        }
+    }
+}
+
+extension Verdict {
+    /// pass 0, warn 1, fail 2.
+    var rank: Int {
+        switch self {
+        case .pass: 0
+        case .warn: 1
+        case .fail: 2
+        }
+    }
 }
 
 public struct DomainChange: Codable, Sendable, Equatable {

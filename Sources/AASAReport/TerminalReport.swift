@@ -147,6 +147,11 @@ public struct TerminalReport: Sendable {
         }
         let ordered = findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }.map(\.element)
         for finding in ordered {
+            // Info is context, not a problem: one line, without Why and Fix (`explain` has them).
+            guard finding.severity != .info else {
+                lines.append("  \(paint(finding.severity)) \(paint("(\(finding.location.rawValue))", .dim)) \(clean(finding.message))")
+                continue
+            }
             let explanation = finding.code.definition
             lines.append("")
             lines.append("  \(paint(finding.severity)) \(paint(finding.code.rawValue, .bold)) \(paint("(\(finding.location.rawValue))", .dim))")
@@ -178,12 +183,23 @@ public struct TerminalReport: Sendable {
     /// The closing summary of an audit run.
     public func runSummary(summary: ReportSummary, flagged: [FlaggedDomain], problems: [InputProblem], seconds: Double, complete: Bool, limit: Int = 25) -> String {
         var lines: [String] = []
-        let verdicts = summary.verdicts
-        let state = complete ? "" : paint(" (interrupted: not every domain was audited)", .red)
-        lines.append("Audited \(summary.domains) domain\(summary.domains == 1 ? "" : "s") in \(String(format: "%.1f", seconds)) s: "
-            + "\(paint("\(verdicts.pass) pass", .green)), \(paint("\(verdicts.warn) warn", .yellow)), \(paint("\(verdicts.fail) fail", .red))\(state)")
+        for notice in summary.auditorProblems ?? [] {
+            lines.append(paint("Not checked properly: ", .red) + clean(notice))
+        }
+        var verdicts = summary.verdicts
+        // Domains an interrupted run never reached are counted apart, not listed as failing.
+        let notAudited = flagged.filter { $0.codes == [.auditInterrupted] }
+        let audited = flagged.filter { $0.codes != [.auditInterrupted] }
+        verdicts.fail -= notAudited.count
+        let time = String(format: "%.1f", seconds)
+        let counts = "\(paint("\(verdicts.pass) pass", .green)), \(paint("\(verdicts.warn) warn", .yellow)), \(paint("\(verdicts.fail) fail", .red))"
+        if complete {
+            lines.append("Audited \(summary.domains) domain\(summary.domains == 1 ? "" : "s") in \(time) s: \(counts)")
+        } else {
+            lines.append("\(paint("Interrupted", .red)) after \(time) s: \(summary.domains - notAudited.count) of \(summary.domains) domains audited (\(counts)); \(notAudited.count) not audited.")
+        }
         for verdict in [Verdict.fail, .warn] {
-            let domains = flagged.filter { $0.verdict == verdict }
+            let domains = audited.filter { $0.verdict == verdict }
             guard !domains.isEmpty else { continue }
             lines.append(verdict == .fail ? "Failing:" : "Warnings:")
             for domain in domains.prefix(limit) {

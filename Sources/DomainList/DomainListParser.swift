@@ -32,7 +32,7 @@ public enum DomainListParser {
     /// What a problem is about: the unit of `maximumProblemsPerKind`.
     enum ProblemKind: CaseIterable {
         case notADomainsFile, lineTooLong, notUTF8, urlWithoutDomain, urlLine, urlSyntax, urlHost, tooManyURLs
-        case hostName, appID, tooManyAppIDs, duplicateDomain, androidApp
+        case hostName, appID, tooManyAppIDs, duplicateDomain, androidApp, pastedForm
     }
 
     public static func parse(_ bytes: [UInt8], fileName: String) -> Result {
@@ -102,8 +102,10 @@ public enum DomainListParser {
                 continue
             }
             let domain: String
-            switch HostName.normalize(first) {
-            case .success(let host): domain = host
+            switch HostName.normalizePasted(first) {
+            case .success(let pasted):
+                domain = pasted.host
+                if let note = pasted.note { problem(.pastedForm, lineNumber, line, .info, note) }
             case .failure(let error):
                 currentTarget = nil
                 problem(.hostName, lineNumber, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")

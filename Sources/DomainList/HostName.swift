@@ -1,3 +1,4 @@
+import AASAModel
 import CIDN2
 import Glibc
 
@@ -66,6 +67,30 @@ public enum HostName {
         return lower.hasPrefix("0x") && lower.dropFirst(2).allSatisfy(\.isHexDigit)
     }
 
+    /// A host as people paste it, with a note saying how it was read: an entitlement entry
+    /// (`applinks:example.com`, `webcredentials:example.com?mode=developer`) or a URL
+    /// (`https://example.com/path`) names its host; anything else must be a host name.
+    public static func normalizePasted(_ text: String) -> Result<PastedHost, HostNameError> {
+        if let colon = text.firstIndex(of: ":"), !text.contains("://"),
+           let service = AssociatedDomainService(rawValue: text[..<colon].lowercased()) {
+            var rest = Substring(text[text.index(after: colon)...])
+            if let question = rest.firstIndex(of: "?"), rest[question...].lowercased().hasPrefix("?mode=") { rest = rest[..<question] }
+            return normalize(String(rest)).map { host in
+                PastedHost(host: host, note: "\"\(text)\" is an entitlement entry; audited as its host \(host) (\(service.rawValue) reads https://\(host)/.well-known/apple-app-site-association).")
+            }
+        }
+        if let schemeEnd = text.range(of: "://") {
+            let scheme = text[..<schemeEnd.lowerBound].lowercased()
+            guard scheme == "https" || scheme == "http" else { return .failure(.init("is a \(scheme) URL; list the host name only (e.g. example.com)")) }
+            let afterScheme = text[schemeEnd.upperBound...]
+            let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            return normalize(String(authority)).map { host in
+                PastedHost(host: host, note: "\"\(text)\" is a URL; audited as its host \(host).")
+            }
+        }
+        return normalize(text).map { PastedHost(host: $0, note: nil) }
+    }
+
     /// IDNA2008 (UTS #46, non-transitional) to ASCII through libidn2.
     static func toASCII(_ host: String) -> Result<String, HostNameError> {
         var output: UnsafeMutablePointer<CChar>?
@@ -78,6 +103,13 @@ public enum HostName {
         defer { idn2_free(output) }
         return .success(String(cString: output))
     }
+}
+
+/// A host read from what someone pasted, and how it was read when that was not a plain name.
+public struct PastedHost: Equatable, Sendable {
+    public var host: String
+    /// Set when the text was an entitlement entry or a URL.
+    public var note: String?
 }
 
 public struct HostNameError: Error, Equatable, Sendable {

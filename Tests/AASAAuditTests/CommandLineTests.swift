@@ -18,6 +18,28 @@ import TestSupport
         ["--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "5", "--no-cdn"] + LoopbackNetworks.allowArguments
     }
 
+    /// Apple's CDN out of this machine's reach (here: a refused port) fails no domain; the run
+    /// says so first and exits 3. A second run's summary starts with what changed.
+    @Test func theMachinesOwnFailuresAreNotTheSitesAndChangesComeFirst() async throws {
+        let world = try TestWorld()
+        try "good.aasa.test \(TestWorld.appID)\ngood2.aasa.test\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        // curl takes the first --connect-to that matches: the CDN's host goes to a refused port.
+        let refusedCDN = "cdn.aasa.test:443:127.0.0.1:\(try LoopbackServer.unusedPort())"
+        let arguments = ["audit", "--connect-to", refusedCDN, "--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "5",
+                         "--cdn-url", "https://cdn.aasa.test/a/v1/"] + LoopbackNetworks.allowArguments
+        let first = try await run(arguments, in: world.directory.url)
+        #expect(first.status == 3, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.hasPrefix("Not checked properly: Apple's CDN could not be reached from this machine for 2 of 2 domains"), "\(first.stdout)")
+        #expect(first.stdout.contains("2 pass, 0 warn, 0 fail"))
+
+        try "good.aasa.test \(TestWorld.appID)\nmissing.aasa.test\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let second = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
+        #expect(second.status == 1)
+        #expect(second.stdout.hasPrefix("Since the last run:\n"), "\(second.stdout)")
+        #expect(second.stdout.contains("New domains: missing.aasa.test"))
+        #expect(second.stdout.contains("No longer audited: good2.aasa.test"))
+    }
+
     @Test func theBinaryWasBuilt() {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "expected the aasa-audit binary at \(Self.binary.path)")
     }
@@ -28,7 +50,7 @@ import TestSupport
             # test domains
             good.aasa.test \(TestWorld.appID)
             missing.aasa.test
-            https://bad.example/x
+            bad.example:8443
             """
         try input.write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         let result = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
@@ -36,7 +58,7 @@ import TestSupport
         #expect(result.stdout.contains("Audited 2 domains"))
         #expect(result.stdout.contains("1 pass, 0 warn, 1 fail"))
         #expect(result.stdout.contains("FAIL missing.aasa.test  http.status, location.none"))
-        #expect(result.stdout.contains("domains.txt:4: \"https://bad.example/x\" is a URL"))
+        #expect(result.stdout.contains("domains.txt:4: \"bad.example:8443\" names a port"))
         #expect(!result.stderr.contains("\r"), "no progress line when stderr is not a terminal")
         let latest = world.directory.url.appendingPathComponent("reports/latest.json")
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: latest))
@@ -81,7 +103,7 @@ import TestSupport
         (["audit", "--concurrency", "0"], "--concurrency"),
         (["audit", "--fetch-threads", "0"], "--fetch-threads"),
         (["audit", "--bogus"], "Unknown option"),
-        (["check", "https://example.com"], "is a URL"),
+        (["check", "ftp://example.com"], "is a ftp URL"),
         (["check", "example.com", "--app-id", "TEAM_ID.x.y"], "placeholder"),
         (["check", "example.com", "--resolve", "nonsense"], "--resolve"),
         (["check", "example.com", "--timeout", "0.0009"], "--timeout must be between 0.001 and 600"),

@@ -15,7 +15,7 @@ import TestSupport
     @Test func theDomainsFileIsReadWithEveryLineAccountedFor() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try write("a.example ABCDE12346.com.example.app\nhttps://b.example/\nA.example\n", to: "d.txt", in: directory)
+        let path = try write("a.example ABCDE12346.com.example.app\nb.example:443\nA.example\n", to: "d.txt", in: directory)
         let input = try AuditInput.load(domainsFile: path, entitlements: [], appIDs: [])
         #expect(input.files == [path])
         #expect(input.targets.map(\.domain) == ["a.example"])
@@ -29,14 +29,14 @@ import TestSupport
         #expect(throws: FileReadError(path: missing, reason: "no such file", role: "the domains file")) {
             try AuditInput.load(domainsFile: missing, entitlements: [], appIDs: [])
         }
-        let empty = try write("# only a comment\nhttps://x.example/\n", to: "e.txt", in: directory)
+        let empty = try write("# only a comment\nx.example:8443\n", to: "e.txt", in: directory)
         do {
             _ = try AuditInput.load(domainsFile: empty, entitlements: [], appIDs: [])
             Issue.record("an input with no domain must be refused")
         } catch let error as InputError {
             #expect(error.message == "\(empty) lists no domain to audit.")
             #expect(error.exitStatus == .usage)
-            #expect(error.context.count == 1 && error.context[0].hasPrefix("\(empty):2: \"https://x.example/\" is a URL"))
+            #expect(error.context.count == 1 && error.context[0].hasPrefix("\(empty):2: \"x.example:8443\" names a port"))
         }
         #expect(throws: InputError.self) { try AuditInput.validateAppIDs(["TEAM_ID.com.example.app"]) }
         #expect(try AuditInput.host("Example.COM.") == "example.com")

@@ -101,7 +101,8 @@ import Testing
         .featureMinIOS: { lint(valid, minimumIOS: "12") },
         .auditInterrupted: { DomainChecks.notAudited(Fixture.target()).findings },
         .cdnMissing: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served("", at: .cdn, status: 404))) },
-        .cdnError: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.failed(.dns, at: .cdn))) },
+        .cdnError: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served("<html></html>", at: .cdn))) },
+        .cdnUnchecked: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.failed(.dns, at: .cdn))) },
         .cdnStale: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served(other, at: .cdn))) },
         .uaBlocked: {
             domain(Fixture.served(valid), view: DomainChecks.DeviceView(bot: agent(Fixture.served("", status: 403), .bot), browser: agent(Fixture.served(valid), .browser)))

@@ -52,3 +52,48 @@ import Testing
         #expect(text.contains("domains.txt:7: \"https://x\" is a URL"))
     }
 }
+
+@Suite struct RunSummaryTests {
+    @Test func anInterruptedRunCountsWhatItDidNotAuditApart() {
+        var summary = ReportSummary()
+        summary.domains = 300
+        summary.verdicts.pass = 16
+        summary.verdicts.fail = 284
+        let interrupted = (0..<284).compactMap {
+            FlaggedDomain(DomainReport(domain: "d\($0).example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                                       findings: [Finding(code: .auditInterrupted, severity: .error, location: .domain, message: "Not audited.")]))
+        }
+        let text = TerminalReport(colour: false).runSummary(summary: summary, flagged: interrupted, problems: [], seconds: 2.1, complete: false)
+        #expect(text.hasPrefix("Interrupted after 2.1 s: 16 of 300 domains audited (16 pass, 0 warn, 0 fail); 284 not audited."), "\(text)")
+        #expect(!text.contains("Failing:"))
+    }
+
+    @Test func theMachinesOwnProblemsComeFirst() {
+        var summary = ReportSummary()
+        summary.domains = 8
+        summary.verdicts.pass = 8
+        summary.findingsByCode["cdn.unchecked"] = 8
+        summary.auditorProblems = AuditorProblems.notices(summary)
+        let text = TerminalReport(colour: false).runSummary(summary: summary, flagged: [], problems: [], seconds: 1, complete: true)
+        #expect(text.hasPrefix("Not checked properly: Apple's CDN could not be reached from this machine for 8 of 8 domains"), "\(text)")
+    }
+}
+
+@Suite struct AuditorProblemsTests {
+    func summary(domains: Int, codes: [String: Int]) -> ReportSummary {
+        var summary = ReportSummary()
+        summary.domains = domains
+        summary.findingsByCode = codes
+        return summary
+    }
+
+    @Test func halfTheDomainsOrMoreMakeANotice() {
+        #expect(AuditorProblems.notices(summary(domains: 10, codes: ["cdn.unchecked": 4])).isEmpty)
+        #expect(AuditorProblems.notices(summary(domains: 10, codes: ["cdn.unchecked": 5])).count == 1)
+        #expect(AuditorProblems.notices(summary(domains: 1, codes: ["cdn.unchecked": 1])).count == 1)
+        // DNS: at least five domains, so that one dead domain of a two-line list says nothing.
+        #expect(AuditorProblems.notices(summary(domains: 2, codes: ["net.dns": 2])).isEmpty)
+        #expect(AuditorProblems.notices(summary(domains: 8, codes: ["net.dns": 8])).first?.contains("DNS") == true)
+        #expect(AuditorProblems.notices(summary(domains: 100, codes: ["net.dns": 10])).isEmpty)
+    }
+}

@@ -36,7 +36,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("https://example.com", "is a URL"),
+        ("ftp://example.com", "is a ftp URL"),
+        ("applinks:*.example.com", "wildcard"),
         ("example.com/path", "has a path"),
         ("example.com:8443", "names a port"),
         ("192.0.2.1", "is an IP address"),
@@ -65,6 +66,22 @@ import Testing
         #expect(problem?.severity == .error)
         #expect(problem?.message.contains(reason) == true, "\(problem?.message ?? "")")
         #expect(problem?.text == line)
+    }
+
+    /// What people paste from Xcode or a browser names its host: audited, with a note.
+    @Test(arguments: [
+        ("applinks:Example.com", "example.com", "is an entitlement entry"),
+        ("webcredentials:example.com?mode=developer", "example.com", "is an entitlement entry"),
+        ("https://www.example.com/path?q=1#top", "www.example.com", "is a URL"),
+        ("HTTP://example.com", "example.com", "is a URL"),
+    ])
+    func pastedFormsNameTheirHost(line: String, host: String, note: String) {
+        let result = parse("\(line) ABCDE12346.com.example.app\n")
+        #expect(result.targets.map(\.domain) == [host])
+        #expect(result.targets.first?.expectedAppIDs == ["ABCDE12346.com.example.app"])
+        #expect(result.problems.count == 1)
+        #expect(result.problems.first?.severity == .info)
+        #expect(result.problems.first?.message.contains(note) == true, "\(result.problems)")
     }
 
     @Test func androidAppsAreReadBesideAppIDsAndBadOnesNamed() {
@@ -171,14 +188,14 @@ import Testing
     @Test func aHundredThousandLinesAreReadWithEveryBadLineNamed() async {
         var text = "\u{FEFF}"
         for line in 1...100_000 {
-            text += line % 10 == 0 ? "https://bad\(line).example/x\r\n" : "host\(line).example ABCDE12346.com.example.app\r\n"
+            text += line % 10 == 0 ? "bad\(line).example:8443\r\n" : "host\(line).example ABCDE12346.com.example.app\r\n"
         }
         let bytes = Array(text.utf8)
         let result = await offThePool { DomainListParser.parse(bytes, fileName: "big.txt") }
         #expect(result.targets.count == 90_000)
         // The first 100 bad lines are listed, the other 9,900 summed up at the first of them.
         #expect(result.problems.count == 101)
-        #expect(result.problems.allSatisfy { $0.line % 10 == 0 && $0.message.contains("is a URL") })
+        #expect(result.problems.allSatisfy { $0.line % 10 == 0 && $0.message.contains("names a port") })
         #expect(result.problems.prefix(100).map(\.line) == Array(stride(from: 10, through: 1_000, by: 10)))
         #expect(result.problems.last?.line == 1_010)
         #expect(result.problems.last?.message.hasPrefix("9900 more lines from here on have a problem like the one above") == true)

@@ -73,8 +73,14 @@ public struct AuditInput: Sendable {
 
     /// A host name given on the command line, normalised as the domains file's are.
     public static func host(_ text: String) throws(InputError) -> String {
-        switch HostName.normalize(text) {
-        case .success(let normalised): return normalised
+        try pastedHost(text).host
+    }
+
+    /// The host of what a user typed or pasted (a host name, an entitlement entry, a URL), and
+    /// a note when it was not a plain host name.
+    public static func pastedHost(_ text: String) throws(InputError) -> PastedHost {
+        switch HostName.normalizePasted(text) {
+        case .success(let pasted): return pasted
         case .failure(let error): throw InputError("\"\(text)\" \(error.reason).")
         }
     }

@@ -61,6 +61,10 @@ public enum AuditJob {
         progressLine?.clear()
 
         let text = TerminalReport(colour: console.colour)
+        // What changed since the last run comes first: it is what a nightly mail is read for.
+        if let changes = result.changes, result.complete {
+            console.print(changes.isEmpty ? "No changes since the last run.\n" : "Since the last run:\n" + text.changes(changes) + "\n")
+        }
         console.print(text.runSummary(
             summary: result.summary, flagged: result.flaggedDomains, problems: input.problems,
             seconds: result.durationSeconds, complete: result.complete))

@@ -6,6 +6,7 @@ public enum ExitPolicy {
     /// an input line could not be audited, or the run is incomplete; else 0.
     public static func audit(_ result: AuditRunResult, problems: [InputProblem], failOn: Severity, interruptedBy signal: Int32?) -> ExitStatus {
         if let signal { return .interrupted(by: signal) }
+        if !(result.summary.auditorProblems ?? []).isEmpty { return .auditorProblems }
         let failing = result.flaggedDomains.contains { $0.verdict.fails(at: failOn) }
         if failing || problems.contains(where: { $0.severity == .error }) || !result.complete { return .failed }
         return .success
