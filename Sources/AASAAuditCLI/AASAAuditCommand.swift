@@ -22,3 +22,26 @@ func endCommand(with status: ExitStatus) throws {
 func prettyJSON(_ value: some Encodable) throws -> String {
     String(decoding: try JSONReport.makeEncoder(pretty: true).encode(value), as: UTF8.self) + "\n"
 }
+
+extension AASAAuditCommand {
+    /// For a first argument that is no command but close to one (`chek`, `lnit`): that command.
+    static func suggestion(for argument: String) -> String? {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !argument.hasPrefix("-"), !names.contains(argument), argument.count <= 12 else { return nil }
+        return names.map { ($0, editDistance(argument.lowercased(), $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+    }
+
+    /// Levenshtein distance, for a handful of short words.
+    static func editDistance(_ first: String, _ second: String) -> Int {
+        let a = Array(first), b = Array(second)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}

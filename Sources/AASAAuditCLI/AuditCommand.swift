@@ -13,10 +13,10 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also audit the hosts an app's entitlements file names (repeatable).", valueName: "file")) var entitlements: [String] = []
     @Option(name: .customLong("app-id"), help: ArgumentHelp("With --entitlements: an app ID the hosts' files must name (repeatable).", valueName: "id")) var appIDs: [String] = []
     @Option(help: ArgumentHelp("The folder that receives the run folders and latest.*.", valueName: "dir")) var out = "reports"
-    @Option(help: "Domains audited at once.") var concurrency = 64
-    @Option(help: ArgumentHelp("Threads doing the TLS and HTTP work, each with its own curl multi handle; more help only when the CPU, not the network, is the limit.", valueName: "n")) var fetchThreads = FetcherConfiguration.defaultLoopThreads
+    @Option(parsing: .unconditional, help: "Domains audited at once.") var concurrency = 64
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads doing the TLS and HTTP work, each with its own curl multi handle; more help only when the CPU, not the network, is the limit.", valueName: "n")) var fetchThreads = FetcherConfiguration.defaultLoopThreads
     @Flag(help: "Audit every domain's Android assetlinks.json too (domains naming android:PACKAGE are always audited for it).") var android = false
-    @Option(help: ArgumentHelp("Keep only the newest N run folders in --out (older ones are removed after a complete run).", valueName: "n")) var keep: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep only the newest N run folders in --out (older ones are removed after a complete run).", valueName: "n")) var keep: Int?
     @Option(help: "The least severity that fails the run: error, or warning.") var failOn: FailThreshold = .error
     @Option(help: ArgumentHelp("Also write JUnit XML for CI servers: a test case per domain.", valueName: "file")) var junit: String?
     @Option(help: ArgumentHelp("Also write Prometheus metrics (text format, for node_exporter's textfile collector).", valueName: "file")) var metrics: String?

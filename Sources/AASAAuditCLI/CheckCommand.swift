@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAModel
 import AASAReport
 import ArgumentParser
 
@@ -6,7 +7,7 @@ import ArgumentParser
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check", abstract: "Audit one domain and print a readable verdict.")
 
-    @Argument(help: "The host name to audit, e.g. example.com.") var domain: String
+    @Argument(help: "The host names to audit, e.g. example.com (a URL or an entitlement entry such as applinks:example.com names its host).") var domains: [String]
     @Option(name: .customLong("app-id"), help: ArgumentHelp("An app ID the file must name (repeatable).", valueName: "id")) var appIDs: [String] = []
     @Option(help: ArgumentHelp("An Android app its assetlinks.json must declare, with its signing certificate's SHA-256 fingerprint when given (repeatable; audits assetlinks.json).", valueName: "package[@fingerprint]"))
     var android: [String] = []
@@ -17,12 +18,22 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var fetch: FetchOptions
 
     func run() async throws {
-        let pasted = try AuditInput.pastedHost(domain)
-        if let note = pasted.note { StandardConsole().printError("aasa-audit: note: \(note)\n") }
-        let report = try await DomainCheck.run(
-            domain: pasted.host, appIDs: appIDs, androidApps: android, validation: validation.options, deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
         let console = StandardConsole()
-        console.print(json ? try prettyJSON(report) : TerminalReport(colour: console.colour).domain(report))
-        try endCommand(with: ExitPolicy.verdicts([report.verdict], failOn: failOn.severity))
+        // Every name is checked before anything is fetched.
+        let hosts = try domains.map { domain in
+            let pasted = try AuditInput.pastedHost(domain)
+            if let note = pasted.note { console.printError("aasa-audit: note: \(note)\n") }
+            return pasted.host
+        }
+        var reports: [DomainReport] = []
+        for host in hosts {
+            let report = try await DomainCheck.run(
+                domain: host, appIDs: appIDs, androidApps: android, validation: validation.options, deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
+            if !json { console.print(TerminalReport(colour: console.colour).domain(report) + (host == hosts.last ? "" : "\n")) }
+            reports.append(report)
+        }
+        // One domain: its record; several: an array of them.
+        if json { console.print(reports.count == 1 ? try prettyJSON(reports[0]) : try prettyJSON(reports)) }
+        try endCommand(with: ExitPolicy.verdicts(reports.map(\.verdict), failOn: failOn.severity))
     }
 }

@@ -12,9 +12,10 @@ struct ExplainCommand: ParsableCommand {
     @Flag(help: "Print the codes alone, one a line.") var codes = false
 
     func run() throws {
-        let listed = try code.map { name in
-            guard let known = FindingCode(rawValue: name) else { throw ValidationError("unknown finding code '\(name)'; run 'aasa-audit explain' for the list.") }
-            return [known]
+        let listed = try code.map { name throws(ValidationError) in
+            let matches = FindingCode.matching(name)
+            guard !matches.isEmpty else { throw ValidationError("unknown finding code '\(name)'; run 'aasa-audit explain' for the list.") }
+            return matches
         } ?? FindingCode.allCases
         let text = markdown ? FindingsMarkdown.document() : codes ? listed.map { $0.rawValue + "\n" }.joined() : TerminalReport.explanations(of: listed)
         StandardConsole().print(text)

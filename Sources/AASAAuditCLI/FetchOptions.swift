@@ -6,10 +6,10 @@ import Foundation
 
 /// The options of every command that fetches.
 struct FetchOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Seconds allowed for each transfer, connection included.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds allowed for each transfer, connection included.", valueName: "seconds"))
     var timeout: Double = 10
 
-    @Option(help: ArgumentHelp("Seconds allowed for DNS, TCP and TLS: what a host that never answers costs at most (capped at --timeout).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds allowed for DNS, TCP and TLS: what a host that never answers costs at most (capped at --timeout).", valueName: "seconds"))
     var connectTimeout: Double = 5
 
     @Option(help: "The User-Agent of the root and CDN fetches (and of .well-known with --no-ua-check).")

@@ -7,8 +7,14 @@ struct ValidationOptionGroup: ParsableArguments {
     var minimumIOS: String?
 
     func validate() throws {
-        if let minimumIOS, IOSVersion(minimumIOS) == nil {
-            throw ValidationError("--min-ios '\(minimumIOS)' is not a version such as 12 or 13.5.")
+        if let minimumIOS {
+            guard let version = IOSVersion(minimumIOS) else {
+                throw ValidationError("--min-ios '\(minimumIOS)' is not a version such as 12 or 13.5.")
+            }
+            // Universal links came with iOS 9 (signed files with 8); iOS went from 18 to 26.
+            guard version >= IOSVersion("8")!, version <= IOSVersion("30")! else {
+                throw ValidationError("--min-ios \(minimumIOS) is not an iOS version universal links know: give one from 8 to 26, e.g. 15.")
+            }
         }
     }
 

@@ -5,6 +5,10 @@ import Foundation
 // Every error ends here, mapped once: a UserFacingError says its message and exit status;
 // ArgumentParser's usage errors (its 64) become 2, as every usage error is.
 do {
+    if let unknown = CommandLine.arguments.dropFirst().first, let suggestion = AASAAuditCommand.suggestion(for: unknown) {
+        StandardConsole().printError("aasa-audit: unknown command '\(unknown)'; did you mean '\(suggestion)'?\n")
+        exit(ExitStatus.usage.code)
+    }
     var command = try AASAAuditCommand.parseAsRoot()
     if var asyncCommand = command as? AsyncParsableCommand {
         try await runAsync(&asyncCommand)

@@ -82,6 +82,30 @@ public struct Finding: Codable, Sendable, Hashable {
         self.location = location
         self.message = message
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case code, severity, location, message, fix, docs
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = try container.decode(FindingCode.self, forKey: .code)
+        severity = try container.decode(Severity.self, forKey: .severity)
+        location = try container.decode(FindingLocation.self, forKey: .location)
+        message = try container.decode(String.self, forKey: .message)
+    }
+
+    /// Written with the catalog's fix and the anchor of the code's documentation, so that a
+    /// dashboard can show them without a copy of the catalog; read back without them.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(severity, forKey: .severity)
+        try container.encode(location, forKey: .location)
+        try container.encode(message, forKey: .message)
+        try container.encode(code.definition.fix, forKey: .fix)
+        try container.encode(code.documentationAnchor, forKey: .docs)
+    }
 }
 
 /// The overall result for a domain: `fail` with any error, `warn` with any warning, else `pass`.

@@ -96,3 +96,14 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case assetlinksPackageMissing = "assetlinks.package-missing"
     case assetlinksFingerprintMissing = "assetlinks.fingerprint-missing"
 }
+
+extension FindingCode {
+    /// The codes a name means, as people type it: the code in any case (`JSON.INVALID`), or a
+    /// prefix of codes (`json`, `assetlinks.`): every code it starts.
+    public static func matching(_ text: String) -> [FindingCode] {
+        let name = text.lowercased()
+        if let exact = FindingCode(rawValue: name) { return [exact] }
+        let prefix = name.hasSuffix(".") ? name : name + "."
+        return allCases.filter { $0.rawValue.hasPrefix(prefix) }
+    }
+}

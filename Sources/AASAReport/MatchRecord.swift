@@ -8,7 +8,7 @@ public struct MatchRecord: Encodable, Sendable {
     public var result: MatchOutcome
     /// The apps that may open it, first the one that does; empty unless `result` is `app`.
     public var appIDs: [String]
-    /// The rule that decided; `null` when no rule matched (the key is always written).
+    /// The rule that decided; absent when none did (`none`, `undecided`).
     public var rule: RuleRecord?
     public var reason: String
 
@@ -43,7 +43,7 @@ public struct MatchRecord: Encodable, Sendable {
         try container.encode(url, forKey: .url)
         try container.encode(result, forKey: .result)
         try container.encode(appIDs, forKey: .appIDs)
-        try container.encode(rule, forKey: .rule)
+        try container.encodeIfPresent(rule, forKey: .rule)
         try container.encode(reason, forKey: .reason)
     }
 }

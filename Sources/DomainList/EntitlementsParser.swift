@@ -14,7 +14,7 @@ public enum EntitlementsParser {
     public static func parse(_ bytes: [UInt8], fileName: String, appIDs: [String]) -> DomainListParser.Result {
         var problems: [InputProblem] = []
         func problem(_ severity: Severity, _ text: String, _ message: String) {
-            problems.append(InputProblem(file: fileName, line: 1, text: String(text.prefix(200)), severity: severity, message: message))
+            problems.append(InputProblem(file: fileName, line: line(of: text, in: bytes), text: String(text.prefix(200)), severity: severity, message: message))
         }
         let plist: Any
         do {
@@ -76,6 +76,13 @@ public enum EntitlementsParser {
             }
         }
         return DomainListParser.Result(targets: targets, problems: problems)
+    }
+
+    /// The line of an XML property list where an entry's `<string>` stands (1 when the text is
+    /// empty, not found, or the list is binary).
+    static func line(of entry: String, in bytes: [UInt8]) -> Int {
+        guard !entry.isEmpty, let at = bytes.firstRange(of: Array(">\(entry)<".utf8)) else { return 1 }
+        return bytes[..<at.lowerBound].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
     }
 
     /// Targets of several inputs as one list: a host named again gets the later input's

@@ -13,6 +13,26 @@ import Testing
             """.utf8)
     }
 
+    /// A problem names the line of the plist where its entry stands, as Xcode writes them.
+    @Test func problemsNameTheLineOfTheirEntry() {
+        let bytes = Array("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            	<key>com.apple.developer.associated-domains</key>
+            	<array>
+            		<string>applinks:example.com</string>
+            		<string>applinks:*.example.com</string>
+            		<string>nonsense</string>
+            	</array>
+            </dict>
+            </plist>
+            """.utf8)
+        let result = EntitlementsParser.parse(bytes, fileName: "App.entitlements", appIDs: [])
+        #expect(result.problems.map(\.line) == [8, 9])
+    }
+
     @Test func readsHostsServicesAndModes() {
         let result = EntitlementsParser.parse(Self.plist([
             "applinks:Example.com", "webcredentials:example.com", "applinks:example.com?mode=developer",

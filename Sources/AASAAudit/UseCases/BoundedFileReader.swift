@@ -33,7 +33,9 @@ public enum BoundedFileReader {
     /// The first `prefix` bytes of a file, and its size. Regular files only: the file is opened
     /// without blocking (a FIFO with no writer would otherwise hang the open) and refused when
     /// it is a FIFO, a device (`/dev/zero` never ends) or a directory.
+    /// `-` is standard input (read to its end, or one byte past the prefix).
     public static func read(_ path: String, prefix: Int) throws(FileReadError) -> Contents {
+        if path == "-" { return try readStandardInput(prefix: prefix) }
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
@@ -59,6 +61,21 @@ public enum BoundedFileReader {
             bytes.append(contentsOf: piece[..<got])
         }
         let size = max(Int(status.st_size), bytes.count)
+        if bytes.count > prefix { bytes.removeLast(bytes.count - prefix) }
+        return Contents(bytes: bytes, size: size)
+    }
+
+    static func readStandardInput(prefix: Int) throws(FileReadError) -> Contents {
+        var bytes: [UInt8] = []
+        var piece = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= prefix {
+            let got = piece.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress!, min($0.count, prefix + 1 - bytes.count)) }
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { throw FileReadError(path: "-", reason: String(cString: strerror(errno))) }
+            if got == 0 { break }
+            bytes.append(contentsOf: piece[..<got])
+        }
+        let size = bytes.count
         if bytes.count > prefix { bytes.removeLast(bytes.count - prefix) }
         return Contents(bytes: bytes, size: size)
     }
