@@ -11,7 +11,9 @@ struct HTMLReportFormat: SpooledDocumentFormat {
     var spoolName: String { ".rows.spool" }
 
     func render(_ domain: AuditedDomain) -> Data {
-        let files = domain.served.map { registry.display($0, domain: domain.report.domain, row: domain.index) }
+        // A compact (passing) row shows no file, so it registers none: the first full row that
+        // serves the same bytes shows them.
+        let files = HTMLReport.isCompact(domain.report) ? [] : domain.served.map { registry.display($0, domain: domain.report.domain, row: domain.index) }
         return Data(html.row(index: domain.index, report: domain.report, files: files).utf8)
     }
 

@@ -43,6 +43,8 @@ extension FindingView: MustacheParent {
         case "severity": severity
         case "location": location
         case "message": message
+        case "why": why
+        case "fix": fix
         default: nil
         }
     }
@@ -64,9 +66,22 @@ extension FileView: MustacheParent {
         case "label": label
         case "sha256": sha256
         case "text": text
+        case "marked": marked.map { $0 as Any }
         case "sameAsDomain": sameAsDomain
         case "sameAsRow": sameAsRow
         case "sameAsOwn": sameAsOwn
+        default: nil
+        }
+    }
+}
+
+extension FileView.Marked: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "before": before
+        case "at": at
+        case "after": after
+        case "markTitle": markTitle
         default: nil
         }
     }

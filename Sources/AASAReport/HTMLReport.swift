@@ -29,6 +29,7 @@ public struct ServedFileDisplay: Sendable {
 public struct HTMLReport: Sendable {
     private let headTemplate: MustacheTemplate
     private let rowTemplate: MustacheTemplate
+    private let passRowTemplate: MustacheTemplate
     private let tailTemplate: MustacheTemplate
 
     public init() {
@@ -36,6 +37,7 @@ public struct HTMLReport: Sendable {
         HTMLEscaping.register()
         headTemplate = try! MustacheTemplate(string: HTMLTemplates.head)
         rowTemplate = try! MustacheTemplate(string: HTMLTemplates.row)
+        passRowTemplate = try! MustacheTemplate(string: HTMLTemplates.passRow)
         tailTemplate = try! MustacheTemplate(string: HTMLTemplates.tail)
     }
 
@@ -44,7 +46,13 @@ public struct HTMLReport: Sendable {
     }
 
     public func row(index: Int, report: DomainReport, files: [ServedFileDisplay]) -> String {
-        rowTemplate.render(RowView(index: index, report: report, files: files))
+        Self.isCompact(report) ? passRowTemplate.render(RowView(index: index, report: report, files: []))
+            : rowTemplate.render(RowView(index: index, report: report, files: files))
+    }
+
+    /// A passing domain without findings gets one line; its details are in report.json.
+    public static func isCompact(_ report: DomainReport) -> Bool {
+        report.verdict == .pass && report.findings.allSatisfy { $0.severity == .info && $0.location == .root }
     }
 
     public func tail(tool: ToolInfo) -> String {
@@ -69,6 +77,8 @@ struct HeadView {
     let pass: Int
     let warn: Int
     let fail: Int
+    /// The fail filter is chosen when there are failures: triage first.
+    let hasFailures: Bool
     let errors: Int
     let warnings: Int
     let infos: Int
@@ -112,6 +122,7 @@ struct HeadView {
         pass = summary.verdicts.pass
         warn = summary.verdicts.warn
         fail = summary.verdicts.fail
+        hasFailures = summary.verdicts.fail > 0
         errors = summary.findingsBySeverity.error
         warnings = summary.findingsBySeverity.warning
         infos = summary.findingsBySeverity.info
@@ -167,7 +178,11 @@ struct RowView {
             list.map { ServiceView(service: service.rawValue, appIDs: $0.isEmpty ? "(none)" : $0.joined(separator: ", ")) }
         }
         hasServices = !services.isEmpty
-        self.files = files.map { FileView($0, row: index) }
+        self.files = files.map { file in
+            let location = FindingLocation(file.location)
+            let error = report.findings.first { $0.code == .jsonInvalid && $0.location == location }
+            return FileView(file, row: index, errorAt: error.flatMap { FileView.errorPosition(in: $0.message) })
+        }
         android = report.expectedAndroidApps.map { expected in
             let declared = report.android.map { $0.apps.map { "\($0.package) [\($0.fingerprints.joined(separator: ", "))]" }.joined(separator: "; ") } ?? "no usable assetlinks.json"
             return "declared: \(declared.isEmpty ? "no android_app statement" : declared)" + (expected.isEmpty ? "" : "; expected: \(expected.joined(separator: ", "))")
@@ -239,12 +254,17 @@ struct FindingView {
     let severity: String
     let location: String
     let message: String
+    /// The catalog's meaning and fix, as `explain` prints them.
+    let why: String
+    let fix: String
 
     init(_ finding: Finding) {
         code = finding.code.rawValue
         severity = finding.severity.rawValue
         location = finding.location.rawValue
         message = finding.message
+        why = finding.code.definition.meaning
+        fix = finding.code.definition.fix
     }
 }
 
@@ -257,11 +277,21 @@ struct FileView {
     let label: String
     let sha256: String
     let text: String?
+    /// An invalid file with a mark where the JSON error is: the text before, at and after it.
+    let marked: Marked?
     let sameAsDomain: String?
     let sameAsRow: Int
     let sameAsOwn: Bool
 
-    init(_ file: ServedFileDisplay, row: Int) {
+    struct Marked {
+        let before: String
+        let at: String
+        let after: String
+        let markTitle: String
+    }
+
+    /// - Parameter errorAt: the line and column (1-based) of the file's JSON error, if any.
+    init(_ file: ServedFileDisplay, row: Int, errorAt: (line: Int, column: Int)? = nil) {
         label = switch file.location {
         case .wellKnown: "Served at .well-known"
         case .root: "Served at the root"
@@ -271,15 +301,50 @@ struct FileView {
         sha256 = file.sha256
         switch file.content {
         case .text(let text):
-            self.text = text
+            marked = errorAt.flatMap { Self.mark(text, line: $0.line, column: $0.column) }
+            self.text = marked == nil ? text : nil
             sameAsDomain = nil
             sameAsRow = 0
             sameAsOwn = false
         case .sameAs(let domain, let earlierRow):
             text = nil
+            marked = nil
             sameAsOwn = earlierRow == row
             sameAsDomain = sameAsOwn ? nil : domain
             sameAsRow = earlierRow
         }
+    }
+}
+
+extension FileView {
+    /// The text split around the character at a line and column (columns counted in UTF-8
+    /// bytes, as the JSON parser reports them); nil when the position is not in the text.
+    static func mark(_ text: String, line: Int, column: Int) -> Marked? {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        var currentLine = 1
+        while currentLine < line, offset < bytes.count {
+            if bytes[offset] == UInt8(ascii: "\n") { currentLine += 1 }
+            offset += 1
+        }
+        offset += column - 1
+        guard currentLine == line, column >= 1, offset <= bytes.count else { return nil }
+        var end = offset
+        if end < bytes.count {
+            end += 1
+            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }  // the whole character
+        }
+        return Marked(
+            before: String(decoding: bytes[..<offset], as: UTF8.self), at: end > offset ? String(decoding: bytes[offset..<end], as: UTF8.self) : " ",
+            after: String(decoding: bytes[end...], as: UTF8.self), markTitle: "line \(line), column \(column): the JSON error")
+    }
+
+    /// "line N, column M" in a json.invalid finding's message.
+    static func errorPosition(in message: String) -> (line: Int, column: Int)? {
+        guard let range = message.range(of: "line ") else { return nil }
+        let rest = message[range.upperBound...]
+        let numbers = rest.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
+        guard numbers.count == 2, rest.contains(", column ") else { return nil }
+        return (numbers[0], numbers[1])
     }
 }

@@ -48,6 +48,8 @@ enum HTMLTemplates {
     ul.findings li { display:grid; grid-template-columns:80px 170px 1fr; gap:8px; padding:3px 0; border-top:1px dashed var(--line); align-items:baseline; }
     ul.findings .where { color:var(--muted); font-size:12px; }
     details { margin-top:8px; } summary { cursor:pointer; color:var(--muted); }
+    details.why { margin-top:2px; color:var(--muted); } details.why summary { font-size:12px; }
+    section.compact .row { padding:2px 0; } mark { background:var(--fail-bg); color:var(--fail); outline:1px solid var(--fail); }
     dl.fetch { display:grid; grid-template-columns:140px 1fr; gap:2px 12px; margin:8px 0; font-size:12.5px; }
     dl.fetch dt { color:var(--muted); } dl.fetch dd { margin:0; word-break:break-all; }
     pre.file { background:var(--code); padding:10px; border-radius:6px; overflow:auto; max-height:480px; white-space:pre; }
@@ -88,8 +90,8 @@ enum HTMLTemplates {
     <main>
     <h2>Domains</h2>
     <div class="controls" id="controls">
-    <label><input type="radio" name="verdict" value="all" checked> all</label>
-    <label><input type="radio" name="verdict" value="fail"> fail</label>
+    <label><input type="radio" name="verdict" value="all"{{^hasFailures}} checked{{/hasFailures}}> all</label>
+    <label><input type="radio" name="verdict" value="fail"{{#hasFailures}} checked{{/hasFailures}}> fail</label>
     <label><input type="radio" name="verdict" value="warn"> warn</label>
     <label><input type="radio" name="verdict" value="pass"> pass</label>
     <input type="search" id="search" placeholder="filter by domain or code">
@@ -97,14 +99,22 @@ enum HTMLTemplates {
 
     """#
 
+    /// A passing domain without findings: one line, no details (report.json has them all), so
+    /// that a page of 10,000 domains stays light.
+    static let passRow = #"""
+    {{% CONTENT_TYPE: HTMLEscaping }}
+    <section class="domain pass compact" id="{{domain}}" data-verdict="pass"><div class="row"><span class="badge pass">pass</span><a class="name" href="#{{domain}}">{{domain}}</a>{{#locations}}<span class="loc">{{name}} <span class="{{tone}}">{{summary}}</span></span>{{/locations}}<span class="loc">{{inputLine}}</span></div></section>
+
+    """#
+
     static let row = #"""
     {{% CONTENT_TYPE: HTMLEscaping }}
-    <section class="domain {{verdict}}" id="d{{index}}" data-verdict="{{verdict}}">
-    <div class="row"><span class="badge {{verdict}}">{{verdict}}</span><span class="name">{{domain}}</span>
+    <section class="domain {{verdict}}" id="{{domain}}" data-verdict="{{verdict}}">
+    <div class="row"><span class="badge {{verdict}}">{{verdict}}</span><a class="name" href="#{{domain}}">{{domain}}</a>
     {{#locations}}<span class="loc">{{name}} <span class="{{tone}}">{{summary}}</span></span>{{/locations}}
     <span class="loc">{{inputLine}}</span></div>
     {{#hasFindings}}<ul class="findings">
-    {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span></span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span></span></li>
+    {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span></span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span><details class="why"><summary>why, and the fix</summary>{{why}} <b>Fix:</b> {{fix}}</details></span></li>
     {{/findings}}</ul>{{/hasFindings}}
     <details><summary>Details: {{#hasServices}}app IDs, {{/hasServices}}fetches and served file</summary>
     {{#hasExpected}}<p>Expected app IDs: <code>{{expected}}</code></p>{{/hasExpected}}
@@ -114,8 +124,9 @@ enum HTMLTemplates {
     {{/locations}}
     {{#files}}<h3 class="muted">{{label}}</h3>
     {{#text}}<pre class="file">{{text}}</pre>{{/text}}
+    {{#marked}}<pre class="file">{{before}}<mark title="{{markTitle}}">{{at}}</mark>{{after}}</pre>{{/marked}}
     {{#sameAsOwn}}<p class="muted">Identical to the file above (SHA-256 {{sha256}}).</p>{{/sameAsOwn}}
-    {{#sameAsDomain}}<p class="muted">Identical to the file served by <a href="#d{{sameAsRow}}">{{sameAsDomain}}</a> (SHA-256 {{sha256}}).</p>{{/sameAsDomain}}
+    {{#sameAsDomain}}<p class="muted">Identical to the file served by <a href="#{{sameAsDomain}}">{{sameAsDomain}}</a> (SHA-256 {{sha256}}).</p>{{/sameAsDomain}}
     {{/files}}
     </details>
     </section>
@@ -130,16 +141,30 @@ enum HTMLTemplates {
     (function () {
       var sections = document.querySelectorAll("section.domain");
       var search = document.getElementById("search");
-      function apply() {
+      // The filter lives in the address's fragment (#verdict=fail&q=text), so that a link or a
+      // reload keeps it; any other fragment is a domain's anchor, shown whatever the filter.
+      function fromHash() {
+        if (location.hash.indexOf("#verdict=") !== 0) return;
+        var params = new URLSearchParams(location.hash.slice(1));
+        var radio = document.querySelector("input[name=verdict][value='" + (params.get("verdict") || "all").replace(/[^a-z]/g, "") + "']");
+        if (radio) radio.checked = true;
+        search.value = params.get("q") || "";
+      }
+      function apply(save) {
         var verdict = document.querySelector("input[name=verdict]:checked").value;
         var query = search.value.trim().toLowerCase();
+        var anchor = location.hash.indexOf("#verdict=") === 0 ? "" : decodeURIComponent(location.hash.slice(1));
         sections.forEach(function (section) {
-          var show = (verdict === "all" || section.dataset.verdict === verdict) &&
-            (query === "" || section.textContent.toLowerCase().indexOf(query) !== -1);
+          var show = section.id === anchor || ((verdict === "all" || section.dataset.verdict === verdict) &&
+            (query === "" || section.textContent.toLowerCase().indexOf(query) !== -1));
           section.classList.toggle("hidden", !show);
         });
+        if (save) history.replaceState(null, "", "#verdict=" + verdict + (query ? "&q=" + encodeURIComponent(query) : ""));
       }
-      document.getElementById("controls").addEventListener("input", apply);
+      fromHash();
+      apply(false);
+      document.getElementById("controls").addEventListener("input", function () { apply(true); });
+      window.addEventListener("hashchange", function () { fromHash(); apply(false); });
     })();
     </script>
     </body>

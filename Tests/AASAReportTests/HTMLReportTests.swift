@@ -21,8 +21,12 @@ import Testing
         let fail = Samples.domain("bad.example")
         let text = page(domains: [pass, fail], files: [[], []])
         #expect(text.hasPrefix("<!DOCTYPE html>"))
-        #expect(text.contains(#"<section class="domain pass" id="d0" data-verdict="pass">"#))
-        #expect(text.contains(#"<section class="domain fail" id="d1" data-verdict="fail">"#))
+        // A passing domain is one compact line; anchors are the domains' names.
+        #expect(text.contains(##"<section class="domain pass compact" id="good.example" data-verdict="pass"><div class="row"><span class="badge pass">pass</span><a class="name" href="#good.example">good.example</a>"##))
+        #expect(text.contains(#"<section class="domain fail" id="bad.example" data-verdict="fail">"#))
+        // Failures first: the fail filter is chosen when there are failures.
+        #expect(text.contains(#"value="fail" checked>"#))
+        #expect(text.contains(#"<details class="why"><summary>why, and the fix</summary>"#))
         #expect(text.contains("<b>2</b>domains"))
         #expect(text.contains("<b>1</b>fail"))
         #expect(text.contains("<code>appid.missing</code>"))
@@ -91,9 +95,12 @@ import Testing
         let files = [[ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .text("{}"))],
                      [ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .sameAs(domain: "first.example", row: 0)),
                       ServedFileDisplay(location: .root, sha256: "ab", content: .sameAs(domain: "second.example", row: 1))]]
-        let text = page(domains: [Samples.minimalDomain(), Samples.minimalDomain()], files: files)
+        // Rows with a finding: a passing row without one is compact and shows no file.
+        let warned = DomainReport(domain: "bare.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                                  findings: [Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain")])
+        let text = page(domains: [warned, warned], files: files)
         #expect(text.contains(#"<pre class="file">{}</pre>"#))
-        #expect(text.contains(##"Identical to the file served by <a href="#d0">first.example</a>"##))
+        #expect(text.contains(##"Identical to the file served by <a href="#first.example">first.example</a>"##))
         #expect(text.contains("Identical to the file above"))
     }
 }
