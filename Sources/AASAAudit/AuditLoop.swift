@@ -9,6 +9,9 @@ enum AuditLoop {
         var domain: AuditedDomain
         /// Each output's piece, in the order of the outputs.
         var rendered: [Data?]
+        /// The domain in flight the longest once this one is done, and since when: what the run
+        /// waits on (nil when none is left).
+        var oldestInFlight: (domain: String, since: ContinuousClock.Instant)?
     }
 
     /// A domain's outcome rendered for every output; nil when its fetches were cut short.
@@ -29,18 +32,26 @@ enum AuditLoop {
     ) async {
         await withTaskGroup(of: Completed?.self) { group in
             var next = 0
+            var started: [Int: ContinuousClock.Instant] = [:]
             func addNext() {
                 guard next < targets.count, !Task.isCancelled else { return }
                 let index = next
                 next += 1
+                started[index] = .now
                 group.addTask {
                     Self.rendered(index, await auditor.audit(targets[index]), outputs: outputs)
                 }
             }
             for _ in 0..<min(max(1, concurrency), targets.count) { addNext() }
             for await result in group {
-                if let result { completed(result) }
-                addNext()
+                if var result {
+                    started[result.domain.index] = nil
+                    addNext()
+                    result.oldestInFlight = started.min { $0.value < $1.value }.map { (targets[$0.key].domain, $0.value) }
+                    completed(result)
+                } else {
+                    addNext()
+                }
             }
         }
     }

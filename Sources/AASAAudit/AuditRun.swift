@@ -42,7 +42,7 @@ public enum AuditRun {
         await AuditLoop.run(targets: targets, concurrency: settings.concurrency, auditor: auditor, outputs: outputs.all) { completed in
             record(completed.domain, rendered: completed.rendered)
             progress(AuditProgress(done: accumulator.summary.domains, total: targets.count, failing: accumulator.summary.verdicts.fail,
-                                   elapsedSeconds: (ContinuousClock.now - clock).seconds))
+                                   elapsedSeconds: (ContinuousClock.now - clock).seconds, oldestInFlight: completed.oldestInFlight))
         }
         fetcher.shutdown()
         let complete = accumulator.complete

@@ -57,6 +57,8 @@ public struct AuditProgress: Sendable {
     public var total: Int
     public var failing: Int
     public var elapsedSeconds: Double
+    /// The domain in flight the longest, and since when.
+    public var oldestInFlight: (domain: String, since: ContinuousClock.Instant)?
 }
 
 /// What a finished run produced.

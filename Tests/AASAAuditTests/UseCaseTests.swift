@@ -104,3 +104,29 @@ import TestSupport
         #expect(ExitPolicy.verdicts([.pass, .warn], failOn: .warning) == .failed)
     }
 }
+
+/// A console that keeps what was written to standard error.
+final class RecordingConsole: Console, @unchecked Sendable {
+    private let lock = NSLock()
+    private var written = ""
+    var errorText: String { lock.withLock { written } }
+    func print(_ text: String) {}
+    func printError(_ text: String) { lock.withLock { written += text } }
+    var colour: Bool { false }
+    var errorIsTerminal: Bool { true }
+}
+
+@Suite struct ProgressLineTests {
+    /// A slow domain shows as what the run waits on, with the time it has taken so far.
+    @Test func theLineNamesTheDomainTheRunWaitsOn() {
+        let console = RecordingConsole()
+        let line = ProgressLine(console: console)
+        let since = ContinuousClock.now - .seconds(5)
+        line.update(AuditProgress(done: 3, total: 10, failing: 1, elapsedSeconds: 6, oldestInFlight: ("slow.example", since)))
+        #expect(console.errorText.contains("3/10 domains"))
+        #expect(console.errorText.contains("1 failing"))
+        #expect(console.errorText.contains("waiting on slow.example (5 s)"), "\(console.errorText)")
+        line.clear()
+        #expect(ProgressLine.duration(75) == "1 min 15 s")
+    }
+}

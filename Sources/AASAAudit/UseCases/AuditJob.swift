@@ -46,6 +46,8 @@ public enum AuditJob {
         }
 
         let progressLine = console.errorIsTerminal ? ProgressLine(console: console) : nil
+        let ticker = progressLine.map { line in Task { await line.tick() } }
+        defer { ticker?.cancel() }
         let interruption = Interruption(console: console)
         let runTask = Task {
             try await AuditRun.run(targets: input.targets, inputProblems: input.problems, settings: settings) { progressLine?.update($0) }
