@@ -41,6 +41,12 @@ public enum FileLint {
         if bytes.isEmpty, !truncated {
             findings = [Finding(.bodyEmpty, .file, "The file is empty.")]
         }
+        if let content = assessed.content {
+            let named = content.appIDs.applinks ?? []
+            for expected in options.expectedAppIDs where !named.contains(expected) {
+                findings.append(Finding(.appIDMissing, .file, "The expected app ID \(expected) is not in the file's applinks section."))
+            }
+        }
         return Result(verdict: Verdict(findings: findings), appIDs: assessed.content?.appIDs ?? ServiceAppIDs(), findings: findings, android: nil)
     }
 }

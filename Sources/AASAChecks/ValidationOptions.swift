@@ -7,10 +7,13 @@ public struct ValidationOptions: Sendable, Equatable {
     /// The matching work a domain's `+`/`-` URLs may cost together, in automaton state visits
     /// (`MatchBudget`); beyond it the rest are reported unchecked (`match.cut-short`).
     public var matchVisits: Int
+    /// For `lint`: app IDs the file's applinks section must name (`--app-id`).
+    public var expectedAppIDs: [String]
 
-    public init(minimumIOS: IOSVersion? = nil, matchVisits: Int = MatchBudget.standardVisits) {
+    public init(minimumIOS: IOSVersion? = nil, matchVisits: Int = MatchBudget.standardVisits, expectedAppIDs: [String] = []) {
         self.minimumIOS = minimumIOS
         self.matchVisits = matchVisits
+        self.expectedAppIDs = expectedAppIDs
     }
 }
 

@@ -341,10 +341,6 @@ extension FileView {
 
     /// "line N, column M" in a json.invalid finding's message.
     static func errorPosition(in message: String) -> (line: Int, column: Int)? {
-        guard let range = message.range(of: "line ") else { return nil }
-        let rest = message[range.upperBound...]
-        let numbers = rest.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
-        guard numbers.count == 2, rest.contains(", column ") else { return nil }
-        return (numbers[0], numbers[1])
+        MessagePosition.parse(message)
     }
 }

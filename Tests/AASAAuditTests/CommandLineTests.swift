@@ -59,6 +59,27 @@ import TestSupport
         #expect(family.stdout == "json.invalid\njson.not-object\njson.duplicate-key\n", "\(family.stdout)")
     }
 
+    /// lint as a CI step: expected app IDs, one line per finding with its position, GitHub
+    /// annotations, positions in the JSON, a closing count.
+    @Test func lintSpeaksCI() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try "{\n  \"applinks\": {\"details\": [],}\n}".write(to: directory.url.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        try TestWorld.validFile.write(to: directory.url.appendingPathComponent("good.json"), atomically: true, encoding: .utf8)
+        let compact = try await run(["lint", "bad.json", "good.json", "--format", "compact", "--app-id", TestWorld.appID, "--app-id", "ABCDE12346.com.example.other"], in: directory.url)
+        #expect(compact.status == 1)
+        #expect(compact.stdout.contains("bad.json:2:30: error: json.invalid: Not valid JSON: a trailing comma"), "\(compact.stdout)")
+        #expect(compact.stdout.contains("good.json: error: appid.missing: The expected app ID ABCDE12346.com.example.other is not in the file's applinks section."))
+        #expect(compact.stdout.hasSuffix("2 files: 0 pass, 0 warn, 2 fail\n"))
+        let github = try await run(["lint", "bad.json", "--format", "github"], in: directory.url)
+        #expect(github.stdout.hasPrefix("::error file=bad.json,line=2,col=30,title=json.invalid::Not valid JSON"), "\(github.stdout)")
+        let json = try await run(["lint", "bad.json", "--json"], in: directory.url)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let finding = try #require((records.first?["findings"] as? [[String: Any]])?.first)
+        #expect(finding["line"] as? Int == 2 && finding["column"] as? Int == 30)
+        #expect(finding["docs"] as? String == "docs/findings.md#json.invalid")
+    }
+
     @Test func aDashReadsStandardInput() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

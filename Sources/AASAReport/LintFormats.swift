@@ -1,0 +1,60 @@
+import AASAModel
+
+/// Where in a file a finding stands, when its message says ("at line 3, column 17"): JSON
+/// syntax errors carry one.
+public enum MessagePosition {
+    public static func parse(_ message: String) -> (line: Int, column: Int)? {
+        guard let range = message.range(of: "line ") else { return nil }
+        let rest = message[range.upperBound...]
+        let numbers = rest.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
+        guard numbers.count == 2, rest.contains(", column ") else { return nil }
+        return (numbers[0], numbers[1])
+    }
+}
+
+/// `lint --format`: one line per finding, for editors, CI logs and GitHub Actions.
+public enum LintLineFormat: String, CaseIterable, Sendable {
+    /// The human report (the default).
+    case text
+    /// `file:line:col: severity: code: message` (line and column when known, as compilers print).
+    case compact
+    /// GitHub Actions workflow commands: `::error file=F,line=L,col=C,title=CODE::message`.
+    case github
+
+    public func lines(_ record: LintRecord) -> [String] {
+        if let error = record.error {
+            return [self == .github ? "::error file=\(Self.property(record.file))::\(Self.data(error))" : "\(record.file): error: \(error)"]
+        }
+        return record.findings.map { finding in
+            let position = MessagePosition.parse(finding.message)
+            switch self {
+            case .text, .compact:
+                let at = position.map { ":\($0.line):\($0.column)" } ?? ""
+                return "\(record.file)\(at): \(finding.severity.rawValue): \(finding.code.rawValue): \(TerminalReport(colour: false).clean(finding.message))"
+            case .github:
+                let command = switch finding.severity { case .error: "error"; case .warning: "warning"; case .info: "notice" }
+                let at = position.map { ",line=\($0.line),col=\($0.column)" } ?? ""
+                return "::\(command) file=\(Self.property(record.file))\(at),title=\(Self.property(finding.code.rawValue))::\(Self.data(finding.message))"
+            }
+        }
+    }
+
+    /// GitHub's escaping of a command's message.
+    static func data(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// GitHub's escaping of a command's property value.
+    static func property(_ text: String) -> String {
+        data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}
+
+extension TerminalReport {
+    /// The closing line of `lint` over several files: how many, by verdict.
+    public func lintSummary(_ records: [LintRecord]) -> String {
+        let count = { (verdict: Verdict) in records.filter { $0.error == nil && $0.verdict == verdict }.count }
+        let unreadable = records.filter { $0.error != nil }.count
+        return "\(records.count) file\(records.count == 1 ? "" : "s"): \(count(.pass)) pass, \(count(.warn)) warn, \(count(.fail)) fail\(unreadable > 0 ? ", \(unreadable) unreadable" : "")\n"
+    }
+}
