@@ -6,8 +6,9 @@ import PackageDescription
 // engine and the commands' use cases; AASAAuditCLI is a thin ArgumentParser front end. Each
 // target's dependencies are exactly what its files import.
 //
-// Platforms: Linux (Debian's libcurl4-openssl-dev, jemalloc, /proc). No Apple platform is
-// declared because none is supported yet.
+// Platforms: Linux (Debian's libcurl4-openssl-dev, jemalloc, /proc) is built and tested.
+// macOS is meant to build with Homebrew's curl and OpenSSL (README, "macOS"): the Linux-only
+// parts (jemalloc, /proc, Glibc) are behind platform conditions; it is not tested here.
 let package = Package(
     name: "aasa-audit",
     products: [
@@ -39,7 +40,7 @@ let package = Package(
         // Typed calls into OpenSSL's CMS (PKCS#7) implementation, for signed files.
         .target(name: "CCMS", linkerSettings: [.linkedLibrary("crypto")]),
         // The executable's allocator: jemalloc and its settings (docs/performance.md).
-        .target(name: "CMallocSettings", linkerSettings: [.linkedLibrary("jemalloc")]),
+        .target(name: "CMallocSettings", linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]),
 
         // Pure logic: no I/O.
         .target(name: "AASAJSON"),

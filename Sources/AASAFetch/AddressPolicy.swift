@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Which addresses the fetcher may connect to, decided for every address curl is about to open
 /// a socket to: after DNS, `--resolve` and `--connect-to`, whatever spelling the URL used.

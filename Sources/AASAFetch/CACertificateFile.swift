@@ -1,5 +1,9 @@
 import CLibcrypto
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A `--cacert` file, checked before a run: curl would only find out at the first connection,
 /// and then every domain of the run would fail the same way.

@@ -10,13 +10,10 @@
 #include <openssl/x509v3.h>
 #include <string.h>
 
-struct ccms_message {
-    CMS_ContentInfo *cms;
-};
-
-struct ccms_trust {
-    X509_STORE *store;
-};
+// The opaque handles are OpenSSL's own objects, cast: a message is a CMS_ContentInfo, a trust
+// an X509_STORE.
+#define CMS_OF(message) ((CMS_ContentInfo *)(message))
+#define STORE_OF(trust) ((X509_STORE *)(trust))
 
 /// The oldest error OpenSSL queued (its reason string), then clears the queue.
 static void take_error(char *error, size_t size, const char *fallback) {
@@ -41,28 +38,16 @@ ccms_message *ccms_parse(const unsigned char *bytes, size_t length, int pem, cha
     }
     CMS_ContentInfo *cms = pem ? PEM_read_bio_CMS(input, NULL, NULL, NULL) : d2i_CMS_bio(input, NULL);
     BIO_free(input);
-    if (cms == NULL) {
-        take_error(error, error_size, "not a CMS structure");
-        return NULL;
-    }
-    ccms_message *message = malloc(sizeof *message);
-    if (message == NULL) {
-        CMS_ContentInfo_free(cms);
-        take_error(error, error_size, "out of memory");
-        return NULL;
-    }
-    message->cms = cms;
-    return message;
+    if (cms == NULL) take_error(error, error_size, "not a CMS structure");
+    return (ccms_message *)cms;
 }
 
 void ccms_free(ccms_message *message) {
-    if (message == NULL) return;
-    CMS_ContentInfo_free(message->cms);
-    free(message);
+    CMS_ContentInfo_free(CMS_OF(message));
 }
 
 ccms_kind ccms_message_kind(const ccms_message *message) {
-    switch (OBJ_obj2nid(CMS_get0_type(message->cms))) {
+    switch (OBJ_obj2nid(CMS_get0_type(CMS_OF(message)))) {
     case NID_pkcs7_signed: return CCMS_SIGNED_DATA;
     case NID_pkcs7_enveloped: return CCMS_ENVELOPED_DATA;
     default: return CCMS_OTHER;
@@ -70,7 +55,7 @@ ccms_kind ccms_message_kind(const ccms_message *message) {
 }
 
 int ccms_content(const ccms_message *message, const unsigned char **content, size_t *length) {
-    ASN1_OCTET_STRING **slot = CMS_get0_content(message->cms);
+    ASN1_OCTET_STRING **slot = CMS_get0_content(CMS_OF(message));
     if (slot == NULL || *slot == NULL) return 0;
     *content = ASN1_STRING_get0_data(*slot);
     *length = (size_t)ASN1_STRING_length(*slot);
@@ -78,34 +63,34 @@ int ccms_content(const ccms_message *message, const unsigned char **content, siz
 }
 
 int ccms_certificate_count(const ccms_message *message) {
-    STACK_OF(X509) *certificates = CMS_get1_certs(message->cms);
+    STACK_OF(X509) *certificates = CMS_get1_certs(CMS_OF(message));
     int count = certificates == NULL ? 0 : sk_X509_num(certificates);
     sk_X509_pop_free(certificates, X509_free);
     return count;
 }
 
 int ccms_signer_count(const ccms_message *message) {
-    STACK_OF(CMS_SignerInfo) *signers = CMS_get0_SignerInfos(message->cms);
+    STACK_OF(CMS_SignerInfo) *signers = CMS_get0_SignerInfos(CMS_OF(message));
     return signers == NULL ? 0 : sk_CMS_SignerInfo_num(signers);
 }
 
 int ccms_verify_signature(ccms_message *message, char *error, size_t error_size) {
     ERR_clear_error();
-    int ok = CMS_verify(message->cms, NULL, NULL, NULL, NULL, CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY);
+    int ok = CMS_verify(CMS_OF(message), NULL, NULL, NULL, NULL, CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY);
     if (ok != 1) take_error(error, error_size, "the signature does not verify");
     return ok == 1;
 }
 
 int ccms_verify_chain(ccms_message *message, const ccms_trust *trust, char *error, size_t error_size) {
     ERR_clear_error();
-    int ok = CMS_verify(message->cms, NULL, trust->store, NULL, NULL, CMS_BINARY);
+    int ok = CMS_verify(CMS_OF(message), NULL, STORE_OF(trust), NULL, NULL, CMS_BINARY);
     if (ok != 1) take_error(error, error_size, "the signer's certificate does not verify");
     return ok == 1;
 }
 
 /// The first signer's certificate, as set by CMS_verify; NULL before one ran.
 static X509 *first_signer(ccms_message *message) {
-    STACK_OF(CMS_SignerInfo) *infos = CMS_get0_SignerInfos(message->cms);
+    STACK_OF(CMS_SignerInfo) *infos = CMS_get0_SignerInfos(CMS_OF(message));
     if (infos == NULL || sk_CMS_SignerInfo_num(infos) < 1) return NULL;
     X509 *certificate = NULL;
     CMS_SignerInfo_get0_algs(sk_CMS_SignerInfo_value(infos, 0), NULL, &certificate, NULL, NULL);
@@ -139,18 +124,9 @@ ccms_trust *ccms_trust_load(const char *path, char *error, size_t error_size) {
         return NULL;
     }
     X509_STORE_set_purpose(store, X509_PURPOSE_ANY);
-    ccms_trust *trust = malloc(sizeof *trust);
-    if (trust == NULL) {
-        X509_STORE_free(store);
-        take_error(error, error_size, "out of memory");
-        return NULL;
-    }
-    trust->store = store;
-    return trust;
+    return (ccms_trust *)store;
 }
 
 void ccms_trust_free(ccms_trust *trust) {
-    if (trust == NULL) return;
-    X509_STORE_free(trust->store);
-    free(trust);
+    X509_STORE_free(STORE_OF(trust));
 }

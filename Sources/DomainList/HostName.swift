@@ -1,6 +1,10 @@
 import AASAModel
 import CIDN2
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Host names as the auditor accepts them: what an `applinks:` entitlement can name.
 /// Normalised to lower case, without a trailing dot, internationalised labels in punycode.

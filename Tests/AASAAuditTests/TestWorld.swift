@@ -16,9 +16,8 @@ final class TestWorld: Sendable {
     let pki: TestPKI
 
     init() throws {
-        pki = try TestPKI()
-        directory = try TemporaryDirectory()
-        caFile = try pki.writeCACertificate(in: directory.url)
+        let ca = try TrustedTestCA()
+        (pki, directory, caFile) = (ca.pki, ca.directory, ca.caFile)
         server = try LoopbackServer(identity: try pki.issueServerIdentity(for: ["*.aasa.test"]), agentScript: Self.answer)
     }
 

@@ -9,18 +9,17 @@ import TestSupport
     static let host = "signed.aasa.test"
     static let content = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]}}"#.utf8)
 
-    let directory: TemporaryDirectory
-    let pki: TestPKI
+    let ca: TrustedTestCA
     let identity: ServerIdentity
     let trust: TrustStore
     let maker: SignedFileMaker
+    var pki: TestPKI { ca.pki }
 
     init() throws {
-        directory = try TemporaryDirectory()
-        pki = try TestPKI()
-        identity = try pki.issueServerIdentity(for: [Self.host])
-        trust = try TrustStore(caFile: try pki.writeCACertificate(in: directory.url))
-        maker = SignedFileMaker(directory: directory.url)
+        ca = try TrustedTestCA()
+        identity = try ca.pki.issueServerIdentity(for: [Self.host])
+        trust = try TrustStore(caFile: ca.caFile)
+        maker = SignedFileMaker(directory: ca.directory.url)
     }
 
     @Test(arguments: [SignedFileMaker.Kind.der, .pem])

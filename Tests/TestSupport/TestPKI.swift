@@ -83,3 +83,17 @@ public struct ServerIdentity: Sendable {
         return configuration
     }
 }
+
+/// A test CA and a temporary directory holding its certificate (the file clients trust).
+public struct TrustedTestCA: Sendable {
+    public let pki: TestPKI
+    public let directory: TemporaryDirectory
+    /// The CA certificate's PEM file, in `directory`.
+    public let caFile: String
+
+    public init(name: String = "aasa-audit test CA") throws {
+        pki = try TestPKI(name: name)
+        directory = try TemporaryDirectory()
+        caFile = try pki.writeCACertificate(in: directory.url)
+    }
+}

@@ -16,9 +16,5 @@ public func fuzzChecks(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 @_cdecl("FuzzChecks_main")
 public func fuzzChecksMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-        fuzzChecks(data!, size)
-    }
+    fuzz_run(argc, argv) { data, size in fuzzChecks(data!, size) }
 }

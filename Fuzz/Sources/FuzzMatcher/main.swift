@@ -25,9 +25,5 @@ public func fuzzMatcher(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 @_cdecl("FuzzMatcher_main")
 public func fuzzMatcherMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-        fuzzMatcher(data!, size)
-    }
+    fuzz_run(argc, argv) { data, size in fuzzMatcher(data!, size) }
 }

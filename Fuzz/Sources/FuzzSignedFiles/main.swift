@@ -19,9 +19,5 @@ public func fuzzSignedFiles(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 @_cdecl("FuzzSignedFiles_main")
 public func fuzzSignedFilesMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-        fuzzSignedFiles(data!, size)
-    }
+    fuzz_run(argc, argv) { data, size in fuzzSignedFiles(data!, size) }
 }

@@ -54,7 +54,7 @@ public enum BoundedFileReader {
         var piece = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count < wanted {
             let asked = min(piece.count, wanted - bytes.count)
-            let got = piece.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, asked) }
+            let got = piece.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, asked) }
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
             if got == 0 { break }
@@ -69,7 +69,7 @@ public enum BoundedFileReader {
         var bytes: [UInt8] = []
         var piece = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= prefix {
-            let got = piece.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress!, min($0.count, prefix + 1 - bytes.count)) }
+            let got = piece.withUnsafeMutableBytes { systemRead(STDIN_FILENO, $0.baseAddress!, min($0.count, prefix + 1 - bytes.count)) }
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else { throw FileReadError(path: "-", reason: String(cString: strerror(errno))) }
             if got == 0 { break }
@@ -98,4 +98,13 @@ public enum BoundedFileReader {
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
         return nsError.localizedDescription
     }
+}
+
+/// The C library's read(2), by the name each platform's module gives it.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(descriptor, buffer, count)
+    #else
+    Darwin.read(descriptor, buffer, count)
+    #endif
 }

@@ -11,17 +11,30 @@ public struct RunStatistics: Codable {
 
     public static func measure(since start: ContinuousClock.Instant, domains: Int) -> RunStatistics {
         var usage = rusage()
+        #if os(Linux)
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
         let elapsed = ContinuousClock.now - start
         return RunStatistics(
             wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
             userCPUSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
             systemCPUSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
-            peakResidentBytes: peakResidentBytes() ?? Int(usage.ru_maxrss) * 1024,
+            peakResidentBytes: peakResidentBytes() ?? Self.maxRSSBytes(usage),
             domains: domains)
     }
 
-    /// VmHWM from /proc/self/status.
+    /// getrusage's peak: kilobytes on Linux, bytes on macOS.
+    static func maxRSSBytes(_ usage: rusage) -> Int {
+        #if os(Linux)
+        Int(usage.ru_maxrss) * 1024
+        #else
+        Int(usage.ru_maxrss)
+        #endif
+    }
+
+    /// VmHWM from /proc/self/status (Linux only; nil elsewhere).
     static func peakResidentBytes() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),

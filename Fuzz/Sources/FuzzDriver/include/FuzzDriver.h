@@ -4,3 +4,7 @@
 #include <stdint.h>
 
 int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*callback)(const uint8_t *data, size_t size));
+
+/// Runs libFuzzer with the process's arguments over `callback`: each target's entry point is
+/// this one call.
+int fuzz_run(int argc, char **argv, int (*callback)(const uint8_t *data, size_t size));
