@@ -49,7 +49,9 @@ enum HTMLTemplates {
     ul.findings .where { color:var(--muted); font-size:12px; }
     details { margin-top:8px; } summary { cursor:pointer; color:var(--muted); }
     details.why { margin-top:2px; color:var(--muted); } details.why summary { font-size:12px; }
-    section.compact .row { padding:2px 0; } mark { background:var(--fail-bg); color:var(--fail); outline:1px solid var(--fail); }
+    section.compact { padding:2px 14px; margin:2px 0; border-radius:4px; } section.compact .name { font-size:14px; }
+    a.name { color:inherit; text-decoration:none; } a.name:hover { text-decoration:underline; }
+    mark { background:var(--fail-bg); color:var(--fail); outline:1px solid var(--fail); }
     dl.fetch { display:grid; grid-template-columns:140px 1fr; gap:2px 12px; margin:8px 0; font-size:12.5px; }
     dl.fetch dt { color:var(--muted); } dl.fetch dd { margin:0; word-break:break-all; }
     pre.file { background:var(--code); padding:10px; border-radius:6px; overflow:auto; max-height:480px; white-space:pre; }
