@@ -24,6 +24,7 @@ public struct DomainAuditor: Sendable {
         let plan = OriginFetchPlan(
             fetcher: fetcher, domain: target.domain, botUserAgent: deviceView.botUserAgent,
             browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent, assetLinks: target.auditsAndroid)
+            .judgingSignedFiles(with: signedFiles)
         let origin = await plan.run()
         return judge(target, origin: origin, cdn: await cdnFetch)
     }

@@ -27,6 +27,9 @@ struct OriginFetchPlan: Sendable {
     /// Whether Android's `assetlinks.json` is fetched too (on the same connection: at once
     /// over HTTP/2, last over HTTP/1.1). A domain without Android apps costs no request.
     var assetLinks = false
+    /// Whether the bot's answer holds a usable file (then no browser is asked). The auditor
+    /// opens a signed file first, so that a signed file served to the bot costs no extra request.
+    var usableFile: @Sendable (FetchedLocation) -> Bool = { DeviceViewChecks.usableFile($0) != nil }
 
     /// Less time than this left: a later fetch is not started (it could not even connect).
     static let minimumFetchSeconds = 0.01
@@ -78,7 +81,7 @@ struct OriginFetchPlan: Sendable {
                            assetLinks: assetLinks ? skipped(.assetlinks, because: error) : nil)
         }
         var browser: FetchedLocation?
-        if let browserUserAgent, DeviceViewChecks.usableFile(wellKnown) == nil {
+        if let browserUserAgent, !usableFile(wellKnown) {
             // Multiplexed, it may end after the root: then it closes the connection. Over
             // HTTP/1.1 the root comes after it and closes it.
             let multiplexed = await multiplexing.value
@@ -173,5 +176,15 @@ final class ConnectionSignal: Sendable {
                 if let known { continuation.resume(returning: known) }
             }
         }
+    }
+}
+
+extension OriginFetchPlan {
+    /// The plan, with the bot's answer judged after a signed file is opened.
+    func judgingSignedFiles(with opener: SignedFileOpener) -> OriginFetchPlan {
+        var plan = self
+        let domain = domain
+        plan.usableFile = { DeviceViewChecks.usableFile(opener.unwrap($0, host: domain)) != nil }
+        return plan
     }
 }

@@ -64,6 +64,13 @@ import TestSupport
         #expect(codes(untrusted) == ["file.signed/info", "signature.invalid/error"])
         #expect(untrusted.findings.contains { $0.message.hasPrefix("The signer's certificate does not chain to a trusted CA") })
 
+        // With Apple's bot and a browser compared, a signed file given to the bot is a usable
+        // file: no browser is asked.
+        let compared = await DomainAuditor(fetcher: fetcher, deviceView: DeviceViewSettings(cdnBase: nil))
+            .audit(DomainTarget(domain: "signed.aasa.test", expectedAppIDs: [TestWorld.appID])).report
+        #expect(compared.verdict == .pass, "\(compared.findings.map(\.message))")
+        #expect(compared.fetches.map(\.location) == [.wellKnown, .root])
+
         let mislabelled = await audit("mislabelled.aasa.test")
         #expect(codes(mislabelled) == ["http.content-type/warning"])
         #expect(mislabelled.findings.first?.message.contains("the file is plain JSON") == true)
