@@ -24,7 +24,7 @@ public struct DomainAuditor: Sendable {
         let plan = OriginFetchPlan(
             fetcher: fetcher, domain: target.domain, botUserAgent: deviceView.botUserAgent,
             browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent, assetLinks: target.auditsAndroid)
-            .judgingSignedFiles(with: signedFiles)
+            .openingSignedFiles(with: signedFiles)
         let origin = await plan.run()
         return judge(target, origin: origin, cdn: await cdnFetch)
     }
@@ -34,12 +34,9 @@ public struct DomainAuditor: Sendable {
     /// which lives in the task's own allocator for the whole audit of the domain, about 36 KB:
     /// a third of the memory of each domain in flight at `--concurrency 1000`.
     @inline(never)
-    func judge(_ target: DomainTarget, origin fetched: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?) -> DomainOutcome {
-        // Signed files are judged on their content, their signature beside it.
-        var origin = fetched
-        origin.wellKnown = signedFiles.unwrap(origin.wellKnown, host: target.domain)
-        origin.root = signedFiles.unwrap(origin.root, host: target.domain)
-        origin.browser = origin.browser.map { signedFiles.unwrap($0, host: target.domain) }
+    func judge(_ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?) -> DomainOutcome {
+        // Signed files are judged on their content, their signature beside it (the plan opened
+        // the origin's; the CDN's copy is opened here).
         // A host that gives Apple's bot no file but gives a browser one is judged on the
         // browser's copy (and flagged ua.blocked); otherwise on what the bot got.
         let judged = origin.browser.flatMap { DeviceViewChecks.usableFile($0) == nil ? nil : $0 } ?? origin.wellKnown

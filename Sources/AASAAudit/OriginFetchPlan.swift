@@ -27,9 +27,10 @@ struct OriginFetchPlan: Sendable {
     /// Whether Android's `assetlinks.json` is fetched too (on the same connection: at once
     /// over HTTP/2, last over HTTP/1.1). A domain without Android apps costs no request.
     var assetLinks = false
-    /// Whether the bot's answer holds a usable file (then no browser is asked). The auditor
-    /// opens a signed file first, so that a signed file served to the bot costs no extra request.
-    var usableFile: @Sendable (FetchedLocation) -> Bool = { DeviceViewChecks.usableFile($0) != nil }
+    /// Applied to each answer of the AASA locations as it arrives: the auditor opens signed
+    /// files here, once, so that a signed file given to the bot counts as a usable one (no
+    /// browser is asked) and the checks get its content.
+    var opening: @Sendable (FetchedLocation) -> FetchedLocation = { $0 }
 
     /// Less time than this left: a later fetch is not started (it could not even connect).
     static let minimumFetchSeconds = 0.01
@@ -57,14 +58,14 @@ struct OriginFetchPlan: Sendable {
         // after the root is done, and would then need a connection of its own.
         let earlyRoot = Task { [self] () -> FetchedLocation? in
             guard await multiplexing.value else { return nil }
-            return await fetcher.fetch(rootRequest(closing: !assetLinks))
+            return opening(await fetcher.fetch(rootRequest(closing: !assetLinks)))
         }
         let earlyAssetLinks: Task<FetchedLocation?, Never>? = assetLinks ? Task { [self] in
             guard await multiplexing.value else { return nil }
             return await fetcher.fetch(assetLinksRequest())
         } : nil
         var wellKnown = await withTaskCancellationHandler {
-            await fetcher.fetch(request)
+            opening(await fetcher.fetch(request))
         } onCancel: {
             earlyRoot.cancel()
             earlyAssetLinks?.cancel()
@@ -81,12 +82,12 @@ struct OriginFetchPlan: Sendable {
                            assetLinks: assetLinks ? skipped(.assetlinks, because: error) : nil)
         }
         var browser: FetchedLocation?
-        if let browserUserAgent, !usableFile(wellKnown) {
+        if let browserUserAgent, DeviceViewChecks.usableFile(wellKnown) == nil {
             // Multiplexed, it may end after the root: then it closes the connection. Over
             // HTTP/1.1 the root comes after it and closes it.
             let multiplexed = await multiplexing.value
-            var fetched = await fetchWithinDeadline(FetchRequest(
-                url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed, userAgent: browserUserAgent), started: started)
+            var fetched = opening(await fetchWithinDeadline(FetchRequest(
+                url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed, userAgent: browserUserAgent), started: started))
             fetched.record.agent = .browser
             browser = fetched
         }
@@ -95,7 +96,7 @@ struct OriginFetchPlan: Sendable {
             root = early
         } else {
             // HTTP/1.1: after .well-known (and the browser's) on the same connection.
-            root = await fetchWithinDeadline(rootRequest(closing: !assetLinks), started: started)
+            root = opening(await fetchWithinDeadline(rootRequest(closing: !assetLinks), started: started))
         }
         var android: FetchedLocation?
         if let earlyAssetLinks {
@@ -180,11 +181,11 @@ final class ConnectionSignal: Sendable {
 }
 
 extension OriginFetchPlan {
-    /// The plan, with the bot's answer judged after a signed file is opened.
-    func judgingSignedFiles(with opener: SignedFileOpener) -> OriginFetchPlan {
+    /// The plan, opening the signed files it is served (for `domain`) as they arrive.
+    func openingSignedFiles(with opener: SignedFileOpener) -> OriginFetchPlan {
         var plan = self
         let domain = domain
-        plan.usableFile = { DeviceViewChecks.usableFile(opener.unwrap($0, host: domain)) != nil }
+        plan.opening = { opener.unwrap($0, host: domain) }
         return plan
     }
 }

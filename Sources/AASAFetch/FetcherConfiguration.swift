@@ -88,6 +88,11 @@ public struct FetchRequest: Sendable {
 extension FetcherConfiguration {
     /// The CA bundle the fetches trust: `--cacert`, else the one libcurl was built with.
     public var trustedCAFile: String? {
-        caCertFile ?? ccurl_default_ca_file().map { String(cString: $0) }
+        caCertFile ?? Self.defaultCAFile
+    }
+
+    /// The CA bundle libcurl was built to trust.
+    public static var defaultCAFile: String? {
+        ccurl_default_ca_file().map { String(cString: $0) }
     }
 }

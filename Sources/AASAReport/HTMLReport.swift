@@ -181,7 +181,7 @@ struct RowView {
         self.files = files.map { file in
             let location = FindingLocation(file.location)
             let error = report.findings.first { $0.code == .jsonInvalid && $0.location == location }
-            return FileView(file, row: index, errorAt: error.flatMap { FileView.errorPosition(in: $0.message) })
+            return FileView(file, row: index, errorAt: error.flatMap { MessagePosition.parse($0.message) })
         }
         android = report.expectedAndroidApps.map { expected in
             let declared = report.android.map { $0.apps.map { "\($0.package) [\($0.fingerprints.joined(separator: ", "))]" }.joined(separator: "; ") } ?? "no usable assetlinks.json"
@@ -337,10 +337,5 @@ extension FileView {
         return Marked(
             before: String(decoding: bytes[..<offset], as: UTF8.self), at: end > offset ? String(decoding: bytes[offset..<end], as: UTF8.self) : " ",
             after: String(decoding: bytes[end...], as: UTF8.self), markTitle: "line \(line), column \(column): the JSON error")
-    }
-
-    /// "line N, column M" in a json.invalid finding's message.
-    static func errorPosition(in message: String) -> (line: Int, column: Int)? {
-        MessagePosition.parse(message)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// names no single host, so it is reported rather than audited.
 public enum EntitlementsParser {
     public static let key = "com.apple.developer.associated-domains"
-    public static let modes = ["developer", "managed", "developer+managed"]
+    public static let modes = EntitlementEntry.modes
 
     /// One target per host, in the order the file names them, with every service that names
     /// it and the given app IDs as the ones the host's file must name.
@@ -35,25 +35,21 @@ public enum EntitlementsParser {
         var targets: [DomainTarget] = []
         var position: [String: Int] = [:]
         for case let entry as String in entries {
-            guard let colon = entry.firstIndex(of: ":") else {
+            let service: AssociatedDomainService
+            let rest: String
+            let mode: String?
+            switch EntitlementEntry.split(entry) {
+            case .success(let split):
+                (service, rest, mode) = (split.service, split.host, split.mode)
+            case .failure(.notAnEntry):
                 problem(.error, entry, "\"\(entry)\" is not SERVICE:HOST.")
                 continue
-            }
-            let serviceName = String(entry[..<colon])
-            var rest = String(entry[entry.index(after: colon)...])
-            var mode: String?
-            if let query = rest.firstIndex(of: "?") {
-                let parameter = rest[rest.index(after: query)...]
-                rest = String(rest[..<query])
-                guard parameter.hasPrefix("mode="), modes.contains(String(parameter.dropFirst(5))) else {
-                    problem(.error, entry, "\"\(entry)\": the only parameter is mode=developer, managed or developer+managed.")
-                    continue
-                }
-                mode = String(parameter.dropFirst(5))
-            }
-            guard let service = AssociatedDomainService(rawValue: serviceName) else {
+            case .failure(.badParameter):
+                problem(.error, entry, "\"\(entry)\": the only parameter is mode=developer, managed or developer+managed.")
+                continue
+            case .failure(.unknownService(let name)):
                 let known = AssociatedDomainService.allCases.map(\.rawValue).joined(separator: ", ")
-                problem(.error, entry, "\"\(entry)\": \(serviceName) is not an associated-domains service (\(known)).")
+                problem(.error, entry, "\"\(entry)\": \(name) is not an associated-domains service (\(known)).")
                 continue
             }
             if rest.hasPrefix("*.") {

@@ -1,4 +1,3 @@
-import AASAModel
 import CIDN2
 #if canImport(Glibc)
 import Glibc
@@ -75,12 +74,9 @@ public enum HostName {
     /// (`applinks:example.com`, `webcredentials:example.com?mode=developer`) or a URL
     /// (`https://example.com/path`) names its host; anything else must be a host name.
     public static func normalizePasted(_ text: String) -> Result<PastedHost, HostNameError> {
-        if let colon = text.firstIndex(of: ":"), !text.contains("://"),
-           let service = AssociatedDomainService(rawValue: text[..<colon].lowercased()) {
-            var rest = Substring(text[text.index(after: colon)...])
-            if let question = rest.firstIndex(of: "?"), rest[question...].lowercased().hasPrefix("?mode=") { rest = rest[..<question] }
-            return normalize(String(rest)).map { host in
-                PastedHost(host: host, note: "\"\(text)\" is an entitlement entry; audited as its host \(host) (\(service.rawValue) reads https://\(host)/.well-known/apple-app-site-association).")
+        if case .success(let entry) = EntitlementEntry.split(text) {
+            return normalize(entry.host).map { host in
+                PastedHost(host: host, note: "\"\(text)\" is an entitlement entry; audited as its host \(host) (\(entry.service.rawValue) reads https://\(host)/.well-known/apple-app-site-association).")
             }
         }
         if let schemeEnd = text.range(of: "://") {

@@ -12,7 +12,7 @@ public enum LocalLint {
     /// - Parameter caFile: the CAs a signed file's signer must chain to (nil: libcurl's bundle).
     /// - Parameter androidApps: what an `assetlinks.json` among the files must declare.
     public static func run(_ paths: [String], options: ValidationOptions, caFile: String? = nil, androidApps: [AndroidApp] = []) -> [LintRecord] {
-        let signedFiles = SignedFileOpener(caFile: caFile ?? FetcherConfiguration(userAgent: "").trustedCAFile)
+        let signedFiles = SignedFileOpener(caFile: caFile ?? FetcherConfiguration.defaultCAFile)
         return paths.map { path in
             do throws(FileReadError) {
                 let contents = try BoundedFileReader.read(path, prefix: readLimit)
