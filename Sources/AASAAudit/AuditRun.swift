@@ -61,19 +61,45 @@ public enum AuditRun {
         let notices = AuditorProblems.notices(summary)
         summary.auditorProblems = notices.isEmpty ? nil : notices
         let run = RunInfo(startedAt: startedAt, finishedAt: Date(), complete: complete, options: settings.runOptions)
-        let finished = FinishedRun(
+        var finished = FinishedRun(
             tool: AASAAuditVersion.tool, run: run, summary: summary, input: InputInfo(problems: inputProblems),
             changes: accumulator.runChanges(domains: targets.map(\.domain)))
+        let written: (json: URL, html: URL)
         do {
-            let written = try outputs.finish(finished)
+            written = try outputs.finishReports(finished)
             if complete { try workspace.publish(json: written.json, html: written.html, keep: settings.keepRuns) }
-            return AuditRunResult(
-                runDirectory: workspace.runDirectory, reportJSON: written.json, reportHTML: written.html, summary: summary,
-                flaggedDomains: accumulator.flaggedDomains, complete: complete, durationSeconds: run.durationSeconds, changes: finished.changes)
         } catch {
             outputs.discard()
             throw .reports("cannot write the reports in \(workspace.runDirectory.path): \(error)")
         }
+        // The reports are in place: the history, the index and the alert cannot lose them.
+        var historyProblem: String?
+        if complete {
+            let entry = HistoryRun(run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: run.finishedAt,
+                                   domains: accumulator.historyDomains)
+            do {
+                try RunHistoryIndex.update(output: workspace.output, with: entry)
+            } catch {
+                historyProblem = "cannot update the history in \(workspace.output.path): \(error.localizedDescription)"
+            }
+            if let notification = settings.notification {
+                let alert = RunAlert(
+                    run: RunAlert.Run(startedAt: startedAt, folder: workspace.runDirectory.path, report: written.html.path,
+                                      previousRunStartedAt: finished.changes?.previousRunStartedAt),
+                    verdicts: summary.verdicts, changes: finished.changes, flagged: accumulator.flaggedDomains)
+                finished.notification = await RunNotification.send(alert, settings: notification)
+            }
+        }
+        do {
+            try outputs.finishMetrics(finished)
+        } catch {
+            outputs.discard()
+            throw .reports("cannot write the metrics: \(error)")
+        }
+        return AuditRunResult(
+            runDirectory: workspace.runDirectory, reportJSON: written.json, reportHTML: written.html, summary: summary,
+            flaggedDomains: accumulator.flaggedDomains, complete: complete, durationSeconds: run.durationSeconds, changes: finished.changes,
+            notification: finished.notification, historyProblem: historyProblem)
     }
 }
 

@@ -25,6 +25,8 @@ public struct AuditSettings: Sendable {
     /// Where to write JUnit XML (`--junit`) and Prometheus metrics (`--metrics`).
     public var junitFile: URL?
     public var metricsFile: URL?
+    /// `--notify`: the alert sent after a complete run; nil sends none.
+    public var notification: NotificationSettings?
 
     public init(inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,
                 validation: ValidationOptions = ValidationOptions(), deviceView: DeviceViewSettings = .originOnly) {
@@ -47,6 +49,11 @@ public struct AuditSettings: Sendable {
         options.cdnURL = deviceView.cdnBase
         options.botUserAgent = deviceView.botUserAgent
         options.browserUserAgent = deviceView.browserUserAgent
+        options.severityOverrides = validation.severityPolicy.isEmpty ? nil : validation.severityPolicy.entries
+        if let notification {
+            options.notifyURL = notification.displayURL
+            options.notifyOn = notification.trigger.rawValue
+        }
         return options
     }
 }
@@ -73,4 +80,8 @@ public struct AuditRunResult: Sendable {
     public var durationSeconds: Double
     /// The changes since the previous complete run in the same `--out`; nil for the first run.
     public var changes: RunChanges?
+    /// What became of `--notify`; nil when not asked for or the run was interrupted.
+    public var notification: NotificationResult?
+    /// Why `history.json` or `index.html` could not be written, when they could not.
+    public var historyProblem: String?
 }

@@ -52,7 +52,7 @@ public struct DomainAuditor: Sendable {
         let fetches = [origin.wellKnown.record, root.record] + [origin.browser, cdn, origin.assetLinks].compactMap { $0?.record }
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
-            fetches: fetches, appIDs: checked.appIDs, findings: checked.findings + (android?.findings ?? []),
+            fetches: fetches, appIDs: checked.appIDs, findings: validation.severityPolicy.apply(checked.findings + (android?.findings ?? [])),
             entitlements: target.services.isEmpty ? nil : target.services)
         if target.auditsAndroid {
             report.expectedAndroidApps = target.androidApps.map(\.description)

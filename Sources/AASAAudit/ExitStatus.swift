@@ -14,6 +14,10 @@ public struct ExitStatus: Sendable, Equatable {
     /// DNS unreachable for most domains.
     public static let auditorProblems = ExitStatus(3)
 
+    /// The run and its reports are fine, but `--notify`'s alert could not be delivered (given
+    /// only when the run would otherwise exit 0: a failing run's 1 says more).
+    public static let notificationFailed = ExitStatus(4)
+
     /// A run ended by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM).
     public static func interrupted(by signal: Int32) -> ExitStatus { ExitStatus(128 + signal) }
 }

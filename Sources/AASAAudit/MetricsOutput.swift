@@ -57,6 +57,9 @@ final class MetricsOutput: RunOutput {
             return try current.writer.complete { writer in
                 try current.durations.copyWritten(to: writer)
                 try writer.write(MetricsReport.runSection(run: run.run, summary: run.summary, findingCounts: current.findingCounts))
+                if let notification = run.notification {
+                    try writer.write(MetricsReport.notificationSection(state: notification.state.rawValue, attempts: notification.attempts.count))
+                }
             }
         }
     }

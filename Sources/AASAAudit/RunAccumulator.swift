@@ -8,11 +8,14 @@ struct RunAccumulator {
     private(set) var summary = ReportSummary()
     private var flagged: [FlaggedDomain?]
     private var audited: [Bool]
+    /// Each domain's verdict and codes, for the history.
+    private var history: [HistoryDomain?]
     private var changes: RunChanges.Collector?
 
     init(domainCount: Int, previous: ReportSnapshot?) {
         flagged = Array(repeating: nil, count: domainCount)
         audited = Array(repeating: false, count: domainCount)
+        history = Array(repeating: nil, count: domainCount)
         changes = previous.map { RunChanges.Collector(previous: $0.domains, previousStartedAt: $0.startedAt) }
     }
 
@@ -20,6 +23,7 @@ struct RunAccumulator {
         summary.add(domain.report)
         flagged[domain.index] = FlaggedDomain(domain.report)
         audited[domain.index] = true
+        history[domain.index] = HistoryDomain(domain.report)
         changes?.add(DomainSnapshot(domain.report), at: domain.index)
     }
 
@@ -30,6 +34,9 @@ struct RunAccumulator {
 
     /// The domains that did not pass, in input order.
     var flaggedDomains: [FlaggedDomain] { flagged.compactMap { $0 } }
+
+    /// The run's domains as the history keeps them, in input order.
+    var historyDomains: [HistoryDomain] { history.compactMap { $0 } }
 
     /// The changes since the previous run; `domains` are the run's domains in input order.
     func runChanges(domains: [String]) -> RunChanges? {

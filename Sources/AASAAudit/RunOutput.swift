@@ -26,6 +26,8 @@ public struct FinishedRun: Sendable {
     public var input: InputInfo
     /// Changes since the previous complete run in the same output folder.
     public var changes: RunChanges?
+    /// What became of `--notify` (metrics are written after it, the other reports before).
+    public var notification: NotificationResult?
 }
 
 /// A report an audit run writes (JSON, HTML, JUnit, metrics), fed while the run goes on.

@@ -4,16 +4,16 @@ import Foundation
 struct Outputs {
     let json = SpooledDocumentOutput(JSONReportFormat(), to: .runFile("report.json"))
     let html = SpooledDocumentOutput(HTMLReportFormat(), to: .runFile("report.html"))
-    let others: [any RunOutput]
+    let junit: (any RunOutput)?
+    /// Finished last, after the notification, whose outcome it counts.
+    let metrics: (any RunOutput)?
 
     init(settings: AuditSettings) {
-        var others: [any RunOutput] = []
-        if let junit = settings.junitFile { others.append(SpooledDocumentOutput(JUnitFormat(threshold: settings.failOn), to: .file(junit))) }
-        if let metrics = settings.metricsFile { others.append(MetricsOutput(to: metrics)) }
-        self.others = others
+        junit = settings.junitFile.map { SpooledDocumentOutput(JUnitFormat(threshold: settings.failOn), to: .file($0)) }
+        metrics = settings.metricsFile.map { MetricsOutput(to: $0) }
     }
 
-    var all: [any RunOutput] { [json, html] + others }
+    var all: [any RunOutput] { [json, html] + [junit, metrics].compactMap { $0 } }
 
     func start(_ run: RunStart) throws(AuditRunError) {
         var started: [any RunOutput] = []
@@ -32,11 +32,16 @@ struct Outputs {
         for (output, piece) in zip(all, rendered) { try output.add(domain, rendered: piece) }
     }
 
-    /// Writes every output; returns the JSON and HTML reports' files.
-    func finish(_ run: FinishedRun) throws -> (json: URL, html: URL) {
+    /// Writes the reports (JSON, HTML, JUnit); returns the JSON and HTML reports' files.
+    func finishReports(_ run: FinishedRun) throws -> (json: URL, html: URL) {
         let written = (json: try json.finish(run), html: try html.finish(run))
-        for output in others { try output.finish(run) }
+        try junit?.finish(run)
         return written
+    }
+
+    /// Writes the metrics, once the notification (if any) was made.
+    func finishMetrics(_ run: FinishedRun) throws {
+        try metrics?.finish(run)
     }
 
     func discard() {

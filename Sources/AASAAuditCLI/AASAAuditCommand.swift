@@ -9,7 +9,7 @@ struct AASAAuditCommand: AsyncParsableCommand {
         abstract: "Audits the apple-app-site-association files that iOS universal links depend on.",
         discussion: "Exit status: 0 when no domain fails, 1 when any does, 2 for usage or input errors.",
         version: AASAAuditVersion.current,
-        subcommands: [AuditCommand.self, CheckCommand.self, LintCommand.self, MatchCommand.self, DiffCommand.self, ExplainCommand.self]
+        subcommands: [AuditCommand.self, CheckCommand.self, LintCommand.self, MatchCommand.self, DiffCommand.self, HistoryCommand.self, ExplainCommand.self]
     )
 }
 

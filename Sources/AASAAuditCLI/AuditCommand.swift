@@ -7,7 +7,7 @@ import Foundation
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit", abstract: "Audit every domain of a domains file and write JSON and HTML reports.",
-        discussion: "Writes report.json and report.html into a new folder under --out named by the run's UTC start time, then updates latest.json and latest.html there.")
+        discussion: "Writes report.json and report.html into a new folder under --out named by the run's UTC start time; after a complete run updates latest.json, latest.html, history.json and index.html there.")
 
     @Argument(help: "The domains file: one domain per line, optionally followed by the app IDs its file must name (default: domains.txt, unless --entitlements is given).") var file: String?
     @Option(help: ArgumentHelp("Also audit the hosts an app's entitlements file names (repeatable).", valueName: "file")) var entitlements: [String] = []
@@ -21,6 +21,7 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write JUnit XML for CI servers: a test case per domain.", valueName: "file")) var junit: String?
     @Option(help: ArgumentHelp("Also write Prometheus metrics (text format, for node_exporter's textfile collector).", valueName: "file")) var metrics: String?
     @Option(help: ArgumentHelp("Write the run's resource use (wall and CPU time, peak memory) to this file as JSON.", valueName: "file")) var stats: String?
+    @OptionGroup var notification: NotifyOptions
     @OptionGroup var validation: ValidationOptionGroup
     @OptionGroup var deviceView: DeviceViewOptions
     @OptionGroup var fetch: FetchOptions
@@ -35,6 +36,7 @@ struct AuditCommand: AsyncParsableCommand {
         var settings = AuditSettings(inputFiles: [], outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency, fetcher: fetch.configuration(concurrency: concurrency, threads: fetchThreads),
                                      failOn: failOn.severity, validation: validation.options, deviceView: deviceView.settings)
         (settings.keepRuns, settings.junitFile, settings.metricsFile) = (keep, junit.map { URL(fileURLWithPath: $0) }, metrics.map { URL(fileURLWithPath: $0) })
+        settings.notification = notification.settings
         var request = AuditJob.Request(domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
         request.auditsAndroid = android
         try endCommand(with: await AuditJob.run(request, console: StandardConsole()))

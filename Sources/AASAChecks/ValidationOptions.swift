@@ -1,4 +1,5 @@
 import AASAMatching
+import AASAModel
 
 /// What the checks are told besides the file.
 public struct ValidationOptions: Sendable, Equatable {
@@ -9,6 +10,8 @@ public struct ValidationOptions: Sendable, Equatable {
     public var matchVisits: Int
     /// For `lint`: app IDs the file's applinks section must name (`--app-id`).
     public var expectedAppIDs: [String]
+    /// `--severity`: the severities a team gives chosen codes, applied before verdicts.
+    public var severityPolicy = SeverityPolicy()
 
     public init(minimumIOS: IOSVersion? = nil, matchVisits: Int = MatchBudget.standardVisits, expectedAppIDs: [String] = []) {
         self.minimumIOS = minimumIOS

@@ -36,6 +36,12 @@ public struct RunOptions: Codable, Sendable, Equatable {
     /// The user agents of the bot-blocking check, when it was made.
     public var botUserAgent: String?
     public var browserUserAgent: String?
+    /// `--severity`: code to the severity this run gave it, when any was given.
+    public var severityOverrides: [String: String]?
+    /// `--notify`: where the run's alert was to be sent (the URL without its query, which may
+    /// hold a token), and on what (`--notify-on`).
+    public var notifyURL: String?
+    public var notifyOn: String?
 
     public init(
         inputFiles: [String], outputDirectory: String?, concurrency: Int, timeoutSeconds: Double, userAgent: String,

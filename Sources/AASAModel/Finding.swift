@@ -73,6 +73,8 @@ public struct Finding: Codable, Sendable, Hashable {
     public var severity: Severity
     public var location: FindingLocation
     public var message: String
+    /// The catalog's severity, when a `--severity` policy changed it (`SeverityPolicy`).
+    public var overriddenFrom: Severity?
 
     /// A finding at an explicit severity: for decoding, and for the policies that lower one
     /// (the root copy's findings). Checks use the catalog's initialisers instead.
@@ -85,6 +87,7 @@ public struct Finding: Codable, Sendable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case code, severity, location, message, fix, docs
+        case overriddenFrom = "severityOverriddenFrom"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -93,6 +96,7 @@ public struct Finding: Codable, Sendable, Hashable {
         severity = try container.decode(Severity.self, forKey: .severity)
         location = try container.decode(FindingLocation.self, forKey: .location)
         message = try container.decode(String.self, forKey: .message)
+        overriddenFrom = try container.decodeIfPresent(Severity.self, forKey: .overriddenFrom)
     }
 
     /// Written with the catalog's fix and the anchor of the code's documentation, so that a
@@ -103,6 +107,7 @@ public struct Finding: Codable, Sendable, Hashable {
         try container.encode(severity, forKey: .severity)
         try container.encode(location, forKey: .location)
         try container.encode(message, forKey: .message)
+        try container.encodeIfPresent(overriddenFrom, forKey: .overriddenFrom)
         try container.encode(code.definition.fix, forKey: .fix)
         try container.encode(code.documentationAnchor, forKey: .docs)
     }

@@ -45,6 +45,7 @@ extension FindingView: MustacheParent {
         case "message": message
         case "why": why
         case "fix": fix
+        case "overriddenFrom": overriddenFrom
         default: nil
         }
     }
@@ -82,6 +83,23 @@ extension FileView.Marked: MustacheParent {
         case "at": at
         case "after": after
         case "markTitle": markTitle
+        default: nil
+        }
+    }
+}
+
+extension IndexRowView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "domain": domain
+        case "verdict": verdict
+        case "report": report
+        case "codes": codes
+        case "since": since
+        case "changes": changes
+        case "flapping": flapping
+        case "staleFor": staleFor
+        case "lastPassed": lastPassed
         default: nil
         }
     }

@@ -254,6 +254,8 @@ struct FindingView {
     let severity: String
     let location: String
     let message: String
+    /// The catalog's severity when `--severity` changed it.
+    let overriddenFrom: String?
     /// The catalog's meaning and fix, as `explain` prints them.
     let why: String
     let fix: String
@@ -263,6 +265,7 @@ struct FindingView {
         severity = finding.severity.rawValue
         location = finding.location.rawValue
         message = finding.message
+        overriddenFrom = finding.overriddenFrom?.rawValue
         why = finding.code.definition.meaning
         fix = finding.code.definition.fix
     }

@@ -2,16 +2,8 @@
 /// `{{{ }}}` or `{{& }}`: everything that came from a server or from the input is escaped.
 /// Each template first selects the report's own escaping (see `HTMLEscaping`).
 enum HTMLTemplates {
-    static let head = #"""
-    {{% CONTENT_TYPE: HTMLEscaping }}
-    <!DOCTYPE html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta name="generator" content="{{tool}}">
-    <title>{{title}}</title>
-    <style>
+    /// The run report's styles, shared by the history page (`HistoryIndexTemplates`).
+    static let styleSheet = #"""
     :root { --bg:#f6f7f9; --card:#fff; --text:#1d2330; --muted:#6b7385; --line:#e3e6ec;
       --pass:#1f8a4c; --pass-bg:#e3f5ea; --warn:#a86200; --warn-bg:#fff1d6; --fail:#c4282d; --fail-bg:#fde6e6;
       --info:#3b63b5; --info-bg:#e6edfb; --code:#f0f2f5; }
@@ -58,6 +50,19 @@ enum HTMLTemplates {
     pre.fetch { margin:6px 0; font-size:12px; white-space:pre-wrap; word-break:break-all; }
     .muted { color:var(--muted); }
     .hidden { display:none; }
+    """#
+
+    static let head = #"""
+    {{% CONTENT_TYPE: HTMLEscaping }}
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="generator" content="{{tool}}">
+    <title>{{title}}</title>
+    <style>
+    \#(styleSheet)
     </style>
     </head>
     <body>
@@ -116,7 +121,7 @@ enum HTMLTemplates {
     {{#locations}}<span class="loc">{{name}} <span class="{{tone}}">{{summary}}</span></span>{{/locations}}
     <span class="loc">{{inputLine}}</span></div>
     {{#hasFindings}}<ul class="findings">
-    {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span></span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span><details class="why"><summary>why, and the fix</summary>{{why}} <b>Fix:</b> {{fix}}</details></span></li>
+    {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span>{{#overriddenFrom}}<br><span class="where" title="changed by --severity">was {{overriddenFrom}}</span>{{/overriddenFrom}}</span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span><details class="why"><summary>why, and the fix</summary>{{why}} <b>Fix:</b> {{fix}}</details></span></li>
     {{/findings}}</ul>{{/hasFindings}}
     <details><summary>Details: {{#hasServices}}app IDs, {{/hasServices}}fetches and served file</summary>
     {{#hasExpected}}<p>Expected app IDs: <code>{{expected}}</code></p>{{/hasExpected}}

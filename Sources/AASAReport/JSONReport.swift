@@ -71,6 +71,9 @@ public enum JSONReport {
 /// is read in the memory of one record.
 public struct ReportSnapshot: Sendable, Equatable {
     public var startedAt: Date
+    public var finishedAt: Date
+    /// False for an interrupted run's report.
+    public var complete: Bool
     /// In the report's order.
     public var domains: [DomainSnapshot]
 }
@@ -89,14 +92,23 @@ extension JSONReport {
                 continue
             }
             if line.first == UInt8(ascii: "]") {
-                guard let run = try? decoder.decode(ReportTail.self, from: Data("{".utf8) + line.dropFirst(2)).run else { return nil }
-                return ReportSnapshot(startedAt: run.startedAt, domains: domains)
+                guard let run = runInfo(tailLine: line) else { return nil }
+                return ReportSnapshot(startedAt: run.startedAt, finishedAt: run.finishedAt, complete: run.complete, domains: domains)
             }
             var record = line
             if record.last == UInt8(ascii: ",") { record = record.dropLast() }
             if let snapshot = try? decoder.decode(DomainSnapshot.self, from: record) { domains.append(snapshot) }
         }
         return nil
+    }
+}
+
+extension JSONReport {
+    /// The `run` of a report's last line (`],"input":…,"run":{…},…}`), or nil when the line is
+    /// not such a tail.
+    public static func runInfo(tailLine line: Data) -> RunInfo? {
+        guard line.starts(with: "],".utf8) else { return nil }
+        return try? makeDecoder().decode(ReportTail.self, from: Data("{".utf8) + line.dropFirst(2)).run
     }
 }
 

@@ -73,6 +73,17 @@ public enum MetricsReport {
         return text
     }
 
+    public static let notificationFailed = Family(name: "aasa_audit_notification_failed", help: "1 when the last run's --notify alert could not be delivered.")
+    public static let notificationSent = Family(name: "aasa_audit_notification_sent", help: "1 when the last run's --notify alert was delivered.")
+    public static let notificationAttempts = Family(name: "aasa_audit_notification_attempts", help: "POST attempts the last run's --notify alert took (0 when nothing was to be sent).")
+
+    /// `--notify`'s outcome: `state` is sent, failed or not-needed.
+    public static func notificationSection(state: String, attempts: Int) -> String {
+        notificationSent.header + notificationSent.sample(state == "sent" ? 1 : 0)
+            + notificationFailed.header + notificationFailed.sample(state == "failed" ? 1 : 0)
+            + notificationAttempts.header + notificationAttempts.sample(Double(attempts))
+    }
+
     static func escapeLabelValue(_ value: String) -> String {
         guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
         return value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")

@@ -148,13 +148,14 @@ public struct TerminalReport: Sendable {
         let ordered = findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }.map(\.element)
         for finding in ordered {
             // Info is context, not a problem: one line, without Why and Fix (`explain` has them).
+            let overridden = finding.overriddenFrom.map { paint(" (\($0.rawValue) in the catalog; --severity)", .dim) } ?? ""
             guard finding.severity != .info else {
-                lines.append("  \(paint(finding.severity)) \(paint("(\(finding.location.rawValue))", .dim)) \(clean(finding.message))")
+                lines.append("  \(paint(finding.severity)) \(paint("(\(finding.location.rawValue))", .dim)) \(clean(finding.message))\(overridden)")
                 continue
             }
             let explanation = finding.code.definition
             lines.append("")
-            lines.append("  \(paint(finding.severity)) \(paint(finding.code.rawValue, .bold)) \(paint("(\(finding.location.rawValue))", .dim))")
+            lines.append("  \(paint(finding.severity)) \(paint(finding.code.rawValue, .bold)) \(paint("(\(finding.location.rawValue))", .dim))\(overridden)")
             lines.append("          \(clean(finding.message))")
             lines.append(paint("          Why: \(explanation.meaning)", .dim))
             lines.append(paint("          Fix: \(explanation.fix)", .dim))

@@ -24,6 +24,8 @@ import TestSupport
         #expect(first.status == 0)
         let latest = world.directory.url.appendingPathComponent("reports/latest.json")
         let before = try Data(contentsOf: latest)
+        let history = world.directory.url.appendingPathComponent("reports/history.json")
+        let historyBefore = try Data(contentsOf: history)
 
         let running = try ProcessRunner.start(CommandLineTests.binary, arguments, in: world.directory.url)
         // Wait until the stuck servers hold connections, then interrupt.
@@ -39,6 +41,10 @@ import TestSupport
         #expect(result.stderr.contains("interrupted"))
 
         #expect(try Data(contentsOf: latest) == before, "latest.json must keep the last complete run")
+        // An interrupted run is not history.
+        #expect(try Data(contentsOf: history) == historyBefore)
+        let index = try String(contentsOf: world.directory.url.appendingPathComponent("reports/index.html"), encoding: .utf8)
+        #expect(index.contains("1 complete run kept"))
         let runs = try FileManager.default.contentsOfDirectory(atPath: world.directory.url.appendingPathComponent("reports").path)
             .filter { $0.hasPrefix("20") }.sorted()
         #expect(runs.count == 2)
@@ -49,5 +55,9 @@ import TestSupport
         #expect(report.domains[0].verdict == .pass)
         let html = try String(contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.html"), encoding: .utf8)
         #expect(html.contains("This run was interrupted"))
+        // Rebuilt from the run folders, the history still leaves the interrupted run out.
+        try FileManager.default.removeItem(at: history)
+        let rebuilt = try await ProcessRunner.run(CommandLineTests.binary, ["history", "--json"], in: world.directory.url)
+        #expect(try JSONReport.makeDecoder().decode(FleetHistoryRecord.self, from: Data(rebuilt.stdout.utf8)).runs.map(\.run) == [runs.first!])
     }
 }

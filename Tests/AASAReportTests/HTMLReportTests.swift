@@ -35,6 +35,14 @@ import Testing
         #expect(self.page(domains: [], files: [], complete: false).contains("This run was interrupted"))
     }
 
+    @Test func aSeverityChangedByPolicySaysWhatItWas() {
+        var finding = Finding(code: .cdnStale, severity: .info, location: .cdn, message: "differs")
+        finding.overriddenFrom = .warning
+        let domain = DomainReport(domain: "stale.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(), findings: [finding])
+        let text = page(domains: [domain], files: [[]])
+        #expect(text.contains(#"<span class="badge info">info</span><br><span class="where" title="changed by --severity">was warning</span>"#), "\(text.suffix(3000))")
+    }
+
     @Test func showsChangesAtTheTop() {
         let html = HTMLReport()
         let tool = ToolInfo(version: "0.1.0")

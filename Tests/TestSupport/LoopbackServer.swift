@@ -12,6 +12,10 @@ public struct ServedRequest: Sendable, Equatable {
     public var userAgent: String?
     /// Which accepted connection carried it (1 for the first).
     public var connection: Int
+    public var method = "GET"
+    public var contentType: String?
+    /// The request's body (a webhook receiver's POST).
+    public var body: [UInt8] = []
 }
 
 /// How a test server answers one request.
@@ -105,6 +109,7 @@ final class ScriptedHTTPHandler: ChannelInboundHandler {
     private let log: NIOLockedValueBox<LoopbackListener.Log>
     private let script: @Sendable (String, String, String?) -> ScriptedResponse
     private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
 
     init(connection: Int, log: NIOLockedValueBox<LoopbackListener.Log>, script: @escaping @Sendable (String, String, String?) -> ScriptedResponse) {
         self.connection = connection
@@ -114,13 +119,20 @@ final class ScriptedHTTPHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body: break
+        case .head(let head):
+            self.head = head
+            body = []
+        case .body(let buffer):
+            // Bounded: a test receiver keeps at most 1 MB of a body.
+            if body.count < 1 << 20 { body += buffer.readableBytesView.prefix((1 << 20) - body.count) }
         case .end:
             guard let head else { return }
             let hostHeader = head.headers.first(name: "host") ?? ""
             let host = String(hostHeader.split(separator: ":").first ?? "")
-            let request = ServedRequest(host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"), connection: connection)
+            var request = ServedRequest(host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"), connection: connection)
+            request.method = head.method.rawValue
+            request.contentType = head.headers.first(name: "content-type")
+            request.body = body
             log.withLockedValue { $0.requests.append(request) }
             answer(script(host, head.uri, request.userAgent), context: context)
         }

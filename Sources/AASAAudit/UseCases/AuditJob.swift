@@ -71,6 +71,14 @@ public enum AuditJob {
             summary: result.summary, flagged: result.flaggedDomains, problems: input.problems,
             seconds: result.durationSeconds, complete: result.complete))
         console.print("Reports: \(result.reportJSON.path)\n         \(result.reportHTML.path)\n")
+        if result.complete, result.historyProblem == nil {
+            console.print("History: \(settings.outputDirectory.appendingPathComponent(RunHistoryStore.indexName).path)\n")
+        }
+        if let problem = result.historyProblem { console.printError("aasa-audit: \(problem)\n") }
+        if let notification = result.notification, let notify = settings.notification {
+            let line = notification.summary(notify) + "\n"
+            notification.state == .failed ? console.printError("aasa-audit: " + line) : console.print(line)
+        }
         var statsFailed = false
         if let statsFile = request.statsFile {
             do {

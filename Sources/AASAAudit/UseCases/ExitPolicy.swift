@@ -2,13 +2,15 @@ import AASAModel
 
 /// Which exit status a finished command ends with (README, "Exit status").
 public enum ExitPolicy {
-    /// `audit`: 130/143 when a signal interrupted it; 1 when a domain fails at the threshold,
-    /// an input line could not be audited, or the run is incomplete; else 0.
+    /// `audit`: 130/143 when a signal interrupted it; 3 when this machine could not audit
+    /// properly; 1 when a domain fails at the threshold, an input line could not be audited, or
+    /// the run is incomplete; 4 when none of those and `--notify` failed; else 0.
     public static func audit(_ result: AuditRunResult, problems: [InputProblem], failOn: Severity, interruptedBy signal: Int32?) -> ExitStatus {
         if let signal { return .interrupted(by: signal) }
         if !(result.summary.auditorProblems ?? []).isEmpty { return .auditorProblems }
         let failing = result.flaggedDomains.contains { $0.verdict.fails(at: failOn) }
         if failing || problems.contains(where: { $0.severity == .error }) || !result.complete { return .failed }
+        if result.notification?.state == .failed { return .notificationFailed }
         return .success
     }
 

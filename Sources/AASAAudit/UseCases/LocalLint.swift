@@ -20,12 +20,14 @@ public enum LocalLint {
                 // is not checked).
                 if FileLint.isAssetLinks(contents.bytes) {
                     let result = FileLint.lintAssetLinks(contents.bytes, size: contents.size, expected: androidApps)
-                    return LintRecord(file: path, verdict: result.verdict, appIDs: nil, findings: result.findings, android: result.android)
+                    let findings = options.severityPolicy.apply(result.findings)
+                    return LintRecord(file: path, verdict: Verdict(findings: findings), appIDs: nil, findings: findings, android: result.android)
                 }
                 let opened = contents.truncated ? nil : signedFiles.open(contents.bytes, host: nil)
                 let result = FileLint.lint(
                     opened?.content ?? contents.bytes, size: contents.size, truncated: contents.truncated, signature: opened?.signature, options: options)
-                return LintRecord(file: path, verdict: result.verdict, appIDs: result.appIDs, findings: result.findings)
+                let findings = options.severityPolicy.apply(result.findings)
+                return LintRecord(file: path, verdict: Verdict(findings: findings), appIDs: result.appIDs, findings: findings)
             } catch {
                 return LintRecord(file: path, verdict: .fail, appIDs: nil, findings: [], error: error.message)
             }

@@ -1,0 +1,73 @@
+import AASAFetch
+import AASAModel
+import AASAReport
+import Foundation
+
+/// `--notify URL` and `--notify-on`: what to send after a complete run, and where.
+public struct NotificationSettings: Sendable {
+    public var url: String
+    public var trigger: AlertTrigger
+    public var poster: WebhookPoster.Settings
+
+    public init(url: String, trigger: AlertTrigger = .failures, poster: WebhookPoster.Settings = WebhookPoster.Settings()) {
+        self.url = url
+        self.trigger = trigger
+        self.poster = poster
+    }
+
+    /// The URL as reports and logs show it: scheme, host and port only, since a chat webhook's
+    /// path or query is its secret.
+    public var displayURL: String {
+        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else { return "(a webhook)" }
+        let port = components.port.map { ":\($0)" } ?? ""
+        let rest = components.path.isEmpty || components.path == "/" ? "" : "/…"
+        return "\(scheme)://\(host)\(port)\(rest)"
+    }
+
+    /// Checks the URL before a run: http or https with a host.
+    public static func validate(_ url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+        else {
+            return "--notify '\(url)' is not an http or https URL."
+        }
+        return nil
+    }
+}
+
+/// What became of a run's notification, for the summary, the metrics and the exit status.
+public struct NotificationResult: Sendable, Equatable {
+    public enum State: String, Sendable {
+        /// Nothing the trigger asks for happened.
+        case notNeeded = "not-needed"
+        case sent
+        case failed
+    }
+
+    public var state: State
+    /// Attempts made, with what each ended with.
+    public var attempts: [WebhookPoster.Attempt]
+    /// What was sent (or tried).
+    public var alert: RunAlert?
+
+    /// A line for the terminal.
+    public func summary(_ settings: NotificationSettings) -> String {
+        switch state {
+        case .notNeeded: "Notification: nothing to send on \(settings.trigger.rawValue) (\(settings.displayURL))."
+        case .sent: "Notification sent to \(settings.displayURL)."
+        case .failed:
+            "Notification to \(settings.displayURL) failed after \(attempts.count) attempt\(attempts.count == 1 ? "" : "s"): "
+                + attempts.map(\.description).joined(separator: "; ") + ". The reports are written; the exit status is 4 unless another applies."
+        }
+    }
+}
+
+/// Sends a complete run's alert when its trigger says so.
+enum RunNotification {
+    static func send(_ alert: RunAlert, settings: NotificationSettings) async -> NotificationResult {
+        guard alert.isSent(on: settings.trigger) else { return NotificationResult(state: .notNeeded, attempts: [], alert: alert) }
+        let body = (try? JSONReport.makeEncoder().encode(alert)) ?? Data()
+        let outcome = await WebhookPoster(settings: settings.poster).post(body, to: settings.url)
+        return NotificationResult(state: outcome.delivered ? .sent : .failed, attempts: outcome.attempts, alert: alert)
+    }
+}

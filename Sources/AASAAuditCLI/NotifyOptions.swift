@@ -1,0 +1,36 @@
+import AASAAudit
+import AASAFetch
+import AASAModel
+import ArgumentParser
+
+extension AlertTrigger: ExpressibleByArgument {}
+
+/// `audit`'s alert after a complete run.
+struct NotifyOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "After each complete run, POST a JSON alert (with a `text` chat webhooks show) to this http(s) URL when --notify-on says so; retried, bounded in time, never in the way of the reports.",
+        valueName: "url"))
+    var notify: String?
+
+    @Option(help: "What sends the alert: failures (a domain started failing or has a new error), changes (new failures, new warnings, recoveries), or always.")
+    var notifyOn: AlertTrigger = .failures
+
+    @Option(help: ArgumentHelp("Trust the CA certificates in this PEM file for --notify instead of the system's.", valueName: "file"))
+    var notifyCacert: String?
+
+    func validate() throws {
+        if let notify, let problem = NotificationSettings.validate(notify) { throw ValidationError(problem) }
+        if let notifyCacert {
+            guard notify != nil else { throw ValidationError("--notify-cacert needs --notify.") }
+            do { try CACertificateFile.check(notifyCacert) } catch { throw ValidationError("--notify-cacert '\(notifyCacert)' \(error.description).") }
+        }
+    }
+
+    var settings: NotificationSettings? {
+        guard let notify else { return nil }
+        var settings = NotificationSettings(url: notify, trigger: notifyOn)
+        settings.poster.caFile = notifyCacert
+        settings.poster.userAgent = AASAAuditVersion.defaultUserAgent
+        return settings
+    }
+}

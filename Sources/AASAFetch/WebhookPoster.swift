@@ -1,0 +1,131 @@
+import CCurlShim
+import CLibcurl
+import Foundation
+
+/// POSTs a JSON document to a webhook (`--notify`): bounded time per attempt, a few attempts
+/// with backoff, redirects not followed, the answer's body read and dropped. The URL is the
+/// user's own (a chat webhook, an internal receiver), so the audited sites' address policy does
+/// not apply to it; only http and https are allowed.
+public struct WebhookPoster: Sendable {
+    public struct Settings: Sendable {
+        public var timeoutSeconds: Double = 10
+        public var connectTimeoutSeconds: Double = 5
+        /// Waits before the second, third… attempt; attempts = delays + 1.
+        public var retryDelays: [Duration] = [.seconds(1), .seconds(4)]
+        /// CA bundle to trust; nil uses libcurl's default bundle.
+        public var caFile: String?
+        public var userAgent = "aasa-audit"
+
+        public init() {}
+
+        /// The longest the poster can take: every attempt timing out, every wait.
+        public var maximumSeconds: Double {
+            Double(retryDelays.count + 1) * timeoutSeconds + retryDelays.reduce(0) { $0 + $1.seconds }
+        }
+    }
+
+    /// What one attempt ended with.
+    public struct Attempt: Sendable, Equatable {
+        /// The HTTP status, when an answer came.
+        public var status: Int?
+        /// libcurl's error, when the transfer failed.
+        public var error: String?
+
+        /// 2xx.
+        public var delivered: Bool { status.map { (200..<300).contains($0) } ?? false }
+
+        /// Whether another attempt may succeed: transport failures, 408, 425, 429 and 5xx.
+        var isTransient: Bool {
+            guard let status else { return true }
+            return status == 408 || status == 425 || status == 429 || status >= 500
+        }
+
+        public var description: String {
+            if let error { return error }
+            return "HTTP \(status ?? 0)"
+        }
+    }
+
+    public struct Outcome: Sendable, Equatable {
+        public var attempts: [Attempt]
+        public var delivered: Bool { attempts.last?.delivered ?? false }
+    }
+
+    public let settings: Settings
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    /// Sends `body` to `url`; retries transient failures after the settings' delays.
+    public func post(_ body: Data, to url: String) async -> Outcome {
+        var attempts: [Attempt] = []
+        for attempt in 0...settings.retryDelays.count {
+            if attempt > 0 {
+                try? await Task.sleep(for: settings.retryDelays[attempt - 1])
+            }
+            let result = await postOnce(body, to: url)
+            attempts.append(result)
+            if result.delivered || !result.isTransient || Task.isCancelled { break }
+        }
+        return Outcome(attempts: attempts)
+    }
+
+    /// One blocking transfer, on a thread of its own so that no task thread waits on it.
+    private func postOnce(_ body: Data, to url: String) async -> Attempt {
+        let settings = settings
+        return await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: Self.perform(body, url: url, settings: settings))
+            }
+            thread.name = "aasa-audit notify"
+            thread.start()
+        }
+    }
+
+    private static func perform(_ body: Data, url: String, settings: Settings) -> Attempt {
+        guard ccurl_global_init_once() == CURLE_OK, let easy = curl_easy_init() else {
+            return Attempt(status: nil, error: "libcurl could not start")
+        }
+        defer { curl_easy_cleanup(easy) }
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: ccurl_error_size)
+        errorBuffer.initialize(repeating: 0, count: ccurl_error_size)
+        defer { errorBuffer.deallocate() }
+        var headers: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Content-Type: application/json")
+        headers = curl_slist_append(headers, "Expect:")
+        defer { curl_slist_free_all(headers) }
+        _ = ccurl_easy_set_string(easy, CURLOPT_URL, url)
+        _ = ccurl_easy_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = ccurl_easy_set_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = ccurl_easy_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        _ = ccurl_easy_set_long(easy, CURLOPT_TIMEOUT_MS, Int(settings.timeoutSeconds * 1000))
+        _ = ccurl_easy_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeoutSeconds * 1000))
+        _ = ccurl_easy_set_string(easy, CURLOPT_USERAGENT, settings.userAgent)
+        _ = ccurl_easy_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = ccurl_easy_set_slist(easy, CURLOPT_HTTPHEADER, headers)
+        if let caFile = settings.caFile { _ = ccurl_easy_set_string(easy, CURLOPT_CAINFO, caFile) }
+        // The answer is not needed: read and dropped.
+        _ = ccurl_easy_set_data_callback(easy, CURLOPT_WRITEFUNCTION) { _, size, count, _ in size * count }
+        _ = ccurl_easy_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+        let code = body.withUnsafeBytes { bytes in
+            // COPYPOSTFIELDS copies POSTFIELDSIZE bytes now: the buffer need not outlive this call.
+            _ = ccurl_easy_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+            return curl_easy_perform(easy)
+        }
+        var status = 0
+        _ = ccurl_easy_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        guard code == CURLE_OK else {
+            let detail = String(cString: errorBuffer)
+            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            return Attempt(status: nil, error: message)
+        }
+        return Attempt(status: status, error: nil)
+    }
+}
+
+extension Duration {
+    fileprivate var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

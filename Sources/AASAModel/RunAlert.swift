@@ -1,0 +1,174 @@
+import Foundation
+
+/// What `--notify-on` sends an alert for.
+public enum AlertTrigger: String, Sendable, CaseIterable, Codable {
+    /// A domain started failing, or a failing one has a new error (the default).
+    case failures
+    /// Any of: new failures, new warnings, recoveries.
+    case changes
+    /// After every complete run, even when nothing changed (a heartbeat for the nightly job).
+    case always
+}
+
+/// The document `--notify URL` POSTs after a complete run (`docs/report-format.md`,
+/// "Notifications"): what changed since the previous complete run, with a `text` that chat
+/// webhooks (Slack, Mattermost, Rocket.Chat) display as it is. Pure: built from the run's
+/// changes and its flagged domains.
+public struct RunAlert: Codable, Sendable, Equatable {
+    public static let schemaVersion = 1
+    /// Domains listed per kind at most; `counts` has the whole numbers.
+    public static let listLimit = 100
+    /// Domains named per kind in `text`.
+    public static let textLimit = 10
+
+    public var schemaVersion = RunAlert.schemaVersion
+    public var event = "aasa-audit.run"
+    /// A short message, Markdown-free, a line per kind of change.
+    public var text: String
+    public var run: Run
+    /// pass, warn and fail counts of the run.
+    public var verdicts: VerdictCounts
+    /// How many domains are in each list, before `listLimit`.
+    public var counts: Counts
+    /// Domains that started failing, or failing ones with a new error (`codes`: the new errors,
+    /// or every error of a domain that was not failing before).
+    public var failures: [Domain]
+    /// Domains that started warning, or warning ones with a new warning.
+    public var warnings: [Domain]
+    /// Domains whose verdict got better.
+    public var recoveries: [Domain]
+
+    public struct Run: Codable, Sendable, Equatable {
+        public var startedAt: Date
+        /// The run's folder and its HTML report, as paths on the machine that ran it.
+        public var folder: String
+        public var report: String
+        /// The run compared against; absent for the first run of an output folder.
+        public var previousRunStartedAt: Date?
+
+        public init(startedAt: Date, folder: String, report: String, previousRunStartedAt: Date?) {
+            self.startedAt = startedAt
+            self.folder = folder
+            self.report = report
+            self.previousRunStartedAt = previousRunStartedAt
+        }
+    }
+
+    public struct Counts: Codable, Sendable, Equatable {
+        public var failures: Int
+        public var warnings: Int
+        public var recoveries: Int
+    }
+
+    public struct Domain: Codable, Sendable, Equatable {
+        public var domain: String
+        public var verdict: Verdict
+        /// Absent for a domain the previous run did not audit.
+        public var previousVerdict: Verdict?
+        public var codes: [String]
+    }
+
+    /// Whether the trigger asks for this alert to be sent.
+    public func isSent(on trigger: AlertTrigger) -> Bool {
+        switch trigger {
+        case .failures: counts.failures > 0
+        case .changes: counts.failures + counts.warnings + counts.recoveries > 0
+        case .always: true
+        }
+    }
+
+    /// - Parameters:
+    ///   - changes: against the previous complete run; nil for the first run (then every failing
+    ///     and warning domain is new).
+    ///   - flagged: the run's domains that did not pass, in input order.
+    public init(run: Run, verdicts: VerdictCounts, changes: RunChanges?, flagged: [FlaggedDomain]) {
+        var failures: [Domain] = []
+        var warnings: [Domain] = []
+        var recoveries: [Domain] = []
+        let flaggedByName = Dictionary(flagged.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
+        func newEntry(_ domain: FlaggedDomain) {
+            let entry = Domain(domain: domain.domain, verdict: domain.verdict, previousVerdict: nil, codes: domain.codes.map(\.rawValue))
+            if domain.verdict == .fail { failures.append(entry) } else if domain.verdict == .warn { warnings.append(entry) }
+        }
+        if let changes {
+            let added = Set(changes.addedDomains)
+            // In the run's order: changed domains and new ones interleaved as the input lists them.
+            let changed = Dictionary(changes.domains.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
+            var order = flagged.map(\.domain).filter { added.contains($0) }
+            order += changes.domains.map(\.domain)
+            for name in order {
+                if added.contains(name), let domain = flaggedByName[name] {
+                    newEntry(domain)
+                    continue
+                }
+                guard let change = changed[name] else { continue }
+                let now = change.verdict?.to ?? flaggedByName[name]?.verdict ?? .pass
+                let before = change.verdict?.from ?? now
+                func codes(_ severity: Severity) -> [String] {
+                    var seen = Set<String>()
+                    return change.newFindings.filter { $0.severity == severity && seen.insert($0.code.rawValue).inserted }.map(\.code.rawValue)
+                }
+                if now.rank < before.rank {
+                    recoveries.append(Domain(domain: name, verdict: now, previousVerdict: before,
+                                             codes: change.resolvedFindings.map(\.code.rawValue).uniqued()))
+                } else if now == .fail {
+                    let newErrors = codes(.error)
+                    if before != .fail {
+                        failures.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: flaggedByName[name]?.codes.map(\.rawValue) ?? newErrors))
+                    } else if !newErrors.isEmpty {
+                        failures.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: newErrors))
+                    }
+                } else if now == .warn {
+                    let newWarnings = codes(.warning)
+                    if before != .warn {
+                        warnings.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: flaggedByName[name]?.codes.map(\.rawValue) ?? newWarnings))
+                    } else if !newWarnings.isEmpty {
+                        warnings.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: newWarnings))
+                    }
+                }
+            }
+        } else {
+            flagged.forEach(newEntry)
+        }
+        self.run = run
+        self.verdicts = verdicts
+        counts = Counts(failures: failures.count, warnings: warnings.count, recoveries: recoveries.count)
+        self.failures = Array(failures.prefix(Self.listLimit))
+        self.warnings = Array(warnings.prefix(Self.listLimit))
+        self.recoveries = Array(recoveries.prefix(Self.listLimit))
+        text = ""
+        text = composedText
+    }
+
+    private var composedText: String {
+        var lines: [String] = []
+        let total = verdicts.pass + verdicts.warn + verdicts.fail
+        var parts: [String] = []
+        if counts.failures > 0 { parts.append("\(counts.failures) new failure\(counts.failures == 1 ? "" : "s")") }
+        if counts.warnings > 0 { parts.append("\(counts.warnings) new warning\(counts.warnings == 1 ? "" : "s")") }
+        if counts.recoveries > 0 { parts.append("\(counts.recoveries) recovered") }
+        let headline = parts.isEmpty ? "no changes" : parts.joined(separator: ", ")
+        lines.append("aasa-audit: \(headline). \(total) domains: \(verdicts.pass) pass, \(verdicts.warn) warn, \(verdicts.fail) fail.")
+        func list(_ title: String, _ domains: [Domain], count: Int) {
+            guard count > 0 else { return }
+            let named = domains.prefix(Self.textLimit).map { domain in
+                domain.codes.isEmpty ? domain.domain : "\(domain.domain) (\(domain.codes.prefix(3).joined(separator: ", ")))"
+            }
+            let more = count > named.count ? " and \(count - named.count) more" : ""
+            lines.append("\(title): \(named.joined(separator: "; "))\(more)")
+        }
+        list("Failing", failures, count: counts.failures)
+        list("Warning", warnings, count: counts.warnings)
+        list("Recovered", recoveries, count: counts.recoveries)
+        lines.append("Report: \(run.report)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements without repeats, in order.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,216 @@
+import AASAModel
+import Foundation
+import Mustache
+
+/// `index.html` in `--out`: the fleet over the kept runs. A stacked bar per run (pass, warn,
+/// fail; inline SVG, each bar a link to its run's report), every domain of the newest run with
+/// its verdict, since when, verdict changes (flapping), how long Apple's CDN copy has been
+/// stale and when it last passed; the run report's filters. Rendered as a head, a row per
+/// domain and a tail, so that it can be written as a stream.
+public struct HistoryIndexPage: Sendable {
+    private let headTemplate: MustacheTemplate
+    private let rowTemplate: MustacheTemplate
+    private let tailTemplate: MustacheTemplate
+
+    public init() {
+        HTMLEscaping.register()
+        headTemplate = try! MustacheTemplate(string: HistoryIndexTemplates.head)
+        rowTemplate = try! MustacheTemplate(string: HistoryIndexTemplates.row)
+        tailTemplate = try! MustacheTemplate(string: HistoryIndexTemplates.tail)
+    }
+
+    /// Writes the page for a history of at least one run: `write` gets it in pieces.
+    public func render(_ history: RunHistory, tool: ToolInfo, flapping rule: RunHistory.FlappingRule = .standard, to write: (String) throws -> Void) rethrows {
+        guard let latest = history.latest else { return }
+        let standings = history.standings(flapping: rule)
+        let toolName = "\(tool.name) \(tool.version)"
+        try write(headTemplate.render(IndexHeadView(history: history, standings: standings, tool: toolName, rule: rule)))
+        let report = Self.reportLink(latest.run)
+        for standing in standings {
+            try write(rowTemplate.render(IndexRowView(standing, latest: latest.startedAt, report: report)))
+        }
+        try write(tailTemplate.render(["tool": toolName, "latest": Self.format(latest.startedAt), "flapChanges": "\(rule.changes)", "flapWindow": "\(rule.window)"]))
+    }
+
+    /// The page as one string (tests, small histories).
+    public func render(_ history: RunHistory, tool: ToolInfo, flapping rule: RunHistory.FlappingRule = .standard) -> String {
+        var page = ""
+        render(history, tool: tool, flapping: rule) { page += $0 }
+        return page
+    }
+
+    /// A run's report, relative to `index.html`.
+    static func reportLink(_ run: String) -> String { "\(run)/report.html" }
+
+    static func format(_ date: Date) -> String {
+        HeadView.format(date)
+    }
+
+    /// "3 d 4 h", "5 h 10 min", "40 min", "under a minute".
+    public static func duration(_ seconds: Double) -> String {
+        let minutes = Int(seconds / 60)
+        let (days, hours) = (minutes / 1440, minutes % 1440 / 60)
+        if days > 0 { return hours > 0 ? "\(days) d \(hours) h" : "\(days) d" }
+        if hours > 0 { return minutes % 60 > 0 ? "\(hours) h \(minutes % 60) min" : "\(hours) h" }
+        return minutes > 0 ? "\(minutes) min" : "under a minute"
+    }
+
+    /// "2026-11-20 03:15 (3 runs)", "≥ 2026-09-01 03:15 (90 runs)".
+    public static func since(_ streak: RunHistory.Streak) -> String {
+        "\(streak.reachesOldest ? "≥ " : "")\(format(streak.sinceDate)) (\(streak.runs) run\(streak.runs == 1 ? "" : "s"))"
+    }
+
+    /// How long a streak has lasted up to `latest`: "≥ 12 d", or "first seen now" for one run.
+    public static func lasted(_ streak: RunHistory.Streak, until latest: Date) -> String {
+        guard streak.runs > 1 else { return "first seen in this run" }
+        return "\(streak.reachesOldest ? "≥ " : "")\(duration(latest.timeIntervalSince(streak.sinceDate))) (\(streak.runs) runs)"
+    }
+}
+
+struct IndexHeadView {
+    let tool: String
+    let schemaVersion = HistorySchema.version
+    let runCount: Int
+    let oneRun: Bool
+    let first: String
+    let latest: String
+    let latestReport: String
+    let domains: Int
+    let pass: Int
+    let warn: Int
+    let fail: Int
+    let flapping: Int
+    let stale: Int
+    let flapRule: String
+    let flapWindow: Int
+    let hasFailures: Bool
+    let warnFirst: Bool
+    let hasProblems: Bool
+    let chart: ChartView
+    /// Newest first.
+    let runs: [RunView]
+
+    struct RunView {
+        let started: String
+        let pass: Int
+        let warn: Int
+        let fail: Int
+        let report: String
+    }
+
+    init(history: RunHistory, standings: [RunHistory.Standing], tool: String, rule: RunHistory.FlappingRule) {
+        let latestRun = history.runs[history.runs.count - 1]
+        self.tool = tool
+        runCount = history.runs.count
+        oneRun = runCount == 1
+        first = HistoryIndexPage.format(history.runs[0].startedAt)
+        latest = HistoryIndexPage.format(latestRun.startedAt)
+        latestReport = HistoryIndexPage.reportLink(latestRun.run)
+        domains = latestRun.domains.count
+        (pass, warn, fail) = (latestRun.verdicts.pass, latestRun.verdicts.warn, latestRun.verdicts.fail)
+        flapping = standings.filter(\.flapping).count
+        stale = standings.filter { $0.cdnStaleSince != nil }.count
+        flapRule = "\(rule.changes)+ changes in \(rule.window) runs"
+        flapWindow = rule.window
+        hasFailures = fail > 0
+        warnFirst = fail == 0 && warn > 0
+        hasProblems = fail + warn > 0
+        chart = ChartView(history.runs)
+        runs = history.runs.reversed().map { run in
+            RunView(started: HistoryIndexPage.format(run.startedAt), pass: run.verdicts.pass, warn: run.verdicts.warn,
+                    fail: run.verdicts.fail, report: HistoryIndexPage.reportLink(run.run))
+        }
+    }
+}
+
+/// The stacked bars, in the SVG's own units (it scales to the page's width).
+struct ChartView {
+    let width = 1000
+    let height = 240
+    let left = 48
+    let right = 992
+    let top = 10
+    let bottom = 210
+    let labelX = 42
+    let maximum: Int
+    let bars: [Bar]
+    let ticks: [Tick]
+
+    struct Bar {
+        let report: String
+        let label: String
+        let x: String
+        let width: String
+        let passY: String
+        let passHeight: String
+        let warnY: String
+        let warnHeight: String
+        let failY: String
+        let failHeight: String
+    }
+
+    struct Tick {
+        let x: String
+        let y: Int
+        let label: String
+    }
+
+    init(_ runs: [HistoryRun]) {
+        // Locals, not the stored values: the closures below may not capture self before init ends.
+        let (left, right, top, bottom) = (48, 992, 10, 210)
+        maximum = max(1, runs.map { $0.verdicts.pass + $0.verdicts.warn + $0.verdicts.fail }.max() ?? 1)
+        let slot = Double(right - left) / Double(max(runs.count, 1))
+        let barWidth = max(1, slot * 0.8)
+        let scale = Double(bottom - top) / Double(maximum)
+        func number(_ value: Double) -> String { String(format: "%.1f", value) }
+        bars = runs.enumerated().map { index, run in
+            let x = Double(left) + slot * Double(index) + (slot - barWidth) / 2
+            let passHeight = Double(run.verdicts.pass) * scale
+            let warnHeight = Double(run.verdicts.warn) * scale
+            let failHeight = Double(run.verdicts.fail) * scale
+            let base = Double(bottom)
+            return Bar(
+                report: HistoryIndexPage.reportLink(run.run),
+                label: "\(HistoryIndexPage.format(run.startedAt)) UTC: \(run.verdicts.pass) pass, \(run.verdicts.warn) warn, \(run.verdicts.fail) fail",
+                x: number(x), width: number(barWidth),
+                passY: number(base - passHeight), passHeight: number(passHeight),
+                warnY: number(base - passHeight - warnHeight), warnHeight: number(warnHeight),
+                failY: number(base - passHeight - warnHeight - failHeight), failHeight: number(failHeight))
+        }
+        // A date under the first and last bars and a few between, never crowded.
+        let count = runs.count
+        let wanted = min(count, 6)
+        var indices: [Int] = wanted <= 1 ? [0] : (0..<wanted).map { $0 * (count - 1) / (wanted - 1) }
+        indices = Array(Set(indices)).sorted()
+        ticks = count == 0 ? [] : indices.map { index in
+            let x = Double(left) + slot * (Double(index) + 0.5)
+            return Tick(x: number(x), y: bottom + 18, label: String(HistoryIndexPage.format(runs[index].startedAt).prefix(10)))
+        }
+    }
+}
+
+struct IndexRowView {
+    let domain: String
+    let verdict: String
+    let report: String
+    let codes: [String]
+    let since: String
+    let changes: String
+    let flapping: Bool
+    /// Nil when the copy is not stale (a section must not open for it).
+    let staleFor: String?
+    let lastPassed: String
+
+    init(_ standing: RunHistory.Standing, latest: Date, report: String) {
+        domain = standing.domain
+        verdict = standing.verdict.rawValue
+        self.report = report
+        // Info codes are context; a passing domain shows none.
+        codes = standing.verdict == .pass ? [] : Array(standing.codes.prefix(4))
+        since = standing.notPassingSince.map(HistoryIndexPage.since) ?? ""
+        changes = standing.changes == 0 ? "" : "\(standing.changes)\(standing.flapping ? " · flapping" : "")"
+        flapping = standing.flapping
+        staleFor = standing.cdnStaleSince.map { HistoryIndexPage.lasted($0, until: latest) }
+        lastPassed = standing.verdict == .pass ? "" : standing.lastPassed.map(HistoryIndexPage.format) ?? "not in the kept runs"
+    }
+}

@@ -1,0 +1,115 @@
+/// The history page's (`index.html`) Mustache templates: escaping tags only, the report's own
+/// escaping, the run report's styles. Self-contained: no external script, font or style.
+enum HistoryIndexTemplates {
+    static let head = #"""
+    {{% CONTENT_TYPE: HTMLEscaping }}
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="generator" content="{{tool}}">
+    <title>Universal links: history to {{latest}}</title>
+    <style>
+    \#(HTMLTemplates.styleSheet)
+    svg.chart { width:100%; height:auto; background:var(--card); border:1px solid var(--line); border-radius:8px; }
+    svg.chart .pass { fill:var(--pass); } svg.chart .warn { fill:var(--warn); } svg.chart .fail { fill:var(--fail); }
+    svg.chart text { fill:var(--muted); font-size:11px; } svg.chart line { stroke:var(--line); }
+    svg.chart a:hover rect { opacity:.75; }
+    .legend span { margin-right:14px; } .legend i { display:inline-block; width:10px; height:10px; border-radius:2px; margin-right:4px; }
+    table.domains { width:100%; border-collapse:collapse; background:var(--card); border:1px solid var(--line); border-radius:8px; }
+    table.domains th { position:sticky; top:0; background:var(--card); text-align:left; font-size:12px; color:var(--muted); padding:6px 8px; border-bottom:1px solid var(--line); }
+    table.domains td { padding:3px 8px; border-bottom:1px solid var(--line); vertical-align:baseline; font-size:13px; }
+    table.domains td.name a { color:inherit; text-decoration:none; font-weight:600; word-break:break-all; } table.domains td.name a:hover { text-decoration:underline; }
+    table.domains .flap { color:var(--warn); font-weight:600; } table.domains .stale { color:var(--warn); }
+    details.runs { margin:12px 0; }
+    </style>
+    </head>
+    <body>
+    <header>
+    <h1>Universal links: history</h1>
+    <p class="meta">{{runCount}} complete run{{^oneRun}}s{{/oneRun}} kept, {{first}} to {{latest}} UTC · newest run: <a href="{{latestReport}}">report</a> · {{tool}} · history schema {{schemaVersion}}</p>
+    <div class="tiles">
+    <div class="tile"><b>{{domains}}</b>domains now</div>
+    <div class="tile pass"><b>{{pass}}</b>pass</div>
+    <div class="tile warn"><b>{{warn}}</b>warn</div>
+    <div class="tile fail"><b>{{fail}}</b>fail</div>
+    <div class="tile"><b>{{flapping}}</b>flapping ({{flapRule}})</div>
+    <div class="tile"><b>{{stale}}</b>CDN copy stale</div>
+    </div>
+    <h2>Pass, warn and fail per run</h2>
+    <p class="legend muted"><span><i style="background:var(--pass)"></i>pass</span><span><i style="background:var(--warn)"></i>warn</span><span><i style="background:var(--fail)"></i>fail</span>each bar is a run; click one for its report</p>
+    <svg class="chart" viewBox="0 0 {{chart.width}} {{chart.height}}" role="img" aria-label="Domains by verdict per run">
+    <line x1="{{chart.left}}" y1="{{chart.bottom}}" x2="{{chart.right}}" y2="{{chart.bottom}}"/>
+    <text x="{{chart.labelX}}" y="{{chart.top}}" text-anchor="end" dominant-baseline="hanging">{{chart.maximum}}</text>
+    <text x="{{chart.labelX}}" y="{{chart.bottom}}" text-anchor="end">0</text>
+    {{#chart.bars}}<a href="{{report}}"><title>{{label}}</title><rect class="pass" x="{{x}}" y="{{passY}}" width="{{width}}" height="{{passHeight}}"/><rect class="warn" x="{{x}}" y="{{warnY}}" width="{{width}}" height="{{warnHeight}}"/><rect class="fail" x="{{x}}" y="{{failY}}" width="{{width}}" height="{{failHeight}}"/></a>
+    {{/chart.bars}}{{#chart.ticks}}<text x="{{x}}" y="{{y}}" text-anchor="middle">{{label}}</text>
+    {{/chart.ticks}}</svg>
+    <details class="runs"><summary>Every kept run ({{runCount}})</summary>
+    <table class="plain"><tr><th>run (UTC)</th><th>pass</th><th>warn</th><th>fail</th><th></th></tr>
+    {{#runs}}<tr><td>{{started}}</td><td>{{pass}}</td><td>{{warn}}</td><td>{{fail}}</td><td><a href="{{report}}">report</a></td></tr>
+    {{/runs}}</table></details>
+    </header>
+    <main>
+    <h2>Domains in the newest run</h2>
+    <div class="controls" id="controls">
+    <label><input type="radio" name="verdict" value="all"{{^hasProblems}} checked{{/hasProblems}}> all</label>
+    <label><input type="radio" name="verdict" value="fail"{{#hasFailures}} checked{{/hasFailures}}> fail</label>
+    <label><input type="radio" name="verdict" value="warn"{{#warnFirst}} checked{{/warnFirst}}> warn</label>
+    <label><input type="radio" name="verdict" value="pass"> pass</label>
+    <label><input type="radio" name="verdict" value="flapping"> flapping</label>
+    <label><input type="radio" name="verdict" value="stale"> CDN stale</label>
+    <input type="search" id="search" placeholder="filter by domain or code">
+    </div>
+    <table class="domains"><thead><tr><th>verdict</th><th>domain</th><th>codes</th><th>since</th><th>verdict changes, last {{flapWindow}} runs</th><th>CDN copy stale for</th><th>last passed</th></tr></thead>
+    <tbody>
+
+    """#
+
+    /// One domain. Passing rows with nothing to say stay short: 10,000 of them must load fast.
+    static let row = #"""
+    {{% CONTENT_TYPE: HTMLEscaping }}
+    <tr id="{{domain}}" data-verdict="{{verdict}}"{{#flapping}} data-flapping="1"{{/flapping}}{{#staleFor}} data-stale="1"{{/staleFor}}><td><span class="badge {{verdict}}">{{verdict}}</span></td><td class="name"><a href="{{report}}#{{domain}}">{{domain}}</a></td><td>{{#codes}}<code>{{.}}</code> {{/codes}}</td><td>{{since}}</td><td{{#flapping}} class="flap"{{/flapping}}>{{changes}}</td><td class="stale">{{staleFor}}</td><td>{{lastPassed}}</td></tr>
+
+    """#
+
+    static let tail = #"""
+    {{% CONTENT_TYPE: HTMLEscaping }}
+    </tbody></table>
+    </main>
+    <footer class="muted">Generated by {{tool}} from history.json after the run of {{latest}} UTC. "Since": the first run of the current verdict's streak ("≥" when the streak reaches the oldest kept run). Flapping: the verdict changed at least {{flapChanges}} times over the last {{flapWindow}} runs. CDN copy stale: how long the runs' findings have said Apple's CDN serves a file that differs from the origin's (cdn.stale).</footer>
+    <script>
+    (function () {
+      var rows = document.querySelectorAll("table.domains tbody tr");
+      var search = document.getElementById("search");
+      function fromHash() {
+        if (location.hash.indexOf("#verdict=") !== 0) return;
+        var params = new URLSearchParams(location.hash.slice(1));
+        var radio = document.querySelector("input[name=verdict][value='" + (params.get("verdict") || "all").replace(/[^a-z]/g, "") + "']");
+        if (radio) radio.checked = true;
+        search.value = params.get("q") || "";
+      }
+      function apply(save) {
+        var verdict = document.querySelector("input[name=verdict]:checked").value;
+        var query = search.value.trim().toLowerCase();
+        var anchor = location.hash.indexOf("#verdict=") === 0 ? "" : decodeURIComponent(location.hash.slice(1));
+        rows.forEach(function (row) {
+          var kept = verdict === "all" || row.dataset.verdict === verdict ||
+            (verdict === "flapping" && row.dataset.flapping === "1") || (verdict === "stale" && row.dataset.stale === "1");
+          var show = row.id === anchor || (kept && (query === "" || row.textContent.toLowerCase().indexOf(query) !== -1));
+          row.classList.toggle("hidden", !show);
+        });
+        if (save) history.replaceState(null, "", "#verdict=" + verdict + (query ? "&q=" + encodeURIComponent(query) : ""));
+      }
+      fromHash();
+      apply(false);
+      document.getElementById("controls").addEventListener("input", function () { apply(true); });
+      window.addEventListener("hashchange", function () { fromHash(); apply(false); });
+    })();
+    </script>
+    </body>
+    </html>
+
+    """#
+}

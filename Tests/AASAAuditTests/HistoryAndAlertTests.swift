@@ -1,0 +1,244 @@
+import AASAAudit
+import AASAFetch
+import AASAModel
+import AASAReport
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// A team's view over time against real loopback servers: history.json kept across runs (and
+/// rebuilt), index.html, `history`, alerts POSTed to a real receiver over HTTP and HTTPS, and
+/// `--severity`.
+@Suite struct HistoryAndAlertTests {
+    func settings(_ world: TestWorld, out: URL) -> AuditSettings {
+        AuditSettings(inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4, fetcher: world.fetcherConfiguration(timeout: 60), failOn: .error)
+    }
+
+    func historyLines(_ out: URL) throws -> [HistoryRun] {
+        try String(contentsOf: out.appendingPathComponent("history.json"), encoding: .utf8).split(separator: "\n")
+            .map { try JSONReport.makeDecoder().decode(HistoryRun.self, from: Data($0.utf8)) }
+    }
+
+    func audit(_ hosts: [String], _ settings: AuditSettings) async throws -> AuditRunResult {
+        try await AuditRun.run(targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
+    }
+
+    @Test func historyIsAppendedAfterEachCompleteRunAndRebuiltWhenMissingOrDamaged() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let settings = settings(world, out: out)
+        var folders: [String] = []
+        for hosts in [["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "textplain.aasa.test"]] {
+            folders.append(try await audit(hosts, settings).runDirectory.lastPathComponent)
+        }
+        var lines = try historyLines(out)
+        #expect(lines.map(\.run) == folders)
+        #expect(lines[0].domains == [HistoryDomain(domain: "good.aasa.test", verdict: .pass, codes: []),
+                                     HistoryDomain(domain: "missing.aasa.test", verdict: .fail, codes: ["http.status", "location.none"])])
+        #expect(lines[2].verdicts.warn == 1 && lines[2].domains[1].codes == ["http.content-type"])
+        let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains("3 complete runs kept"))
+        for folder in folders { #expect(index.contains("href=\"\(folder)/report.html\"")) }
+        #expect(index.contains(#"<tr id="textplain.aasa.test" data-verdict="warn">"#))
+
+        // Missing: rebuilt from the run folders' reports, then this run added.
+        try FileManager.default.removeItem(at: out.appendingPathComponent("history.json"))
+        folders.append(try await audit(["good.aasa.test"], settings).runDirectory.lastPathComponent)
+        lines = try historyLines(out)
+        #expect(lines.map(\.run) == folders)
+        #expect(lines[0].domains.map(\.verdict) == [.pass, .fail])
+
+        // Damaged: a half-written line is not trusted; the file is written anew.
+        let handle = try FileHandle(forWritingTo: out.appendingPathComponent("history.json"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"schemaVersion":1,"run":"2026-"#.utf8))
+        try handle.close()
+        folders.append(try await audit(["good.aasa.test"], settings).runDirectory.lastPathComponent)
+        lines = try historyLines(out)
+        #expect(lines.map(\.run) == folders)
+
+        // --keep: the lines of the removed run folders go with them.
+        var keeping = settings
+        keeping.keepRuns = 2
+        folders.append(try await audit(["good.aasa.test"], keeping).runDirectory.lastPathComponent)
+        #expect(try historyLines(out).map(\.run) == Array(folders.suffix(2)))
+        let kept = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(kept.contains("2 complete runs kept") && !kept.contains(folders[0]))
+    }
+
+    @Test func theHistoryCommandShowsTheTrendAndADomainsTimeline() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let settings = settings(world, out: out)
+        for hosts in [["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "textplain.aasa.test"]] {
+            _ = try await audit(hosts, settings)
+        }
+        let environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
+        let fleet = try await ProcessRunner.run(CommandLineTests.binary, ["history"], in: world.directory.url, environment: environment)
+        #expect(fleet.status == 0, "\(fleet.stderr)")
+        #expect(fleet.stdout.hasPrefix("3 complete runs kept:"), "\(fleet.stdout)")
+        #expect(fleet.stdout.contains("2 pass, 0 warn, 0 fail") == false)
+        #expect(fleet.stdout.contains("1 pass, 0 warn, 1 fail"))
+        #expect(fleet.stdout.contains("WARN textplain.aasa.test since"))
+
+        let timeline = try await ProcessRunner.run(CommandLineTests.binary, ["history", "MISSING.aasa.test"], in: world.directory.url, environment: environment)
+        #expect(timeline.status == 0)
+        let lines = timeline.stdout.split(separator: "\n")
+        #expect(lines.first == "missing.aasa.test over 3 kept runs:")
+        // Two failing runs in a row are one line; the run that did not audit it says so.
+        #expect(lines.count == 3, "\(timeline.stdout)")
+        #expect(lines[1].contains("2 runs") && lines[1].contains("FAIL  http.status, location.none"))
+        #expect(lines[2].contains("not audited"))
+
+        let json = try await ProcessRunner.run(CommandLineTests.binary, ["history", "--json", "--out", "reports"], in: world.directory.url)
+        let record = try JSONReport.makeDecoder().decode(FleetHistoryRecord.self, from: Data(json.stdout.utf8))
+        #expect(record.runs.count == 3 && record.domains.map(\.domain) == ["good.aasa.test", "textplain.aasa.test"])
+        #expect(record.domains[1].since?.runs == 1)
+
+        let unknown = try await ProcessRunner.run(CommandLineTests.binary, ["history", "good"], in: world.directory.url)
+        #expect(unknown.status == 2 && unknown.stderr.contains("No kept run in reports audited good. Did you mean good.aasa.test?"), "\(unknown.stderr)")
+        let empty = try await ProcessRunner.run(CommandLineTests.binary, ["history", "--out", "nothing-here"], in: world.directory.url)
+        #expect(empty.status == 2 && empty.stderr.contains("nothing-here is not a folder"))
+    }
+
+    /// A webhook receiver on 127.0.0.1 answering each POST with the next status of `statuses`
+    /// (the last one for every POST after).
+    final class Receiver: Sendable {
+        final class Counter: Sendable {
+            let count = Mutex(0)
+        }
+
+        let server: LoopbackServer
+
+        init(identity: ServerIdentity? = nil, statuses: [Int]) throws {
+            let answered = Counter()
+            server = try LoopbackServer(identity: identity) { _, _ in
+                let index = answered.count.withLock { count in
+                    count += 1
+                    return count - 1
+                }
+                return .status(statuses[min(index, statuses.count - 1)], body: "ok")
+            }
+        }
+
+        var posts: [ServedRequest] { server.requests.filter { $0.method == "POST" } }
+
+        func alert(_ index: Int) throws -> RunAlert {
+            try JSONReport.makeDecoder().decode(RunAlert.self, from: Data(posts[index].body))
+        }
+
+        deinit { server.shutdown() }
+    }
+
+    func notifying(_ settings: AuditSettings, url: String, on trigger: AlertTrigger, caFile: String? = nil) -> AuditSettings {
+        var settings = settings
+        var notification = NotificationSettings(url: url, trigger: trigger)
+        notification.poster.retryDelays = [.milliseconds(50), .milliseconds(50)]
+        notification.poster.caFile = caFile
+        settings.notification = notification
+        return settings
+    }
+
+    @Test func anAlertIsPostedWhenADomainStartsFailingAndRetriedThroughServerErrors() async throws {
+        let world = try TestWorld()
+        let receiver = try Receiver(statuses: [503, 502, 200])
+        let settings = notifying(settings(world, out: world.directory.url.appendingPathComponent("reports")),
+                                 url: "http://127.0.0.1:\(receiver.server.port)/hooks/T000/secret", on: .failures)
+        let first = try await audit(["good.aasa.test", "missing.aasa.test"], settings)
+        #expect(first.notification?.state == .sent)
+        #expect(first.notification?.attempts.map(\.status) == [503, 502, 200])
+        #expect(receiver.posts.count == 3 && receiver.posts.allSatisfy { $0.path == "/hooks/T000/secret" && $0.contentType == "application/json" })
+        let alert = try receiver.alert(2)
+        #expect(alert.failures.map(\.domain) == ["missing.aasa.test"] && alert.failures[0].codes == ["http.status", "location.none"])
+        #expect(alert.text.hasPrefix("aasa-audit: 1 new failure. 2 domains: 1 pass, 0 warn, 1 fail."))
+        #expect(alert.run.report == first.reportHTML.path)
+        // The reports never record the webhook's secret path.
+        let report = try String(contentsOf: first.reportJSON, encoding: .utf8)
+        #expect(report.contains(#""notifyURL":"http://127.0.0.1:\#(receiver.server.port)/…""#) && !report.contains("secret"))
+
+        // Nothing new: no alert on failures.
+        let second = try await audit(["good.aasa.test", "missing.aasa.test"], settings)
+        #expect(second.notification?.state == .notNeeded && receiver.posts.count == 3)
+
+        // On any change: a new warning is news.
+        var changes = settings
+        changes.notification?.trigger = .changes
+        let third = try await audit(["good.aasa.test", "missing.aasa.test", "textplain.aasa.test"], changes)
+        #expect(third.notification?.state == .sent && receiver.posts.count == 4)
+        let warning = try receiver.alert(3)
+        #expect(warning.warnings.map(\.domain) == ["textplain.aasa.test"] && warning.failures.isEmpty)
+        #expect(warning.run.previousRunStartedAt != nil)
+    }
+
+    @Test func aFailedAlertIsCountedExitsFourAndLosesNoReport() async throws {
+        let world = try TestWorld()
+        let receiver = try Receiver(statuses: [500])
+        var settings = notifying(settings(world, out: world.directory.url.appendingPathComponent("reports")),
+                                 url: "http://127.0.0.1:\(receiver.server.port)/", on: .always)
+        let metrics = world.directory.url.appendingPathComponent("aasa.prom")
+        settings.metricsFile = metrics
+        let result = try await audit(["good.aasa.test"], settings)
+        #expect(result.notification?.state == .failed && result.notification?.attempts.count == 3)
+        #expect(ExitPolicy.audit(result, problems: [], failOn: .error, interruptedBy: nil) == .notificationFailed)
+        #expect(FileManager.default.fileExists(atPath: world.directory.url.appendingPathComponent("reports/latest.json").path))
+        #expect(FileManager.default.fileExists(atPath: world.directory.url.appendingPathComponent("reports/index.html").path))
+        let text = try String(contentsOf: metrics, encoding: .utf8)
+        #expect(text.contains("aasa_audit_notification_failed 1\n") && text.contains("aasa_audit_notification_attempts 3\n"))
+
+        // A refusal that another attempt cannot change (400) is not retried.
+        let refusing = try Receiver(statuses: [400])
+        let once = try await audit(["good.aasa.test"], notifying(settings, url: "http://127.0.0.1:\(refusing.server.port)/", on: .always))
+        #expect(once.notification?.attempts.map(\.status) == [400] && once.notification?.state == .failed)
+        // A failing domain's exit status says more than the alert's.
+        let failing = try await audit(["missing.aasa.test"], settings)
+        #expect(ExitPolicy.audit(failing, problems: [], failOn: .error, interruptedBy: nil) == .failed)
+    }
+
+    @Test func anAlertGoesOverHTTPSToAReceiverTrustedByItsCA() async throws {
+        let world = try TestWorld()
+        let receiver = try Receiver(identity: try world.pki.issueServerIdentity(for: ["localhost"]), statuses: [200])
+        let base = settings(world, out: world.directory.url.appendingPathComponent("reports"))
+        let url = "https://localhost:\(receiver.server.port)/hook"
+        let trusted = try await audit(["missing.aasa.test"], notifying(base, url: url, on: .failures, caFile: world.caFile))
+        #expect(trusted.notification?.state == .sent, "\(trusted.notification?.attempts ?? [])")
+        #expect(try receiver.alert(0).failures.map(\.domain) == ["missing.aasa.test"])
+        // Without the test CA the receiver's certificate is not trusted: nothing is delivered.
+        var untrusted = notifying(base, url: url, on: .always)
+        untrusted.notification?.poster.caFile = world.directory.url.appendingPathComponent("nothing.pem").path
+        let refused = try await audit(["good.aasa.test"], untrusted)
+        #expect(refused.notification?.state == .failed)
+        #expect(receiver.posts.count == 1)
+    }
+
+    @Test func aSeverityPolicyChangesVerdictsExitStatusJUnitAndReports() async throws {
+        let world = try TestWorld()
+        try "stale.aasa.test\ngood.aasa.test\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let common = ["audit", "--fail-on", "warning", "--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "60",
+                      "--cdn-url", TestWorld.cdnBase, "--no-ua-check"] + LoopbackNetworks.allowArguments
+        let strict = try await ProcessRunner.run(CommandLineTests.binary, common, in: world.directory.url)
+        #expect(strict.status == 1, "a stale CDN copy warns, and warnings fail here: \(strict.stdout)")
+        let relaxed = try await ProcessRunner.run(CommandLineTests.binary, common + ["--severity", "cdn.stale=info", "--junit", "junit.xml"], in: world.directory.url)
+        #expect(relaxed.status == 0, "\(relaxed.stdout)\(relaxed.stderr)")
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
+        #expect(report.run.options.severityOverrides == ["cdn.stale": "info"])
+        let stale = try #require(report.domains.first { $0.domain == "stale.aasa.test" })
+        #expect(stale.verdict == .pass)
+        let staleFinding = try #require(stale.findings.first { $0.code == .cdnStale })
+        #expect(staleFinding.severity == .info && staleFinding.overriddenFrom == .warning)
+        let junit = try String(contentsOf: world.directory.url.appendingPathComponent("junit.xml"), encoding: .utf8)
+        #expect(!junit.contains("<failure"))
+        let html = try String(contentsOf: world.directory.url.appendingPathComponent("reports/latest.html"), encoding: .utf8)
+        #expect(html.contains("was warning"))
+
+        // Raised: a wrong Content-Type fails a deploy check.
+        let check = try await ProcessRunner.run(
+            CommandLineTests.binary, ["check", "textplain.aasa.test", "--no-cdn", "--severity", "http.content-type=error", "--connect-to", world.connectTo,
+                                      "--cacert", world.caFile, "--timeout", "60"] + LoopbackNetworks.allowArguments,
+            in: world.directory.url, environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 })
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("http.content-type (well-known) (warning in the catalog; --severity)"), "\(check.stdout)")
+        let typo = try await ProcessRunner.run(CommandLineTests.binary, ["check", "good.aasa.test", "--severity", "cdn.stael=info"], in: world.directory.url)
+        #expect(typo.status == 2 && typo.stderr.contains("no finding code is or starts with 'cdn.stael'"))
+    }
+}

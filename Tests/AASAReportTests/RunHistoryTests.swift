@@ -1,0 +1,247 @@
+import AASAModel
+import AASAReport
+import Foundation
+import Testing
+import TestSupport
+
+/// The history's reading (since when, flapping, stale CDN copies), the alert document, the
+/// severity policy and the history page, on values.
+@Suite struct RunHistoryTests {
+    static let day = 86_400.0
+
+    /// Runs a day apart from 2026-11-01 03:00 UTC; each string gives the domains' verdicts in
+    /// order (p, w, f; "-" for not audited), with "s" after a letter for a cdn.stale finding.
+    static func history(_ domains: [String], _ runs: [String]) -> RunHistory {
+        let start = Date(timeIntervalSince1970: 1_793_502_000)
+        return RunHistory(runs: runs.enumerated().map { index, verdicts in
+            let started = start.addingTimeInterval(Double(index) * day)
+            var entries: [HistoryDomain] = []
+            var characters = Array(verdicts)[...]
+            for domain in domains {
+                guard let letter = characters.popFirst() else { break }
+                let stale = characters.first == "s"
+                if stale { characters.removeFirst() }
+                let verdict: Verdict? = switch letter { case "p": .pass; case "w": .warn; case "f": .fail; default: nil }
+                guard let verdict else { continue }
+                var codes = verdict == .fail ? ["http.status"] : verdict == .warn ? ["http.content-type"] : []
+                if stale { codes.append("cdn.stale") }
+                entries.append(HistoryDomain(domain: domain, verdict: verdict, codes: codes))
+            }
+            let name = RunHistoryTests.folderName(started)
+            return HistoryRun(run: name, startedAt: started, finishedAt: started.addingTimeInterval(60), domains: entries)
+        })
+    }
+
+    static func folderName(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: false)
+            .timeSeparator(.omitted)) + "Z"
+    }
+
+    @Test func sinceWhenADomainFailsAndWhenItLastPassed() throws {
+        let history = Self.history(["a.example", "b.example", "c.example"], ["ppf", "pfp", "ffp", "fff"])
+        let standings = Dictionary(uniqueKeysWithValues: history.standings().map { ($0.domain, $0) })
+        let a = try #require(standings["a.example"])
+        #expect(a.verdict == .fail)
+        #expect(a.notPassingSince?.since == history.runs[2].run)
+        #expect(a.notPassingSince?.runs == 2 && a.notPassingSince?.reachesOldest == false)
+        #expect(a.lastPassed == history.runs[1].startedAt)
+        let b = try #require(standings["b.example"])
+        #expect(b.notPassingSince?.runs == 3 && b.notPassingSince?.since == history.runs[1].run)
+        // c failed in the oldest kept run too, passed, then failed again: since the last run only.
+        let c = try #require(standings["c.example"])
+        #expect(c.notPassingSince?.runs == 1 && c.lastPassed == history.runs[2].startedAt)
+        #expect(c.changes == 2 && !c.flapping)
+        // Failing in every kept run: it may have begun before them.
+        let always = Self.history(["z.example"], ["f", "f"]).standings()[0]
+        #expect(always.notPassingSince?.reachesOldest == true && always.lastPassed == nil)
+        // A passing domain has no streak to report.
+        #expect(Self.history(["z.example"], ["f", "p"]).standings()[0].notPassingSince == nil)
+    }
+
+    @Test func aDomainMissingFromARunBreaksItsStreak() {
+        let standing = Self.history(["a.example"], ["f", "-", "f", "f"]).standings()[0]
+        #expect(standing.notPassingSince?.runs == 2 && standing.notPassingSince?.reachesOldest == false)
+    }
+
+    @Test func flappingIsThreeVerdictChangesWithinTheLastTenRuns() {
+        // p f p f: three changes within ten runs.
+        #expect(Self.history(["a.example"], ["p", "f", "p", "f"]).standings()[0].flapping)
+        #expect(!Self.history(["a.example"], ["p", "f", "p"]).standings()[0].flapping)
+        // The same three changes, but the newest ten runs hold only one of them.
+        let old = ["p", "f", "p", "f"] + Array(repeating: "f", count: 9)
+        let standing = Self.history(["a.example"], old).standings()[0]
+        #expect(standing.changes == 0 && !standing.flapping)
+        // Another rule: 2 changes in 3 runs.
+        #expect(Self.history(["a.example"], ["p", "f", "p"]).standings(flapping: .init(changes: 2, window: 3))[0].flapping)
+    }
+
+    @Test func howLongApplesCDNCopyHasBeenStale() throws {
+        let history = Self.history(["a.example", "b.example"], ["pp", "wsp", "wsws", "wsws"])
+        let standings = history.standings()
+        let a = try #require(standings[0].cdnStaleSince)
+        #expect(a.since == history.runs[1].run && a.runs == 3)
+        #expect(HistoryIndexPage.lasted(a, until: history.runs[3].startedAt) == "2 d (3 runs)")
+        #expect(standings[1].cdnStaleSince?.runs == 2)
+        #expect(Self.history(["a.example"], ["p", "p"]).standings()[0].cdnStaleSince == nil)
+    }
+
+    @Test func aHistoryLineIsCompactAndValidAgainstItsSchema() async throws {
+        let run = Self.history(["a.example", "b.example"], ["fp"]).runs[0]
+        let line = try JSONReport.makeEncoder().encode(run)
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.contains(#"["a.example","fail","http.status"]"#))
+        #expect(text.contains(#"["b.example","pass"]"#))
+        #expect(!text.contains("\n"))
+        #expect(try JSONReport.makeDecoder().decode(HistoryRun.self, from: line) == run)
+        if ReportSchemaValidator.isAvailable {
+            let errors = try await ReportSchemaValidator.errors(in: line, schema: Repository.file("docs/history.schema.json"))
+            #expect(errors.isEmpty, "\(errors)")
+            // The schema is not a rubber stamp.
+            let wrong = try await ReportSchemaValidator.errors(
+                in: Data(text.replacingOccurrences(of: #""fail""#, with: #""broken""#).utf8), schema: Repository.file("docs/history.schema.json"))
+            #expect(!wrong.isEmpty)
+        }
+    }
+
+    @Test func codesAreKeptMostSevereFirst() {
+        let findings = [
+            Finding(code: .fileSigned, severity: .info, location: .wellKnown, message: "signed"),
+            Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain"),
+            Finding(code: .httpStatus, severity: .error, location: .root, message: "404"),
+            Finding(code: .httpContentType, severity: .warning, location: .root, message: "text/plain"),
+        ]
+        let domain = HistoryDomain(DomainSnapshot(domain: "a.example", verdict: .fail, findings: findings))
+        #expect(domain.codes == ["http.status", "http.content-type", "file.signed"])
+    }
+}
+
+@Suite struct RunAlertTests {
+    let run = RunAlert.Run(startedAt: Date(timeIntervalSince1970: 1_793_502_000), folder: "/r/2026-11-01T030000Z",
+                           report: "/r/2026-11-01T030000Z/report.html", previousRunStartedAt: nil)
+
+    func flagged(_ domain: String, _ verdict: Verdict, _ codes: [FindingCode]) -> FlaggedDomain {
+        let severity: Severity = verdict == .fail ? .error : .warning
+        return FlaggedDomain(DomainReport(domain: domain, inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                                          findings: codes.map { Finding(code: $0, severity: severity, location: .wellKnown, message: "x") }))!
+    }
+
+    func finding(_ code: FindingCode, _ severity: Severity) -> Finding {
+        Finding(code: code, severity: severity, location: .wellKnown, message: "x")
+    }
+
+    @Test func theFirstRunAlertsOnEveryFailingAndWarningDomain() {
+        let alert = RunAlert(run: run, verdicts: VerdictCounts(), changes: nil,
+                             flagged: [flagged("a.example", .fail, [.httpStatus]), flagged("b.example", .warn, [.httpContentType])])
+        #expect(alert.failures.map(\.domain) == ["a.example"] && alert.failures[0].codes == ["http.status"])
+        #expect(alert.warnings.map(\.domain) == ["b.example"])
+        #expect(alert.isSent(on: .failures) && alert.isSent(on: .changes))
+    }
+
+    @Test func newFailuresNewErrorsNewWarningsAndRecoveries() {
+        let changes = RunChanges(previousRunStartedAt: run.startedAt, domains: [
+            // Started failing.
+            DomainChange(domain: "a.example", verdict: VerdictChange(from: .pass, to: .fail), newFindings: [finding(.httpRedirect, .error)], resolvedFindings: []),
+            // Failing before, a new error now.
+            DomainChange(domain: "b.example", verdict: nil, newFindings: [finding(.appIDMissing, .error)], resolvedFindings: []),
+            // Failing before, an error went away, still failing: not news.
+            DomainChange(domain: "c.example", verdict: nil, newFindings: [], resolvedFindings: [finding(.httpStatus, .error)]),
+            // Recovered.
+            DomainChange(domain: "d.example", verdict: VerdictChange(from: .fail, to: .pass), newFindings: [], resolvedFindings: [finding(.httpStatus, .error)]),
+            // Started warning.
+            DomainChange(domain: "e.example", verdict: VerdictChange(from: .pass, to: .warn), newFindings: [finding(.cdnStale, .warning)], resolvedFindings: []),
+        ], addedDomains: ["f.example", "g.example"], removedDomains: [])
+        let flaggedDomains = [
+            flagged("a.example", .fail, [.httpRedirect]), flagged("b.example", .fail, [.httpStatus, .appIDMissing]),
+            flagged("c.example", .fail, [.netTimeout]), flagged("e.example", .warn, [.cdnStale]), flagged("f.example", .fail, [.netDNS]),
+        ]
+        let alert = RunAlert(run: run, verdicts: VerdictCounts(), changes: changes, flagged: flaggedDomains)
+        #expect(alert.failures.map(\.domain) == ["f.example", "a.example", "b.example"])
+        #expect(alert.failures.first { $0.domain == "b.example" }?.codes == ["appid.missing"])
+        #expect(alert.failures.first { $0.domain == "a.example" }?.previousVerdict == .pass)
+        #expect(alert.recoveries.map(\.domain) == ["d.example"] && alert.recoveries[0].verdict == .pass)
+        #expect(alert.warnings.map(\.domain) == ["e.example"])
+        #expect(alert.text.hasPrefix("aasa-audit: 3 new failures, 1 new warning, 1 recovered."))
+        #expect(alert.text.contains("Failing: f.example (net.dns); a.example (http.redirect); b.example (appid.missing)"))
+        #expect(alert.text.contains("Recovered: d.example"))
+        #expect(alert.text.hasSuffix("Report: /r/2026-11-01T030000Z/report.html"))
+    }
+
+    @Test func whatEachTriggerSendsOn() {
+        let recovered = RunChanges(previousRunStartedAt: run.startedAt, domains: [
+            DomainChange(domain: "d.example", verdict: VerdictChange(from: .fail, to: .pass), newFindings: [], resolvedFindings: []),
+        ], addedDomains: [], removedDomains: [])
+        let alert = RunAlert(run: run, verdicts: VerdictCounts(), changes: recovered, flagged: [])
+        #expect(!alert.isSent(on: .failures) && alert.isSent(on: .changes) && alert.isSent(on: .always))
+        let quiet = RunAlert(run: run, verdicts: VerdictCounts(), changes: RunChanges(previousRunStartedAt: run.startedAt, domains: [], addedDomains: [], removedDomains: []), flagged: [])
+        #expect(!quiet.isSent(on: .changes) && quiet.isSent(on: .always))
+        #expect(quiet.text.hasPrefix("aasa-audit: no changes."))
+    }
+
+    @Test func aMeltdownIsListedUpToTheLimitAndCountedWhole() {
+        let meltdown = (1...500).map { flagged("d\($0).example", .fail, [.netConnect]) }
+        let alert = RunAlert(run: run, verdicts: VerdictCounts(), changes: nil, flagged: meltdown)
+        #expect(alert.counts.failures == 500 && alert.failures.count == RunAlert.listLimit)
+        #expect(alert.text.contains("and 490 more"))
+        #expect(alert.text.split(separator: "\n").count == 3)
+    }
+}
+
+@Suite struct SeverityPolicyTests {
+    @Test func entriesNameCodesOrPrefixesAndLaterEntriesWin() throws {
+        let policy = try SeverityPolicy(entries: ["cdn=warning", "CDN.STALE=info", "http.content-type = error"])
+        #expect(policy.overrides[.cdnStale] == .info)
+        #expect(policy.overrides[.cdnMissing] == .warning)
+        #expect(policy.overrides[.httpContentType] == .error)
+        #expect(policy.entries["cdn.stale"] == "info")
+    }
+
+    @Test func badEntriesSayWhatIsWrong() {
+        #expect(throws: SeverityPolicyError.malformed("cdn.stale")) { try SeverityPolicy(entries: ["cdn.stale"]) }
+        #expect(throws: SeverityPolicyError.unknownSeverity("cdn.stale=fatal", "fatal")) { try SeverityPolicy(entries: ["cdn.stale=fatal"]) }
+        #expect(throws: SeverityPolicyError.unknownCode("cdn.stael=info", "cdn.stael")) { try SeverityPolicy(entries: ["cdn.stael=info"]) }
+    }
+
+    @Test func appliedFindingsKeepTheCatalogsSeverityAndTheVerdictFollows() throws {
+        let policy = try SeverityPolicy(entries: ["cdn.stale=info", "http.content-type=error"])
+        let stale = Finding(code: .cdnStale, severity: .warning, location: .cdn, message: "differs")
+        let applied = policy.apply([stale])
+        #expect(applied[0].severity == .info && applied[0].overriddenFrom == .warning)
+        #expect(Verdict(findings: applied) == .pass)
+        let typed = policy.apply([Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain")])
+        #expect(Verdict(findings: typed) == .fail)
+        // Written with the catalog's severity beside its own; read back the same.
+        let json = try JSONReport.makeEncoder().encode(applied[0])
+        #expect(String(decoding: json, as: UTF8.self).contains(#""severity":"info","severityOverriddenFrom":"warning""#))
+        #expect(try JSONReport.makeDecoder().decode(Finding.self, from: json) == applied[0])
+        // A finding already at the wanted severity is left as it is.
+        #expect(try SeverityPolicy(entries: ["cdn.stale=warning"]).apply([stale]) == [stale])
+    }
+}
+
+@Suite struct HistoryIndexPageTests {
+    @Test func thePageHasAChartBarPerRunTheDomainsAndNothingExternal() throws {
+        let history = RunHistoryTests.history(["a.example", "b.example", "c.example"], ["ppp", "pfp", "pfws", "pfws"])
+        let page = HistoryIndexPage().render(history, tool: ToolInfo(version: "9.9"))
+        #expect(page.components(separatedBy: "<rect class=\"fail\"").count - 1 == 4)
+        for run in history.runs { #expect(page.contains("href=\"\(run.run)/report.html\"")) }
+        let latest = history.runs[3].run
+        #expect(page.contains(#"<tr id="b.example" data-verdict="fail">"#))
+        #expect(page.contains("href=\"\(latest)/report.html#b.example\""))
+        #expect(page.contains("2026-11-02 03:00:00 (3 runs)"))
+        // c: warning with a stale CDN copy for two runs.
+        #expect(page.contains(#"<tr id="c.example" data-verdict="warn" data-stale="1">"#))
+        #expect(page.contains("1 d (2 runs)"))
+        // Self-contained: no script, style or font fetched from anywhere.
+        #expect(!page.contains("src=") && !page.contains("<link") && !page.contains("@import") && !page.contains("url("))
+        // Failures first: the fail filter is chosen.
+        #expect(page.contains(#"value="fail" checked"#))
+    }
+
+    @Test func namesAndCodesAreEscaped() {
+        let run = HistoryRun(run: "2026-11-01T030000Z", startedAt: Date(timeIntervalSince1970: 1_793_502_000), finishedAt: Date(timeIntervalSince1970: 1_793_502_060),
+                             domains: [HistoryDomain(domain: "x\"><script>alert(1)</script>", verdict: .fail, codes: ["<img src=x onerror=alert(2)>"])])
+        let page = HistoryIndexPage().render(RunHistory(runs: [run]), tool: ToolInfo(version: "9.9"))
+        #expect(!page.contains("<script>alert(1)") && !page.contains("<img src=x"))
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+    }
+}
