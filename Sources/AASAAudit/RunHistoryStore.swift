@@ -19,10 +19,10 @@ struct RunHistoryStore {
     func read() -> [HistoryRun]? {
         guard let handle = FileHandle(forReadingAtPath: file.path) else { return nil }
         defer { try? handle.close() }
-        let decoder = JSONReport.makeDecoder()
         var runs: [HistoryRun] = []
         for line in LineReader(handle: handle) where !line.isEmpty {
-            guard let run = try? decoder.decode(HistoryRun.self, from: line) else { return nil }
+            guard var run = try? HistoryRun(line: line) else { return nil }
+            if let previous = runs.last { run.shareStrings(with: previous) }
             runs.append(run)
         }
         return runs
@@ -31,16 +31,19 @@ struct RunHistoryStore {
     /// The history as the folder stands: the file's runs whose folders still exist, plus
     /// complete runs found in folders the file does not name (every one, when the file is
     /// missing or damaged), oldest first.
-    func load() -> (history: RunHistory, rewritten: Bool) {
+    /// - Parameter current: a run folder not to read (the run being recorded, whose line the
+    ///   caller has).
+    func load(except current: String? = nil) -> (history: RunHistory, rewritten: Bool) {
         let recorded = read()
-        let folders = RunFolders.names(in: output)
+        let folders = RunFolders.names(in: output).filter { $0 != current }
         var byName = Dictionary((recorded ?? []).map { ($0.run, $0) }, uniquingKeysWith: { _, last in last })
         var runs: [HistoryRun] = []
         var changed = recorded == nil
         for folder in folders {
             if let run = byName.removeValue(forKey: folder) {
                 runs.append(run)
-            } else if let run = Self.readRun(output.appendingPathComponent(folder), name: folder) {
+            } else if var run = Self.readRun(output.appendingPathComponent(folder), name: folder) {
+                if let previous = runs.last { run.shareStrings(with: previous) }
                 runs.append(run)
                 changed = true
             }
@@ -50,17 +53,27 @@ struct RunHistoryStore {
         return (RunHistory(runs: runs), changed)
     }
 
+    /// Writes the whole file from `history`.
+    func write(_ history: RunHistory) throws {
+        try AtomicFileWriter(destination: file).complete { writer in
+            for entry in history.runs { try writer.write(Self.line(entry)) }
+        }
+    }
+
     /// Adds a complete run: appended to the file when the file was intact and matched the
     /// folders, else the whole file is written anew. Returns the history with the run.
     @discardableResult
     func record(_ run: HistoryRun) throws -> RunHistory {
-        var (history, rewrite) = load()
-        history.runs.removeAll { $0.run == run.run }
-        history.runs.append(run)
+        var (history, rewrite) = load(except: run.run)
+        if history.runs.contains(where: { $0.run == run.run }) {
+            history.runs.removeAll { $0.run == run.run }
+            rewrite = true
+        }
+        var entry = run
+        if let previous = history.runs.last { entry.shareStrings(with: previous) }
+        history.runs.append(entry)
         if rewrite {
-            try AtomicFileWriter(destination: file).complete { writer in
-                for entry in history.runs { try writer.write(Self.line(entry)) }
-            }
+            try write(history)
         } else {
             let handle = try FileHandle(forWritingTo: file)
             defer { try? handle.close() }
@@ -124,6 +137,13 @@ enum RunHistoryIndex {
     static func update(output: URL, with run: HistoryRun) throws {
         let history = try RunHistoryStore(output: output).record(run)
         try writeIndex(history, output: output)
+    }
+
+    /// `history --write-index`: both files written anew from what the folder holds; nil when
+    /// it holds no complete run.
+    static func rewrite(_ loaded: (history: RunHistory, rewritten: Bool), output: URL) throws {
+        if loaded.rewritten { try RunHistoryStore(output: output).write(loaded.history) }
+        try writeIndex(loaded.history, output: output)
     }
 
     static func writeIndex(_ history: RunHistory, output: URL) throws {

@@ -12,9 +12,11 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The folder the audits wrote to.", valueName: "dir")) var out = "reports"
     @Option(parsing: .unconditional, help: ArgumentHelp("Runs shown in the trend.", valueName: "n")) var runs = 15
     @Flag(help: "Print JSON (docs/report-format.md, \"History\").") var json = false
+    @Flag(help: "Write index.html (and history.json, when it had to be rebuilt from the run folders) anew, then print the trend.") var writeIndex = false
 
     func validate() throws {
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1.") }
+        if writeIndex, domain != nil { throw ValidationError("--write-index writes the whole folder's index: give it without a domain.") }
     }
 
     func run() throws {
@@ -24,7 +26,7 @@ struct HistoryCommand: ParsableCommand {
             let record = try HistoryQuery.timeline(of: domain, output: out)
             console.print(json ? try prettyJSON(record) : text.timeline(record))
         } else {
-            let record = try HistoryQuery.fleet(output: out)
+            let record = try HistoryQuery.fleet(output: out, writingIndex: writeIndex)
             console.print(json ? try prettyJSON(record) : text.fleet(record, runLimit: runs))
         }
     }

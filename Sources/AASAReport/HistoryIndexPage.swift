@@ -123,68 +123,80 @@ struct IndexHeadView {
     }
 }
 
-/// The stacked bars, in the SVG's own units (it scales to the page's width).
+/// Two panels of bars, a bar per run, in the SVG's own units (it scales to the page's width):
+/// on top the domains not passing (fail, then warn) on their own scale, where a change of a few
+/// domains among thousands shows; below, every domain (pass, warn, fail) on the scale of the
+/// largest run. Each bar links to its run's report.
 struct ChartView {
     let width = 1000
-    let height = 240
-    let left = 48
+    let height = 330
+    let left = 56
     let right = 992
-    let top = 10
-    let bottom = 210
-    let labelX = 42
-    let maximum: Int
-    let bars: [Bar]
+    let labelX = 50
+    let panels: [Panel]
     let ticks: [Tick]
+
+    struct Panel {
+        let title: String
+        /// The panel's extent in the SVG's units, and the count its full height stands for.
+        let top: Int, bottom: Int, maximum: Int
+        let bars: [Bar]
+    }
 
     struct Bar {
         let report: String
         let label: String
         let x: String
         let width: String
-        let passY: String
-        let passHeight: String
-        let warnY: String
-        let warnHeight: String
-        let failY: String
-        let failHeight: String
+        /// Bottom to top.
+        let segments: [Segment]
+    }
+
+    struct Segment {
+        let verdict: String
+        let y: String
+        let height: String
     }
 
     struct Tick {
         let x: String
         let y: Int
+        let anchor: String
         let label: String
     }
 
     init(_ runs: [HistoryRun]) {
         // Locals, not the stored values: the closures below may not capture self before init ends.
-        let (left, right, top, bottom) = (48, 992, 10, 210)
-        maximum = max(1, runs.map { $0.verdicts.pass + $0.verdicts.warn + $0.verdicts.fail }.max() ?? 1)
+        let (left, right) = (56, 992)
         let slot = Double(right - left) / Double(max(runs.count, 1))
         let barWidth = max(1, slot * 0.8)
-        let scale = Double(bottom - top) / Double(maximum)
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
-        bars = runs.enumerated().map { index, run in
-            let x = Double(left) + slot * Double(index) + (slot - barWidth) / 2
-            let passHeight = Double(run.verdicts.pass) * scale
-            let warnHeight = Double(run.verdicts.warn) * scale
-            let failHeight = Double(run.verdicts.fail) * scale
-            let base = Double(bottom)
-            return Bar(
-                report: HistoryIndexPage.reportLink(run.run),
-                label: "\(HistoryIndexPage.format(run.startedAt)) UTC: \(run.verdicts.pass) pass, \(run.verdicts.warn) warn, \(run.verdicts.fail) fail",
-                x: number(x), width: number(barWidth),
-                passY: number(base - passHeight), passHeight: number(passHeight),
-                warnY: number(base - passHeight - warnHeight), warnHeight: number(warnHeight),
-                failY: number(base - passHeight - warnHeight - failHeight), failHeight: number(failHeight))
+        func panel(_ title: String, top: Int, bottom: Int, _ verdicts: [Verdict]) -> Panel {
+            let maximum = max(1, runs.map { run in verdicts.reduce(0) { $0 + run.verdicts[$1] } }.max() ?? 1)
+            let scale = Double(bottom - top) / Double(maximum)
+            let bars = runs.enumerated().map { index, run in
+                var base = Double(bottom)
+                let segments = verdicts.map { verdict in
+                    let height = Double(run.verdicts[verdict]) * scale
+                    base -= height
+                    return Segment(verdict: verdict.rawValue, y: number(base), height: number(height))
+                }
+                return Bar(
+                    report: HistoryIndexPage.reportLink(run.run),
+                    label: "\(HistoryIndexPage.format(run.startedAt)) UTC: \(run.verdicts.pass) pass, \(run.verdicts.warn) warn, \(run.verdicts.fail) fail",
+                    x: number(Double(left) + slot * Double(index) + (slot - barWidth) / 2), width: number(barWidth), segments: segments)
+            }
+            return Panel(title: title, top: top, bottom: bottom, maximum: maximum, bars: bars)
         }
+        panels = [panel("not passing", top: 22, bottom: 150, [.fail, .warn]), panel("all domains", top: 186, bottom: 290, [.fail, .warn, .pass])]
         // A date under the first and last bars and a few between, never crowded.
         let count = runs.count
         let wanted = min(count, 6)
-        var indices: [Int] = wanted <= 1 ? [0] : (0..<wanted).map { $0 * (count - 1) / (wanted - 1) }
-        indices = Array(Set(indices)).sorted()
+        let indices = Array(Set(wanted <= 1 ? [0] : (0..<wanted).map { $0 * (count - 1) / (wanted - 1) })).sorted()
         ticks = count == 0 ? [] : indices.map { index in
-            let x = Double(left) + slot * (Double(index) + 0.5)
-            return Tick(x: number(x), y: bottom + 18, label: String(HistoryIndexPage.format(runs[index].startedAt).prefix(10)))
+            let anchor = count > 1 && index == 0 ? "start" : count > 1 && index == count - 1 ? "end" : "middle"
+            let x = anchor == "start" ? Double(left) : anchor == "end" ? Double(right) : Double(left) + slot * (Double(index) + 0.5)
+            return Tick(x: number(x), y: 310, anchor: anchor, label: String(HistoryIndexPage.format(runs[index].startedAt).prefix(10)))
         }
     }
 }

@@ -20,6 +20,7 @@ enum HistoryIndexTemplates {
     table.domains { width:100%; border-collapse:collapse; background:var(--card); border:1px solid var(--line); border-radius:8px; }
     table.domains th { position:sticky; top:0; background:var(--card); text-align:left; font-size:12px; color:var(--muted); padding:6px 8px; border-bottom:1px solid var(--line); }
     table.domains td { padding:3px 8px; border-bottom:1px solid var(--line); vertical-align:baseline; font-size:13px; }
+    table.domains td.name { white-space:nowrap; }
     table.domains td.name a { color:inherit; text-decoration:none; font-weight:600; word-break:break-all; } table.domains td.name a:hover { text-decoration:underline; }
     table.domains .flap { color:var(--warn); font-weight:600; } table.domains .stale { color:var(--warn); }
     details.runs { margin:12px 0; }
@@ -38,13 +39,17 @@ enum HistoryIndexTemplates {
     <div class="tile"><b>{{stale}}</b>CDN copy stale</div>
     </div>
     <h2>Pass, warn and fail per run</h2>
-    <p class="legend muted"><span><i style="background:var(--pass)"></i>pass</span><span><i style="background:var(--warn)"></i>warn</span><span><i style="background:var(--fail)"></i>fail</span>each bar is a run; click one for its report</p>
+    <p class="legend muted"><span><i style="background:var(--pass)"></i>pass</span><span><i style="background:var(--warn)"></i>warn</span><span><i style="background:var(--fail)"></i>fail</span>each bar is a run (click one for its report); on top the domains not passing, on a scale of their own</p>
     <svg class="chart" viewBox="0 0 {{chart.width}} {{chart.height}}" role="img" aria-label="Domains by verdict per run">
-    <line x1="{{chart.left}}" y1="{{chart.bottom}}" x2="{{chart.right}}" y2="{{chart.bottom}}"/>
-    <text x="{{chart.labelX}}" y="{{chart.top}}" text-anchor="end" dominant-baseline="hanging">{{chart.maximum}}</text>
-    <text x="{{chart.labelX}}" y="{{chart.bottom}}" text-anchor="end">0</text>
-    {{#chart.bars}}<a href="{{report}}"><title>{{label}}</title><rect class="pass" x="{{x}}" y="{{passY}}" width="{{width}}" height="{{passHeight}}"/><rect class="warn" x="{{x}}" y="{{warnY}}" width="{{width}}" height="{{warnHeight}}"/><rect class="fail" x="{{x}}" y="{{failY}}" width="{{width}}" height="{{failHeight}}"/></a>
-    {{/chart.bars}}{{#chart.ticks}}<text x="{{x}}" y="{{y}}" text-anchor="middle">{{label}}</text>
+    {{#chart.panels}}
+    <text x="{{chart.left}}" y="{{top}}" dy="-8">{{title}}</text>
+    <line x1="{{chart.left}}" y1="{{bottom}}" x2="{{chart.right}}" y2="{{bottom}}"/>
+    <text x="{{chart.labelX}}" y="{{top}}" text-anchor="end" dominant-baseline="hanging">{{maximum}}</text>
+    <text x="{{chart.labelX}}" y="{{bottom}}" text-anchor="end">0</text>
+    {{#bars}}<a href="{{report}}"><title>{{label}}</title>{{#segments}}<rect class="{{verdict}}" x="{{x}}" y="{{y}}" width="{{width}}" height="{{height}}"/>{{/segments}}</a>
+    {{/bars}}
+    {{/chart.panels}}
+    {{#chart.ticks}}<text x="{{x}}" y="{{y}}" text-anchor="{{anchor}}">{{label}}</text>
     {{/chart.ticks}}</svg>
     <details class="runs"><summary>Every kept run ({{runCount}})</summary>
     <table class="plain"><tr><th>run (UTC)</th><th>pass</th><th>warn</th><th>fail</th><th></th></tr>

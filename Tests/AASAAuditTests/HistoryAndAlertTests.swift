@@ -241,4 +241,17 @@ import TestSupport
         let typo = try await ProcessRunner.run(CommandLineTests.binary, ["check", "good.aasa.test", "--severity", "cdn.stael=info"], in: world.directory.url)
         #expect(typo.status == 2 && typo.stderr.contains("no finding code is or starts with 'cdn.stael'"))
     }
+
+    @Test func notifyOptionsAreCheckedBeforeAnyFetch() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try "good.aasa.test\n".write(to: directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let scheme = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "ftp://127.0.0.1/hook"], in: directory.url)
+        #expect(scheme.status == 2 && scheme.stderr.contains("--notify 'ftp://127.0.0.1/hook' is not an http or https URL."))
+        let alone = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify-cacert", "ca.pem"], in: directory.url)
+        #expect(alone.status == 2 && alone.stderr.contains("--notify-cacert needs --notify."))
+        let trigger = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/", "--notify-on", "sometimes"], in: directory.url)
+        #expect(trigger.status == 2 && trigger.stderr.contains("sometimes"))
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("reports").path))
+    }
 }

@@ -222,7 +222,9 @@ import TestSupport
     @Test func thePageHasAChartBarPerRunTheDomainsAndNothingExternal() throws {
         let history = RunHistoryTests.history(["a.example", "b.example", "c.example"], ["ppp", "pfp", "pfws", "pfws"])
         let page = HistoryIndexPage().render(history, tool: ToolInfo(version: "9.9"))
-        #expect(page.components(separatedBy: "<rect class=\"fail\"").count - 1 == 4)
+        // A bar per run in each of the two panels (not passing; all domains).
+        #expect(page.components(separatedBy: "<rect class=\"fail\"").count - 1 == 8)
+        #expect(page.components(separatedBy: "<rect class=\"pass\"").count - 1 == 4)
         for run in history.runs { #expect(page.contains("href=\"\(run.run)/report.html\"")) }
         let latest = history.runs[3].run
         #expect(page.contains(#"<tr id="b.example" data-verdict="fail">"#))

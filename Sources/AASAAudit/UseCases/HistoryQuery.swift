@@ -7,20 +7,34 @@ import Foundation
 public enum HistoryQuery {
     /// The history of `output`; an error when it holds no complete run.
     public static func load(output: String) throws(InputError) -> RunHistory {
+        try read(output: output).history
+    }
+
+    static func read(output: String) throws(InputError) -> (history: RunHistory, rewritten: Bool) {
         let folder = URL(fileURLWithPath: output)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw InputError("\(output) is not a folder: give the --out of your audits (default: reports).")
         }
-        let history = RunHistoryStore(output: folder).load().history
-        guard !history.runs.isEmpty else {
+        let loaded = RunHistoryStore(output: folder).load()
+        guard !loaded.history.runs.isEmpty else {
             throw InputError("\(output) holds no complete run yet: run `aasa-audit audit --out \(output)` first.")
         }
-        return history
+        return loaded
     }
 
-    public static func fleet(output: String) throws(InputError) -> FleetHistoryRecord {
-        FleetHistoryRecord(try load(output: output))
+    /// The fleet's record; with `writingIndex`, `history.json` (when it had to be rebuilt) and
+    /// `index.html` are written anew first.
+    public static func fleet(output: String, writingIndex: Bool = false) throws(InputError) -> FleetHistoryRecord {
+        let loaded = try read(output: output)
+        if writingIndex {
+            do {
+                try RunHistoryIndex.rewrite(loaded, output: URL(fileURLWithPath: output))
+            } catch {
+                throw InputError("cannot write the history in \(output): \(error.localizedDescription)")
+            }
+        }
+        return FleetHistoryRecord(loaded.history)
     }
 
     /// One domain's timeline; an error naming close names when no kept run audited it.
