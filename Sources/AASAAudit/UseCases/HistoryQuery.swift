@@ -10,12 +10,17 @@ public enum HistoryQuery {
         try read(output: output).history
     }
 
-    static func read(output: String) throws(InputError) -> (history: RunHistory, rewritten: Bool) {
+    static func folder(_ output: String) throws(InputError) -> URL {
         let folder = URL(fileURLWithPath: output)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw InputError("\(output) is not a folder: give the --out of your audits (default: reports).")
         }
+        return folder
+    }
+
+    static func read(output: String) throws(InputError) -> (history: RunHistory, rewritten: Bool) {
+        let folder = try folder(output)
         let loaded = RunHistoryStore(output: folder).load()
         guard !loaded.history.runs.isEmpty else {
             throw InputError("\(output) holds no complete run yet: run `aasa-audit audit --out \(output)` first.")
@@ -26,6 +31,17 @@ public enum HistoryQuery {
     /// The fleet's record; with `writingIndex`, `history.json` (when it had to be rebuilt) and
     /// `index.html` are written anew first.
     public static func fleet(output: String, writingIndex: Bool = false) throws(InputError) -> FleetHistoryRecord {
+        // Written under the audits' lock: not while a run appends to the same history.
+        var lock: OutputLock?
+        if writingIndex {
+            let directory = try folder(output)
+            do throws(AuditRunError) {
+                lock = try OutputLock(directory: directory)
+            } catch {
+                throw InputError(error.message)
+            }
+        }
+        defer { withExtendedLifetime(lock) {} }
         let loaded = try read(output: output)
         if writingIndex {
             do {
