@@ -15,65 +15,106 @@ struct RunHistoryStore {
 
     var file: URL { output.appendingPathComponent(Self.fileName) }
 
-    /// What the file holds, oldest first; nil when it is missing or any line is damaged.
-    func read() -> [HistoryRun]? {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else { return nil }
-        defer { try? handle.close() }
-        var runs: [HistoryRun] = []
-        for line in LineReader(handle: handle) where !line.isEmpty {
-            guard var run = try? HistoryRun(line: line) else { return nil }
-            if let previous = runs.last { run.shareStrings(with: previous) }
-            runs.append(run)
-        }
-        return runs
+    /// What a visit found of the file against the run folders.
+    struct Visit {
+        /// The file named exactly the kept complete runs, in order, and every line read.
+        var matched: Bool
+        /// When asked to and it did not match: the file written anew so far, to be committed.
+        var rewritten: AtomicFileWriter?
     }
 
-    /// The history as the folder stands: the file's runs whose folders still exist, plus
-    /// complete runs found in folders the file does not name (every one, when the file is
-    /// missing or damaged), oldest first.
-    /// - Parameter current: a run folder not to read (the run being recorded, whose line the
-    ///   caller has).
-    func load(except current: String? = nil) -> (history: RunHistory, rewritten: Bool) {
-        let recorded = read()
+    /// Hands every kept complete run to `body`, oldest first, one at a time: the file's lines
+    /// whose folders still exist, and the complete runs of folders the file lacks (read from
+    /// their `report.json`; every one when the file is missing, and from a damaged line on).
+    /// With `rewrite`, once the file is found not to match, it is written anew as the visit goes
+    /// (the lines before, copied as they are; then every run handed on).
+    /// - Parameter current: a run folder to leave out (the run being recorded).
+    func visit(except current: String? = nil, rewrite: Bool = false, _ body: (HistoryRun) -> Void) throws -> Visit {
         let folders = RunFolders.names(in: output).filter { $0 != current }
-        var byName = Dictionary((recorded ?? []).map { ($0.run, $0) }, uniquingKeysWith: { _, last in last })
-        var runs: [HistoryRun] = []
-        var changed = recorded == nil
-        for folder in folders {
-            if let run = byName.removeValue(forKey: folder) {
-                runs.append(run)
-            } else if var run = Self.readRun(output.appendingPathComponent(folder), name: folder) {
-                if let previous = runs.last { run.shareStrings(with: previous) }
-                runs.append(run)
-                changed = true
+        let positions = Dictionary(folders.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var next = 0
+        var consumed = 0
+        var visit = Visit(matched: true, rewritten: nil)
+        do {
+            try walk()
+        } catch {
+            visit.rewritten?.abandon()
+            throw error
+        }
+        return visit
+
+        func diverge() throws {
+            guard visit.matched else { return }
+            visit.matched = false
+            guard rewrite else { return }
+            let writer = try AtomicFileWriter(destination: file)
+            try copyPrefix(of: consumed, to: writer)
+            visit.rewritten = writer
+        }
+        func emit(_ run: HistoryRun) throws {
+            body(run)
+            try visit.rewritten?.write(Self.line(run))
+        }
+        /// A folder the file lacks: a change when it holds a complete run.
+        func readFolder(_ index: Int) throws {
+            guard let run = Self.readRun(output.appendingPathComponent(folders[index]), name: folders[index]) else { return }
+            try diverge()
+            try emit(run)
+        }
+        func walk() throws {
+        if let handle = FileHandle(forReadingAtPath: file.path) {
+            defer { try? handle.close() }
+            for line in LineReader(handle: handle) {
+                let length = line.count + 1
+                guard !line.isEmpty else {
+                    consumed += length
+                    continue
+                }
+                guard let run = try? HistoryRun(line: line) else {
+                    // Damaged: this line and the rest are rebuilt from the folders.
+                    try diverge()
+                    break
+                }
+                guard let position = positions[run.run], position >= next else {
+                    // Its folder is gone (--keep), or it repeats an earlier line.
+                    try diverge()
+                    consumed += length
+                    continue
+                }
+                while next < position {
+                    try readFolder(next)
+                    next += 1
+                }
+                try emit(run)
+                next = position + 1
+                consumed += length
             }
+        } else {
+            try diverge()
         }
-        // Runs whose folders are gone (pruned by --keep, or removed by hand).
-        if !byName.isEmpty { changed = true }
-        return (RunHistory(runs: runs), changed)
-    }
-
-    /// Writes the whole file from `history`.
-    func write(_ history: RunHistory) throws {
-        try AtomicFileWriter(destination: file).complete { writer in
-            for entry in history.runs { try writer.write(Self.line(entry)) }
+        while next < folders.count {
+            try readFolder(next)
+            next += 1
+        }
         }
     }
 
-    /// Adds a complete run: appended to the file when the file was intact and matched the
-    /// folders, else the whole file is written anew. Returns the history with the run.
+    /// The history as the folder stands (nothing is written).
+    func load(flapping: RunHistory.FlappingRule = .standard) throws -> RunHistory {
+        var history = RunHistory(flapping: flapping)
+        _ = try visit { history.add($0) }
+        return history
+    }
+
+    /// Adds a complete run: appended to the file when the file matched the folders, else the
+    /// file is written anew. Returns the history with the run.
     @discardableResult
     func record(_ run: HistoryRun) throws -> RunHistory {
-        var (history, rewrite) = load(except: run.run)
-        if history.runs.contains(where: { $0.run == run.run }) {
-            history.runs.removeAll { $0.run == run.run }
-            rewrite = true
-        }
-        var entry = run
-        if let previous = history.runs.last { entry.shareStrings(with: previous) }
-        history.runs.append(entry)
-        if rewrite {
-            try write(history)
+        var history = RunHistory()
+        let visit = try visit(except: run.run, rewrite: true) { history.add($0) }
+        history.add(run)
+        if let writer = visit.rewritten {
+            try writer.complete { try $0.write(Self.line(run)) }
         } else {
             let handle = try FileHandle(forWritingTo: file)
             defer { try? handle.close() }
@@ -81,6 +122,28 @@ struct RunHistoryStore {
             try handle.write(contentsOf: Self.line(run))
         }
         return history
+    }
+
+    /// `history --write-index`: the file written anew when it did not match the folders.
+    func repair() throws -> RunHistory {
+        var history = RunHistory()
+        let visit = try visit(rewrite: true) { history.add($0) }
+        try visit.rewritten?.complete { _ in }
+        return history
+    }
+
+    /// Copies the file's first `count` bytes (whole lines) to `writer`, ending in a newline.
+    private func copyPrefix(of count: Int, to writer: AtomicFileWriter) throws {
+        guard count > 0, let handle = FileHandle(forReadingAtPath: file.path) else { return }
+        defer { try? handle.close() }
+        var left = count
+        var last: UInt8?
+        while left > 0, let piece = try handle.read(upToCount: min(left, 1 << 20)), !piece.isEmpty {
+            try writer.write(piece)
+            last = piece.last
+            left -= piece.count
+        }
+        if let last, last != UInt8(ascii: "\n") { try writer.write(Data("\n".utf8)) }
     }
 
     static func line(_ run: HistoryRun) -> Data {
@@ -137,13 +200,6 @@ enum RunHistoryIndex {
     static func update(output: URL, with run: HistoryRun) throws {
         let history = try RunHistoryStore(output: output).record(run)
         try writeIndex(history, output: output)
-    }
-
-    /// `history --write-index`: both files written anew from what the folder holds; nil when
-    /// it holds no complete run.
-    static func rewrite(_ loaded: (history: RunHistory, rewritten: Bool), output: URL) throws {
-        if loaded.rewritten { try RunHistoryStore(output: output).write(loaded.history) }
-        try writeIndex(loaded.history, output: output)
     }
 
     static func writeIndex(_ history: RunHistory, output: URL) throws {

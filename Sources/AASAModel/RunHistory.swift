@@ -56,16 +56,6 @@ public struct HistoryRun: Codable, Sendable, Equatable {
         try? Date(text, strategy: .iso8601)
     }
 
-    /// Makes this run's strings share storage with `earlier`'s where they are equal (the same
-    /// domain at the same position, the same codes): 90 runs of 10,000 domains then hold each
-    /// name once instead of 90 times.
-    public mutating func shareStrings(with earlier: HistoryRun) {
-        for index in domains.indices where index < earlier.domains.count {
-            let before = earlier.domains[index]
-            if domains[index].domain == before.domain { domains[index].domain = before.domain }
-            if domains[index].codes == before.codes { domains[index].codes = before.codes }
-        }
-    }
 }
 
 /// A line of `history.json` that is not a run of this schema.
@@ -117,14 +107,19 @@ public struct HistoryDomain: Codable, Sendable, Equatable {
     }
 }
 
-/// The kept runs of an output folder, oldest first, and what a team reads from them: since when
-/// a domain fails, whether it flaps, how long Apple's CDN has served a stale copy, the fleet's
-/// trend. Pure: `RunHistoryStore` reads and writes the file.
+/// What a team reads from the kept runs of an output folder: since when a domain fails,
+/// whether it flaps, how long Apple's CDN has served a stale copy, the fleet's trend. Pure, and
+/// built by adding the runs oldest first, one at a time: it keeps a small state per domain, not
+/// the runs, so that 90 runs of 100,000 domains take the memory of one run and those states.
+/// `RunHistoryStore` reads the file and feeds it.
 public struct RunHistory: Sendable, Equatable {
-    public var runs: [HistoryRun]
-
-    public init(runs: [HistoryRun]) {
-        self.runs = runs
+    /// One kept run, without its domains.
+    public struct Run: Sendable, Equatable {
+        public var run: String
+        public var startedAt: Date
+        public var finishedAt: Date
+        public var verdicts: VerdictCounts
+        public var domainCount: Int
     }
 
     /// When a domain flaps: its verdict changed at least `changes` times over the last `window`
@@ -169,68 +164,89 @@ public struct RunHistory: Sendable, Equatable {
         public var lastPassed: Date?
     }
 
-    public var latest: HistoryRun? { runs.last }
+    /// What is kept of a domain between runs (run numbers count from 0, the oldest run).
+    struct DomainState: Sendable, Equatable {
+        var lastSeen: Int
+        var verdict: Verdict
+        var verdictSince: Int
+        var staleSince: Int?
+        var lastPassed: Int?
+        /// Its verdicts in the runs of the flapping window that audited it, oldest first.
+        var recent: [(run: Int, verdict: Verdict)]
+
+        static func == (lhs: DomainState, rhs: DomainState) -> Bool {
+            lhs.lastSeen == rhs.lastSeen && lhs.verdict == rhs.verdict && lhs.verdictSince == rhs.verdictSince && lhs.staleSince == rhs.staleSince
+                && lhs.lastPassed == rhs.lastPassed && lhs.recent.map(\.run) == rhs.recent.map(\.run) && lhs.recent.map(\.verdict) == rhs.recent.map(\.verdict)
+        }
+    }
+
+    public let flapping: FlappingRule
+    /// Oldest first.
+    public private(set) var runs: [Run] = []
+    /// The newest run's domains, in its order.
+    public private(set) var latestDomains: [HistoryDomain] = []
+    private var states: [String: DomainState] = [:]
+
+    public init(flapping: FlappingRule = .standard) {
+        self.flapping = flapping
+    }
+
+    /// A history of these runs, oldest first.
+    public init(runs: [HistoryRun], flapping: FlappingRule = .standard) {
+        self.init(flapping: flapping)
+        for run in runs { add(run) }
+    }
+
+    public var latest: Run? { runs.last }
+
+    /// Adds the next run (newer than every run added so far).
+    public mutating func add(_ run: HistoryRun) {
+        let number = runs.count
+        runs.append(Run(run: run.run, startedAt: run.startedAt, finishedAt: run.finishedAt, verdicts: run.verdicts, domainCount: run.domains.count))
+        latestDomains = run.domains
+        let stale = FindingCode.cdnStale.rawValue
+        let oldestInWindow = number - flapping.window + 1
+        for domain in run.domains {
+            let isStale = domain.codes.contains(stale)
+            guard var state = states[domain.domain] else {
+                states[domain.domain] = DomainState(
+                    lastSeen: number, verdict: domain.verdict, verdictSince: number, staleSince: isStale ? number : nil,
+                    lastPassed: domain.verdict == .pass ? number : nil, recent: [(number, domain.verdict)])
+                continue
+            }
+            // A run that did not audit the domain ends its streaks.
+            let continues = state.lastSeen == number - 1
+            if !continues || state.verdict != domain.verdict { state.verdictSince = number }
+            state.staleSince = isStale ? (continues ? state.staleSince ?? number : number) : nil
+            if domain.verdict == .pass { state.lastPassed = number }
+            state.recent.removeAll { $0.run < oldestInWindow }
+            state.recent.append((number, domain.verdict))
+            state.lastSeen = number
+            state.verdict = domain.verdict
+            states[domain.domain] = state
+        }
+    }
 
     /// Every domain of the newest run, in its order.
-    public func standings(flapping rule: FlappingRule = .standard) -> [Standing] {
-        guard let latest = runs.last else { return [] }
-        // Where each of the newest run's domains is in each earlier run (-1: not audited then),
-        // newest run first. Runs of one list keep its order: a position is checked first, and
-        // only a domain found elsewhere costs a lookup by name.
-        let earlierRuns = Array(runs.dropLast().reversed())
-        let positions: [[Int32]] = earlierRuns.map { run in
-            var byName: [String: Int]?
-            return latest.domains.indices.map { index in
-                let name = latest.domains[index].domain
-                if index < run.domains.count, run.domains[index].domain == name { return Int32(index) }
-                if byName == nil {
-                    byName = Dictionary(run.domains.enumerated().map { ($1.domain, $0) }, uniquingKeysWith: { first, _ in first })
-                }
-                return byName![name].map(Int32.init) ?? -1
-            }
+    public func standings() -> [Standing] {
+        let newest = runs.count - 1
+        let oldestInWindow = newest - flapping.window + 1
+        func streak(from first: Int) -> Streak {
+            Streak(since: runs[first].run, sinceDate: runs[first].startedAt, runs: newest - first + 1, reachesOldest: first == 0)
         }
-        /// The domain at `position` of the newest run, `age` runs back (0: the newest).
-        func entry(_ position: Int, age: Int) -> HistoryDomain? {
-            guard age > 0 else { return latest.domains[position] }
-            let index = positions[age - 1][position]
-            return index < 0 ? nil : earlierRuns[age - 1].domains[Int(index)]
-        }
-        let stale = FindingCode.cdnStale.rawValue
-        return latest.domains.enumerated().map { position, current in
-            func streak(while holds: (HistoryDomain) -> Bool) -> Streak? {
-                var length = 0
-                while length < runs.count, let entry = entry(position, age: length), holds(entry) { length += 1 }
-                guard length > 0 else { return nil }
-                let first = runs[runs.count - length]
-                return Streak(since: first.run, sinceDate: first.startedAt, runs: length, reachesOldest: length == runs.count)
-            }
-            var changes = 0
-            var newer: Verdict?
-            for age in 0..<min(rule.window, runs.count) {
-                guard let older = entry(position, age: age)?.verdict else { continue }
-                if let newer, newer != older { changes += 1 }
-                newer = older
-            }
-            var lastPassed: Date?
-            if current.verdict != .pass, let age = (1..<max(runs.count, 1)).first(where: { entry(position, age: $0)?.verdict == .pass }) {
-                lastPassed = runs[runs.count - 1 - age].startedAt
-            }
+        return latestDomains.compactMap { domain in
+            guard let state = states[domain.domain] else { return nil }
+            let window = state.recent.filter { $0.run >= oldestInWindow }.map(\.verdict)
+            let changes = zip(window, window.dropFirst()).filter { $0 != $1 }.count
+            let lastPassed = domain.verdict == .pass ? nil : state.lastPassed.map { runs[$0].startedAt }
             return Standing(
-                domain: current.domain, verdict: current.verdict, codes: current.codes,
-                notPassingSince: current.verdict == .pass ? nil : streak { $0.verdict == current.verdict },
-                changes: changes, flapping: changes >= rule.changes,
-                cdnStaleSince: current.codes.contains(stale) ? streak { $0.codes.contains(stale) } : nil,
-                lastPassed: lastPassed)
+                domain: domain.domain, verdict: domain.verdict, codes: domain.codes,
+                notPassingSince: domain.verdict == .pass ? nil : streak(from: state.verdictSince),
+                changes: changes, flapping: changes >= flapping.changes,
+                cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed)
         }
     }
 
-    /// One domain run by run, oldest first; `entry` is nil for runs that did not audit it.
-    public func timeline(of domain: String) -> [(run: HistoryRun, entry: HistoryDomain?)] {
-        runs.map { run in (run, run.domains.first { $0.domain == domain }) }
-    }
-
-    /// Whether any kept run audited the domain.
-    public func knows(_ domain: String) -> Bool {
-        runs.contains { run in run.domains.contains { $0.domain == domain } }
-    }
+    /// Whether any run added audited the domain.
+    public func knows(_ domain: String) -> Bool { states[domain] != nil }
 }

@@ -20,9 +20,10 @@ public struct HistoryIndexPage: Sendable {
     }
 
     /// Writes the page for a history of at least one run: `write` gets it in pieces.
-    public func render(_ history: RunHistory, tool: ToolInfo, flapping rule: RunHistory.FlappingRule = .standard, to write: (String) throws -> Void) rethrows {
+    public func render(_ history: RunHistory, tool: ToolInfo, to write: (String) throws -> Void) rethrows {
         guard let latest = history.latest else { return }
-        let standings = history.standings(flapping: rule)
+        let rule = history.flapping
+        let standings = history.standings()
         let toolName = "\(tool.name) \(tool.version)"
         try write(headTemplate.render(IndexHeadView(history: history, standings: standings, tool: toolName, rule: rule)))
         let report = Self.reportLink(latest.run)
@@ -33,9 +34,9 @@ public struct HistoryIndexPage: Sendable {
     }
 
     /// The page as one string (tests, small histories).
-    public func render(_ history: RunHistory, tool: ToolInfo, flapping rule: RunHistory.FlappingRule = .standard) -> String {
+    public func render(_ history: RunHistory, tool: ToolInfo) -> String {
         var page = ""
-        render(history, tool: tool, flapping: rule) { page += $0 }
+        render(history, tool: tool) { page += $0 }
         return page
     }
 
@@ -106,7 +107,7 @@ struct IndexHeadView {
         first = HistoryIndexPage.format(history.runs[0].startedAt)
         latest = HistoryIndexPage.format(latestRun.startedAt)
         latestReport = HistoryIndexPage.reportLink(latestRun.run)
-        domains = latestRun.domains.count
+        domains = latestRun.domainCount
         (pass, warn, fail) = (latestRun.verdicts.pass, latestRun.verdicts.warn, latestRun.verdicts.fail)
         flapping = standings.filter(\.flapping).count
         stale = standings.filter { $0.cdnStaleSince != nil }.count
@@ -165,7 +166,7 @@ struct ChartView {
         let label: String
     }
 
-    init(_ runs: [HistoryRun]) {
+    init(_ runs: [RunHistory.Run]) {
         // Locals, not the stored values: the closures below may not capture self before init ends.
         let (left, right) = (56, 992)
         let slot = Double(right - left) / Double(max(runs.count, 1))

@@ -50,10 +50,10 @@ public struct FleetHistoryRecord: Codable, Sendable, Equatable {
         public var lastPassedAt: Date?
     }
 
-    public init(_ history: RunHistory, flapping rule: RunHistory.FlappingRule = .standard) {
-        flapping = FlappingRecord(changes: rule.changes, window: rule.window)
+    public init(_ history: RunHistory) {
+        flapping = FlappingRecord(changes: history.flapping.changes, window: history.flapping.window)
         runs = history.runs.map { RunRecord(run: $0.run, startedAt: $0.startedAt, verdicts: $0.verdicts) }
-        domains = history.standings(flapping: rule).map { standing in
+        domains = history.standings().map { standing in
             StandingRecord(
                 domain: standing.domain, verdict: standing.verdict, codes: standing.codes,
                 since: standing.notPassingSince.map(StreakRecord.init), verdictChanges: standing.changes, flapping: standing.flapping,
@@ -75,10 +75,14 @@ public struct DomainTimelineRecord: Codable, Sendable, Equatable {
         public var codes: [String]?
     }
 
-    public init(domain: String, history: RunHistory) {
+    public init(domain: String, runs: [Entry]) {
         self.domain = domain
-        runs = history.timeline(of: domain).map { run, entry in
-            Entry(run: run.run, startedAt: run.startedAt, verdict: entry?.verdict, codes: entry?.codes)
-        }
+        self.runs = runs
+    }
+
+    /// One kept run as the timeline shows it: the domain's verdict and codes in it, if audited.
+    public static func entry(_ run: HistoryRun, domain: String) -> Entry {
+        let found = run.domains.first { $0.domain == domain }
+        return Entry(run: run.run, startedAt: run.startedAt, verdict: found?.verdict, codes: found?.codes)
     }
 }

@@ -11,9 +11,13 @@ import TestSupport
 
     /// Runs a day apart from 2026-11-01 03:00 UTC; each string gives the domains' verdicts in
     /// order (p, w, f; "-" for not audited), with "s" after a letter for a cdn.stale finding.
-    static func history(_ domains: [String], _ runs: [String]) -> RunHistory {
+    static func history(_ domains: [String], _ runs: [String], flapping: RunHistory.FlappingRule = .standard) -> RunHistory {
+        RunHistory(runs: lines(domains, runs), flapping: flapping)
+    }
+
+    static func lines(_ domains: [String], _ runs: [String]) -> [HistoryRun] {
         let start = Date(timeIntervalSince1970: 1_793_502_000)
-        return RunHistory(runs: runs.enumerated().map { index, verdicts in
+        return runs.enumerated().map { index, verdicts in
             let started = start.addingTimeInterval(Double(index) * day)
             var entries: [HistoryDomain] = []
             var characters = Array(verdicts)[...]
@@ -29,7 +33,7 @@ import TestSupport
             }
             let name = RunHistoryTests.folderName(started)
             return HistoryRun(run: name, startedAt: started, finishedAt: started.addingTimeInterval(60), domains: entries)
-        })
+        }
     }
 
     static func folderName(_ date: Date) -> String {
@@ -72,7 +76,7 @@ import TestSupport
         let standing = Self.history(["a.example"], old).standings()[0]
         #expect(standing.changes == 0 && !standing.flapping)
         // Another rule: 2 changes in 3 runs.
-        #expect(Self.history(["a.example"], ["p", "f", "p"]).standings(flapping: .init(changes: 2, window: 3))[0].flapping)
+        #expect(Self.history(["a.example"], ["p", "f", "p"], flapping: .init(changes: 2, window: 3)).standings()[0].flapping)
     }
 
     @Test func howLongApplesCDNCopyHasBeenStale() throws {
@@ -86,7 +90,7 @@ import TestSupport
     }
 
     @Test func aHistoryLineIsCompactAndValidAgainstItsSchema() async throws {
-        let run = Self.history(["a.example", "b.example"], ["fp"]).runs[0]
+        let run = Self.lines(["a.example", "b.example"], ["fp"])[0]
         let line = try JSONReport.makeEncoder().encode(run)
         let text = String(decoding: line, as: UTF8.self)
         #expect(text.contains(#"["a.example","fail","http.status"]"#))

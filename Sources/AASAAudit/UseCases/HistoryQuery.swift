@@ -7,7 +7,20 @@ import Foundation
 public enum HistoryQuery {
     /// The history of `output`; an error when it holds no complete run.
     public static func load(output: String) throws(InputError) -> RunHistory {
-        try read(output: output).history
+        let history: RunHistory
+        do {
+            history = try RunHistoryStore(output: try folder(output)).load()
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError("cannot read the history in \(output): \(error.localizedDescription)")
+        }
+        guard !history.runs.isEmpty else { throw noRuns(output) }
+        return history
+    }
+
+    static func noRuns(_ output: String) -> InputError {
+        InputError("\(output) holds no complete run yet: run `aasa-audit audit --out \(output)` first.")
     }
 
     static func folder(_ output: String) throws(InputError) -> URL {
@@ -19,50 +32,50 @@ public enum HistoryQuery {
         return folder
     }
 
-    static func read(output: String) throws(InputError) -> (history: RunHistory, rewritten: Bool) {
-        let folder = try folder(output)
-        let loaded = RunHistoryStore(output: folder).load()
-        guard !loaded.history.runs.isEmpty else {
-            throw InputError("\(output) holds no complete run yet: run `aasa-audit audit --out \(output)` first.")
-        }
-        return loaded
-    }
-
-    /// The fleet's record; with `writingIndex`, `history.json` (when it had to be rebuilt) and
-    /// `index.html` are written anew first.
+    /// The fleet's record; with `writingIndex`, `history.json` (when it did not match the run
+    /// folders) and `index.html` are written anew, under the audits' lock.
     public static func fleet(output: String, writingIndex: Bool = false) throws(InputError) -> FleetHistoryRecord {
-        // Written under the audits' lock: not while a run appends to the same history.
-        var lock: OutputLock?
-        if writingIndex {
-            let directory = try folder(output)
-            do throws(AuditRunError) {
-                lock = try OutputLock(directory: directory)
-            } catch {
-                throw InputError(error.message)
-            }
+        guard writingIndex else { return FleetHistoryRecord(try load(output: output)) }
+        let directory = try folder(output)
+        let lock: OutputLock
+        do throws(AuditRunError) {
+            lock = try OutputLock(directory: directory)
+        } catch {
+            throw InputError(error.message)
         }
         defer { withExtendedLifetime(lock) {} }
-        let loaded = try read(output: output)
-        if writingIndex {
-            do {
-                try RunHistoryIndex.rewrite(loaded, output: URL(fileURLWithPath: output))
-            } catch {
-                throw InputError("cannot write the history in \(output): \(error.localizedDescription)")
-            }
+        do {
+            let history = try RunHistoryStore(output: directory).repair()
+            guard !history.runs.isEmpty else { throw noRuns(output) }
+            try RunHistoryIndex.writeIndex(history, output: directory)
+            return FleetHistoryRecord(history)
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError("cannot write the history in \(output): \(error.localizedDescription)")
         }
-        return FleetHistoryRecord(loaded.history)
     }
 
     /// One domain's timeline; an error naming close names when no kept run audited it.
     public static func timeline(of text: String, output: String) throws(InputError) -> DomainTimelineRecord {
-        let history = try load(output: output)
+        let directory = try folder(output)
         let domain = (try? AuditInput.host(text)) ?? text.lowercased()
-        guard history.knows(domain) else {
-            let known = Set(history.runs.flatMap { $0.domains.map(\.domain) })
-            let close = known.filter { $0.contains(domain) || domain.contains($0) }.sorted().prefix(5)
+        var entries: [DomainTimelineRecord.Entry] = []
+        var latestNames: [String] = []
+        do {
+            _ = try RunHistoryStore(output: directory).visit { run in
+                entries.append(DomainTimelineRecord.entry(run, domain: domain))
+                latestNames = run.domains.map(\.domain)
+            }
+        } catch {
+            throw InputError("cannot read the history in \(output): \(error.localizedDescription)")
+        }
+        guard !entries.isEmpty else { throw noRuns(output) }
+        guard entries.contains(where: { $0.verdict != nil }) else {
+            let close = latestNames.filter { $0.contains(domain) || domain.contains($0) }.sorted().prefix(5)
             let hint = close.isEmpty ? "" : " Did you mean \(close.joined(separator: ", "))?"
             throw InputError("No kept run in \(output) audited \(domain).\(hint)")
         }
-        return DomainTimelineRecord(domain: domain, history: history)
+        return DomainTimelineRecord(domain: domain, runs: entries)
     }
 }

@@ -1,0 +1,95 @@
+@testable import AASAAudit
+import AASAModel
+import AASAReport
+import Foundation
+import Testing
+import TestSupport
+
+/// `history.json` against the run folders, on files: what is appended, what makes it be
+/// written anew, and what a rewrite keeps. The runs are made up; their folders are empty
+/// except where a test writes a report.
+@Suite struct RunHistoryStoreTests {
+    static let folders = ["2026-11-01T031500Z", "2026-11-02T031500Z", "2026-11-03T031500Z", "2026-11-03T031500Z-2"]
+
+    func run(_ index: Int, verdict: Verdict = .pass) -> HistoryRun {
+        let started = Date(timeIntervalSince1970: 1_793_502_900 + Double(index) * 86_400)
+        return HistoryRun(run: Self.folders[index], startedAt: started, finishedAt: started.addingTimeInterval(60),
+                          domains: [HistoryDomain(domain: "a.example", verdict: verdict, codes: verdict == .fail ? ["http.status"] : [])])
+    }
+
+    func store(_ directory: TemporaryDirectory, folders: Int, lines: [HistoryRun], extra: String = "") throws -> RunHistoryStore {
+        for name in Self.folders.prefix(folders) {
+            try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        let text = lines.map { String(decoding: RunHistoryStore.line($0), as: UTF8.self) }.joined() + extra
+        try text.write(to: directory.url.appendingPathComponent("history.json"), atomically: true, encoding: .utf8)
+        return RunHistoryStore(output: directory.url)
+    }
+
+    func fileRuns(_ store: RunHistoryStore) throws -> [String] {
+        try String(contentsOf: store.file, encoding: .utf8).split(separator: "\n").map { try HistoryRun(line: Data($0.utf8)).run }
+    }
+
+    @Test func aMatchingFileIsAppendedToAndItsBytesKept() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try store(directory, folders: 3, lines: [run(0), run(1)])
+        let before = try Data(contentsOf: store.file)
+        let history = try store.record(run(2, verdict: .fail))
+        #expect(history.runs.map(\.run) == Array(Self.folders.prefix(3)))
+        let after = try Data(contentsOf: store.file)
+        #expect(after.prefix(before.count) == before)
+        #expect(try fileRuns(store) == Array(Self.folders.prefix(3)))
+        #expect(history.standings()[0].notPassingSince?.runs == 1)
+    }
+
+    @Test func anInterruptedRunsFolderIsNotAChange() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try store(directory, folders: 3, lines: [run(0), run(2)])
+        // Folder 1 holds an interrupted run's report: its last line says so.
+        try "{\"domains\":[\n],\"input\":{\"problems\":[]},\"run\":{\"complete\":false}}\n"
+            .write(to: directory.url.appendingPathComponent(Self.folders[1]).appendingPathComponent("report.json"), atomically: true, encoding: .utf8)
+        var seen: [String] = []
+        let visit = try store.visit { seen.append($0.run) }
+        #expect(visit.matched && seen == [Self.folders[0], Self.folders[2]])
+    }
+
+    @Test func prunedDamagedAndRepeatedLinesMakeTheFileBeWrittenAnew() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Folder 0 is gone (pruned); line 1 repeats; then half a line.
+        let store = try store(directory, folders: 3, lines: [run(0), run(1), run(1), run(2)], extra: #"{"schemaVersion":1,"run":"#)
+        try FileManager.default.removeItem(at: directory.url.appendingPathComponent(Self.folders[0]))
+        let before = try Data(contentsOf: store.file)
+        var seen: [String] = []
+        let readOnly = try store.visit { seen.append($0.run) }
+        #expect(!readOnly.matched && readOnly.rewritten == nil)
+        #expect(seen == [Self.folders[1], Self.folders[2]])
+        // Reading never writes; recording writes the whole file anew, in folder order.
+        #expect(try Data(contentsOf: store.file) == before)
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(Self.folders[3]), withIntermediateDirectories: true)
+        let history = try store.record(run(3))
+        #expect(history.runs.map(\.run) == Array(Self.folders.suffix(3)))
+        #expect(try fileRuns(store) == Array(Self.folders.suffix(3)))
+        // No temporary file is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+    }
+
+    @Test func aMissingFileIsRebuiltFromCompleteReportsOnly() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let settings = AuditSettings(inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4, fetcher: world.fetcherConfiguration(timeout: 60), failOn: .error)
+        var folders: [String] = []
+        for hosts in [["good.aasa.test"], ["missing.aasa.test"]] {
+            folders.append(try await AuditRun.run(targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings).runDirectory.lastPathComponent)
+        }
+        let store = RunHistoryStore(output: out)
+        let written = try String(contentsOf: store.file, encoding: .utf8)
+        try FileManager.default.removeItem(at: store.file)
+        let repaired = try store.repair()
+        #expect(repaired.runs.map(\.run) == folders)
+        // The same lines as the runs wrote: a report read back gives what the run recorded.
+        #expect(try String(contentsOf: store.file, encoding: .utf8) == written)
+    }
+}
