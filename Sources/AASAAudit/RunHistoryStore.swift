@@ -35,13 +35,6 @@ struct RunHistoryStore {
         var next = 0
         var consumed = 0
         var visit = Visit(matched: true, rewritten: nil)
-        do {
-            try walk()
-        } catch {
-            visit.rewritten?.abandon()
-            throw error
-        }
-        return visit
 
         func diverge() throws {
             guard visit.matched else { return }
@@ -61,9 +54,8 @@ struct RunHistoryStore {
             try diverge()
             try emit(run)
         }
-        func walk() throws {
-        if let handle = FileHandle(forReadingAtPath: file.path) {
-            defer { try? handle.close() }
+        /// The file's lines in order, with the folders they skip over.
+        func readLines(_ handle: FileHandle) throws {
             for line in LineReader(handle: handle) {
                 let length = line.count + 1
                 guard !line.isEmpty else {
@@ -73,7 +65,7 @@ struct RunHistoryStore {
                 guard let run = try? HistoryRun(line: line) else {
                     // Damaged: this line and the rest are rebuilt from the folders.
                     try diverge()
-                    break
+                    return
                 }
                 guard let position = positions[run.run], position >= next else {
                     // Its folder is gone (--keep), or it repeats an earlier line.
@@ -89,14 +81,24 @@ struct RunHistoryStore {
                 next = position + 1
                 consumed += length
             }
-        } else {
-            try diverge()
         }
-        while next < folders.count {
-            try readFolder(next)
-            next += 1
+
+        do {
+            if let handle = FileHandle(forReadingAtPath: file.path) {
+                defer { try? handle.close() }
+                try readLines(handle)
+            } else {
+                try diverge()
+            }
+            while next < folders.count {
+                try readFolder(next)
+                next += 1
+            }
+        } catch {
+            visit.rewritten?.abandon()
+            throw error
         }
-        }
+        return visit
     }
 
     /// The history as the folder stands (nothing is written).
