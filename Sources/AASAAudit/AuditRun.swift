@@ -74,11 +74,15 @@ public enum AuditRun {
         }
         // The reports are in place: the history, the index and the alert cannot lose them.
         var historyProblem: String?
+        var notPassingSince: [String: RunHistory.Streak] = [:]
         if complete {
             let entry = HistoryRun(run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: run.finishedAt,
                                    domains: accumulator.historyDomains)
             do {
-                try RunHistoryIndex.update(output: workspace.output, with: entry)
+                let history = try RunHistoryIndex.update(output: workspace.output, with: entry)
+                for standing in history.standings() {
+                    if let streak = standing.notPassingSince { notPassingSince[standing.domain] = streak }
+                }
             } catch {
                 historyProblem = "cannot update the history in \(workspace.output.path): \(error.localizedDescription)"
             }
@@ -99,7 +103,7 @@ public enum AuditRun {
         return AuditRunResult(
             runDirectory: workspace.runDirectory, reportJSON: written.json, reportHTML: written.html, summary: summary,
             flaggedDomains: accumulator.flaggedDomains, complete: complete, durationSeconds: run.durationSeconds, changes: finished.changes,
-            notification: finished.notification, historyProblem: historyProblem)
+            notification: finished.notification, historyProblem: historyProblem, notPassingSince: notPassingSince)
     }
 }
 

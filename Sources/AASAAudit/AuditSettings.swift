@@ -84,4 +84,6 @@ public struct AuditRunResult: Sendable {
     public var notification: NotificationResult?
     /// Why `history.json` or `index.html` could not be written, when they could not.
     public var historyProblem: String?
+    /// For the domains that did not pass, since when their verdict holds (from the history).
+    public var notPassingSince: [String: RunHistory.Streak] = [:]
 }

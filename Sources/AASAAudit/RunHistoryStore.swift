@@ -199,9 +199,11 @@ enum RunFolders {
 /// After a complete run: its line in `history.json`, then `index.html` written anew from the
 /// whole history.
 enum RunHistoryIndex {
-    static func update(output: URL, with run: HistoryRun) throws {
+    /// Returns the history with the run.
+    static func update(output: URL, with run: HistoryRun) throws -> RunHistory {
         let history = try RunHistoryStore(output: output).record(run)
         try writeIndex(history, output: output)
+        return history
     }
 
     static func writeIndex(_ history: RunHistory, output: URL) throws {

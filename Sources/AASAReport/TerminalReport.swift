@@ -181,8 +181,10 @@ public struct TerminalReport: Sendable {
         return parts.joined(separator: "  ")
     }
 
-    /// The closing summary of an audit run.
-    public func runSummary(summary: ReportSummary, flagged: [FlaggedDomain], problems: [InputProblem], seconds: Double, complete: Bool, limit: Int = 25) -> String {
+    /// The closing summary of an audit run. `since`: for flagged domains the history knows, since
+    /// when their verdict holds (from the kept runs), shown beside them.
+    public func runSummary(summary: ReportSummary, flagged: [FlaggedDomain], problems: [InputProblem], seconds: Double, complete: Bool,
+                           since: [String: RunHistory.Streak] = [:], limit: Int = 25) -> String {
         var lines: [String] = []
         for notice in summary.auditorProblems ?? [] {
             lines.append(paint("Not checked properly: ", .red) + clean(notice))
@@ -204,7 +206,10 @@ public struct TerminalReport: Sendable {
             guard !domains.isEmpty else { continue }
             lines.append(verdict == .fail ? "Failing:" : "Warnings:")
             for domain in domains.prefix(limit) {
-                lines.append("  \(paint(verdict)) \(clean(domain.domain))  \(paint(domain.codes.map(\.rawValue).joined(separator: ", "), .dim))")
+                let streak = since[domain.domain].map { streak in
+                    streak.runs == 1 ? "  new in this run" : "  since \(streak.reachesOldest ? "≥ " : "")\(Self.format(streak.sinceDate)) (\(streak.runs) runs)"
+                } ?? ""
+                lines.append("  \(paint(verdict)) \(clean(domain.domain))  \(paint(domain.codes.map(\.rawValue).joined(separator: ", "), .dim))\(streak)")
             }
             if domains.count > limit { lines.append("  … and \(domains.count - limit) more (see the report)") }
         }

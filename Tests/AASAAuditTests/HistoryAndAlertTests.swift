@@ -29,9 +29,18 @@ import TestSupport
         let out = world.directory.url.appendingPathComponent("reports")
         let settings = settings(world, out: out)
         var folders: [String] = []
+        var results: [AuditRunResult] = []
         for hosts in [["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "textplain.aasa.test"]] {
-            folders.append(try await audit(hosts, settings).runDirectory.lastPathComponent)
+            results.append(try await audit(hosts, settings))
+            folders.append(results.last!.runDirectory.lastPathComponent)
         }
+        // The closing summary says since when a domain fails.
+        #expect(results[1].notPassingSince["missing.aasa.test"]?.runs == 2 && results[1].notPassingSince["missing.aasa.test"]?.since == folders[0])
+        #expect(results[1].notPassingSince["good.aasa.test"] == nil)
+        let summary = TerminalReport(colour: false).runSummary(summary: results[1].summary, flagged: results[1].flaggedDomains, problems: [], seconds: 1,
+                                                               complete: true, since: results[1].notPassingSince)
+        #expect(summary.contains("FAIL missing.aasa.test  http.status, location.none  since ≥ "), "\(summary)")
+        #expect(summary.contains("(2 runs)"))
         var lines = try historyLines(out)
         #expect(lines.map(\.run) == folders)
         #expect(lines[0].domains == [HistoryDomain(domain: "good.aasa.test", verdict: .pass, codes: []),

@@ -69,7 +69,7 @@ public enum AuditJob {
         }
         console.print(text.runSummary(
             summary: result.summary, flagged: result.flaggedDomains, problems: input.problems,
-            seconds: result.durationSeconds, complete: result.complete))
+            seconds: result.durationSeconds, complete: result.complete, since: result.notPassingSince))
         console.print("Reports: \(result.reportJSON.path)\n         \(result.reportHTML.path)\n")
         if result.complete, result.historyProblem == nil {
             console.print("History: \(settings.outputDirectory.appendingPathComponent(RunHistoryStore.indexName).path)\n")
