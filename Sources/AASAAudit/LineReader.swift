@@ -11,18 +11,27 @@ struct LineReader: Sequence, IteratorProtocol {
     /// Up to here, `buffer` holds no newline after `start`.
     private var scanned = 0
     private var finished = false
+    /// A line longer than this ends the reading (`overlong` then says so): a damaged or hostile
+    /// file cannot make it hold more.
+    let maximumLineBytes: Int
+    private(set) var overlong = false
 
-    init(handle: FileHandle) { self.handle = handle }
+    init(handle: FileHandle, maximumLineBytes: Int = 1 << 30) {
+        self.handle = handle
+        self.maximumLineBytes = maximumLineBytes
+    }
 
     mutating func next() -> Data? {
         while true {
             if let newline = newlineIndex() {
+                guard newline - start <= maximumLineBytes else { return stopOverlong() }
                 let line = Data(buffer[start..<newline])
                 start = newline + 1
                 scanned = start
                 return line
             }
             scanned = buffer.count
+            if buffer.count - start > maximumLineBytes { return stopOverlong() }
             if finished {
                 guard start < buffer.count else { return nil }
                 defer { (buffer, start, scanned) = ([], 0, 0) }
@@ -37,6 +46,12 @@ struct LineReader: Sequence, IteratorProtocol {
             let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
             if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { finished = true }
         }
+    }
+
+    private mutating func stopOverlong() -> Data? {
+        overlong = true
+        (buffer, start, scanned, finished) = ([], 0, 0, true)
+        return nil
     }
 
     private func newlineIndex() -> Int? {

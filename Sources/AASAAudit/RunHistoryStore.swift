@@ -15,6 +15,10 @@ struct RunHistoryStore {
 
     var file: URL { output.appendingPathComponent(Self.fileName) }
 
+    /// A line is a run of at most this many bytes (a run of 1,000,000 domains is about 33 MB);
+    /// a longer one is damage, rebuilt from the run folders.
+    var maximumLineBytes = 256 << 20
+
     /// What a visit found of the file against the run folders.
     struct Visit {
         /// The file named exactly the kept complete runs, in order, and every line read.
@@ -56,7 +60,8 @@ struct RunHistoryStore {
         }
         /// The file's lines in order, with the folders they skip over.
         func readLines(_ handle: FileHandle) throws {
-            for line in LineReader(handle: handle) {
+            var reader = LineReader(handle: handle, maximumLineBytes: maximumLineBytes)
+            while let line = reader.next() {
                 let length = line.count + 1
                 guard !line.isEmpty else {
                     consumed += length
@@ -81,6 +86,7 @@ struct RunHistoryStore {
                 next = position + 1
                 consumed += length
             }
+            if reader.overlong { try diverge() }
         }
 
         do {

@@ -76,6 +76,17 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
 
+    @Test func anOverlongLineIsDamageNotAllocation() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var store = try store(directory, folders: 2, lines: [run(0), run(1)])
+        store.maximumLineBytes = 50
+        var seen: [String] = []
+        let visit = try store.visit { seen.append($0.run) }
+        // Each line is longer than 50 bytes: none is read, and the (empty) folders hold no report.
+        #expect(!visit.matched && seen.isEmpty)
+    }
+
     @Test func aMissingFileIsRebuiltFromCompleteReportsOnly() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
