@@ -29,7 +29,8 @@ extension TerminalReport {
             for domain in domains.prefix(domainLimit) { lines.append("  " + line(domain)) }
             if domains.count > domainLimit { lines.append("  … and \(domains.count - domainLimit) more (history --json has them all)") }
         }
-        let notPassing = record.domains.filter { $0.verdict != .pass }
+        // Failing first, then warning, each in the run's order.
+        let notPassing = record.domains.filter { $0.verdict == .fail } + record.domains.filter { $0.verdict == .warn }
         section("Not passing", notPassing) { domain in
             let since = domain.since.map { " since \($0.reachesOldestRun ? "≥ " : "")\(Self.format($0.startedAt)) (\($0.runs) run\($0.runs == 1 ? "" : "s"))" } ?? ""
             return "\(paint(domain.verdict)) \(clean(domain.domain))\(since): \(domain.codes.prefix(3).joined(separator: ", "))"
