@@ -172,12 +172,13 @@ public struct RunHistory: Sendable, Equatable {
         var staleSince: Int?
         var lastPassed: Int?
         /// Its verdicts in the runs of the flapping window that audited it, oldest first.
-        var recent: [(run: Int, verdict: Verdict)]
+        var recent: [Seen]
+    }
 
-        static func == (lhs: DomainState, rhs: DomainState) -> Bool {
-            lhs.lastSeen == rhs.lastSeen && lhs.verdict == rhs.verdict && lhs.verdictSince == rhs.verdictSince && lhs.staleSince == rhs.staleSince
-                && lhs.lastPassed == rhs.lastPassed && lhs.recent.map(\.run) == rhs.recent.map(\.run) && lhs.recent.map(\.verdict) == rhs.recent.map(\.verdict)
-        }
+    /// A domain's verdict in one run.
+    struct Seen: Sendable, Equatable {
+        var run: Int
+        var verdict: Verdict
     }
 
     public let flapping: FlappingRule
@@ -211,7 +212,7 @@ public struct RunHistory: Sendable, Equatable {
             guard var state = states[domain.domain] else {
                 states[domain.domain] = DomainState(
                     lastSeen: number, verdict: domain.verdict, verdictSince: number, staleSince: isStale ? number : nil,
-                    lastPassed: domain.verdict == .pass ? number : nil, recent: [(number, domain.verdict)])
+                    lastPassed: domain.verdict == .pass ? number : nil, recent: [Seen(run: number, verdict: domain.verdict)])
                 continue
             }
             // A run that did not audit the domain ends its streaks.
@@ -220,7 +221,7 @@ public struct RunHistory: Sendable, Equatable {
             state.staleSince = isStale ? (continues ? state.staleSince ?? number : number) : nil
             if domain.verdict == .pass { state.lastPassed = number }
             state.recent.removeAll { $0.run < oldestInWindow }
-            state.recent.append((number, domain.verdict))
+            state.recent.append(Seen(run: number, verdict: domain.verdict))
             state.lastSeen = number
             state.verdict = domain.verdict
             states[domain.domain] = state
