@@ -69,6 +69,7 @@ public struct HistoryIndexPage: Sendable {
 }
 
 struct IndexHeadView {
+    let title: String
     let tool: String
     let schemaVersion = HistorySchema.version
     let runCount: Int
@@ -101,6 +102,7 @@ struct IndexHeadView {
 
     init(history: RunHistory, standings: [RunHistory.Standing], tool: String, rule: RunHistory.FlappingRule) {
         let latestRun = history.runs[history.runs.count - 1]
+        title = "Universal links: history to \(HistoryIndexPage.format(latestRun.startedAt))"
         self.tool = tool
         runCount = history.runs.count
         oneRun = runCount == 1
