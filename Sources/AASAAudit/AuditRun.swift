@@ -89,7 +89,8 @@ public enum AuditRun {
             if let notification = settings.notification {
                 let alert = RunAlert(
                     run: RunAlert.Run(startedAt: startedAt, folder: workspace.runDirectory.path, report: written.html.path,
-                                      previousRunStartedAt: finished.changes?.previousRunStartedAt),
+                                      previousRunStartedAt: finished.changes?.previousRunStartedAt,
+                                      reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
                     verdicts: summary.verdicts, changes: finished.changes, flagged: accumulator.flaggedDomains)
                 finished.notification = await RunNotification.send(alert, settings: notification)
             }

@@ -8,6 +8,9 @@ public struct NotificationSettings: Sendable {
     public var url: String
     public var trigger: AlertTrigger
     public var poster: WebhookPoster.Settings
+    /// `--report-url`: where `--out` is served over HTTP, so that the alert links the run's
+    /// report (BASE/RUN/report.html) instead of naming a path on this machine.
+    public var reportBaseURL: String?
 
     public init(url: String, trigger: AlertTrigger = .failures, poster: WebhookPoster.Settings = WebhookPoster.Settings()) {
         self.url = url
@@ -24,14 +27,19 @@ public struct NotificationSettings: Sendable {
         return "\(scheme)://\(host)\(port)\(rest)"
     }
 
-    /// Checks the URL before a run: http or https with a host.
-    public static func validate(_ url: String) -> String? {
+    /// Checks a URL option before a run: http or https with a host.
+    public static func validate(_ url: String, option: String = "--notify") -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
         else {
-            return "--notify '\(url)' is not an http or https URL."
+            return "\(option) '\(url)' is not an http or https URL."
         }
         return nil
+    }
+
+    /// The run's report under `reportBaseURL`, when given.
+    func reportURL(runFolder: String) -> String? {
+        reportBaseURL.map { base in (base.hasSuffix("/") ? base : base + "/") + runFolder + "/report.html" }
     }
 }
 

@@ -18,8 +18,15 @@ struct NotifyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Trust the CA certificates in this PEM file for --notify instead of the system's.", valueName: "file"))
     var notifyCacert: String?
 
+    @Option(help: ArgumentHelp("Where --out is served over HTTP: the alert links BASE/RUN/report.html instead of naming a path on this machine.", valueName: "base-url"))
+    var reportURL: String?
+
     func validate() throws {
         if let notify, let problem = NotificationSettings.validate(notify) { throw ValidationError(problem) }
+        if let reportURL {
+            guard notify != nil else { throw ValidationError("--report-url needs --notify.") }
+            if let problem = NotificationSettings.validate(reportURL, option: "--report-url") { throw ValidationError(problem) }
+        }
         if let notifyCacert {
             guard notify != nil else { throw ValidationError("--notify-cacert needs --notify.") }
             do { try CACertificateFile.check(notifyCacert) } catch { throw ValidationError("--notify-cacert '\(notifyCacert)' \(error.description).") }
@@ -30,6 +37,7 @@ struct NotifyOptions: ParsableArguments {
         guard let notify else { return nil }
         var settings = NotificationSettings(url: notify, trigger: notifyOn)
         settings.poster.caFile = notifyCacert
+        settings.reportBaseURL = reportURL
         settings.poster.userAgent = AASAAuditVersion.defaultUserAgent
         return settings
     }

@@ -45,12 +45,15 @@ public struct RunAlert: Codable, Sendable, Equatable {
         public var report: String
         /// The run compared against; absent for the first run of an output folder.
         public var previousRunStartedAt: Date?
+        /// The report's address where `--out` is served (`--report-url`), when given.
+        public var reportURL: String?
 
-        public init(startedAt: Date, folder: String, report: String, previousRunStartedAt: Date?) {
+        public init(startedAt: Date, folder: String, report: String, previousRunStartedAt: Date?, reportURL: String? = nil) {
             self.startedAt = startedAt
             self.folder = folder
             self.report = report
             self.previousRunStartedAt = previousRunStartedAt
+            self.reportURL = reportURL
         }
     }
 
@@ -160,7 +163,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
         list("Failing", failures, count: counts.failures)
         list("Warning", warnings, count: counts.warnings)
         list("Recovered", recoveries, count: counts.recoveries)
-        lines.append("Report: \(run.report)")
+        lines.append("Report: \(run.reportURL ?? run.report)")
         return lines.joined(separator: "\n")
     }
 }

@@ -73,7 +73,8 @@ import TestSupport
         folders.append(try await audit(["good.aasa.test"], keeping).runDirectory.lastPathComponent)
         #expect(try historyLines(out).map(\.run) == Array(folders.suffix(2)))
         let kept = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(kept.contains("2 complete runs kept") && !kept.contains(folders[0]))
+        // (Runs in the same second are named …Z, …Z-2: look for the whole link.)
+        #expect(kept.contains("2 complete runs kept") && !kept.contains("href=\"\(folders[0])/report.html\""))
     }
 
     @Test func theHistoryCommandShowsTheTrendAndADomainsTimeline() async throws {
@@ -173,11 +174,17 @@ import TestSupport
         // On any change: a new warning is news.
         var changes = settings
         changes.notification?.trigger = .changes
+        changes.notification?.reportBaseURL = "https://audits.example/aasa"
+
         let third = try await audit(["good.aasa.test", "missing.aasa.test", "textplain.aasa.test"], changes)
         #expect(third.notification?.state == .sent && receiver.posts.count == 4)
         let warning = try receiver.alert(3)
         #expect(warning.warnings.map(\.domain) == ["textplain.aasa.test"] && warning.failures.isEmpty)
         #expect(warning.run.previousRunStartedAt != nil)
+        // With --report-url the alert links the report where --out is served.
+        let folder = third.runDirectory.lastPathComponent
+        #expect(warning.run.reportURL == "https://audits.example/aasa/\(folder)/report.html")
+        #expect(warning.text.hasSuffix("Report: https://audits.example/aasa/\(folder)/report.html"))
     }
 
     @Test func aFailedAlertIsCountedExitsFourAndLosesNoReport() async throws {
@@ -259,6 +266,8 @@ import TestSupport
         #expect(scheme.status == 2 && scheme.stderr.contains("--notify 'ftp://127.0.0.1/hook' is not an http or https URL."))
         let alone = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify-cacert", "ca.pem"], in: directory.url)
         #expect(alone.status == 2 && alone.stderr.contains("--notify-cacert needs --notify."))
+        let base = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/", "--report-url", "reports/"], in: directory.url)
+        #expect(base.status == 2 && base.stderr.contains("--report-url 'reports/' is not an http or https URL."))
         let trigger = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/", "--notify-on", "sometimes"], in: directory.url)
         #expect(trigger.status == 2 && trigger.stderr.contains("sometimes"))
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("reports").path))
