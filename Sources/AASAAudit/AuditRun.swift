@@ -79,8 +79,7 @@ public enum AuditRun {
             let entry = HistoryRun(run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: run.finishedAt,
                                    domains: accumulator.historyDomains)
             do {
-                let history = try RunHistoryIndex.update(output: workspace.output, with: entry)
-                for standing in history.standings() {
+                for standing in try RunHistoryIndex.update(output: workspace.output, with: entry) {
                     if let streak = standing.notPassingSince { notPassingSince[standing.domain] = streak }
                 }
             } catch {

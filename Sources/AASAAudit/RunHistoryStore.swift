@@ -108,8 +108,8 @@ struct RunHistoryStore {
     }
 
     /// The history as the folder stands (nothing is written).
-    func load(flapping: RunHistory.FlappingRule = .standard) throws -> RunHistory {
-        var history = RunHistory(flapping: flapping)
+    func load() throws -> RunHistory {
+        var history = RunHistory()
         _ = try visit { history.add($0) }
         return history
     }
@@ -205,17 +205,18 @@ enum RunFolders {
 /// After a complete run: its line in `history.json`, then `index.html` written anew from the
 /// whole history.
 enum RunHistoryIndex {
-    /// Returns the history with the run.
-    static func update(output: URL, with run: HistoryRun) throws -> RunHistory {
+    /// Returns what the history says of the newest run's domains (the page's rows).
+    static func update(output: URL, with run: HistoryRun) throws -> [RunHistory.Standing] {
         let history = try RunHistoryStore(output: output).record(run)
-        try writeIndex(history, output: output)
-        return history
+        let standings = history.standings()
+        try writeIndex(history, standings: standings, output: output)
+        return standings
     }
 
-    static func writeIndex(_ history: RunHistory, output: URL) throws {
+    static func writeIndex(_ history: RunHistory, standings: [RunHistory.Standing]? = nil, output: URL) throws {
         let page = HistoryIndexPage()
         try AtomicFileWriter(destination: output.appendingPathComponent(RunHistoryStore.indexName)).complete { writer in
-            try page.render(history, tool: AASAAuditVersion.tool) { try writer.write($0) }
+            try page.render(history, standings: standings ?? history.standings(), tool: AASAAuditVersion.tool) { try writer.write($0) }
         }
     }
 }

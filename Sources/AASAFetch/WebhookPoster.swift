@@ -18,10 +18,6 @@ public struct WebhookPoster: Sendable {
 
         public init() {}
 
-        /// The longest the poster can take: every attempt timing out, every wait.
-        public var maximumSeconds: Double {
-            Double(retryDelays.count + 1) * timeoutSeconds + retryDelays.reduce(0) { $0 + $1.seconds }
-        }
     }
 
     /// What one attempt ended with.
@@ -120,12 +116,5 @@ public struct WebhookPoster: Sendable {
             return Attempt(status: nil, error: message)
         }
         return Attempt(status: status, error: nil)
-    }
-}
-
-extension Duration {
-    fileprivate var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -247,7 +247,4 @@ public struct RunHistory: Sendable, Equatable {
                 cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed)
         }
     }
-
-    /// Whether any run added audited the domain.
-    public func knows(_ domain: String) -> Bool { states[domain] != nil }
 }

@@ -20,10 +20,10 @@ public struct HistoryIndexPage: Sendable {
     }
 
     /// Writes the page for a history of at least one run: `write` gets it in pieces.
-    public func render(_ history: RunHistory, tool: ToolInfo, to write: (String) throws -> Void) rethrows {
+    /// `standings` are the history's (`history.standings()`), when the caller has them already.
+    public func render(_ history: RunHistory, standings: [RunHistory.Standing], tool: ToolInfo, to write: (String) throws -> Void) rethrows {
         guard let latest = history.latest else { return }
         let rule = history.flapping
-        let standings = history.standings()
         let toolName = "\(tool.name) \(tool.version)"
         try write(headTemplate.render(IndexHeadView(history: history, standings: standings, tool: toolName, rule: rule)))
         let report = Self.reportLink(latest.run)
@@ -36,7 +36,7 @@ public struct HistoryIndexPage: Sendable {
     /// The page as one string (tests, small histories).
     public func render(_ history: RunHistory, tool: ToolInfo) -> String {
         var page = ""
-        render(history, tool: tool) { page += $0 }
+        render(history, standings: history.standings(), tool: tool) { page += $0 }
         return page
     }
 
@@ -131,10 +131,12 @@ struct IndexHeadView {
 /// domains among thousands shows; below, every domain (pass, warn, fail) on the scale of the
 /// largest run. Each bar links to its run's report.
 struct ChartView {
+    /// The bars' horizontal extent, in the SVG's units.
+    static let (leftEdge, rightEdge) = (56, 992)
     let width = 1000
     let height = 330
-    let left = 56
-    let right = 992
+    let left = ChartView.leftEdge
+    let right = ChartView.rightEdge
     let labelX = 50
     let panels: [Panel]
     let ticks: [Tick]
@@ -169,8 +171,8 @@ struct ChartView {
     }
 
     init(_ runs: [RunHistory.Run]) {
-        // Locals, not the stored values: the closures below may not capture self before init ends.
-        let (left, right) = (56, 992)
+        // Not the stored values: the closures below may not capture self before init ends.
+        let (left, right) = (Self.leftEdge, Self.rightEdge)
         let slot = Double(right - left) / Double(max(runs.count, 1))
         let barWidth = max(1, slot * 0.8)
         func number(_ value: Double) -> String { String(format: "%.1f", value) }

@@ -97,6 +97,9 @@ import TestSupport
         #expect(text.contains(#"["b.example","pass"]"#))
         #expect(!text.contains("\n"))
         #expect(try JSONReport.makeDecoder().decode(HistoryRun.self, from: line) == run)
+        // The reader the store uses gives the same run.
+        #expect(try HistoryRun(line: line) == run)
+        #expect(throws: HistoryLineError.self) { try HistoryRun(line: Data(text.replacingOccurrences(of: #""a.example","fail""#, with: #""a.example",7"#).utf8)) }
         if ReportSchemaValidator.isAvailable {
             let errors = try await ReportSchemaValidator.errors(in: line, schema: Repository.file("docs/history.schema.json"))
             #expect(errors.isEmpty, "\(errors)")
