@@ -21,8 +21,12 @@ public enum SignedFile {
         guard let format = format(of: bytes) else { return nil }
         var record = SignatureRecord(format: format)
         var error = [CChar](repeating: 0, count: 256)
-        guard let message = bytes.withUnsafeBufferPointer({ ccms_parse($0.baseAddress, $0.count, format == .pem ? 1 : 0, &error, error.count) }) else {
-            record.problem = "The file looks signed (CMS/PKCS#7) but cannot be read: \(text(error))."
+        var status = CCMS_PARSE_OK
+        let parsed = bytes.withUnsafeBufferPointer {
+            ccms_parse($0.baseAddress, $0.count, format == .pem ? 1 : 0, &status, &error, error.count)
+        }
+        guard let message = parsed else {
+            record.problem = parseProblem(status, detail: text(error))
             return Opened(signature: record, content: nil)
         }
         defer { ccms_free(message) }
@@ -31,7 +35,8 @@ public enum SignedFile {
         case CCMS_SIGNED_DATA:
             break
         case CCMS_ENVELOPED_DATA:
-            record.problem = "The file is an encrypted (enveloped) CMS message, not a signed one: nothing can read its content."
+            record.problem =
+                "The file is an encrypted (enveloped) CMS message, not a signed one: nothing can read its content."
             return Opened(signature: record, content: nil)
         default:
             record.problem = "The file is a CMS message of another type than signed data."
@@ -41,6 +46,11 @@ public enum SignedFile {
         var length = 0
         guard ccms_content(message, &pointer, &length) == 1, let pointer else {
             record.problem = "The file is a detached signature: it holds no content."
+            return Opened(signature: record, content: nil)
+        }
+        guard ccms_content_is_data(message, &error, error.count) == 1 else {
+            record.problem =
+                "The signed content is of type \(text(error)), not data (1.2.840.113549.1.7.1): it is not a file to read."
             return Opened(signature: record, content: nil)
         }
         let content = Array(UnsafeBufferPointer(start: pointer, count: length))
@@ -56,7 +66,28 @@ public enum SignedFile {
         return Opened(signature: record, content: content)
     }
 
-    /// Nil when the signature, the chain and the name all verify; else which failed and why.
+    /// Why a body that looks signed could not be parsed.
+    static func parseProblem(_ status: ccms_parse_status, detail: String) -> String {
+        switch status {
+        case CCMS_PARSE_PEM_ENCRYPTED:
+            return "The file is an encrypted PEM block (Proc-Type: 4,ENCRYPTED): it needs a pass phrase, which "
+                + "no device has, and is not read. Serve the signed file unencrypted (DER), or the plain JSON."
+        case CCMS_PARSE_PEM_LABEL:
+            return "The file is a PEM block of another kind (\(detail)), not a signed (PKCS7/CMS) message."
+        case CCMS_PARSE_DUPLICATE_DIGEST:
+            return "The signature lists one digest algorithm more than once: malformed, and refused unread "
+                + "(each listed digest costs a pass over the content)."
+        case CCMS_PARSE_TOO_MANY_PARTS:
+            return "The signature has more digest algorithms (over \(CCMS_MAX_DIGEST_ALGORITHMS)), signers (over "
+                + "\(CCMS_MAX_SIGNERS)) or certificates (over \(CCMS_MAX_CERTIFICATES)) than a signed file needs: "
+                + "refused unread."
+        default:
+            return "The file looks signed (CMS/PKCS#7) but cannot be read: \(detail)."
+        }
+    }
+
+    /// Nil when the signature, the algorithms, the chain and the name all verify; else which
+    /// failed and why.
     static func verify(_ message: OpaquePointer, host: String?, trust: TrustStore?, subject: inout String?) -> String? {
         var error = [CChar](repeating: 0, count: 256)
         guard ccms_signer_count(message) > 0 else { return "The file has no signer." }
@@ -64,16 +95,21 @@ public enum SignedFile {
         var buffer = [CChar](repeating: 0, count: 512)
         if ccms_signer_subject(message, &buffer, buffer.count) == 1 { subject = text(buffer) }
         guard signatureOK else {
-            return "The signature does not match the content (\(text(error))): the file was changed after it was signed, or signed wrongly."
+            return "The signature does not match the content (\(text(error))): the file was changed after it was "
+                + "signed, or signed wrongly."
         }
+        if let weak = SignaturePolicy.weakness(of: message) { return weak }
         guard let trust else { return nil }
-        guard ccms_verify_chain(message, trust.pointer, &error, error.count) == 1 else {
-            return "The signer's certificate does not chain to a trusted CA (\(text(error)))."
+        var chain = ccms_chain_result()
+        guard ccms_verify_chain(message, trust.pointer, SignaturePolicy.securityLevel, &chain) == 1 else {
+            return SignaturePolicy.chainProblem(chain)
         }
         if let host {
             switch ccms_signer_matches_host(message, host) {
             case 1: break
-            case 0: return "The signer's certificate is not valid for \(host)\(subject.map { " (it is \($0))" } ?? ""): iOS wanted the site's own certificate."
+            case 0:
+                return "The signer's certificate is not valid for \(host)\(subject.map { " (it is \($0))" } ?? ""): "
+                    + "iOS wanted the site's own certificate."
             default: return "The signer's certificate is not in the file."
             }
         }

@@ -20,7 +20,12 @@ public enum ProcessRunner {
     }
 
     /// Starts a program; `wait()` collects what it printed once it ends.
-    public static func start(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> Running {
+    /// - Parameter openStandardInput: standard input is a pipe nobody writes to or closes (a
+    ///   reader waits forever), not the null device (a reader sees its end at once).
+    public static func start(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
+        openStandardInput: Bool = false
+    ) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -30,9 +35,10 @@ public enum ProcessRunner {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let input = openStandardInput ? Pipe() : nil
+        process.standardInput = input ?? FileHandle.nullDevice
         try process.run()
-        return Running(process: process, stdout: DrainedPipe(out), stderr: DrainedPipe(err))
+        return Running(process: process, stdout: DrainedPipe(out), stderr: DrainedPipe(err), input: input)
     }
 
     /// A started program.
@@ -40,11 +46,14 @@ public enum ProcessRunner {
         let process: Process
         let stdout: DrainedPipe
         let stderr: DrainedPipe
+        /// Held open while the program runs.
+        let input: Pipe?
 
-        init(process: Process, stdout: DrainedPipe, stderr: DrainedPipe) {
+        init(process: Process, stdout: DrainedPipe, stderr: DrainedPipe, input: Pipe? = nil) {
             self.process = process
             self.stdout = stdout
             self.stderr = stderr
+            self.input = input
         }
 
         public var processIdentifier: Int32 { process.processIdentifier }

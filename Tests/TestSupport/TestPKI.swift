@@ -34,6 +34,9 @@ public struct TestPKI: Sendable {
         caCertificatePEM = try caCertificate.serializeAsPEM().pemString
     }
 
+    /// The CA's private key, for tests that issue certificates with the `openssl` command.
+    public var caPrivateKeyPEM: String { caKey.pemRepresentation }
+
     /// Writes the CA certificate to a PEM file (for `--cacert`) and returns its path.
     public func writeCACertificate(in directory: URL) throws -> String {
         let url = directory.appendingPathComponent("test-ca.pem")
