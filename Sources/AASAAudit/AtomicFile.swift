@@ -2,20 +2,51 @@ import Foundation
 
 /// A file written under a temporary name beside its destination and renamed into place on
 /// `commit()`, so that a reader sees the old file or the whole new one, never a part.
+///
+/// The temporary file is created exclusively and never through a symbolic link. A destination
+/// that exists and is not a regular file is never replaced: a character device or a FIFO with
+/// a reader (`--junit /dev/null`, `--metrics /dev/stdout`) is written in place, anything else
+/// (a directory, a socket, a FIFO nobody reads) is refused.
 final class AtomicFileWriter {
     let destination: URL
-    private let temporary: URL
+    /// Nil when the destination is written in place.
+    private let temporary: URL?
     private let handle: FileHandle
     private var buffer = Data()
 
     init(destination: URL) throws {
         self.destination = destination
-        temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path])
+        if let special = try Self.openSpecialDestination(destination) {
+            temporary = nil
+            handle = special
+            return
         }
-        handle = try FileHandle(forWritingTo: temporary)
+        let temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO, path: temporary.path) }
+        self.temporary = temporary
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
+    /// An existing destination that is not a regular file, opened for writing in place; nil
+    /// for a regular file or none.
+    private static func openSpecialDestination(_ destination: URL) throws -> FileHandle? {
+        var status = stat()
+        guard stat(destination.path, &status) == 0 else { return nil }
+        let type = status.st_mode & S_IFMT
+        guard type != S_IFREG else { return nil }
+        guard type == S_IFCHR || type == S_IFIFO else {
+            throw OutputFileError(path: destination.path, reason: "it is \(BoundedFileReader.kind(of: status.st_mode)), not a regular file")
+        }
+        // Without blocking: a FIFO that nobody reads fails at once (ENXIO) instead of waiting.
+        let descriptor = open(destination.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = errno == ENXIO ? "it is a FIFO that nobody reads" : String(cString: strerror(errno))
+            throw OutputFileError(path: destination.path, reason: reason)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     func write(_ data: Data) throws {
@@ -29,18 +60,20 @@ final class AtomicFileWriter {
 
     func commit() throws {
         try flush()
+        guard let temporary else { return }
         try handle.synchronize()
         try handle.close()
         guard rename(temporary.path, destination.path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO, path: destination.path)
         }
     }
 
     /// Appends what was written so far (not yet committed) to `other`, in pieces.
     func copyWritten(to other: AtomicFileWriter) throws {
         try flush()
+        guard let temporary else { return }
         let reader = try FileHandle(forReadingFrom: temporary)
         defer { try? reader.close() }
         while let piece = try reader.read(upToCount: 1 << 20), !piece.isEmpty {
@@ -49,6 +82,7 @@ final class AtomicFileWriter {
     }
 
     func abandon() {
+        guard let temporary else { return }
         try? handle.close()
         try? FileManager.default.removeItem(at: temporary)
     }
@@ -81,15 +115,21 @@ final class AtomicFileWriter {
     /// Makes `destination` a copy of `source` atomically: a hard link where the file system
     /// allows one (no bytes copied), else a streamed copy.
     static func replace(_ destination: URL, withCopyOf source: URL) throws {
-        let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).link")
-        try? FileManager.default.removeItem(at: temporary)
+        let temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).link")
         if link(source.path, temporary.path) != 0 {
             try FileManager.default.copyItem(at: source, to: temporary)
         }
         guard rename(temporary.path, destination.path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO, path: destination.path)
         }
+    }
+}
+
+extension POSIXError {
+    init(_ code: POSIXErrorCode, path: String) {
+        self.init(code, userInfo: [NSFilePathErrorKey: path])
     }
 }

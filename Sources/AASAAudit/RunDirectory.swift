@@ -2,6 +2,9 @@ import Foundation
 
 /// The folder of one run: `<out>/<UTC start time>/`, e.g. `reports/2026-11-22T031500Z/`.
 enum RunDirectory {
+    /// An empty file in every run folder aasa-audit makes.
+    static let marker = ".aasa-audit-run"
+
     /// Creates the output folder if needed and checks that it can be written.
     static func prepare(_ output: URL) throws(AuditRunError) {
         do {
@@ -18,7 +21,12 @@ enum RunDirectory {
         let base = name(for: startedAt)
         for attempt in 1...100 {
             let candidate = output.appendingPathComponent(attempt == 1 ? base : "\(base)-\(attempt)")
-            if mkdir(candidate.path, 0o755) == 0 { return candidate }
+            if mkdir(candidate.path, 0o755) == 0 {
+                // The mark that this tool made the folder: only such folders are pruned.
+                let mark = open(candidate.appendingPathComponent(marker).path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+                if mark >= 0 { close(mark) }
+                return candidate
+            }
             guard errno == EEXIST else {
                 throw AuditRunError.outputFolder("cannot create the run folder \(candidate.path): \(String(cString: strerror(errno)))")
             }

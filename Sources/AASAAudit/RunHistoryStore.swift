@@ -19,6 +19,10 @@ struct RunHistoryStore {
     /// a longer one is damage, rebuilt from the run folders.
     var maximumLineBytes = 256 << 20
 
+    /// A report's line is one domain's record (or the head or tail): a line longer than this
+    /// is damage, and the report is not read further.
+    static let maximumReportLineBytes = 64 << 20
+
     /// What a visit found of the file against the run folders.
     struct Visit {
         /// The file named exactly the kept complete runs, in order, and every line read.
@@ -90,7 +94,7 @@ struct RunHistoryStore {
         }
 
         do {
-            if let handle = FileHandle(forReadingAtPath: file.path) {
+            if let handle = try OutputFolderFiles.openForReading(file) {
                 defer { try? handle.close() }
                 try readLines(handle)
             } else {
@@ -124,9 +128,8 @@ struct RunHistoryStore {
         if let writer = visit.rewritten {
             try writer.complete { try $0.write(Self.line(run)) }
         } else {
-            let handle = try FileHandle(forWritingTo: file)
+            let handle = try OutputFolderFiles.openForAppending(file)
             defer { try? handle.close() }
-            try handle.seekToEnd()
             try handle.write(contentsOf: Self.line(run))
         }
         return history
@@ -142,7 +145,7 @@ struct RunHistoryStore {
 
     /// Copies the file's first `count` bytes (whole lines) to `writer`, ending in a newline.
     private func copyPrefix(of count: Int, to writer: AtomicFileWriter) throws {
-        guard count > 0, let handle = FileHandle(forReadingAtPath: file.path) else { return }
+        guard count > 0, let handle = try OutputFolderFiles.openForReading(file) else { return }
         defer { try? handle.close() }
         var left = count
         var last: UInt8?
@@ -165,16 +168,17 @@ struct RunHistoryStore {
     static func readRun(_ folder: URL, name: String) -> HistoryRun? {
         let report = folder.appendingPathComponent("report.json")
         guard let tail = lastLine(of: report), let info = JSONReport.runInfo(tailLine: tail), info.complete,
-              let handle = FileHandle(forReadingAtPath: report.path)
+              let handle = OutputFolderFiles.openRegularIfAny(report)
         else { return nil }
         defer { try? handle.close() }
-        guard let snapshot = JSONReport.snapshot(lines: LineReader(handle: handle)), snapshot.complete else { return nil }
+        let lines = LineReader(handle: handle, maximumLineBytes: maximumReportLineBytes)
+        guard let snapshot = JSONReport.snapshot(lines: lines), snapshot.complete else { return nil }
         return HistoryRun(run: name, startedAt: snapshot.startedAt, finishedAt: snapshot.finishedAt, domains: snapshot.domains.map(HistoryDomain.init))
     }
 
     /// The file's last line, read from the end (at most `limit` bytes).
     static func lastLine(of file: URL, limit: Int = 4 << 20) -> Data? {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else { return nil }
+        guard let handle = OutputFolderFiles.openRegularIfAny(file) else { return nil }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size > 0 else { return nil }
         var chunk = 64 << 10
@@ -191,14 +195,29 @@ struct RunHistoryStore {
 }
 
 /// The run folders of an output folder (`2026-11-22T031500Z`, `…Z-2`), in the order they were made.
+///
+/// Only folders this tool made count (and only they are ever pruned): a real directory (not a
+/// link), named in ASCII digits, holding the run marker (or, made before the marker existed,
+/// a regular `report.json`).
 enum RunFolders {
     static func names(in output: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
-        return names.filter(isRunFolder).sorted { RunDirectory.precedes($0, $1) }
+        return names.filter { isRunFolderName($0) && isRunFolder(output.appendingPathComponent($0)) }
+            .sorted { RunDirectory.precedes($0, $1) }
     }
 
-    static func isRunFolder(_ name: String) -> Bool {
-        name.wholeMatch(of: /\d{4}-\d\d-\d\dT\d{6}Z(-\d+)?/) != nil
+    /// `2026-11-22T031500Z` or `…Z-2`, in ASCII digits only.
+    static func isRunFolderName(_ name: String) -> Bool {
+        name.utf8.allSatisfy { $0 < 0x80 } && name.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{6}Z(-[0-9]{1,6})?/) != nil
+    }
+
+    static func isRunFolder(_ folder: URL) -> Bool {
+        guard OutputFolderFiles.isDirectory(folder) else { return false }
+        var status = stat()
+        for name in [RunDirectory.marker, "report.json"] where lstat(folder.appendingPathComponent(name).path, &status) == 0 {
+            if status.st_mode & S_IFMT == S_IFREG { return true }
+        }
+        return false
     }
 }
 

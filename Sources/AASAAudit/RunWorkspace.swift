@@ -14,12 +14,19 @@ final class RunWorkspace {
 
     init(output: URL, startedAt: Date) throws(AuditRunError) {
         try RunDirectory.prepare(output)
+        let latest: FileHandle?
+        do throws(OutputFileError) {
+            try OutputFolderFiles.checkKeptFiles(in: output)
+            latest = try OutputFolderFiles.openForReading(output.appendingPathComponent(Self.latestJSON))
+        } catch {
+            throw .outputFolder(error.message)
+        }
         lock = try OutputLock(directory: output)
         runDirectory = try RunDirectory.create(in: output, startedAt: startedAt)
         self.output = output
-        previousRun = FileHandle(forReadingAtPath: output.appendingPathComponent(Self.latestJSON).path).flatMap { handle in
+        previousRun = latest.flatMap { handle in
             defer { try? handle.close() }
-            return JSONReport.snapshot(lines: LineReader(handle: handle))
+            return JSONReport.snapshot(lines: LineReader(handle: handle, maximumLineBytes: RunHistoryStore.maximumReportLineBytes))
         }
     }
 

@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAReport
 import ArgumentParser
 import Foundation
 
@@ -17,8 +18,9 @@ do {
     }
 } catch let error as any UserFacingError {
     let console = StandardConsole()
-    error.context.forEach { console.printError($0 + "\n") }
-    console.printError("aasa-audit: \(error.message)\n")
+    // Messages can quote what a file or a server said: controls are made visible.
+    error.context.forEach { console.printError(TerminalReport.cleanLines($0) + "\n") }
+    console.printError("aasa-audit: \(TerminalReport.cleanLines(error.message))\n")
     exit(error.exitStatus.code)
 } catch let exitCode as ExitCode {
     exit(exitCode.rawValue)

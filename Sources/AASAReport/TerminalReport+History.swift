@@ -33,7 +33,7 @@ extension TerminalReport {
         let notPassing = record.domains.filter { $0.verdict == .fail } + record.domains.filter { $0.verdict == .warn }
         section("Not passing", notPassing) { domain in
             let since = domain.since.map { " since \($0.reachesOldestRun ? "≥ " : "")\(Self.format($0.startedAt)) (\($0.runs) run\($0.runs == 1 ? "" : "s"))" } ?? ""
-            return "\(paint(domain.verdict)) \(clean(domain.domain))\(since): \(domain.codes.prefix(3).joined(separator: ", "))"
+            return "\(paint(domain.verdict)) \(clean(domain.domain))\(since): \(Self.codeList(domain.codes, limit: 3))"
         }
         section("Flapping: \(record.flapping.changes)+ verdict changes in the last \(record.flapping.window) runs", record.domains.filter(\.flapping)) { domain in
             "\(clean(domain.domain)): \(domain.verdictChanges) changes, now \(domain.verdict.rawValue)"
@@ -50,6 +50,13 @@ extension TerminalReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Codes as history.json has them (untrusted: a file anyone could edit), controls made
+    /// visible, at most `limit` of them.
+    static func codeList(_ codes: [String], limit: Int) -> String {
+        let shown = codes.prefix(limit).map { clean(String($0.prefix(100))) }.joined(separator: ", ")
+        return codes.count > limit && limit > 3 ? shown + " (+\(codes.count - limit) more)" : shown
+    }
+
     /// One domain run by run, oldest first; runs with the same verdict and codes in a row are
     /// one line.
     public func timeline(_ record: DomainTimelineRecord) -> String {
@@ -64,7 +71,7 @@ extension TerminalReport {
             let count = end - index + 1
             let runs = "\(count) run\(count == 1 ? "" : "s")".padding(toLength: 8, withPad: " ", startingAt: 0)
             if let verdict = entry.verdict {
-                let codes = (entry.codes ?? []).joined(separator: ", ")
+                let codes = Self.codeList(entry.codes ?? [], limit: 10)
                 lines.append("  \(span)  \(runs) \(paint(verdict))  \(codes)")
             } else {
                 lines.append("  \(span)  \(runs) \(paint("not audited", .dim))")

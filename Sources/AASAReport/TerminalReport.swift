@@ -226,6 +226,15 @@ public struct TerminalReport: Sendable {
     /// Text from a server or from the input with control characters (terminal escapes among
     /// them) made visible, so that it cannot drive the terminal.
     public func clean(_ text: String) -> String {
+        Self.clean(text)
+    }
+
+    /// `clean(_:)`, keeping line breaks: for messages of several lines.
+    public static func cleanLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { clean(String($0)) }.joined(separator: "\n")
+    }
+
+    public static func clean(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: Self.isControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {

@@ -66,7 +66,7 @@ import TestSupport
         #expect(try Data(contentsOf: out.appendingPathComponent("latest.json")) == Data(contentsOf: result.reportJSON))
         #expect(try Data(contentsOf: out.appendingPathComponent("latest.html")) == Data(contentsOf: result.reportHTML))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: result.runDirectory.path).sorted()
-        #expect(leftovers == ["report.html", "report.json"])
+        #expect(leftovers == [".aasa-audit-run", "report.html", "report.json"])
     }
 
     @Test(.enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))

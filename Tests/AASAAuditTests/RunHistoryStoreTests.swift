@@ -19,7 +19,10 @@ import TestSupport
 
     func store(_ directory: TemporaryDirectory, folders: Int, lines: [HistoryRun], extra: String = "") throws -> RunHistoryStore {
         for name in Self.folders.prefix(folders) {
-            try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(name), withIntermediateDirectories: true)
+            let folder = directory.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // The mark of a folder aasa-audit made (only those are runs).
+            FileManager.default.createFile(atPath: folder.appendingPathComponent(RunDirectory.marker).path, contents: nil)
         }
         let text = lines.map { String(decoding: RunHistoryStore.line($0), as: UTF8.self) }.joined() + extra
         try text.write(to: directory.url.appendingPathComponent("history.json"), atomically: true, encoding: .utf8)

@@ -39,9 +39,12 @@ public enum AuditJob {
         var settings = request.settings
         settings.inputFiles = input.files
         if let statsFile = request.statsFile {
-            // Found before the run rather than after it.
-            guard FileManager.default.createFile(atPath: statsFile, contents: nil) else {
-                throw InputError("cannot write --stats \(statsFile): \(String(cString: strerror(errno))).")
+            // Found before the run rather than after it (a folder that cannot be written, a
+            // destination that is neither a regular file nor a device).
+            do {
+                try AtomicFileWriter(destination: URL(fileURLWithPath: statsFile)).abandon()
+            } catch {
+                throw InputError("cannot write --stats \(statsFile): \(BoundedFileReader.describe(error)).")
             }
         }
 

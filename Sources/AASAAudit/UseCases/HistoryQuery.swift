@@ -12,6 +12,8 @@ public enum HistoryQuery {
             history = try RunHistoryStore(output: try folder(output)).load()
         } catch let error as InputError {
             throw error
+        } catch let error as OutputFileError {
+            throw InputError(error.message)
         } catch {
             throw InputError("cannot read the history in \(output): \(error.localizedDescription)")
         }
@@ -39,6 +41,11 @@ public enum HistoryQuery {
         let directory = try folder(output)
         let lock: OutputLock
         do throws(AuditRunError) {
+            do throws(OutputFileError) {
+                try OutputFolderFiles.checkKeptFiles(in: directory)
+            } catch {
+                throw .outputFolder(error.message)
+            }
             lock = try OutputLock(directory: directory)
         } catch {
             throw InputError(error.message)
@@ -51,6 +58,8 @@ public enum HistoryQuery {
             return FleetHistoryRecord(history)
         } catch let error as InputError {
             throw error
+        } catch let error as OutputFileError {
+            throw InputError(error.message)
         } catch {
             throw InputError("cannot write the history in \(output): \(error.localizedDescription)")
         }

@@ -45,6 +45,6 @@ public struct RunStatistics: Codable {
     public func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+        try AtomicFileWriter.write(try encoder.encode(self), to: URL(fileURLWithPath: path))
     }
 }
