@@ -18,6 +18,16 @@ public struct ExitStatus: Sendable, Equatable {
     /// only when the run would otherwise exit 0: a failing run's 1 says more).
     public static let notificationFailed = ExitStatus(4)
 
+    /// Standard output or error could not be written (a closed pipe, a full disk): the command
+    /// did its work (reports and `--stats` written) but what it printed was lost. Given only
+    /// when the command would otherwise exit 0 or 4: any other status says more.
+    public static let outputFailed = ExitStatus(5)
+
+    /// The status once what the command printed is known to be lost or not.
+    public func afterOutput(failed: Bool) -> ExitStatus {
+        failed && (self == .success || self == .notificationFailed) ? .outputFailed : self
+    }
+
     /// A run ended by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM).
     public static func interrupted(by signal: Int32) -> ExitStatus { ExitStatus(128 + signal) }
 }

@@ -4,7 +4,9 @@ import ArgumentParser
 import Foundation
 
 // Every error ends here, mapped once: a UserFacingError says its message and exit status;
-// ArgumentParser's usage errors (its 64) become 2, as every usage error is.
+// ArgumentParser's usage errors (its 64) become 2, as every usage error is. A standard output
+// or error that could not be written turns 0 (and 4) into 5, once the command's work is done.
+StandardConsole.prepare()
 do {
     if let unknown = CommandLine.arguments.dropFirst().first, let suggestion = AASAAuditCommand.suggestion(for: unknown) {
         StandardConsole().printError("aasa-audit: unknown command '\(unknown)'; did you mean '\(suggestion)'?\n")
@@ -16,6 +18,7 @@ do {
     } else {
         try command.run()
     }
+    finish(.success)
 } catch let error as any UserFacingError {
     let console = StandardConsole()
     // Messages can quote what a file or a server said: controls are made visible.
@@ -23,7 +26,7 @@ do {
     console.printError("aasa-audit: \(TerminalReport.cleanLines(error.message))\n")
     exit(error.exitStatus.code)
 } catch let exitCode as ExitCode {
-    exit(exitCode.rawValue)
+    finish(ExitStatus(exitCode.rawValue))
 } catch {
     if AASAAuditCommand.exitCode(for: error) == .success {
         AASAAuditCommand.exit(withError: error)
@@ -36,4 +39,12 @@ do {
 /// synchronous requirement, which only prints help.
 func runAsync(_ command: inout any AsyncParsableCommand) async throws {
     try await command.run()
+}
+
+/// Exits with `status`, or `ExitStatus.outputFailed` when what the command printed was lost.
+func finish(_ status: ExitStatus) -> Never {
+    if let failed = StandardConsole.failedStream {
+        StandardConsole().printError("aasa-audit: cannot write \(failed)\n")
+    }
+    exit(status.afterOutput(failed: StandardConsole.failedStream != nil).code)
 }

@@ -22,7 +22,7 @@ import TestSupport
             let folder = directory.url.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             // The mark of a folder aasa-audit made (only those are runs).
-            FileManager.default.createFile(atPath: folder.appendingPathComponent(RunDirectory.marker).path, contents: nil)
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(RunDirectory.marker).path, contents: nil)
         }
         let text = lines.map { String(decoding: RunHistoryStore.line($0), as: UTF8.self) }.joined() + extra
         try text.write(to: directory.url.appendingPathComponent("history.json"), atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where a command's text goes: standard output and error, and what they are connected to.
 public protocol Console: Sendable {
@@ -10,16 +11,50 @@ public protocol Console: Sendable {
     var errorIsTerminal: Bool { get }
 }
 
-/// The process's own standard output and error.
+/// The process's own standard output and error. A stream that cannot be written (a closed
+/// pipe, a full disk) is not written again and never ends the process: the command finishes
+/// its work (reports, `--stats`) and `StandardConsole.failedStream` lets `main` give its exit
+/// status (`ExitStatus.outputFailed`).
 public struct StandardConsole: Console {
     public init() {}
 
+    /// The first stream that failed, and why (`strerror`), if one did.
+    public static var failedStream: String? { failure.withLock { $0 } }
+    private static let failure = Mutex<String?>(nil)
+    private static let failed = Atomic<Int>(0)
+
     public func print(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Self.write(text, to: STDOUT_FILENO, bit: 1, name: "standard output")
     }
 
     public func printError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Self.write(text, to: STDERR_FILENO, bit: 2, name: "standard error")
+    }
+
+    /// Ignores SIGPIPE, so that a closed pipe is an EPIPE error here rather than the end of the
+    /// process wherever it writes. Called once, first thing.
+    public static func prepare() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    private static func write(_ text: String, to descriptor: Int32, bit: Int, name: String) {
+        guard failed.load(ordering: .relaxed) & bit == 0 else { return }
+        var text = text
+        let error = text.withUTF8 { bytes -> Int32? in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        guard let error else { return }
+        failed.bitwiseOr(bit, ordering: .relaxed)
+        failure.withLock { $0 = $0 ?? "\(name): \(String(cString: strerror(error)))" }
     }
 
     /// Colour only on a terminal, and never when NO_COLOR is set (no-color.org).
@@ -28,4 +63,13 @@ public struct StandardConsole: Console {
     }
 
     public var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}
+
+/// The C library's write(2), by the name each platform's module gives it.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, buffer, count)
+    #else
+    Darwin.write(descriptor, buffer, count)
+    #endif
 }

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Standard output that cannot be written (a full disk, a closed pipe) ends no command early
+/// and crashes none: the reports and `--stats` are written, and the exit status says what
+/// happened (issue 25, item 11).
+@Suite struct UnwritableOutputTests {
+    /// Runs the binary with standard output on `/dev/full` (ENOSPC) or a pipe whose reader is
+    /// gone (EPIPE); returns the status and standard error.
+    static func run(_ arguments: [String], stdout kind: String, in directory: URL) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ["NO_COLOR": "1"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        let closedPipe = Pipe()
+        if kind == "full" {
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        } else {
+            try closedPipe.fileHandleForReading.close()
+            process.standardOutput = closedPipe.fileHandleForWriting
+        }
+        try process.run()
+        let text = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+    }
+
+    @Test(arguments: ["full", "closed pipe"])
+    func everyCommandEndsWithADefinedStatus(stdout: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let good = directory.url.appendingPathComponent("good.json")
+        try TestWorld.validFile.write(to: good, atomically: true, encoding: .utf8)
+        let bad = directory.url.appendingPathComponent("bad.json")
+        try "{".write(to: bad, atomically: true, encoding: .utf8)
+        for (arguments, expected) in [(["explain", "--codes"], 5), (["lint", good.path], 5), (["lint", bad.path], 1), (["--help"], 0)] {
+            let result = try Self.run(arguments, stdout: stdout, in: directory.url)
+            // --help is ArgumentParser's own print: buffered, its loss not seen.
+            if arguments != ["--help"] {
+                #expect(Int(result.status) == expected, "\(arguments): \(result.status) \(result.stderr)")
+            } else {
+                #expect(result.status == 0 || result.status == 5, "\(result.status)")
+            }
+            if expected == 5 { #expect(result.stderr.contains("cannot write standard output"), "\(result.stderr)") }
+        }
+    }
+
+    @Test func anAuditWritesItsReportsAndStatsWhenStdoutIsFull() throws {
+        let world = try TestWorld()
+        try "good.aasa.test \(TestWorld.appID)\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let stats = world.directory.url.appendingPathComponent("stats.json")
+        let arguments = ["audit", "--out", "out", "--stats", stats.path, "--connect-to", world.connectTo, "--cacert", world.caFile,
+                         "--timeout", "10", "--no-cdn"] + LoopbackNetworks.allowArguments
+        let result = try Self.run(arguments, stdout: "full", in: world.directory.url)
+        #expect(result.status == 5, "\(result.stderr)")
+        let out = world.directory.url.appendingPathComponent("out")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("latest.json").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("history.json").path))
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any]
+        #expect(written?["domains"] as? Int == 1, "\(String(describing: written))")
+    }
+}
