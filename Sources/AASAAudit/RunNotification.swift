@@ -34,6 +34,7 @@ public struct NotificationSettings: Sendable {
         else {
             return "\(option) '\(url)' is not an http or https URL."
         }
+        if let problem = WebhookPoster.problem(with: url) { return "\(option) '\(TerminalReport.clean(url))' \(problem)." }
         return nil
     }
 

@@ -26,13 +26,21 @@ public struct WebhookPoster: Sendable {
         public var status: Int?
         /// libcurl's error, when the transfer failed.
         public var error: String?
+        /// A failed transfer that another attempt may get through (a refused or reset
+        /// connection, a time-out); not a certificate, protocol or URL error.
+        var transientError = true
+
+        public init(status: Int?, error: String?) {
+            self.status = status
+            self.error = error
+        }
 
         /// 2xx.
         public var delivered: Bool { status.map { (200..<300).contains($0) } ?? false }
 
         /// Whether another attempt may succeed: transport failures, 408, 425, 429 and 5xx.
         var isTransient: Bool {
-            guard let status else { return true }
+            guard let status else { return transientError }
             return status == 408 || status == 425 || status == 429 || status >= 500
         }
 
@@ -51,6 +59,29 @@ public struct WebhookPoster: Sendable {
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
+    }
+
+    /// libcurl's errors worth another attempt: the network or the receiver may be back.
+    static let retryable: Set<CURLcode> = [
+        CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
+        CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+    ]
+
+    /// Why libcurl could not use `url` for a webhook, or nil: read by libcurl's own URL parser
+    /// (a port out of range, controls or spaces, no host), http or https only.
+    public static func problem(with url: String) -> String? {
+        if url.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) {
+            return "holds a control character or a space"
+        }
+        guard let handle = curl_url() else { return "cannot be read" }
+        defer { curl_url_cleanup(handle) }
+        let code = curl_url_set(handle, CURLUPART_URL, url, 0)
+        guard code == CURLUE_OK else { return String(cString: curl_url_strerror(code)).lowercased() }
+        var scheme: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(handle, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK, let scheme else { return "has no scheme" }
+        defer { curl_free(scheme) }
+        let name = String(cString: scheme).lowercased()
+        return name == "http" || name == "https" ? nil : "is not an http or https URL"
     }
 
     /// Sends `body` to `url`; retries transient failures after the settings' delays.
@@ -113,7 +144,9 @@ public struct WebhookPoster: Sendable {
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
             let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-            return Attempt(status: nil, error: message)
+            var attempt = Attempt(status: nil, error: message)
+            attempt.transientError = Self.retryable.contains(code)
+            return attempt
         }
         return Attempt(status: status, error: nil)
     }

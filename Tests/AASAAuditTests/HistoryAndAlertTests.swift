@@ -221,10 +221,13 @@ import TestSupport
         #expect(try receiver.alert(0).failures.map(\.domain) == ["missing.aasa.test"])
         // Without the test CA the receiver's certificate is not trusted: nothing is delivered.
         var untrusted = notifying(base, url: url, on: .always)
-        untrusted.notification?.poster.caFile = world.directory.url.appendingPathComponent("nothing.pem").path
+        let otherCA = try TrustedTestCA(name: "another CA")
+        untrusted.notification?.poster.caFile = otherCA.caFile
         let refused = try await audit(["good.aasa.test"], untrusted)
         #expect(refused.notification?.state == .failed)
         #expect(receiver.posts.count == 1)
+        // A certificate error is not retried: another attempt would meet the same certificate.
+        #expect(refused.notification?.attempts.count == 1, "\(refused.notification?.attempts ?? [])")
     }
 
     @Test func aSeverityPolicyChangesVerdictsExitStatusJUnitAndReports() async throws {
@@ -270,6 +273,11 @@ import TestSupport
         #expect(base.status == 2 && base.stderr.contains("--report-url 'reports/' is not an http or https URL."))
         let trigger = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/", "--notify-on", "sometimes"], in: directory.url)
         #expect(trigger.status == 2 && trigger.stderr.contains("sometimes"))
+        // What libcurl could not use is refused before the run, not after it and three retries.
+        let port = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1:99999/hook"], in: directory.url)
+        #expect(port.status == 2 && port.stderr.contains("port number"), "\(port.stderr)")
+        let newline = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/a\nb"], in: directory.url)
+        #expect(newline.status == 2 && newline.stderr.contains("'http://127.0.0.1/a\\u{a}b' holds a control character"), "\(newline.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("reports").path))
     }
 }
