@@ -43,6 +43,9 @@ public enum AssetLinksChecks {
         return Result(findings: findings + content.findings, declarations: content.declarations)
     }
 
+    /// Distinct include URLs reported per file; the rest are counted in one finding.
+    public static let maximumIncludes = 10
+
     /// The file's bytes (served, or a local file for `lint`).
     public static func assessContent(_ bytes: [UInt8], expected: [AndroidApp], at location: FindingLocation) -> Result {
         let parsed: JSONValue
@@ -58,6 +61,7 @@ public enum AssetLinksChecks {
         var findings: [Finding] = []
         var declarations = AndroidDeclarations()
         var listed = 0
+        var includeStatements = 0
         func report(_ code: FindingCode, _ message: String) {
             // A file of thousands of broken statements gets a bounded report.
             listed += 1
@@ -71,8 +75,12 @@ public enum AssetLinksChecks {
             }
             if let include = object["include"] {
                 if case .string(let url) = include {
-                    declarations.includes.append(url)
-                    findings.append(Finding(.assetlinksInclude, location, "\(place) includes \(url); that file is not followed by this audit."))
+                    // Bounded like every repeated key: the first few distinct URLs, then a count.
+                    includeStatements += 1
+                    if declarations.includes.count < maximumIncludes, !declarations.includes.contains(url) {
+                        declarations.includes.append(url)
+                        findings.append(Finding(.assetlinksInclude, location, "\(place) includes \(url.prefix(300)); that file is not followed by this audit."))
+                    }
                 } else {
                     report(.assetlinksStatement, "\(place).include is \(ContentChecks.article(include.typeName)), not a URL string.")
                 }
@@ -113,6 +121,10 @@ public enum AssetLinksChecks {
         }
         if listed > 50 {
             findings.append(Finding(.assetlinksStatement, location, "… and \(listed - 50) more malformed statements, not listed."))
+        }
+        if includeStatements > declarations.includes.count {
+            let more = includeStatements - declarations.includes.count
+            findings.append(Finding(.assetlinksInclude, location, "… and \(more) more include statements (repeated, or past the first \(maximumIncludes) URLs), not listed."))
         }
         findings += expectationFindings(expected, declarations: declarations, at: location)
         return Result(findings: findings, declarations: declarations)
