@@ -157,6 +157,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         options.set(CURLOPT_PROTOCOLS_STR, "https")
         options.set(CURLOPT_REDIR_PROTOCOLS_STR, "https")
         options.set(CURLOPT_FOLLOWLOCATION, 0)
+        // No proxy, whatever the environment says (https_proxy, all_proxy): through a proxy the
+        // address policy would see only the proxy's address, and the proxy would connect to
+        // whatever the name resolves to there (docs/robustness.md, "Proxies"). An empty string
+        // is libcurl's word for "none" and turns its reading of the environment off.
+        options.set(CURLOPT_PROXY, "")
         options.set(CURLOPT_NOSIGNAL, 1)
         options.set(CURLOPT_SSL_VERIFYPEER, 1)
         options.set(CURLOPT_SSL_VERIFYHOST, 2)
