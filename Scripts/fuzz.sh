@@ -6,7 +6,7 @@
 # FuzzChecks feeds bytes through the whole file pipeline (size, JSON, validation, rules);
 # FuzzMatcher feeds "URL\nFILE" to the matcher; FuzzSignedFiles feeds bytes to the signed-file
 # opener (OpenSSL's CMS) and the content to the checks, its seeds signed here with a
-# throwaway key. Seeds come from ../shared/corpus/aasa when it
+# throwaway key, plus the hostile shapes in Fuzz/Seeds/signed. Seeds come from ../shared/corpus/aasa when it
 # is there, else from Fuzz/Seeds. Crashes land in Fuzz/crashes/; each one found becomes a
 # file in Tests/Fixtures/fuzz-regressions/, which the test suite replays.
 set -euo pipefail
@@ -27,7 +27,7 @@ seeds=()
 if [ -d ../shared/corpus/aasa ]; then
   seeds=(../shared/corpus/aasa/*.json)
 else
-  seeds=(Fuzz/Seeds/*)
+  seeds=(Fuzz/Seeds/*.json)
 fi
 for target in "${targets[@]}"; do
   corpus="$work/$target"
@@ -46,6 +46,9 @@ for target in "${targets[@]}"; do
       cp "$seed" "$corpus/"
     fi
   done
+  # Hostile signed shapes made once by hand (issue 25): a repeated digest-algorithm list, an
+  # encrypted PEM block, a plain PEM block, nesting 300 deep, a good file.
+  [ "$target" = FuzzSignedFiles ] && cp Fuzz/Seeds/signed/* "$corpus/"
   echo "== $target for $seconds s (${#seeds[@]} seeds)" >&2
   Fuzz/.build/release/"$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="Fuzz/crashes/$target-" -print_final_stats=1 "$corpus" 2>&1 | tail -n 12
