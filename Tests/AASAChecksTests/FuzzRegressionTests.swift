@@ -14,6 +14,7 @@ import Testing
         let directory = root.appendingPathComponent(folder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
+            .filter { !$0.hasDirectoryPath && (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) != true }
     }
 
     static let inputs = files(in: "Fuzz/Seeds") + files(in: "Tests/Fixtures/fuzz-regressions")

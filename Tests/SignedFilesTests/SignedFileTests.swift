@@ -177,4 +177,19 @@ import TestSupport
         #expect(!opened.signature.opened && opened.content == nil)
         #expect(opened.signature.problem?.contains("not data") == true, "\(opened.signature.problem ?? "")")
     }
+
+    /// The fuzzer's hostile seeds (Fuzz/Seeds/signed): each opens, or says why not, at once.
+    @Test func theFuzzSeedsOpenOrSayWhy() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/Seeds/signed")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names.count >= 5)
+        for name in names {
+            let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+            let opened = try #require(SignedFile.open(bytes, host: "example.com", trust: trust), "\(name)")
+            #expect(opened.signature.opened == (opened.content != nil), "\(name)")
+            // Self-signed seeds: none verifies against the test CA.
+            #expect(!opened.signature.verified && opened.signature.problem != nil, "\(name)")
+        }
+    }
 }
