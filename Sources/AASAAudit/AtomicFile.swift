@@ -21,12 +21,29 @@ final class AtomicFileWriter {
             handle = special
             return
         }
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO, path: temporary.path) }
-        self.temporary = temporary
-        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let created = try Self.createTemporary(in: destination.deletingLastPathComponent(), for: destination.lastPathComponent)
+        (temporary, handle) = (created.url, created.handle)
+    }
+
+    /// A spool: written, copied out with `copyWritten(to:)`, then abandoned, never committed.
+    /// It lives in the temporary folder, beside no destination (which may be a device), and is
+    /// created there exclusively like every temporary file, so nothing planted in a shared
+    /// folder can stand in for it.
+    static func spool(named name: String) throws -> AtomicFileWriter {
+        try AtomicFileWriter(spoolIn: FileManager.default.temporaryDirectory, name: name)
+    }
+
+    private init(spoolIn directory: URL, name: String) throws {
+        let created = try Self.createTemporary(in: directory, for: name)
+        (destination, temporary, handle) = (created.url, created.url, created.handle)
+    }
+
+    /// `.NAME.PID.RANDOM.tmp` in `directory`, created exclusively and never through a link.
+    private static func createTemporary(in directory: URL, for name: String) throws -> (url: URL, handle: FileHandle) {
+        let url = directory.appendingPathComponent(".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO, path: url.path) }
+        return (url, FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
     }
 
     /// An existing destination that is not a regular file, opened for writing in place; nil

@@ -25,10 +25,7 @@ final class MetricsOutput: RunOutput {
         try state.withLock { open in
             let writer = try AtomicFileWriter(destination: destination)
             do {
-                // A spool, never committed: in the temporary folder, not beside a destination
-                // that may be a device.
-                let durations = try AtomicFileWriter(
-                    destination: FileManager.default.temporaryDirectory.appendingPathComponent("aasa-audit-metrics-durations"))
+                let durations = try AtomicFileWriter.spool(named: "aasa-audit-metrics-durations")
                 try writer.write(MetricsReport.domainVerdict.header)
                 try durations.write(MetricsReport.fetchDuration.header)
                 open = Open(writer: writer, durations: durations)

@@ -17,7 +17,7 @@ public struct OutputFileError: UserFacingError, LocalizedError, Equatable {
 /// How files under `--out` are opened: a folder others may write into, read and written by a
 /// job that may run as root. Nothing is followed out of it: a symbolic link or a special file
 /// (FIFO, device, socket) where aasa-audit keeps a file is refused with `OutputFileError`;
-/// files are opened without following links and without blocking, and read within a cap.
+/// files are opened without following links and without blocking.
 enum OutputFolderFiles {
     /// The files aasa-audit keeps at the top of `--out`.
     static let kept = [".lock", "latest.json", "latest.html", "history.json", "index.html"]
@@ -43,31 +43,9 @@ enum OutputFolderFiles {
     }
 
     /// A regular file opened for reading: nil when there is none, refused when it is a link or
-    /// special. Larger than `limit` bytes: refused (nil limit: any size, read in bounded pieces).
-    static func openForReading(_ url: URL, limit: Int? = nil) throws(OutputFileError) -> FileHandle? {
-        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            switch errno {
-            case ENOENT: return nil
-            case ELOOP: throw OutputFileError(path: url.path, reason: "it is a symbolic link")
-            default: throw OutputFileError(path: url.path, reason: String(cString: strerror(errno)))
-            }
-        }
-        var status = stat()
-        do throws(OutputFileError) {
-            guard fstat(descriptor, &status) == 0 else {
-                throw OutputFileError(path: url.path, reason: String(cString: strerror(errno)))
-            }
-            try requireRegular(status, url)
-            if let limit, Int(status.st_size) > limit {
-                throw OutputFileError(path: url.path, reason: "it is larger than \(limit) bytes")
-            }
-        } catch {
-            close(descriptor)
-            throw error
-        }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    /// special. Reads go through `LineReader` or bounded pieces, never the whole file at once.
+    static func openForReading(_ url: URL) throws(OutputFileError) -> FileHandle? {
+        try openRegular(url, O_RDONLY)
     }
 
     /// Like `openForReading`, but nil for anything that is not a regular file: for files
@@ -78,14 +56,34 @@ enum OutputFolderFiles {
 
     /// A regular file opened to append to (it must exist).
     static func openForAppending(_ url: URL) throws(OutputFileError) -> FileHandle {
-        let descriptor = open(url.path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard let handle = try openRegular(url, O_WRONLY | O_APPEND) else {
+            throw OutputFileError(path: url.path, reason: "it is gone")
+        }
+        return handle
+    }
+
+    /// Opens without following a link and without blocking (a FIFO would otherwise hang the
+    /// open), then requires a regular file; nil when there is nothing.
+    private static func openRegular(_ url: URL, _ flags: Int32) throws(OutputFileError) -> FileHandle? {
+        let descriptor = open(url.path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw OutputFileError(path: url.path, reason: errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno)))
+            switch errno {
+            case ENOENT: return nil
+            case ELOOP: throw OutputFileError(path: url.path, reason: "it is a symbolic link")
+            default: throw OutputFileError(path: url.path, reason: String(cString: strerror(errno)))
+            }
         }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
             close(descriptor)
-            throw OutputFileError(path: url.path, reason: "it is \(BoundedFileReader.kind(of: status.st_mode))")
+            throw OutputFileError(path: url.path, reason: reason)
+        }
+        do throws(OutputFileError) {
+            try requireRegular(status, url)
+        } catch {
+            close(descriptor)
+            throw error
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)

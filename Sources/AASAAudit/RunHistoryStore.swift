@@ -213,11 +213,10 @@ enum RunFolders {
 
     static func isRunFolder(_ folder: URL) -> Bool {
         guard OutputFolderFiles.isDirectory(folder) else { return false }
-        var status = stat()
-        for name in [RunDirectory.marker, "report.json"] where lstat(folder.appendingPathComponent(name).path, &status) == 0 {
-            if status.st_mode & S_IFMT == S_IFREG { return true }
+        return [RunDirectory.marker, "report.json"].contains { name in
+            var status = stat()
+            return lstat(folder.appendingPathComponent(name).path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
         }
-        return false
     }
 }
 

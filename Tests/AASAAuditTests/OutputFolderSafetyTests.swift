@@ -16,10 +16,11 @@ import TestSupport
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
     }
 
-    func audit(_ extra: [String] = []) async throws -> ProcessRunner.Result {
+    func audit(_ extra: [String] = [], environment: [String: String] = [:]) async throws -> ProcessRunner.Result {
         let arguments = ["audit", "--out", out.path, "--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "10", "--no-cdn"]
             + LoopbackNetworks.allowArguments + extra
-        let running = try ProcessRunner.start(CommandLineTests.binary, arguments, in: root, environment: ["NO_COLOR": "1"])
+        let running = try ProcessRunner.start(
+            CommandLineTests.binary, arguments, in: root, environment: environment.merging(["NO_COLOR": "1"]) { first, _ in first })
         // A hang is a failure, not a stuck suite.
         let watchdog = Task {
             try await Task.sleep(for: .seconds(60))
@@ -141,5 +142,23 @@ import TestSupport
             #expect(refused.status == 2, "\(destination): \(refused.stderr)")
             #expect(refused.stderr.contains("not a regular file") || refused.stderr.contains("nobody reads"), "\(refused.stderr)")
         }
+    }
+
+    @Test func aSpoolNamePlantedInTheTemporaryFolderIsNotWrittenTo() async throws {
+        // The metrics' duration spool lives in TMPDIR, a folder anyone can write into: a FIFO
+        // planted under its name, with a reader waiting, must get nothing.
+        let temporary = root.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let planted = temporary.appendingPathComponent("aasa-audit-metrics-durations")
+        #expect(mkfifo(planted.path, 0o644) == 0)
+        let reader = open(planted.path, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let metrics = root.appendingPathComponent("metrics.prom")
+        let result = try await audit(["--metrics", metrics.path], environment: ["TMPDIR": temporary.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        var byte: UInt8 = 0
+        #expect(read(reader, &byte, 1) <= 0, "the planted FIFO received the spool")
+        #expect(try String(contentsOf: metrics, encoding: .utf8).contains("aasa_audit_fetch_duration_seconds"))
     }
 }

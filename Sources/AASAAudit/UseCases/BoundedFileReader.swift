@@ -99,12 +99,3 @@ public enum BoundedFileReader {
         return nsError.localizedDescription
     }
 }
-
-/// The C library's read(2), by the name each platform's module gives it.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.read(descriptor, buffer, count)
-    #else
-    Darwin.read(descriptor, buffer, count)
-    #endif
-}

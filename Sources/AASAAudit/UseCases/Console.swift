@@ -19,16 +19,16 @@ public struct StandardConsole: Console {
     public init() {}
 
     /// The first stream that failed, and why (`strerror`), if one did.
-    public static var failedStream: String? { failure.withLock { $0 } }
-    private static let failure = Mutex<String?>(nil)
-    private static let failed = Atomic<Int>(0)
+    public static var failedStream: String? { failures.withLock { $0.first?.value } }
+    /// Each failed stream's descriptor, with what to say of it; written once per stream.
+    private static let failures = Mutex<[(descriptor: Int32, value: String)]>([])
 
     public func print(_ text: String) {
-        Self.write(text, to: STDOUT_FILENO, bit: 1, name: "standard output")
+        Self.write(text, to: STDOUT_FILENO, name: "standard output")
     }
 
     public func printError(_ text: String) {
-        Self.write(text, to: STDERR_FILENO, bit: 2, name: "standard error")
+        Self.write(text, to: STDERR_FILENO, name: "standard error")
     }
 
     /// Ignores SIGPIPE, so that a closed pipe is an EPIPE error here rather than the end of the
@@ -37,8 +37,8 @@ public struct StandardConsole: Console {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    private static func write(_ text: String, to descriptor: Int32, bit: Int, name: String) {
-        guard failed.load(ordering: .relaxed) & bit == 0 else { return }
+    private static func write(_ text: String, to descriptor: Int32, name: String) {
+        guard !failures.withLock({ $0.contains { $0.descriptor == descriptor } }) else { return }
         var text = text
         let error = text.withUTF8 { bytes -> Int32? in
             var offset = 0
@@ -53,8 +53,7 @@ public struct StandardConsole: Console {
             return nil
         }
         guard let error else { return }
-        failed.bitwiseOr(bit, ordering: .relaxed)
-        failure.withLock { $0 = $0 ?? "\(name): \(String(cString: strerror(error)))" }
+        failures.withLock { $0.append((descriptor, "\(name): \(String(cString: strerror(error)))")) }
     }
 
     /// Colour only on a terminal, and never when NO_COLOR is set (no-color.org).
@@ -63,13 +62,4 @@ public struct StandardConsole: Console {
     }
 
     public var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
-}
-
-/// The C library's write(2), by the name each platform's module gives it.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(descriptor, buffer, count)
-    #else
-    Darwin.write(descriptor, buffer, count)
-    #endif
 }
