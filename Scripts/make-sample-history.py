@@ -3,7 +3,7 @@
 
     Scripts/make-sample-history.py DOMAINS RUNS OUT
 
-RUNS empty run folders (one a day, ending yesterday) and OUT/history.json with a line per run in
+RUNS run folders (one a day, ending yesterday; empty but for the run marker) and OUT/history.json with a line per run in
 the format of docs/history.schema.json. The domains behave as a fleet does: most pass every
 night; some fail from some night on; some flap; some warn with a stale Apple CDN copy for days;
 a few are added or removed along the way. Deterministic (seeded). Then
@@ -32,6 +32,7 @@ for run in range(runs):
     started = start + datetime.timedelta(days=run)
     folder = started.strftime("%Y-%m-%dT%H%M%SZ")
     os.makedirs(os.path.join(out, folder), exist_ok=True)
+    open(os.path.join(out, folder, ".aasa-audit-run"), "w").close()
     entries, counts = [], {"pass": 0, "warn": 0, "fail": 0}
     for name in names:
         kind, at = kinds[name]

@@ -34,17 +34,6 @@ enum RunDirectory {
         throw AuditRunError.outputFolder("cannot create a run folder for \(base) in \(output.path)")
     }
 
-    /// Run folders in the order they were made (`…Z` before `…Z-2`).
-    static func precedes(_ a: String, _ b: String) -> Bool {
-        func parts(_ name: String) -> (String, Int) {
-            let pieces = name.split(separator: "-", maxSplits: 3).map(String.init)
-            if pieces.count == 4, let number = Int(pieces[3]) { return (pieces[0...2].joined(separator: "-"), number) }
-            return (name, 1)
-        }
-        let (left, right) = (parts(a), parts(b))
-        return left.0 != right.0 ? left.0 < right.0 : left.1 < right.1
-    }
-
     static func name(for date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -8,6 +8,13 @@ import Mustache
 /// stale and when it last passed; the run report's filters. Rendered as a head, a row per
 /// domain and a tail, so that it can be written as a stream.
 public struct HistoryIndexPage: Sendable {
+    /// The page's size and the time to write it do not grow with the number of kept runs
+    /// (`--keep` may be large, or absent): the chart draws the newest `chartedRuns`, the table
+    /// of runs lists the newest `listedRuns`, and the older ones are counted. Its rows are the
+    /// newest run's domains.
+    public static let chartedRuns = 120
+    public static let listedRuns = 100
+
     private let headTemplate: MustacheTemplate
     private let rowTemplate: MustacheTemplate
     private let tailTemplate: MustacheTemplate
@@ -89,8 +96,15 @@ struct IndexHeadView {
     let warnFirst: Bool
     let hasProblems: Bool
     let chart: ChartView
-    /// Newest first.
+    /// Runs kept but not drawn in the chart (older than the newest `chartedRuns`).
+    let someUncharted: Bool
+    let chartedRuns: Int
+    /// Newest first: the newest `listedRuns`.
     let runs: [RunView]
+    let listedRuns: Int
+    /// Runs kept but not in the table.
+    let unlistedRuns: Int
+    let someUnlisted: Bool
 
     struct RunView {
         let started: String
@@ -118,8 +132,15 @@ struct IndexHeadView {
         hasFailures = fail > 0
         warnFirst = fail == 0 && warn > 0
         hasProblems = fail + warn > 0
-        chart = ChartView(history.runs)
-        runs = history.runs.reversed().map { run in
+        let charted = history.runs.suffix(HistoryIndexPage.chartedRuns)
+        chart = ChartView(Array(charted))
+        chartedRuns = charted.count
+        someUncharted = runCount > charted.count
+        let listed = history.runs.suffix(HistoryIndexPage.listedRuns)
+        listedRuns = listed.count
+        unlistedRuns = runCount - listed.count
+        someUnlisted = unlistedRuns > 0
+        runs = listed.reversed().map { run in
             RunView(started: HistoryIndexPage.format(run.startedAt), pass: run.verdicts.pass, warn: run.verdicts.warn,
                     fail: run.verdicts.fail, report: HistoryIndexPage.reportLink(run.run))
         }

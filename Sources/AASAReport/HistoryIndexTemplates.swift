@@ -31,7 +31,7 @@ enum HistoryIndexTemplates {
     <div class="tile"><b>{{stale}}</b>CDN copy stale</div>
     </div>
     <h2>Pass, warn and fail per run</h2>
-    <p class="legend muted"><span><i style="background:var(--pass)"></i>pass</span><span><i style="background:var(--warn)"></i>warn</span><span><i style="background:var(--fail)"></i>fail</span>each bar is a run (click one for its report); on top the domains not passing, on a scale of their own</p>
+    <p class="legend muted"><span><i style="background:var(--pass)"></i>pass</span><span><i style="background:var(--warn)"></i>warn</span><span><i style="background:var(--fail)"></i>fail</span>each bar is a run (click one for its report){{#someUncharted}}, the newest {{chartedRuns}} of {{runCount}}{{/someUncharted}}; on top the domains not passing, on a scale of their own</p>
     <svg class="chart" viewBox="0 0 {{chart.width}} {{chart.height}}" role="img" aria-label="Domains by verdict per run">
     {{#chart.panels}}
     <text x="{{chart.left}}" y="{{top}}" dy="-8">{{title}}</text>
@@ -43,10 +43,10 @@ enum HistoryIndexTemplates {
     {{/chart.panels}}
     {{#chart.ticks}}<text x="{{x}}" y="{{y}}" text-anchor="{{anchor}}">{{label}}</text>
     {{/chart.ticks}}</svg>
-    <details class="runs"><summary>Every kept run ({{runCount}})</summary>
+    <details class="runs"><summary>{{^someUnlisted}}Every kept run ({{runCount}}){{/someUnlisted}}{{#someUnlisted}}The newest {{listedRuns}} of {{runCount}} kept runs{{/someUnlisted}}</summary>
     <table class="plain"><tr><th>run (UTC)</th><th>pass</th><th>warn</th><th>fail</th><th></th></tr>
     {{#runs}}<tr><td>{{started}}</td><td>{{pass}}</td><td>{{warn}}</td><td>{{fail}}</td><td><a href="{{report}}">report</a></td></tr>
-    {{/runs}}</table></details>
+    {{/runs}}</table>{{#someUnlisted}}<p class="muted">{{unlistedRuns}} older runs are not listed here: their folders are under --out, their lines in history.json, and <code>aasa-audit history</code> reads them.</p>{{/someUnlisted}}</details>
     </header>
     <main>
     <h2>Domains in the newest run</h2>

@@ -33,6 +33,16 @@ import TestSupport
         try String(contentsOf: store.file, encoding: .utf8).split(separator: "\n").map { try HistoryRun(line: Data($0.utf8)).run }
     }
 
+    @Test func runFoldersSortByStartTimeThenAttemptAndOnlyASCIINamesAreRuns() {
+        let names = ["2026-11-03T031500Z-10", "2026-11-03T031500Z-2", "2026-11-03T031500Z", "2025-12-31T235959Z"]
+        let sorted = names.compactMap { name in RunFolders.order(name).map { ($0, name) } }.sorted { $0.0 < $1.0 }.map(\.1)
+        #expect(sorted == ["2025-12-31T235959Z", "2026-11-03T031500Z", "2026-11-03T031500Z-2", "2026-11-03T031500Z-10"])
+        for name in ["2026-11-03T031500Z-", "2026-11-03T031500Z-1234567", "2026-11-03T031500Z-2x", "2026-11-03T031500", "2026-11-03 031500Z",
+                     "２０２６-１１-０３T０３１５００Z", "2026-11-03T031500Z-٢", "x2026-11-03T031500Z", "2026-11-03T031500Zx"] {
+            #expect(RunFolders.order(name) == nil, "\(name)")
+        }
+    }
+
     @Test func aMatchingFileIsAppendedToAndItsBytesKept() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -246,6 +246,29 @@ import TestSupport
         #expect(page.contains(#"value="fail" checked"#))
     }
 
+    /// `--keep` may be large or absent: the chart and the table of runs hold the newest runs,
+    /// the older ones are counted, and the page's size does not grow with them.
+    @Test func thePageStaysTheSameSizeWhateverTheNumberOfRuns() {
+        func page(runs: Int) -> String {
+            let lines = RunHistoryTests.lines(["a.example", "b.example"], Array(repeating: "pf", count: runs))
+            return HistoryIndexPage().render(RunHistory(runs: lines), tool: ToolInfo(version: "9.9"))
+        }
+        func bars(_ page: String) -> Int { page.components(separatedBy: "<rect class=\"fail\"").count - 1 }
+        let small = page(runs: 3)
+        #expect(bars(small) == 6 && small.contains("Every kept run (3)") && !small.contains("older runs"))
+        let (many, more) = (page(runs: 2_000), page(runs: 6_000))
+        #expect(bars(many) == 2 * HistoryIndexPage.chartedRuns && bars(more) == 2 * HistoryIndexPage.chartedRuns)
+        #expect(many.contains("The newest \(HistoryIndexPage.listedRuns) of 2000 kept runs"))
+        #expect(more.contains("\(6_000 - HistoryIndexPage.listedRuns) older runs are not listed here"))
+        #expect(more.contains(", the newest \(HistoryIndexPage.chartedRuns) of 6000"))
+        #expect(many.components(separatedBy: "<td><a href=").count - 1 == HistoryIndexPage.listedRuns)
+        // The same up to the digits of dates and counts.
+        #expect(abs(more.utf8.count - many.utf8.count) < 100, "\(many.utf8.count) → \(more.utf8.count) bytes")
+        // The newest run is drawn and listed; the oldest is neither.
+        let lines = RunHistoryTests.lines(["a.example"], Array(repeating: "p", count: 6_000))
+        #expect(more.contains("href=\"\(lines[5_999].run)/report.html\"") && !more.contains(lines[0].run + "/report.html"))
+    }
+
     @Test func namesAndCodesAreEscaped() {
         let run = HistoryRun(run: "2026-11-01T030000Z", startedAt: Date(timeIntervalSince1970: 1_793_502_000), finishedAt: Date(timeIntervalSince1970: 1_793_502_060),
                              domains: [HistoryDomain(domain: "x\"><script>alert(1)</script>", verdict: .fail, codes: ["<img src=x onerror=alert(2)>"])])
