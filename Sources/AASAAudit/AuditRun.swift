@@ -46,10 +46,12 @@ public enum AuditRun {
         }
         fetcher.shutdown()
         let complete = accumulator.complete
+        accumulator.finishComparing(interrupted: !complete)
         // Every domain of the input appears in the reports, audited or not.
+        var notAuditedRecords = NotAuditedRecords(outputs: outputs.all)
         for index in accumulator.notAudited {
             let domain = AuditedDomain(index: index, report: DomainChecks.notAudited(targets[index]), served: [])
-            record(domain, rendered: outputs.all.map { $0.render(domain) })
+            record(domain, rendered: notAuditedRecords.render(targets[index], index: index))
         }
         if let writeError {
             outputs.discard()
@@ -75,17 +77,23 @@ public enum AuditRun {
         // The reports are in place: the history, the index and the alert cannot lose them.
         var historyProblem: String?
         var notPassingSince: [String: RunHistory.Streak] = [:]
-        if complete {
+        // A signal now (the run is complete, its reports in place) skips what is left: the
+        // history and the alert. The next run adds this one to history.json from its report.
+        if complete, Task.isCancelled {
+            historyProblem = "interrupted after the reports were written: history.json, index.html and the alert were skipped (the next run adds this run to the history)"
+        } else if complete {
             let entry = HistoryRun(run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: run.finishedAt,
                                    domains: accumulator.historyDomains)
             do {
                 for standing in try RunHistoryIndex.update(output: workspace.output, with: entry) {
                     if let streak = standing.notPassingSince { notPassingSince[standing.domain] = streak }
                 }
+            } catch is CancellationError {
+                historyProblem = "interrupted while the history was updated: history.json and index.html are as they were, and the alert was skipped (the next run adds this run to the history)"
             } catch {
                 historyProblem = "cannot update the history in \(workspace.output.path): \(error.localizedDescription)"
             }
-            if let notification = settings.notification {
+            if let notification = settings.notification, !Task.isCancelled {
                 let alert = RunAlert(
                     run: RunAlert.Run(startedAt: startedAt, folder: workspace.runDirectory.path, report: written.html.path,
                                       previousRunStartedAt: finished.changes?.previousRunStartedAt,

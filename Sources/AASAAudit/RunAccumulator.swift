@@ -11,12 +11,15 @@ struct RunAccumulator {
     /// Each domain's verdict and codes, for the history.
     private var history: [HistoryDomain?]
     private var changes: RunChanges.Collector?
+    /// The previous run while it is being read, and the domains completed meanwhile.
+    private var previous: PreviousRunReader?
+    private var waiting: [(index: Int, snapshot: DomainSnapshot)] = []
 
-    init(domainCount: Int, previous: ReportSnapshot?) {
+    init(domainCount: Int, previous: PreviousRunReader) {
         flagged = Array(repeating: nil, count: domainCount)
         audited = Array(repeating: false, count: domainCount)
         history = Array(repeating: nil, count: domainCount)
-        changes = previous.map { RunChanges.Collector(previous: $0.domains, previousStartedAt: $0.startedAt) }
+        self.previous = previous
     }
 
     mutating func add(_ domain: AuditedDomain) {
@@ -24,7 +27,34 @@ struct RunAccumulator {
         flagged[domain.index] = FlaggedDomain(domain.report)
         audited[domain.index] = true
         history[domain.index] = HistoryDomain(domain.report)
-        changes?.add(DomainSnapshot(domain.report), at: domain.index)
+        if let reader = previous, let snapshot = reader.takeIfRead() { compare(with: snapshot) }
+        if previous != nil {
+            waiting.append((domain.index, DomainSnapshot(domain.report)))
+        } else {
+            changes?.add(DomainSnapshot(domain.report), at: domain.index)
+        }
+    }
+
+    /// The previous run is read: the changes are gathered from now on, the waiting domains first.
+    private mutating func compare(with snapshot: ReportSnapshot?) {
+        previous = nil
+        changes = snapshot.map { RunChanges.Collector(previous: $0.domains, previousStartedAt: $0.startedAt) }
+        for (index, domain) in waiting { changes?.add(domain, at: index) }
+        waiting = []
+    }
+
+    /// Once every domain is added: waits for the previous run to be read, unless the run was
+    /// interrupted, which stops the reading and has no changes when it had not finished.
+    mutating func finishComparing(interrupted: Bool) {
+        guard let reader = previous else { return }
+        if let snapshot = reader.takeIfRead() { return compare(with: snapshot) }
+        guard !interrupted else {
+            reader.cancel()
+            previous = nil
+            waiting = []
+            return
+        }
+        compare(with: reader.take())
     }
 
     /// The positions of the domains never audited (the run was interrupted).
@@ -39,7 +69,9 @@ struct RunAccumulator {
     var historyDomains: [HistoryDomain] { history.compactMap { $0 } }
 
     /// The changes since the previous run; `domains` are the run's domains in input order.
-    func runChanges(domains: [String]) -> RunChanges? {
-        changes?.changes(current: domains)
+    /// Asked once: the previous run's domains are let go, before the history is read.
+    mutating func runChanges(domains: [String]) -> RunChanges? {
+        defer { changes = nil }
+        return changes?.changes(current: domains)
     }
 }

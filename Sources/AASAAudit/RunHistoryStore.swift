@@ -58,6 +58,7 @@ struct RunHistoryStore {
         }
         /// A folder the file lacks: a change when it holds a complete run.
         func readFolder(_ index: Int) throws {
+            try Task.checkCancellation()
             guard let run = Self.readRun(output.appendingPathComponent(folders[index]), name: folders[index]) else { return }
             try diverge()
             try emit(run)
@@ -66,6 +67,8 @@ struct RunHistoryStore {
         func readLines(_ handle: FileHandle) throws {
             var reader = LineReader(handle: handle, maximumLineBytes: maximumLineBytes)
             while let line = reader.next() {
+                // A history of many runs takes a while to read: a signal stops it.
+                try Task.checkCancellation()
                 let length = line.count + 1
                 guard !line.isEmpty else {
                     consumed += length

@@ -3,13 +3,13 @@ import AASAReport
 import Foundation
 
 /// The output folder of one audit run: created and locked (one audit at a time), a new run
-/// folder made in it, the previous complete run read from `latest.json`; at the end the run's
+/// folder made in it, the previous complete run read from `latest.json` (in a thread of its own); at the end the run's
 /// reports published as `latest.*` and old run folders pruned.
 final class RunWorkspace {
     let output: URL
     let runDirectory: URL
-    /// What `latest.json` said before this run, when there was a complete run.
-    let previousRun: ReportSnapshot?
+    /// What `latest.json` said before this run, read alongside the audit.
+    let previousRun: PreviousRunReader
     private let lock: OutputLock
 
     init(output: URL, startedAt: Date) throws(AuditRunError) {
@@ -24,10 +24,7 @@ final class RunWorkspace {
         lock = try OutputLock(directory: output)
         runDirectory = try RunDirectory.create(in: output, startedAt: startedAt)
         self.output = output
-        previousRun = latest.flatMap { handle in
-            defer { try? handle.close() }
-            return JSONReport.snapshot(lines: LineReader(handle: handle, maximumLineBytes: RunHistoryStore.maximumReportLineBytes))
-        }
+        previousRun = PreviousRunReader(latest)
     }
 
     static let latestJSON = "latest.json"

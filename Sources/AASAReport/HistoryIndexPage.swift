@@ -14,6 +14,10 @@ public struct HistoryIndexPage: Sendable {
     /// newest run's domains.
     public static let chartedRuns = 120
     public static let listedRuns = 100
+    /// Nor with the number of domains: beyond this many, the rows are the domains worth a look
+    /// (not passing, flapping, or with a stale CDN copy), up to this many; the run's report
+    /// lists every domain.
+    public static let maximumRows = 10_000
 
     private let headTemplate: MustacheTemplate
     private let rowTemplate: MustacheTemplate
@@ -32,12 +36,19 @@ public struct HistoryIndexPage: Sendable {
         guard let latest = history.latest else { return }
         let rule = history.flapping
         let toolName = "\(tool.name) \(tool.version)"
-        try write(headTemplate.render(IndexHeadView(history: history, standings: standings, tool: toolName, rule: rule)))
+        let rows = Self.rows(standings)
+        try write(headTemplate.render(IndexHeadView(history: history, standings: standings, rows: rows.count, tool: toolName, rule: rule)))
         let report = Self.reportLink(latest.run)
-        for standing in standings {
+        for standing in rows {
             try write(rowTemplate.render(IndexRowView(standing, latest: latest.startedAt, report: report)))
         }
         try write(tailTemplate.render(["tool": toolName, "latest": Self.format(latest.startedAt), "flapChanges": "\(rule.changes)", "flapWindow": "\(rule.window)"]))
+    }
+
+    /// The rows of the page: every domain, or beyond `maximumRows` the ones worth a look.
+    static func rows(_ standings: [RunHistory.Standing]) -> [RunHistory.Standing] {
+        guard standings.count > maximumRows else { return standings }
+        return Array(standings.lazy.filter { $0.verdict != .pass || $0.flapping || $0.cdnStaleSince != nil }.prefix(maximumRows))
     }
 
     /// The page as one string (tests, small histories).
@@ -95,6 +106,10 @@ struct IndexHeadView {
     let hasFailures: Bool
     let warnFirst: Bool
     let hasProblems: Bool
+    /// Rows on the page, when fewer than the domains.
+    let rowsCapped: Bool
+    let rows: Int
+    let maximumRows = HistoryIndexPage.maximumRows
     let chart: ChartView
     /// Runs kept but not drawn in the chart (older than the newest `chartedRuns`).
     let someUncharted: Bool
@@ -114,7 +129,9 @@ struct IndexHeadView {
         let report: String
     }
 
-    init(history: RunHistory, standings: [RunHistory.Standing], tool: String, rule: RunHistory.FlappingRule) {
+    init(history: RunHistory, standings: [RunHistory.Standing], rows: Int, tool: String, rule: RunHistory.FlappingRule) {
+        self.rows = rows
+        rowsCapped = rows < standings.count
         let latestRun = history.runs[history.runs.count - 1]
         title = "Universal links: history to \(HistoryIndexPage.format(latestRun.startedAt))"
         self.tool = tool

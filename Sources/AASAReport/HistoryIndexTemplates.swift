@@ -50,6 +50,7 @@ enum HistoryIndexTemplates {
     </header>
     <main>
     <h2>Domains in the newest run</h2>
+    {{#rowsCapped}}<p class="muted">{{rows}} of the newest run's {{domains}} domains are listed: more than {{maximumRows}} in all, so only those not passing, flapping or with a stale CDN copy, up to {{maximumRows}}. <a href="{{latestReport}}">The run's report</a> lists every domain.</p>{{/rowsCapped}}
     <div class="controls" id="controls">
     <label><input type="radio" name="verdict" value="all"{{^hasProblems}} checked{{/hasProblems}}> all</label>
     <label><input type="radio" name="verdict" value="fail"{{#hasFailures}} checked{{/hasFailures}}> fail</label>

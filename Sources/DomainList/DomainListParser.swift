@@ -55,110 +55,141 @@ public enum DomainListParser {
             problem(.notADomainsFile, 1, "", .error, "This is a property list, not a domains file; pass an entitlements file with --entitlements.")
             return Result(targets: [], problems: log.problems)
         }
+        // Room for every domain line at once: growing a dictionary of a million names rehashes
+        // them all, again and again.
+        let domainLines = estimatedDomainLines(content)
+        targets.reserveCapacity(domainLines)
+        positionOfDomain.reserveCapacity(domainLines)
         var lineNumber = 0
-        var rest = content
-        // Line by line, without an array of every line (the input may be 64 MiB).
-        while lineNumber == 0 || !rest.isEmpty {
-            lineNumber += 1
-            let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
-            let rawLine = rest[..<end]
-            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
-            var lineBytes = rawLine
-            if lineBytes.last == UInt8(ascii: "\r") { lineBytes = lineBytes.dropLast() }
-            guard lineBytes.count <= maximumLineBytes else {
-                problem(.lineTooLong, lineNumber, "", .error, "The line is longer than \(maximumLineBytes) bytes.")
-                continue
-            }
-            guard let line = String(validating: lineBytes, as: UTF8.self) else {
-                problem(.notUTF8, lineNumber, String(decoding: lineBytes.prefix(200), as: UTF8.self), .error, "The line is not valid UTF-8.")
-                continue
-            }
-            let tokens = stripComment(line).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            guard let first = tokens.first else { continue }
+        // Line by line, without an array of every line (the input may be 64 MiB), through a
+        // buffer pointer: slicing the array for each of a million lines costs more than the lines.
+        content.withUnsafeBufferPointer { all in
+            var next = 0
+            while lineNumber == 0 || next < all.count {
+                lineNumber += 1
+                let end = all[next...].firstIndex(of: UInt8(ascii: "\n")) ?? all.count
+                var lineBytes = UnsafeBufferPointer(rebasing: all[next..<end])
+                next = end == all.count ? end : end + 1
+                if lineBytes.last == UInt8(ascii: "\r") { lineBytes = UnsafeBufferPointer(rebasing: lineBytes.dropLast()) }
+                guard lineBytes.count <= maximumLineBytes else {
+                    problem(.lineTooLong, lineNumber, "", .error, "The line is longer than \(maximumLineBytes) bytes.")
+                    continue
+                }
+                guard let line = String(validating: lineBytes, as: UTF8.self) else {
+                    problem(.notUTF8, lineNumber, String(decoding: lineBytes.prefix(200), as: UTF8.self), .error, "The line is not valid UTF-8.")
+                    continue
+                }
+                let uncommented = stripComment(line)
+                let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+                // Most lines are one domain and nothing else.
+                let tokens = !uncommented.utf8.contains(where: isBlank) ? (uncommented.isEmpty ? [] : [String(uncommented)])
+                    : uncommented.utf8.split(whereSeparator: isBlank).map { String(Substring($0)) }
+                guard let first = tokens.first else { continue }
 
-            if first == "+" || first == "-" {
-                guard let current = currentTarget else {
-                    problem(.urlWithoutDomain, lineNumber, line, .error, "A '\(first)' line must follow the domain it is about; the line is ignored.")
-                    continue
-                }
-                guard tokens.count == 2 else {
-                    problem(.urlLine, lineNumber, line, .error, "Write one URL after '\(first)'; the line is ignored.")
-                    continue
-                }
-                let domain = targets[current].domain
-                switch MatchURL.parse(tokens[1]) {
-                case .failure(let error):
-                    problem(.urlSyntax, lineNumber, line, .error, "\"\(tokens[1])\" \(error.reason); the line is ignored.")
-                case .success(let url) where HostName.normalize(url.host) != .success(domain):
-                    problem(.urlHost, lineNumber, line, .error, "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
-                case .success:
-                    guard urlsOfTarget[current, default: []].insert(first + tokens[1]).inserted else { continue }
-                    guard targets[current].expectations.count < maximumURLsPerDomain else {
-                        problem(.tooManyURLs, lineNumber, line, .error, "\(domain) already has \(maximumURLsPerDomain) URLs to check; the line is ignored.")
+                if first == "+" || first == "-" {
+                    guard let current = currentTarget else {
+                        problem(.urlWithoutDomain, lineNumber, line, .error, "A '\(first)' line must follow the domain it is about; the line is ignored.")
                         continue
                     }
-                    targets[current].expectations.append(URLExpectation(url: tokens[1], opensApp: first == "+", inputLine: lineNumber))
-                }
-                continue
-            }
-            let domain: String
-            switch HostName.normalizePasted(first) {
-            case .success(let pasted):
-                domain = pasted.host
-                if let note = pasted.note { problem(.pastedForm, lineNumber, line, .info, note) }
-            case .failure(let error):
-                currentTarget = nil
-                problem(.hostName, lineNumber, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
-                continue
-            }
-            var appIDs: [String] = []
-            var androidApps: [AndroidApp] = []
-            for token in tokens.dropFirst() {
-                if token.lowercased().hasPrefix("android:") {
-                    switch AndroidApp.parse(String(token.dropFirst("android:".count))) {
-                    case .success(let app): androidApps.append(app)
-                    case .failure(let error): problem(.androidApp, lineNumber, line, .error, "Android app \(error.reason); the domain is audited without it.")
+                    guard tokens.count == 2 else {
+                        problem(.urlLine, lineNumber, line, .error, "Write one URL after '\(first)'; the line is ignored.")
+                        continue
                     }
-                } else if let reason = AppIDFormat.problem(with: token) {
-                    problem(.appID, lineNumber, line, .error, "App ID \(reason); the domain is audited without it.")
-                } else {
-                    appIDs.append(token)
-                }
-            }
-            let position: Int
-            if let existing = positionOfDomain[domain] {
-                let firstLine = targets[existing].inputLine ?? 0
-                problem(.duplicateDomain, lineNumber, line, .warning, "\(domain) is already listed on line \(firstLine); it is audited once, with the app IDs of both lines.")
-                position = existing
-            } else {
-                position = targets.count
-                positionOfDomain[domain] = position
-                targets.append(DomainTarget(domain: domain, expectedAppIDs: [], inputLine: lineNumber))
-            }
-            currentTarget = position
-            for app in androidApps where !targets[position].androidApps.contains(app) && targets[position].androidApps.count < maximumAppIDsPerDomain {
-                targets[position].androidApps.append(app)
-                targets[position].auditsAndroid = true
-            }
-            for id in appIDs where appIDsOfTarget[position, default: []].insert(id).inserted {
-                guard targets[position].expectedAppIDs.count < maximumAppIDsPerDomain else {
-                    problem(.tooManyAppIDs, lineNumber, line, .error, "\(domain) already has \(maximumAppIDsPerDomain) app IDs; \(id) is not added.")
+                    let domain = targets[current].domain
+                    switch MatchURL.parse(tokens[1]) {
+                    case .failure(let error):
+                        problem(.urlSyntax, lineNumber, line, .error, "\"\(tokens[1])\" \(error.reason); the line is ignored.")
+                    case .success(let url) where HostName.normalize(url.host) != .success(domain):
+                        problem(.urlHost, lineNumber, line, .error, "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
+                    case .success:
+                        guard urlsOfTarget[current, default: []].insert(first + tokens[1]).inserted else { continue }
+                        guard targets[current].expectations.count < maximumURLsPerDomain else {
+                            problem(.tooManyURLs, lineNumber, line, .error, "\(domain) already has \(maximumURLsPerDomain) URLs to check; the line is ignored.")
+                            continue
+                        }
+                        targets[current].expectations.append(URLExpectation(url: tokens[1], opensApp: first == "+", inputLine: lineNumber))
+                    }
                     continue
                 }
-                targets[position].expectedAppIDs.append(id)
+                let domain: String
+                switch HostName.normalizePasted(first) {
+                case .success(let pasted):
+                    domain = pasted.host
+                    if let note = pasted.note { problem(.pastedForm, lineNumber, line, .info, note) }
+                case .failure(let error):
+                    currentTarget = nil
+                    problem(.hostName, lineNumber, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
+                    continue
+                }
+                var appIDs: [String] = []
+                var androidApps: [AndroidApp] = []
+                for token in tokens.dropFirst() {
+                    if token.lowercased().hasPrefix("android:") {
+                        switch AndroidApp.parse(String(token.dropFirst("android:".count))) {
+                        case .success(let app): androidApps.append(app)
+                        case .failure(let error): problem(.androidApp, lineNumber, line, .error, "Android app \(error.reason); the domain is audited without it.")
+                        }
+                    } else if let reason = AppIDFormat.problem(with: token) {
+                        problem(.appID, lineNumber, line, .error, "App ID \(reason); the domain is audited without it.")
+                    } else {
+                        appIDs.append(token)
+                    }
+                }
+                let position: Int
+                // One hash of the name for a new domain (the common case).
+                if let existing = positionOfDomain.updateValue(targets.count, forKey: domain) {
+                    positionOfDomain[domain] = existing
+                    let firstLine = targets[existing].inputLine ?? 0
+                    problem(.duplicateDomain, lineNumber, line, .warning, "\(domain) is already listed on line \(firstLine); it is audited once, with the app IDs of both lines.")
+                    position = existing
+                } else {
+                    position = targets.count
+                    targets.append(DomainTarget(domain: domain, expectedAppIDs: [], inputLine: lineNumber))
+                }
+                currentTarget = position
+                for app in androidApps where !targets[position].androidApps.contains(app) && targets[position].androidApps.count < maximumAppIDsPerDomain {
+                    targets[position].androidApps.append(app)
+                    targets[position].auditsAndroid = true
+                }
+                for id in appIDs where appIDsOfTarget[position, default: []].insert(id).inserted {
+                    guard targets[position].expectedAppIDs.count < maximumAppIDsPerDomain else {
+                        problem(.tooManyAppIDs, lineNumber, line, .error, "\(domain) already has \(maximumAppIDsPerDomain) app IDs; \(id) is not added.")
+                        continue
+                    }
+                    targets[position].expectedAppIDs.append(id)
+                }
             }
         }
         return Result(targets: targets, problems: log.problems)
     }
 
+    /// Lines that may name a domain: those that start with neither white space, `#`, `+`, `-`
+    /// nor a line end. One pass over the bytes.
+    static func estimatedDomainLines(_ bytes: ArraySlice<UInt8>) -> Int {
+        var (count, atLineStart) = (0, true)
+        for byte in bytes {
+            if atLineStart {
+                switch byte {
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "#"), UInt8(ascii: "+"), UInt8(ascii: "-"),
+                     UInt8(ascii: "\r"), UInt8(ascii: "\n"): break
+                default: count += 1
+                }
+            }
+            atLineStart = byte == UInt8(ascii: "\n")
+        }
+        return count
+    }
+
     /// The line without its comment: `#` at the start or after white space starts one, so a
     /// URL's fragment (`/path#part`) is not mistaken for a comment.
     static func stripComment(_ line: String) -> Substring {
-        var previous: Character = " "
-        for index in line.indices {
-            let character = line[index]
-            if character == "#", previous == " " || previous == "\t" { return line[..<index] }
-            previous = character
+        // Bytes, not characters: '#', space and tab are ASCII, which no other character's
+        // UTF-8 contains.
+        var previous = UInt8(ascii: " ")
+        for index in line.utf8.indices {
+            let byte = line.utf8[index]
+            if byte == UInt8(ascii: "#"), previous == UInt8(ascii: " ") || previous == UInt8(ascii: "\t") { return line[..<index] }
+            previous = byte
         }
         return line[...]
     }

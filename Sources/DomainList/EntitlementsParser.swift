@@ -84,6 +84,8 @@ public enum EntitlementsParser {
     /// Targets of several inputs as one list: a host named again gets the later input's
     /// services and app IDs added.
     public static func merge(_ lists: [[DomainTarget]]) -> [DomainTarget] {
+        // One list is merged already (each parser lists a host once).
+        if lists.count == 1 { return lists[0] }
         var merged: [DomainTarget] = []
         var position: [String: Int] = [:]
         for target in lists.joined() {

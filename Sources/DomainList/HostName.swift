@@ -10,26 +10,40 @@ import Darwin
 public enum HostName {
     public static let maximumLength = 253
 
-    /// The normalised host name, or why the text is not one.
+    /// The normalised host name, or why the text is not one. Its characters are looked at as
+    /// UTF-8 bytes (every one it looks for is ASCII): a domains file may list a million hosts.
     public static func normalize(_ text: String) -> Result<String, HostNameError> {
-        if text.contains("://") { return .failure(.init("is a URL; list the host name only (e.g. example.com)")) }
-        if text.contains("/") { return .failure(.init("has a path; list the host name only")) }
-        if text.contains("@") { return .failure(.init("has user information; list the host name only")) }
-        if text.contains("*") { return .failure(.init("is a wildcard, which names no single host; list each host to audit")) }
-        if text.hasPrefix("[") || text.filter({ $0 == ":" }).count > 1 {
-            return .failure(.init("is an IP address; universal links need a host name"))
-        }
-        if text.contains(":") { return .failure(.init("names a port; associated domains cannot have one (the file is always fetched on 443)")) }
-
-        var host = text
-        if host.hasSuffix(".") { host.removeLast() }
-        if host.unicodeScalars.contains(where: { !$0.isASCII }) {
-            switch toASCII(host) {
-            case .success(let ascii): host = ascii
-            case .failure(let error): return .failure(error)
+        var (slash, colons, nonASCII, uppercase, at, star) = (false, 0, false, false, false, false)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "/"): slash = true
+            case UInt8(ascii: ":"): colons += 1
+            case UInt8(ascii: "@"): at = true
+            case UInt8(ascii: "*"): star = true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): uppercase = true
+            case 0x80...: nonASCII = true
+            default: break
             }
         }
-        host = host.lowercased()
+        if slash, text.utf8.firstRange(of: "://".utf8) != nil { return .failure(.init("is a URL; list the host name only (e.g. example.com)")) }
+        if slash { return .failure(.init("has a path; list the host name only")) }
+        if at { return .failure(.init("has user information; list the host name only")) }
+        if star { return .failure(.init("is a wildcard, which names no single host; list each host to audit")) }
+        if text.utf8.first == UInt8(ascii: "[") || colons > 1 {
+            return .failure(.init("is an IP address; universal links need a host name"))
+        }
+        if colons == 1 { return .failure(.init("names a port; associated domains cannot have one (the file is always fetched on 443)")) }
+
+        var host = text
+        if host.utf8.last == UInt8(ascii: ".") { host.removeLast() }
+        if nonASCII {
+            switch toASCII(host) {
+            case .success(let ascii): host = ascii.lowercased()
+            case .failure(let error): return .failure(error)
+            }
+        } else if uppercase {
+            host = host.lowercased()
+        }
         return validateASCII(host).map { host }
     }
 
@@ -41,39 +55,58 @@ public enum HostName {
         // Every spelling inet_aton (and so curl and getaddrinfo) reads as IPv4: 127.1,
         // 0x7f.0x1, 2130706433, 0177.0.0.1.
         var numeric = in_addr()
-        if inet_aton(host, &numeric) != 0 {
+        if host.withCString({ inet_aton($0, &numeric) }) != 0 {
             return .failure(.init("is an IP address; universal links need a host name"))
         }
-        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2 else {
-            return .failure(.init("is a single label; a domain needs at least two (e.g. example.com)"))
-        }
-        for label in labels {
+        // One pass over the bytes, label by label.
+        let bytes = host.utf8
+        guard bytes.contains(UInt8(ascii: ".")) else { return singleLabel }
+        var start = bytes.startIndex
+        var lastLabel = bytes[...]
+        while true {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ".")) ?? bytes.endIndex
+            let label = bytes[start..<end]
+            lastLabel = label
             if label.isEmpty { return .failure(.init("has an empty label (two dots in a row)")) }
-            if label.utf8.count > 63 { return .failure(.init("has a label longer than 63 characters")) }
-            if let bad = label.first(where: { !($0.isASCIILetterOrDigit || $0 == "-") }) {
+            if label.count > 63 { return .failure(.init("has a label longer than 63 characters")) }
+            if label.contains(where: { !isLetterDigitOrHyphen($0) }) {
+                // Named as a character, not a byte (rare: the slow way).
+                let bad = Substring(label).first { !($0.isASCIILetterOrDigit || $0 == "-") } ?? "?"
                 return .failure(.init("contains \(bad == " " ? "a space" : "'\(bad)'"), which a host name cannot hold"))
             }
-            if label.hasPrefix("-") || label.hasSuffix("-") {
+            if label.first == UInt8(ascii: "-") || label.last == UInt8(ascii: "-") {
                 return .failure(.init("has a label that starts or ends with '-'"))
             }
+            guard end != bytes.endIndex else { break }
+            start = bytes.index(after: end)
         }
-        if let last = labels.last, last.allSatisfy(\.isASCIIDigit) || Self.isHexNumber(last) {
+        if lastLabel.allSatisfy(isDigit) || isHexNumber(lastLabel) {
             return .failure(.init("ends in a numeric label, which no top-level domain is"))
         }
         return .success(())
     }
 
-    /// `0x` and hex digits: a number to URL parsers (WHATWG's "ends in a number" rule).
-    static func isHexNumber(_ label: Substring) -> Bool {
-        let lower = label.lowercased()
-        return lower.hasPrefix("0x") && lower.dropFirst(2).allSatisfy(\.isHexDigit)
+    private static let singleLabel = Result<Void, HostNameError>.failure(.init("is a single label; a domain needs at least two (e.g. example.com)"))
+
+    static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    static func isLetterDigitOrHyphen(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: "-")
     }
+
+    /// `0x` and hex digits: a number to URL parsers (WHATWG's "ends in a number" rule).
+    static func isHexNumber(_ label: Substring.UTF8View) -> Bool {
+        guard label.count >= 2, label.first == UInt8(ascii: "0"), label.dropFirst().first! | 0x20 == UInt8(ascii: "x") else { return false }
+        return label.dropFirst(2).allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) }
+    }
+
 
     /// A host as people paste it, with a note saying how it was read: an entitlement entry
     /// (`applinks:example.com`, `webcredentials:example.com?mode=developer`) or a URL
     /// (`https://example.com/path`) names its host; anything else must be a host name.
     public static func normalizePasted(_ text: String) -> Result<PastedHost, HostNameError> {
+        // Neither an entry nor a URL without a colon (the common case, found in one pass).
+        guard text.utf8.contains(UInt8(ascii: ":")) else { return normalize(text).map { PastedHost(host: $0, note: nil) } }
         if case .success(let entry) = EntitlementEntry.split(text) {
             return normalize(entry.host).map { host in
                 PastedHost(host: host, note: "\"\(text)\" is an entitlement entry; audited as its host \(host) (\(entry.service.rawValue) reads https://\(host)/.well-known/apple-app-site-association).")

@@ -43,6 +43,21 @@ import TestSupport
         }
     }
 
+    /// A signal after the last domain (the run's task cancelled) stops the reading of a long
+    /// history: nothing is written, and the run ends within seconds.
+    @Test func aCancelledRunStopsReadingTheHistory() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try store(directory, folders: 3, lines: [run(0), run(1)])
+        let before = try Data(contentsOf: store.file)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try store.record(run(2))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try Data(contentsOf: store.file) == before)
+    }
+
     @Test func aMatchingFileIsAppendedToAndItsBytesKept() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

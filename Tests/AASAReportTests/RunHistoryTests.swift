@@ -269,6 +269,25 @@ import TestSupport
         #expect(more.contains("href=\"\(lines[5_999].run)/report.html\"") && !more.contains(lines[0].run + "/report.html"))
     }
 
+    /// Nor with the number of domains: beyond `maximumRows`, the domains worth a look.
+    @Test func aHugeFleetListsTheDomainsWorthALook() {
+        func page(domains: Int, failing: Set<Int>) -> String {
+            let started = Date(timeIntervalSince1970: 1_793_502_000)
+            let entries = (0..<domains).map { index in
+                HistoryDomain(domain: "d\(index).example", verdict: failing.contains(index) ? .fail : .pass, codes: failing.contains(index) ? ["http.status"] : [])
+            }
+            let run = HistoryRun(run: "2026-11-01T030000Z", startedAt: started, finishedAt: started.addingTimeInterval(60), domains: entries)
+            return HistoryIndexPage().render(RunHistory(runs: [run]), tool: ToolInfo(version: "9.9"))
+        }
+        func rows(_ page: String) -> Int { page.components(separatedBy: "<tr id=").count - 1 }
+        let limit = HistoryIndexPage.maximumRows
+        let all = page(domains: limit, failing: [3])
+        #expect(rows(all) == limit && !all.contains("domains are listed"))
+        let huge = page(domains: limit + 500, failing: [7, limit + 200])
+        #expect(rows(huge) == 2 && huge.contains(#"<tr id="d\#(limit + 200).example" data-verdict="fail">"#))
+        #expect(huge.contains("2 of the newest run's \(limit + 500) domains are listed"))
+    }
+
     @Test func namesAndCodesAreEscaped() {
         let run = HistoryRun(run: "2026-11-01T030000Z", startedAt: Date(timeIntervalSince1970: 1_793_502_000), finishedAt: Date(timeIntervalSince1970: 1_793_502_060),
                              domains: [HistoryDomain(domain: "x\"><script>alert(1)</script>", verdict: .fail, codes: ["<img src=x onerror=alert(2)>"])])

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// `docs/architecture.md` is the map of the code: every source path it names exists.
+@Suite struct ArchitectureMapTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The code spans of the page that name a path: `Target/File.swift`, `Target/Type` (a file
+    /// `Target/Type.swift`), `Tests/…`, `Scripts/…`, `docs/…`, `Fuzz/…`.
+    static func namedPaths(in page: String) -> [String] {
+        let targets = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? []
+        let spans = page.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        return spans.filter { span in
+            guard !span.contains(" "), let first = span.split(separator: "/").first, span.contains("/") else { return false }
+            return targets.contains(String(first)) || ["Tests", "Scripts", "docs", "Fuzz", "Sources"].contains(String(first))
+        }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        let top = ["Tests", "Scripts", "docs", "Fuzz", "Sources"].contains(String(path.split(separator: "/")[0]))
+        let base = top ? root : root.appendingPathComponent("Sources")
+        let url = base.appendingPathComponent(path.hasSuffix("/") ? String(path.dropLast()) : path)
+        return FileManager.default.fileExists(atPath: url.path) || FileManager.default.fileExists(atPath: url.path + ".swift")
+    }
+
+    @Test func everyPathTheArchitecturePageNamesExists() throws {
+        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let paths = Self.namedPaths(in: page)
+        #expect(paths.count > 40, "\(paths.count) paths found: the page's spans are not read")
+        let missing = paths.filter { !Self.exists($0) }
+        #expect(missing.isEmpty, "docs/architecture.md names paths that do not exist: \(missing)")
+    }
+
+    @Test func aStalePathIsFound() {
+        #expect(Self.namedPaths(in: "see `AASAChecks/NoSuchFile.swift` and `AASAAudit/AuditRun` and `the x/y thing`") == ["AASAChecks/NoSuchFile.swift", "AASAAudit/AuditRun"])
+        #expect(!Self.exists("AASAChecks/NoSuchFile.swift") && Self.exists("AASAAudit/AuditRun") && Self.exists("docs/architecture.md"))
+    }
+}
