@@ -13,17 +13,16 @@ public struct AndroidApp: Codable, Sendable, Equatable, Hashable, CustomStringCo
 
     public var description: String { fingerprint.map { "\(package)@\($0)" } ?? package }
 
-    /// Parses `PACKAGE` or `PACKAGE@FINGERPRINT`; the fingerprint may be written in either case
-    /// and is kept in upper case. Returns why the text is not one.
+    /// Parses `PACKAGE` or `PACKAGE@FINGERPRINT`; the fingerprint as people paste it
+    /// (`CertificateFingerprint.normalized`), kept in Google's form. Returns why the text is not one.
     public static func parse(_ text: String) -> Result<AndroidApp, AndroidAppError> {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard AndroidPackageName.isValid(parts[0]) else {
             return .failure(AndroidAppError(reason: "\"\(parts[0])\" is not an Android package name (dot-separated Java identifiers, at least two, e.g. com.example.app)"))
         }
         guard parts.count == 2 else { return .success(AndroidApp(package: parts[0])) }
-        let fingerprint = parts[1].uppercased()
-        guard CertificateFingerprint.isValid(fingerprint) else {
-            return .failure(AndroidAppError(reason: "\"\(parts[1])\" is not a SHA-256 certificate fingerprint (32 colon-separated hex bytes, as keytool -list -v prints them)"))
+        guard let fingerprint = CertificateFingerprint.normalized(parts[1]) else {
+            return .failure(AndroidAppError(reason: "\"\(parts[1])\" is not a SHA-256 certificate fingerprint (32 hex bytes: keytool's AB:CD:… or apksigner's abcd…)"))
         }
         return .success(AndroidApp(package: parts[0], fingerprint: fingerprint))
     }
@@ -52,6 +51,26 @@ public enum CertificateFingerprint {
     public static func isValid(_ text: String) -> Bool {
         let bytes = text.split(separator: ":", omittingEmptySubsequences: false)
         return bytes.count == 32 && bytes.allSatisfy { $0.count == 2 && $0.allSatisfy { ("0"..."9").contains($0) || ("A"..."F").contains($0) } }
+    }
+
+    /// A fingerprint as keytool prints it (`14:6D:…`), as apksigner does (`146de9…`, no
+    /// colons), in either case, with or without a `SHA256:` (or `SHA-256:`) prefix, in Google's
+    /// form: upper case with colons. Nil when it is not 32 hex bytes. For input only: the file
+    /// itself must hold Google's form.
+    public static func normalized(_ text: String) -> String? {
+        var rest = Substring(text)
+        for prefix in ["SHA256:", "SHA-256:"] where rest.uppercased().hasPrefix(prefix) { rest = rest.dropFirst(prefix.count) }
+        let upper = rest.uppercased()
+        if isValid(upper) { return upper }
+        guard upper.count == 64, upper.allSatisfy({ ("0"..."9").contains($0) || ("A"..."F").contains($0) }) else { return nil }
+        var pairs: [Substring] = []
+        var index = upper.startIndex
+        while index < upper.endIndex {
+            let next = upper.index(index, offsetBy: 2)
+            pairs.append(upper[index..<next])
+            index = next
+        }
+        return pairs.joined(separator: ":")
     }
 
     /// Why a fingerprint is malformed, in words (lower case, wrong length, no colons).

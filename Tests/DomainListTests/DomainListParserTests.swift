@@ -101,6 +101,21 @@ import Testing
         #expect(result.problems[1].message.contains("\"AB:CD\" is not a SHA-256 certificate fingerprint"))
     }
 
+    /// keytool's form, apksigner's, either case, a `SHA256:` prefix: all read as Google's form.
+    @Test func fingerprintsAreReadAsPeoplePasteThem() throws {
+        let google = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")
+        let apksigner = google.replacingOccurrences(of: ":", with: "").lowercased()
+        for pasted in [google, google.lowercased(), apksigner, apksigner.uppercased(), "SHA256:" + google, "sha256:" + apksigner, "SHA-256:" + apksigner] {
+            let app = try AndroidApp.parse("com.example.app@" + pasted).get()
+            #expect(app.fingerprint == google, "\(pasted)")
+        }
+        for bad in [String(apksigner.dropLast()), apksigner + "0", google.replacingOccurrences(of: ":", with: "-"), "SHA1:" + apksigner, String(apksigner.dropLast()) + "g"] {
+            #expect(throws: AndroidAppError.self, "\(bad)") { try AndroidApp.parse("com.example.app@" + bad).get() }
+        }
+        let result = parse("a.example android:com.example.app@\(apksigner)\n")
+        #expect(result.problems.isEmpty && result.targets[0].androidApps == [AndroidApp(package: "com.example.app", fingerprint: google)])
+    }
+
     @Test func auditsADomainListedTwiceOnceWithBothLinesAppIDs() {
         let result = parse("a.example ABCDE12346.x.one\nb.example\nA.EXAMPLE. ABCDE12346.x.two ABCDE12346.x.one\n")
         #expect(result.targets.map(\.domain) == ["a.example", "b.example"])
