@@ -83,11 +83,13 @@ public enum AuditRun {
             historyProblem = "interrupted after the reports were written: history.json, index.html and the alert were skipped (the next run adds this run to the history)"
         } else if complete {
             let entry = HistoryRun(run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: run.finishedAt,
-                                   domains: accumulator.historyDomains)
+                                   domains: accumulator.takeHistoryDomains())
+            // Since when, for the domains the closing summary lists.
+            let listed = Set([Verdict.fail, .warn].flatMap { verdict in
+                accumulator.flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit).map(\.domain)
+            })
             do {
-                for standing in try RunHistoryIndex.update(output: workspace.output, with: entry) {
-                    if let streak = standing.notPassingSince { notPassingSince[standing.domain] = streak }
-                }
+                notPassingSince = try RunHistoryIndex.update(output: workspace.output, with: entry, sinceFor: listed)
             } catch is CancellationError {
                 historyProblem = "interrupted while the history was updated: history.json and index.html are as they were, and the alert was skipped (the next run adds this run to the history)"
             } catch {

@@ -65,8 +65,12 @@ struct RunAccumulator {
     /// The domains that did not pass, in input order.
     var flaggedDomains: [FlaggedDomain] { flagged.compactMap { $0 } }
 
-    /// The run's domains as the history keeps them, in input order.
-    var historyDomains: [HistoryDomain] { history.compactMap { $0 } }
+    /// The run's domains as the history keeps them, in input order. Handed over once (the
+    /// accumulator's copy is let go).
+    mutating func takeHistoryDomains() -> [HistoryDomain] {
+        defer { history = [] }
+        return history.compactMap { $0 }
+    }
 
     /// The changes since the previous run; `domains` are the run's domains in input order.
     /// Asked once: the previous run's domains are let go, before the history is read.

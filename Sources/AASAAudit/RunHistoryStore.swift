@@ -248,18 +248,23 @@ enum RunFolders {
 /// After a complete run: its line in `history.json`, then `index.html` written anew from the
 /// whole history.
 enum RunHistoryIndex {
-    /// Returns what the history says of the newest run's domains (the page's rows).
-    static func update(output: URL, with run: HistoryRun) throws -> [RunHistory.Standing] {
+    /// Returns since when the `wanted` domains of the newest run have had their verdict, when
+    /// that is warn or fail (the closing summary's).
+    static func update(output: URL, with run: HistoryRun, sinceFor wanted: Set<String>) throws -> [String: RunHistory.Streak] {
         let history = try RunHistoryStore(output: output).record(run)
-        let standings = history.standings()
-        try writeIndex(history, standings: standings, output: output)
-        return standings
+        try writeIndex(history, output: output)
+        var since: [String: RunHistory.Streak] = [:]
+        guard !wanted.isEmpty else { return since }
+        history.forEachStanding { standing in
+            if wanted.contains(standing.domain), let streak = standing.notPassingSince { since[standing.domain] = streak }
+        }
+        return since
     }
 
-    static func writeIndex(_ history: RunHistory, standings: [RunHistory.Standing]? = nil, output: URL) throws {
+    static func writeIndex(_ history: RunHistory, output: URL) throws {
         let page = HistoryIndexPage()
         try AtomicFileWriter(destination: output.appendingPathComponent(RunHistoryStore.indexName)).complete { writer in
-            try page.render(history, standings: standings ?? history.standings(), tool: AASAAuditVersion.tool) { try writer.write($0) }
+            try page.render(history, tool: AASAAuditVersion.tool) { try writer.write($0) }
         }
     }
 }

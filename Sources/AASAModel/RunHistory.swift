@@ -230,21 +230,33 @@ public struct RunHistory: Sendable, Equatable {
 
     /// Every domain of the newest run, in its order.
     public func standings() -> [Standing] {
+        var all: [Standing] = []
+        all.reserveCapacity(latestDomains.count)
+        forEachStanding { all.append($0) }
+        return all
+    }
+
+    /// Every domain of the newest run, in its order, one at a time: a fleet of a million
+    /// domains needs no array of them.
+    public func forEachStanding(_ body: (Standing) throws -> Void) rethrows {
         let newest = runs.count - 1
         let oldestInWindow = newest - flapping.window + 1
         func streak(from first: Int) -> Streak {
             Streak(since: runs[first].run, sinceDate: runs[first].startedAt, runs: newest - first + 1, reachesOldest: first == 0)
         }
-        return latestDomains.compactMap { domain in
-            guard let state = states[domain.domain] else { return nil }
+        for domain in latestDomains {
+            guard let state = states[domain.domain] else { continue }
             let window = state.recent.filter { $0.run >= oldestInWindow }.map(\.verdict)
             let changes = zip(window, window.dropFirst()).filter { $0 != $1 }.count
             let lastPassed = domain.verdict == .pass ? nil : state.lastPassed.map { runs[$0].startedAt }
-            return Standing(
+            try body(Standing(
                 domain: domain.domain, verdict: domain.verdict, codes: domain.codes,
                 notPassingSince: domain.verdict == .pass ? nil : streak(from: state.verdictSince),
                 changes: changes, flapping: changes >= flapping.changes,
-                cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed)
+                cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed))
         }
     }
+
+    /// How many domains of the newest run there are.
+    public var latestDomainCount: Int { latestDomains.count }
 }

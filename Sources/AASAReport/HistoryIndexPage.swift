@@ -30,31 +30,40 @@ public struct HistoryIndexPage: Sendable {
         tailTemplate = try! MustacheTemplate(string: HistoryIndexTemplates.tail)
     }
 
-    /// Writes the page for a history of at least one run: `write` gets it in pieces.
-    /// `standings` are the history's (`history.standings()`), when the caller has them already.
-    public func render(_ history: RunHistory, standings: [RunHistory.Standing], tool: ToolInfo, to write: (String) throws -> Void) rethrows {
+    /// Writes the page for a history of at least one run: `write` gets it in pieces. The
+    /// domains are gone through twice (the head's counts, then the rows), one at a time.
+    public func render(_ history: RunHistory, tool: ToolInfo, to write: (String) throws -> Void) rethrows {
         guard let latest = history.latest else { return }
         let rule = history.flapping
         let toolName = "\(tool.name) \(tool.version)"
-        let rows = Self.rows(standings)
-        try write(headTemplate.render(IndexHeadView(history: history, standings: standings, rows: rows.count, tool: toolName, rule: rule)))
+        let capped = history.latestDomainCount > Self.maximumRows
+        var counts = IndexHeadView.Counts()
+        history.forEachStanding { standing in
+            counts.flapping += standing.flapping ? 1 : 0
+            counts.stale += standing.cdnStaleSince != nil ? 1 : 0
+            counts.rows += Self.isRow(standing, capped: capped) ? 1 : 0
+        }
+        counts.rows = min(counts.rows, Self.maximumRows)
+        try write(headTemplate.render(IndexHeadView(history: history, counts: counts, tool: toolName, rule: rule)))
         let report = Self.reportLink(latest.run)
-        for standing in rows {
+        var written = 0
+        try history.forEachStanding { standing in
+            guard written < counts.rows, Self.isRow(standing, capped: capped) else { return }
+            written += 1
             try write(rowTemplate.render(IndexRowView(standing, latest: latest.startedAt, report: report)))
         }
         try write(tailTemplate.render(["tool": toolName, "latest": Self.format(latest.startedAt), "flapChanges": "\(rule.changes)", "flapWindow": "\(rule.window)"]))
     }
 
-    /// The rows of the page: every domain, or beyond `maximumRows` the ones worth a look.
-    static func rows(_ standings: [RunHistory.Standing]) -> [RunHistory.Standing] {
-        guard standings.count > maximumRows else { return standings }
-        return Array(standings.lazy.filter { $0.verdict != .pass || $0.flapping || $0.cdnStaleSince != nil }.prefix(maximumRows))
+    /// Whether a domain has a row: every domain, or beyond `maximumRows` the ones worth a look.
+    static func isRow(_ standing: RunHistory.Standing, capped: Bool) -> Bool {
+        !capped || standing.verdict != .pass || standing.flapping || standing.cdnStaleSince != nil
     }
 
     /// The page as one string (tests, small histories).
     public func render(_ history: RunHistory, tool: ToolInfo) -> String {
         var page = ""
-        render(history, standings: history.standings(), tool: tool) { page += $0 }
+        render(history, tool: tool) { page += $0 }
         return page
     }
 
@@ -129,9 +138,16 @@ struct IndexHeadView {
         let report: String
     }
 
-    init(history: RunHistory, standings: [RunHistory.Standing], rows: Int, tool: String, rule: RunHistory.FlappingRule) {
-        self.rows = rows
-        rowsCapped = rows < standings.count
+    /// What the head counts of the newest run's domains.
+    struct Counts {
+        var flapping = 0
+        var stale = 0
+        var rows = 0
+    }
+
+    init(history: RunHistory, counts: Counts, tool: String, rule: RunHistory.FlappingRule) {
+        rows = counts.rows
+        rowsCapped = counts.rows < history.latestDomainCount
         let latestRun = history.runs[history.runs.count - 1]
         title = "Universal links: history to \(HistoryIndexPage.format(latestRun.startedAt))"
         self.tool = tool
@@ -142,8 +158,8 @@ struct IndexHeadView {
         latestReport = HistoryIndexPage.reportLink(latestRun.run)
         domains = latestRun.domainCount
         (pass, warn, fail) = (latestRun.verdicts.pass, latestRun.verdicts.warn, latestRun.verdicts.fail)
-        flapping = standings.filter(\.flapping).count
-        stale = standings.filter { $0.cdnStaleSince != nil }.count
+        flapping = counts.flapping
+        stale = counts.stale
         flapRule = "\(rule.changes)+ changes in \(rule.window) runs"
         flapWindow = rule.window
         hasFailures = fail > 0

@@ -181,10 +181,13 @@ public struct TerminalReport: Sendable {
         return parts.joined(separator: "  ")
     }
 
+    /// Failing, and warning, domains the closing summary lists by name (the rest are counted).
+    public static let summaryLimit = 25
+
     /// The closing summary of an audit run. `since`: for flagged domains the history knows, since
     /// when their verdict holds (from the kept runs), shown beside them.
     public func runSummary(summary: ReportSummary, flagged: [FlaggedDomain], problems: [InputProblem], seconds: Double, complete: Bool,
-                           since: [String: RunHistory.Streak] = [:], limit: Int = 25) -> String {
+                           since: [String: RunHistory.Streak] = [:], limit: Int = summaryLimit) -> String {
         var lines: [String] = []
         for notice in summary.auditorProblems ?? [] {
             lines.append(paint("Not checked properly: ", .red) + clean(notice))
