@@ -34,8 +34,8 @@ public enum AuditRun {
 
         var accumulator = RunAccumulator(domainCount: targets.count, previous: workspace.previousRun)
         var writeError: Error?
-        func record(_ domain: AuditedDomain, rendered: [Data?]) {
-            accumulator.add(domain)
+        func record(_ domain: AuditedDomain, rendered: [Data?], reached: Bool = true) {
+            accumulator.add(domain, reached: reached)
             do { try outputs.add(domain, rendered: rendered) } catch { writeError = writeError ?? error }
         }
         let auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
@@ -51,7 +51,7 @@ public enum AuditRun {
         var notAuditedRecords = NotAuditedRecords(outputs: outputs.all)
         for index in accumulator.notAudited {
             let domain = AuditedDomain(index: index, report: DomainChecks.notAudited(targets[index]), served: [])
-            record(domain, rendered: notAuditedRecords.render(targets[index], index: index))
+            record(domain, rendered: notAuditedRecords.render(targets[index], index: index), reached: false)
         }
         if let writeError {
             outputs.discard()

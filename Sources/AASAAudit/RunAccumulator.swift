@@ -22,11 +22,14 @@ struct RunAccumulator {
         self.previous = previous
     }
 
-    mutating func add(_ domain: AuditedDomain) {
+    /// - Parameter reached: false for a domain an interrupted run never reached: it is in the
+    ///   summary, but nothing is known of how it changed.
+    mutating func add(_ domain: AuditedDomain, reached: Bool = true) {
         summary.add(domain.report)
         flagged[domain.index] = FlaggedDomain(domain.report)
         audited[domain.index] = true
         history[domain.index] = HistoryDomain(domain.report)
+        guard reached else { return }
         if let reader = previous, let snapshot = reader.takeIfRead() { compare(with: snapshot) }
         if previous != nil {
             waiting.append((domain.index, DomainSnapshot(domain.report)))

@@ -54,7 +54,7 @@ struct RunHistoryStore {
         }
         func emit(_ run: HistoryRun) throws {
             body(run)
-            try visit.rewritten?.write(Self.line(run))
+            if let rewritten = visit.rewritten { try Self.writeLine(run, to: rewritten.write) }
         }
         /// A folder the file lacks: a change when it holds a complete run.
         func readFolder(_ index: Int) throws {
@@ -129,11 +129,11 @@ struct RunHistoryStore {
         let visit = try visit(except: run.run, rewrite: true) { history.add($0) }
         history.add(run)
         if let writer = visit.rewritten {
-            try writer.complete { try $0.write(Self.line(run)) }
+            try writer.complete { writer in try Self.writeLine(run, to: writer.write) }
         } else {
             let handle = try OutputFolderFiles.openForAppending(file)
             defer { try? handle.close() }
-            try handle.write(contentsOf: Self.line(run))
+            try Self.writeLine(run) { try handle.write(contentsOf: $0) }
         }
         return history
     }
@@ -161,8 +161,33 @@ struct RunHistoryStore {
     }
 
     static func line(_ run: HistoryRun) -> Data {
-        // Codable model values always encode.
-        (try! JSONReport.makeEncoder().encode(run)) + Data("\n".utf8)
+        var line = Data()
+        writeLine(run) { line.append($0) }
+        return line
+    }
+
+    /// The run's line, ending in a newline, handed to `write` in pieces of about 64 KB: the
+    /// bytes JSONEncoder gives for the whole run, without its tree of a million domains. The
+    /// run without domains is encoded once and cut where its empty list is.
+    static func writeLine(_ run: HistoryRun, to write: (Data) throws -> Void) rethrows {
+        let encoder = JSONReport.makeEncoder()
+        var empty = run
+        empty.domains = []
+        // Codable model values always encode, and the empty list is always there.
+        let frame = try! encoder.encode(empty)
+        let list = frame.firstRange(of: Data(#""domains":[]"#.utf8))!
+        var piece = Data(frame[..<(list.upperBound - 1)])
+        for (number, domain) in run.domains.enumerated() {
+            if number > 0 { piece.append(UInt8(ascii: ",")) }
+            piece.append(try! encoder.encode(domain))
+            if piece.count >= 64 << 10 {
+                try write(piece)
+                piece.removeAll(keepingCapacity: true)
+            }
+        }
+        piece.append(frame[(list.upperBound - 1)...])
+        piece.append(UInt8(ascii: "\n"))
+        try write(piece)
     }
 
     /// A run folder's report as a history line, when the report is a complete run's. Its last

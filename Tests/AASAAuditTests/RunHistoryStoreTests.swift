@@ -58,6 +58,23 @@ import TestSupport
         #expect(try Data(contentsOf: store.file) == before)
     }
 
+    /// The line written in pieces is byte for byte JSONEncoder's encoding of the whole run.
+    @Test func theLineWrittenInPiecesIsTheRunsEncoding() throws {
+        let started = Date(timeIntervalSince1970: 1_793_502_900)
+        for count in [0, 1, 3, 4_000] {
+            let domains = (0..<count).map { index in
+                HistoryDomain(domain: index == 1 ? "quo\"te/é.example" : "d\(index).example", verdict: index % 3 == 0 ? .fail : .pass,
+                              codes: index % 3 == 0 ? ["http.status", "cdn.stale"] : [])
+            }
+            let run = HistoryRun(run: "2026-11-01T031500Z", startedAt: started, finishedAt: started.addingTimeInterval(60), domains: domains)
+            var pieces = 0
+            RunHistoryStore.writeLine(run) { _ in pieces += 1 }
+            #expect(RunHistoryStore.line(run) == (try JSONReport.makeEncoder().encode(run)) + Data("\n".utf8), "\(count) domains")
+            #expect(try HistoryRun(line: RunHistoryStore.line(run).dropLast()) == run)
+            #expect(count < 4_000 || pieces > 1)
+        }
+    }
+
     @Test func aMatchingFileIsAppendedToAndItsBytesKept() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -110,6 +110,29 @@ import TestSupport
         }
     }
 
+    /// A line is read without a tree of its domains; what it reads is what JSONDecoder reads,
+    /// escapes and white space included, and a damaged line is still refused.
+    @Test func aLineReadsAsJSONDecoderReadsIt() throws {
+        let head = #"{"domains":"#
+        let tail = #","finishedAt":"2026-11-01T03:01:00Z","run":"2026-11-01T030000Z","schemaVersion":1,"startedAt":"2026-11-01T03:00:00Z","verdicts":{"fail":1,"pass":1,"warn":1}}"#
+        let lists = [
+            #"[["a.example","pass"],["b.example","fail","http.status","cdn.stale"],["c.example","warn","x\"y\\z\u00e9\ud83d\ude00\n"]]"#,
+            #"[ [ "a.example" , "pass" ] , [ "b.example","fail" ,"http.status"],["c.example", "warn"] ]"#,
+            "[]",
+        ]
+        for list in lists {
+            let line = Data((head + list + tail).utf8)
+            let expected = try JSONReport.makeDecoder().decode(HistoryRun.self, from: line)
+            let read = try HistoryRun(line: line)
+            #expect(read.domains == expected.domains && read.run == expected.run, "\(list)")
+            #expect(read.startedAt == expected.startedAt && read.finishedAt == expected.finishedAt)
+        }
+        #expect(try HistoryRun(line: Data((head + lists[0] + tail).utf8)).domains[2].codes == ["x\"y\\zé😀\n"])
+        for damaged in [#"[["a.example","pass"],["b.example","maybe"]]"#, #"[["a.example","pass"],["b.example"]]"#, #"[["a.example","pass"]"#, #"[["a.example",1]]"#] {
+            #expect(throws: (any Error).self, "\(damaged)") { try HistoryRun(line: Data((head + damaged + tail).utf8)) }
+        }
+    }
+
     @Test func codesAreKeptMostSevereFirst() {
         let findings = [
             Finding(code: .fileSigned, severity: .info, location: .wellKnown, message: "signed"),
