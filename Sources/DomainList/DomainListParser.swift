@@ -75,51 +75,60 @@ public enum DomainListParser {
                     problem(.lineTooLong, lineNumber, "", .error, "The line is longer than \(maximumLineBytes) bytes.")
                     continue
                 }
-                guard let line = String(validating: lineBytes, as: UTF8.self) else {
-                    problem(.notUTF8, lineNumber, String(decoding: lineBytes.prefix(200), as: UTF8.self), .error, "The line is not valid UTF-8.")
-                    continue
-                }
-                let uncommented = stripComment(line)
-                let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-                // Most lines are one domain and nothing else.
-                let tokens = !uncommented.utf8.contains(where: isBlank) ? (uncommented.isEmpty ? [] : [String(uncommented)])
-                    : uncommented.utf8.split(whereSeparator: isBlank).map { String(Substring($0)) }
-                guard let first = tokens.first else { continue }
+                let line: String
+                let tokens: [String]
+                let domain: String
+                if let plain = HostName.plainHost(lineBytes) {
+                    // The common line of a long list: a host name in normal form, and nothing else.
+                    (line, tokens, domain) = (plain, [plain], plain)
+                } else {
+                    guard let text = String(validating: lineBytes, as: UTF8.self) else {
+                        problem(.notUTF8, lineNumber, String(decoding: lineBytes.prefix(200), as: UTF8.self), .error, "The line is not valid UTF-8.")
+                        continue
+                    }
+                    line = text
+                    let uncommented = stripComment(text)
+                    let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+                    // Most lines are one domain and nothing else.
+                    let found = !uncommented.utf8.contains(where: isBlank) ? (uncommented.isEmpty ? [] : [String(uncommented)])
+                        : uncommented.utf8.split(whereSeparator: isBlank).map { String(Substring($0)) }
+                    guard let first = found.first else { continue }
 
-                if first == "+" || first == "-" {
-                    guard let current = currentTarget else {
-                        problem(.urlWithoutDomain, lineNumber, line, .error, "A '\(first)' line must follow the domain it is about; the line is ignored.")
-                        continue
-                    }
-                    guard tokens.count == 2 else {
-                        problem(.urlLine, lineNumber, line, .error, "Write one URL after '\(first)'; the line is ignored.")
-                        continue
-                    }
-                    let domain = targets[current].domain
-                    switch MatchURL.parse(tokens[1]) {
-                    case .failure(let error):
-                        problem(.urlSyntax, lineNumber, line, .error, "\"\(tokens[1])\" \(error.reason); the line is ignored.")
-                    case .success(let url) where HostName.normalize(url.host) != .success(domain):
-                        problem(.urlHost, lineNumber, line, .error, "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
-                    case .success:
-                        guard urlsOfTarget[current, default: []].insert(first + tokens[1]).inserted else { continue }
-                        guard targets[current].expectations.count < maximumURLsPerDomain else {
-                            problem(.tooManyURLs, lineNumber, line, .error, "\(domain) already has \(maximumURLsPerDomain) URLs to check; the line is ignored.")
+                    if first == "+" || first == "-" {
+                        guard let current = currentTarget else {
+                            problem(.urlWithoutDomain, lineNumber, line, .error, "A '\(first)' line must follow the domain it is about; the line is ignored.")
                             continue
                         }
-                        targets[current].expectations.append(URLExpectation(url: tokens[1], opensApp: first == "+", inputLine: lineNumber))
+                        guard found.count == 2 else {
+                            problem(.urlLine, lineNumber, line, .error, "Write one URL after '\(first)'; the line is ignored.")
+                            continue
+                        }
+                        let domain = targets[current].domain
+                        switch MatchURL.parse(found[1]) {
+                        case .failure(let error):
+                            problem(.urlSyntax, lineNumber, line, .error, "\"\(found[1])\" \(error.reason); the line is ignored.")
+                        case .success(let url) where HostName.normalize(url.host) != .success(domain):
+                            problem(.urlHost, lineNumber, line, .error, "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
+                        case .success:
+                            guard urlsOfTarget[current, default: []].insert(first + found[1]).inserted else { continue }
+                            guard targets[current].expectations.count < maximumURLsPerDomain else {
+                                problem(.tooManyURLs, lineNumber, line, .error, "\(domain) already has \(maximumURLsPerDomain) URLs to check; the line is ignored.")
+                                continue
+                            }
+                            targets[current].expectations.append(URLExpectation(url: found[1], opensApp: first == "+", inputLine: lineNumber))
+                        }
+                        continue
                     }
-                    continue
-                }
-                let domain: String
-                switch HostName.normalizePasted(first) {
-                case .success(let pasted):
-                    domain = pasted.host
-                    if let note = pasted.note { problem(.pastedForm, lineNumber, line, .info, note) }
-                case .failure(let error):
-                    currentTarget = nil
-                    problem(.hostName, lineNumber, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
-                    continue
+                    tokens = found
+                    switch HostName.normalizePasted(first) {
+                    case .success(let pasted):
+                        domain = pasted.host
+                        if let note = pasted.note { problem(.pastedForm, lineNumber, line, .info, note) }
+                    case .failure(let error):
+                        currentTarget = nil
+                        problem(.hostName, lineNumber, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
+                        continue
+                    }
                 }
                 var appIDs: [String] = []
                 var androidApps: [AndroidApp] = []

@@ -116,6 +116,36 @@ import Testing
         #expect(result.problems.isEmpty && result.targets[0].androidApps == [AndroidApp(package: "com.example.app", fingerprint: google)])
     }
 
+    /// The fast reading of a plain line agrees with the full one: what it accepts, `normalize`
+    /// accepts unchanged; what it leaves, `normalize` decides.
+    @Test func plainHostsAgreeWithNormalize() {
+        var generator = SystemRandomNumberGenerator()
+        let letters = Array("abz09-x")
+        let junk = Array("AZ_:/ é.")
+        func plain(_ text: String) -> String? {
+            Array(text.utf8).withUnsafeBufferPointer { HostName.plainHost($0) }
+        }
+        var accepted = 0
+        for _ in 0..<20_000 {
+            // Labels of plain characters, now and then something else.
+            var text = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                String((0..<Int.random(in: 0...4, using: &generator)).map { _ in letters.randomElement(using: &generator)! })
+            }.joined(separator: ".")
+            if Int.random(in: 0..<8, using: &generator) == 0 {
+                text.insert(junk.randomElement(using: &generator)!, at: text.index(text.startIndex, offsetBy: Int.random(in: 0...text.count, using: &generator)))
+            }
+            guard let host = plain(text) else { continue }
+            accepted += 1
+            #expect(HostName.normalize(text) == .success(host), "\(text)")
+            #expect(host == text)
+        }
+        #expect(accepted > 1_000)
+        for text in ["example.com", "a-b.example.co", "xn--bcher-kva.example", "123.example.com", "a.b0"] { #expect(plain(text) == text, "\(text)") }
+        for text in ["Example.com", "example.com.", "example", "-a.example", "a-.example", "a..b", "1.2.3.4", "a.123", "a.0x1f", "a.0xyz", "a b.c", "é.example", ".a.b", ""] {
+            #expect(plain(text) == nil, "\(text)")
+        }
+    }
+
     @Test func auditsADomainListedTwiceOnceWithBothLinesAppIDs() {
         let result = parse("a.example ABCDE12346.x.one\nb.example\nA.EXAMPLE. ABCDE12346.x.two ABCDE12346.x.one\n")
         #expect(result.targets.map(\.domain) == ["a.example", "b.example"])
