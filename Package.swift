@@ -14,7 +14,8 @@ let package = Package(
     products: [
         .executable(name: "aasa-audit", targets: ["AASAAuditCLI"]),
         // The pure core, for the fuzz targets in Fuzz/ (a package of its own).
-        .library(name: "AASAAuditCore", targets: ["AASAJSON", "AASAModel", "AASAMatching", "AASAChecks", "SignedFiles"]),
+        .library(
+            name: "AASAAuditCore", targets: ["AASAJSON", "AASAModel", "AASAMatching", "AASAChecks", "SignedFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -64,7 +65,10 @@ let package = Package(
         // The engine (workspace, loop, outputs) and the commands' use cases.
         .target(
             name: "AASAAudit",
-            dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "AASAChecks", "AASAFetch", "AASAReport", "DomainList", "SignedFiles"]
+            dependencies: [
+                "AASAModel", "AASAJSON", "AASAMatching", "AASAChecks", "AASAFetch", "AASAReport", "DomainList",
+                "SignedFiles",
+            ]
         ),
 
         // The command-line front end.
@@ -96,7 +100,9 @@ let package = Package(
         .testTarget(name: "SignedFilesTests", dependencies: ["SignedFiles", "AASAModel", "TestSupport"]),
         .testTarget(
             name: "AASAMatchingTests",
-            dependencies: ["AASAMatching", "AASAJSON", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "AASAMatching", "AASAJSON", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(name: "AASAChecksTests", dependencies: ["AASAChecks", "AASAModel", "AASAJSON", "AASAMatching"]),
         .testTarget(name: "DomainListTests", dependencies: ["DomainList", "AASAModel"]),

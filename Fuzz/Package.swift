@@ -10,9 +10,13 @@ let package = Package(
     dependencies: [.package(path: "../.build-fuzz/aasa-audit")],
     targets: [
         .target(name: "FuzzDriver"),
-        .executableTarget(name: "FuzzChecks", dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
-        .executableTarget(name: "FuzzMatcher", dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
-        .executableTarget(name: "FuzzSignedFiles", dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
+        .executableTarget(
+            name: "FuzzChecks", dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
+        .executableTarget(
+            name: "FuzzMatcher", dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
+        .executableTarget(
+            name: "FuzzSignedFiles",
+            dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
     ],
     swiftLanguageModes: [.v6]
 )

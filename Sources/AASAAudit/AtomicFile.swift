@@ -21,7 +21,8 @@ final class AtomicFileWriter {
             handle = special
             return
         }
-        let created = try Self.createTemporary(in: destination.deletingLastPathComponent(), for: destination.lastPathComponent)
+        let created = try Self.createTemporary(
+            in: destination.deletingLastPathComponent(), for: destination.lastPathComponent)
         (temporary, handle) = (created.url, created.handle)
     }
 
@@ -54,7 +55,9 @@ final class AtomicFileWriter {
         let type = status.st_mode & S_IFMT
         guard type != S_IFREG else { return nil }
         guard type == S_IFCHR || type == S_IFIFO else {
-            throw OutputFileError(path: destination.path, reason: "it is \(BoundedFileReader.kind(of: status.st_mode)), not a regular file")
+            throw OutputFileError(
+                path: destination.path,
+                reason: "it is \(BoundedFileReader.kind(of: status.st_mode)), not a regular file")
         }
         // Without blocking: a FIFO that nobody reads fails at once (ENXIO) instead of waiting.
         let descriptor = open(destination.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
@@ -133,7 +136,8 @@ final class AtomicFileWriter {
     /// allows one (no bytes copied), else a streamed copy.
     static func replace(_ destination: URL, withCopyOf source: URL) throws {
         let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).link")
+            .appendingPathComponent(
+                ".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).link")
         if link(source.path, temporary.path) != 0 {
             try FileManager.default.copyItem(at: source, to: temporary)
         }

@@ -47,7 +47,9 @@ enum AuditLoop {
                 if var result {
                     started[result.domain.index] = nil
                     addNext()
-                    result.oldestInFlight = started.min { $0.value < $1.value }.map { (targets[$0.key].domain, $0.value) }
+                    result.oldestInFlight = started.min { $0.value < $1.value }.map {
+                        (targets[$0.key].domain, $0.value)
+                    }
                     completed(result)
                 } else {
                     addNext()

@@ -39,10 +39,13 @@ public enum AuditRun {
             do { try outputs.add(domain, rendered: rendered) } catch { writeError = writeError ?? error }
         }
         let auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
-        await AuditLoop.run(targets: targets, concurrency: settings.concurrency, auditor: auditor, outputs: outputs.all) { completed in
+        await AuditLoop.run(targets: targets, concurrency: settings.concurrency, auditor: auditor, outputs: outputs.all)
+        { completed in
             record(completed.domain, rendered: completed.rendered)
-            progress(AuditProgress(done: accumulator.summary.domains, total: targets.count, failing: accumulator.summary.verdicts.fail,
-                                   elapsedSeconds: (ContinuousClock.now - clock).seconds, oldestInFlight: completed.oldestInFlight))
+            progress(
+                AuditProgress(
+                    done: accumulator.summary.domains, total: targets.count, failing: accumulator.summary.verdicts.fail,
+                    elapsedSeconds: (ContinuousClock.now - clock).seconds, oldestInFlight: completed.oldestInFlight))
         }
         fetcher.shutdown()
         let complete = accumulator.complete
@@ -80,26 +83,32 @@ public enum AuditRun {
         // A signal now (the run is complete, its reports in place) skips what is left: the
         // history and the alert. The next run adds this one to history.json from its report.
         if complete, Task.isCancelled {
-            historyProblem = "interrupted after the reports were written: history.json, index.html and the alert were skipped (the next run adds this run to the history)"
+            historyProblem =
+                "interrupted after the reports were written: history.json, index.html and the alert were skipped (the next run adds this run to the history)"
         } else if complete {
-            let entry = HistoryRun(run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: run.finishedAt,
-                                   domains: accumulator.takeHistoryDomains())
+            let entry = HistoryRun(
+                run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: run.finishedAt,
+                domains: accumulator.takeHistoryDomains())
             // Since when, for the domains the closing summary lists.
-            let listed = Set([Verdict.fail, .warn].flatMap { verdict in
-                accumulator.flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit).map(\.domain)
-            })
+            let listed = Set(
+                [Verdict.fail, .warn].flatMap { verdict in
+                    accumulator.flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
+                        .map(\.domain)
+                })
             do {
                 notPassingSince = try RunHistoryIndex.update(output: workspace.output, with: entry, sinceFor: listed)
             } catch is CancellationError {
-                historyProblem = "interrupted while the history was updated: history.json and index.html are as they were, and the alert was skipped (the next run adds this run to the history)"
+                historyProblem =
+                    "interrupted while the history was updated: history.json and index.html are as they were, and the alert was skipped (the next run adds this run to the history)"
             } catch {
                 historyProblem = "cannot update the history in \(workspace.output.path): \(error.localizedDescription)"
             }
             if let notification = settings.notification, !Task.isCancelled {
                 let alert = RunAlert(
-                    run: RunAlert.Run(startedAt: startedAt, folder: workspace.runDirectory.path, report: written.html.path,
-                                      previousRunStartedAt: finished.changes?.previousRunStartedAt,
-                                      reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
+                    run: RunAlert.Run(
+                        startedAt: startedAt, folder: workspace.runDirectory.path, report: written.html.path,
+                        previousRunStartedAt: finished.changes?.previousRunStartedAt,
+                        reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
                     verdicts: summary.verdicts, changes: finished.changes, flagged: accumulator.flaggedDomains)
                 finished.notification = await RunNotification.send(alert, settings: notification)
             }
@@ -112,7 +121,8 @@ public enum AuditRun {
         }
         return AuditRunResult(
             runDirectory: workspace.runDirectory, reportJSON: written.json, reportHTML: written.html, summary: summary,
-            flaggedDomains: accumulator.flaggedDomains, complete: complete, durationSeconds: run.durationSeconds, changes: finished.changes,
+            flaggedDomains: accumulator.flaggedDomains, complete: complete, durationSeconds: run.durationSeconds,
+            changes: finished.changes,
             notification: finished.notification, historyProblem: historyProblem, notPassingSince: notPassingSince)
     }
 }

@@ -28,8 +28,10 @@ public struct AuditSettings: Sendable {
     /// `--notify`: the alert sent after a complete run; nil sends none.
     public var notification: NotificationSettings?
 
-    public init(inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,
-                validation: ValidationOptions = ValidationOptions(), deviceView: DeviceViewSettings = .originOnly) {
+    public init(
+        inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,
+        validation: ValidationOptions = ValidationOptions(), deviceView: DeviceViewSettings = .originOnly
+    ) {
         self.deviceView = deviceView
         self.inputFiles = inputFiles
         self.outputDirectory = outputDirectory

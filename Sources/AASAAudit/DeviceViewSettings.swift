@@ -8,12 +8,16 @@ public struct DeviceViewSettings: Sendable {
     public var botUserAgent: String?
     public var browserUserAgent: String?
 
-    public static let safari = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15"
+    public static let safari =
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15"
 
     /// Only the two origin locations.
     public static let originOnly = DeviceViewSettings(cdnBase: nil, botUserAgent: nil, browserUserAgent: nil)
 
-    public init(cdnBase: String? = AppleLimits.cdnBase, botUserAgent: String? = AppleLimits.botUserAgent, browserUserAgent: String? = safari) {
+    public init(
+        cdnBase: String? = AppleLimits.cdnBase, botUserAgent: String? = AppleLimits.botUserAgent,
+        browserUserAgent: String? = safari
+    ) {
         self.cdnBase = cdnBase
         self.botUserAgent = botUserAgent
         self.browserUserAgent = browserUserAgent

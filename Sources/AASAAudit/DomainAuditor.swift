@@ -12,7 +12,10 @@ public struct DomainAuditor: Sendable {
     public let deviceView: DeviceViewSettings
     let signedFiles: SignedFileOpener
 
-    public init(fetcher: Fetcher, validation: ValidationOptions = ValidationOptions(), deviceView: DeviceViewSettings = .originOnly) {
+    public init(
+        fetcher: Fetcher, validation: ValidationOptions = ValidationOptions(),
+        deviceView: DeviceViewSettings = .originOnly
+    ) {
         self.fetcher = fetcher
         self.validation = validation
         self.deviceView = deviceView
@@ -23,8 +26,10 @@ public struct DomainAuditor: Sendable {
         async let cdnFetch = fetchCDN(target.domain)
         let plan = OriginFetchPlan(
             fetcher: fetcher, domain: target.domain, botUserAgent: deviceView.botUserAgent,
-            browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent, assetLinks: target.auditsAndroid)
-            .openingSignedFiles(with: signedFiles)
+            browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent,
+            assetLinks: target.auditsAndroid
+        )
+        .openingSignedFiles(with: signedFiles)
         let origin = await plan.run()
         return judge(target, origin: origin, cdn: await cdnFetch)
     }
@@ -34,7 +39,9 @@ public struct DomainAuditor: Sendable {
     /// which lives in the task's own allocator for the whole audit of the domain, about 36 KB:
     /// a third of the memory of each domain in flight at `--concurrency 1000`.
     @inline(never)
-    func judge(_ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?) -> DomainOutcome {
+    func judge(_ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?)
+        -> DomainOutcome
+    {
         // Signed files are judged on their content, their signature beside it (the plan opened
         // the origin's; the CDN's copy is opened here).
         // A host that gives Apple's bot no file but gives a browser one is judged on the
@@ -45,14 +52,17 @@ public struct DomainAuditor: Sendable {
         let view = DomainChecks.DeviceView(
             cdn: cdn, bot: origin.browser == nil ? nil : origin.wellKnown, browser: origin.browser,
             botAgent: deviceView.botUserAgent ?? AppleLimits.botUserAgent)
-        let checked = DomainChecks.assess(target: target, wellKnown: judged, root: root, options: validation, deviceView: view)
+        let checked = DomainChecks.assess(
+            target: target, wellKnown: judged, root: root, options: validation, deviceView: view)
         // Android's file: its findings join the domain's (at the assetlinks location), so the
         // domain's verdict is its worst platform's.
         let android = origin.assetLinks.map { AssetLinksChecks.assess($0, expected: target.androidApps) }
-        let fetches = [origin.wellKnown.record, root.record] + [origin.browser, cdn, origin.assetLinks].compactMap { $0?.record }
+        let fetches =
+            [origin.wellKnown.record, root.record] + [origin.browser, cdn, origin.assetLinks].compactMap { $0?.record }
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
-            fetches: fetches, appIDs: checked.appIDs, findings: validation.severityPolicy.apply(checked.findings + (android?.findings ?? [])),
+            fetches: fetches, appIDs: checked.appIDs,
+            findings: validation.severityPolicy.apply(checked.findings + (android?.findings ?? [])),
             entitlements: target.services.isEmpty ? nil : target.services)
         if target.auditsAndroid {
             report.expectedAndroidApps = target.androidApps.map(\.description)
@@ -87,8 +97,11 @@ public struct DomainAuditor: Sendable {
     }
 
     static func servedBody(_ fetched: FetchedLocation, parsed: JSONObject?) -> ServedBody? {
-        guard fetched.record.status == 200, !fetched.body.isEmpty, let sha256 = fetched.record.bodySHA256 else { return nil }
-        let source: ServedBody.Source = parsed.map { .json($0) }
+        guard fetched.record.status == 200, !fetched.body.isEmpty, let sha256 = fetched.record.bodySHA256 else {
+            return nil
+        }
+        let source: ServedBody.Source =
+            parsed.map { .json($0) }
             ?? .raw(bytes: fetched.body, totalBytes: max(fetched.record.bodyBytes, fetched.body.count))
         return ServedBody(location: fetched.record.location, sha256: sha256, source: source)
     }

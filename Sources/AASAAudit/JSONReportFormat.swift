@@ -11,6 +11,8 @@ struct JSONReportFormat: SpooledDocumentFormat {
     }
 
     func write(_ run: FinishedRun, pieces: OrderedSpool, to write: (Data) throws -> Void) throws {
-        try JSONReport.writeDocument(tool: run.tool, run: run.run, summary: run.summary, input: run.input, changes: run.changes, records: pieces.forEachInOrder, to: write)
+        try JSONReport.writeDocument(
+            tool: run.tool, run: run.run, summary: run.summary, input: run.input, changes: run.changes,
+            records: pieces.forEachInOrder, to: write)
     }
 }

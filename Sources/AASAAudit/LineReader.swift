@@ -57,7 +57,9 @@ struct LineReader: Sequence, IteratorProtocol {
     private func newlineIndex() -> Int? {
         guard scanned < buffer.count else { return nil }
         return buffer.withUnsafeBytes { bytes -> Int? in
-            guard let base = bytes.baseAddress, let found = memchr(base + scanned, Int32(UInt8(ascii: "\n")), buffer.count - scanned) else { return nil }
+            guard let base = bytes.baseAddress,
+                let found = memchr(base + scanned, Int32(UInt8(ascii: "\n")), buffer.count - scanned)
+            else { return nil }
             return base.distance(to: UnsafeRawPointer(found))
         }
     }

@@ -56,9 +56,12 @@ final class MetricsOutput: RunOutput {
             defer { current.durations.abandon() }
             return try current.writer.complete { writer in
                 try current.durations.copyWritten(to: writer)
-                try writer.write(MetricsReport.runSection(run: run.run, summary: run.summary, findingCounts: current.findingCounts))
+                try writer.write(
+                    MetricsReport.runSection(run: run.run, summary: run.summary, findingCounts: current.findingCounts))
                 if let notification = run.notification {
-                    try writer.write(MetricsReport.notificationSection(state: notification.state.rawValue, attempts: notification.attempts.count))
+                    try writer.write(
+                        MetricsReport.notificationSection(
+                            state: notification.state.rawValue, attempts: notification.attempts.count))
                 }
             }
         }

@@ -73,16 +73,23 @@ struct NotAuditedRecords {
     }
 
     private func makeCuts(_ shape: Shape) -> [Cut?] {
-        let placeholder = DomainTarget(domain: Self.placeholderDomain, expectedAppIDs: shape.appIDs, inputLine: shape.hasLine ? Self.placeholderLine : nil)
+        let placeholder = DomainTarget(
+            domain: Self.placeholderDomain, expectedAppIDs: shape.appIDs,
+            inputLine: shape.hasLine ? Self.placeholderLine : nil)
         return slowRender(placeholder, index: Self.placeholderIndex).map { $0.map(Self.cut) }
     }
 
     private static func cut(_ record: Data) -> Cut {
-        let marks: [(Data, Slot)] = [(Data(placeholderDomain.utf8), .domain), (Data(String(placeholderLine).utf8), .line), (Data(String(placeholderIndex).utf8), .index)]
+        let marks: [(Data, Slot)] = [
+            (Data(placeholderDomain.utf8), .domain), (Data(String(placeholderLine).utf8), .line),
+            (Data(String(placeholderIndex).utf8), .index),
+        ]
         var cut = Cut(pieces: [], slots: [])
         var rest = record[...]
         while true {
-            let next = marks.compactMap { mark, slot in rest.firstRange(of: mark).map { ($0, slot) } }.min { $0.0.lowerBound < $1.0.lowerBound }
+            let next = marks.compactMap { mark, slot in rest.firstRange(of: mark).map { ($0, slot) } }.min {
+                $0.0.lowerBound < $1.0.lowerBound
+            }
             guard let (range, slot) = next else { break }
             cut.pieces.append(Data(rest[..<range.lowerBound]))
             cut.slots.append(slot)
@@ -96,7 +103,8 @@ struct NotAuditedRecords {
     static func isPlain(_ domain: String) -> Bool {
         !domain.isEmpty && !domain.hasPrefix("xn--") && !domain.contains(".xn--")
             && domain.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                     || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
             }
     }

@@ -62,7 +62,10 @@ final class OrderedSpool {
             group.removeAll(keepingCapacity: true)
         }
         for case let span? in spans {
-            if let last = group.last, last.offset + UInt64(last.length) != span.offset || Int(span.offset - group[0].offset) + span.length > Self.readLimit {
+            if let last = group.last,
+                last.offset + UInt64(last.length) != span.offset
+                    || Int(span.offset - group[0].offset) + span.length > Self.readLimit
+            {
                 try readGroup()
             }
             group.append(span)

@@ -48,7 +48,8 @@ struct OriginFetchPlan: Sendable {
     func run() async -> Fetched {
         let started = ContinuousClock.now
         let multiplexing = ConnectionSignal()
-        var wellKnownRequest = FetchRequest(url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, userAgent: botUserAgent)
+        var wellKnownRequest = FetchRequest(
+            url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, userAgent: botUserAgent)
         wellKnownRequest.onConnected = { multiplexing.resolve($0) }
         let request = wellKnownRequest
         let fetcher = fetcher
@@ -60,10 +61,12 @@ struct OriginFetchPlan: Sendable {
             guard await multiplexing.value else { return nil }
             return opening(await fetcher.fetch(rootRequest(closing: !assetLinks)))
         }
-        let earlyAssetLinks: Task<FetchedLocation?, Never>? = assetLinks ? Task { [self] in
-            guard await multiplexing.value else { return nil }
-            return await fetcher.fetch(assetLinksRequest())
-        } : nil
+        let earlyAssetLinks: Task<FetchedLocation?, Never>? =
+            assetLinks
+            ? Task { [self] in
+                guard await multiplexing.value else { return nil }
+                return await fetcher.fetch(assetLinksRequest())
+            } : nil
         var wellKnown = await withTaskCancellationHandler {
             opening(await fetcher.fetch(request))
         } onCancel: {
@@ -78,21 +81,27 @@ struct OriginFetchPlan: Sendable {
             earlyAssetLinks?.cancel()
             _ = await earlyRoot.value
             _ = await earlyAssetLinks?.value
-            return Fetched(wellKnown: wellKnown, root: skipped(.root, because: error), browser: nil,
-                           assetLinks: assetLinks ? skipped(.assetlinks, because: error) : nil)
+            return Fetched(
+                wellKnown: wellKnown, root: skipped(.root, because: error), browser: nil,
+                assetLinks: assetLinks ? skipped(.assetlinks, because: error) : nil)
         }
         var browser: FetchedLocation?
         if let browserUserAgent, DeviceViewChecks.usableFile(wellKnown) == nil {
             // Multiplexed, it may end after the root: then it closes the connection. Over
             // HTTP/1.1 the root comes after it and closes it.
             let multiplexed = await multiplexing.value
-            var fetched = opening(await fetchWithinDeadline(FetchRequest(
-                url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed, userAgent: browserUserAgent), started: started))
+            var fetched = opening(
+                await fetchWithinDeadline(
+                    FetchRequest(
+                        url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed,
+                        userAgent: browserUserAgent), started: started))
             fetched.record.agent = .browser
             browser = fetched
         }
         let root: FetchedLocation
-        if let early = await withTaskCancellationHandler(operation: { await earlyRoot.value }, onCancel: { earlyRoot.cancel() }) {
+        if let early = await withTaskCancellationHandler(
+            operation: { await earlyRoot.value }, onCancel: { earlyRoot.cancel() })
+        {
             root = early
         } else {
             // HTTP/1.1: after .well-known (and the browser's) on the same connection.
@@ -100,7 +109,9 @@ struct OriginFetchPlan: Sendable {
         }
         var android: FetchedLocation?
         if let earlyAssetLinks {
-            if let early = await withTaskCancellationHandler(operation: { await earlyAssetLinks.value }, onCancel: { earlyAssetLinks.cancel() }) {
+            if let early = await withTaskCancellationHandler(
+                operation: { await earlyAssetLinks.value }, onCancel: { earlyAssetLinks.cancel() })
+            {
                 android = early
             } else {
                 // HTTP/1.1: last, closing the connection.
@@ -131,7 +142,10 @@ struct OriginFetchPlan: Sendable {
         let left = timeout - (ContinuousClock.now - started).seconds
         guard left >= Self.minimumFetchSeconds else {
             var record = FetchRecord(location: request.location, url: request.url)
-            record.error = TransferError(kind: .skipped, curlCode: 0, message: "Not fetched: the domain's earlier fetches used all of its \(timeout.formatted()) s (--timeout).")
+            record.error = TransferError(
+                kind: .skipped, curlCode: 0,
+                message:
+                    "Not fetched: the domain's earlier fetches used all of its \(timeout.formatted()) s (--timeout).")
             return FetchedLocation(record: record)
         }
         var timed = request
@@ -142,7 +156,9 @@ struct OriginFetchPlan: Sendable {
     func skipped(_ location: AASALocation, because error: TransferError) -> FetchedLocation {
         var record = FetchRecord(location: location, url: DomainAuditor.url(domain, location))
         let reason = error.kind == .other ? "the server broke the connection" : "could not reach the host"
-        record.error = TransferError(kind: .skipped, curlCode: 0, message: "Not fetched: the .well-known fetch \(reason) (\(error.kind.rawValue)).")
+        record.error = TransferError(
+            kind: .skipped, curlCode: 0,
+            message: "Not fetched: the .well-known fetch \(reason) (\(error.kind.rawValue)).")
         return FetchedLocation(record: record)
     }
 }

@@ -19,13 +19,15 @@ final class OutputLock {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw AuditRunError.outputFolder("refusing \(path): it is \(BoundedFileReader.kind(of: status.st_mode)), not a regular file")
+            throw AuditRunError.outputFolder(
+                "refusing \(path): it is \(BoundedFileReader.kind(of: status.st_mode)), not a regular file")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let note = Self.note(descriptor)
             close(descriptor)
             let holder = note.isEmpty ? "" : " (\(note))"
-            throw AuditRunError.outputBusy("another audit is writing to \(directory.path)\(holder); wait for it to finish")
+            throw AuditRunError.outputBusy(
+                "another audit is writing to \(directory.path)\(holder); wait for it to finish")
         }
         let note = "pid \(getpid()), started \(ISO8601DateFormatter().string(from: Date()))\n"
         _ = ftruncate(descriptor, 0)

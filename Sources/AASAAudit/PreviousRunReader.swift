@@ -29,7 +29,8 @@ final class PreviousRunReader: Sendable {
             defer { try? handle.close() }
             let lines = LineReader(handle: handle, maximumLineBytes: RunHistoryStore.maximumReportLineBytes)
             // A run cut short stops the reading: the sequence ends, the report reads as incomplete.
-            let snapshot = JSONReport.snapshot(lines: lines.lazy.prefix { _ in !self.cancelled.load(ordering: .relaxed) })
+            let snapshot = JSONReport.snapshot(
+                lines: lines.lazy.prefix { _ in !self.cancelled.load(ordering: .relaxed) })
             state.withLock { $0 = .read(snapshot) }
             done.signal()
         }

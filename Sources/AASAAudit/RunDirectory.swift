@@ -10,7 +10,8 @@ enum RunDirectory {
         do {
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         } catch {
-            throw AuditRunError.outputFolder("cannot create the output directory \(output.path): \(error.localizedDescription)")
+            throw AuditRunError.outputFolder(
+                "cannot create the output directory \(output.path): \(error.localizedDescription)")
         }
         guard access(output.path, W_OK) == 0 else {
             throw AuditRunError.outputFolder("the output directory \(output.path) is not writable")
@@ -23,12 +24,15 @@ enum RunDirectory {
             let candidate = output.appendingPathComponent(attempt == 1 ? base : "\(base)-\(attempt)")
             if mkdir(candidate.path, 0o755) == 0 {
                 // The mark that this tool made the folder: only such folders are pruned.
-                let mark = open(candidate.appendingPathComponent(marker).path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+                let mark = open(
+                    candidate.appendingPathComponent(marker).path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    0o644)
                 if mark >= 0 { close(mark) }
                 return candidate
             }
             guard errno == EEXIST else {
-                throw AuditRunError.outputFolder("cannot create the run folder \(candidate.path): \(String(cString: strerror(errno)))")
+                throw AuditRunError.outputFolder(
+                    "cannot create the run folder \(candidate.path): \(String(cString: strerror(errno)))")
             }
         }
         throw AuditRunError.outputFolder("cannot create a run folder for \(base) in \(output.path)")
@@ -39,6 +43,7 @@ enum RunDirectory {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
+        return
+            "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
     }
 }

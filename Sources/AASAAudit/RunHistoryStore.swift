@@ -59,7 +59,9 @@ struct RunHistoryStore {
         /// A folder the file lacks: a change when it holds a complete run.
         func readFolder(_ index: Int) throws {
             try Task.checkCancellation()
-            guard let run = Self.readRun(output.appendingPathComponent(folders[index]), name: folders[index]) else { return }
+            guard let run = Self.readRun(output.appendingPathComponent(folders[index]), name: folders[index]) else {
+                return
+            }
             try diverge()
             try emit(run)
         }
@@ -196,12 +198,14 @@ struct RunHistoryStore {
     static func readRun(_ folder: URL, name: String) -> HistoryRun? {
         let report = folder.appendingPathComponent("report.json")
         guard let tail = lastLine(of: report), let info = JSONReport.runInfo(tailLine: tail), info.complete,
-              let handle = OutputFolderFiles.openRegularIfAny(report)
+            let handle = OutputFolderFiles.openRegularIfAny(report)
         else { return nil }
         defer { try? handle.close() }
         let lines = LineReader(handle: handle, maximumLineBytes: maximumReportLineBytes)
         guard let snapshot = JSONReport.snapshot(lines: lines), snapshot.complete else { return nil }
-        return HistoryRun(run: name, startedAt: snapshot.startedAt, finishedAt: snapshot.finishedAt, domains: snapshot.domains.map(HistoryDomain.init))
+        return HistoryRun(
+            run: name, startedAt: snapshot.startedAt, finishedAt: snapshot.finishedAt,
+            domains: snapshot.domains.map(HistoryDomain.init))
     }
 
     /// The file's last line, read from the end (at most `limit` bytes).
@@ -248,9 +252,12 @@ enum RunFolders {
     static func order(_ name: String) -> Order? {
         let bytes = name.utf8
         let shape = "0000-00-00T000000Z".utf8
-        guard bytes.count >= shape.count, bytes.count != shape.count + 1, bytes.count <= shape.count + 7 else { return nil }
+        guard bytes.count >= shape.count, bytes.count != shape.count + 1, bytes.count <= shape.count + 7 else {
+            return nil
+        }
         func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-        for (byte, expected) in zip(bytes, shape) where expected == UInt8(ascii: "0") ? !isDigit(byte) : byte != expected {
+        for (byte, expected) in zip(bytes, shape)
+        where expected == UInt8(ascii: "0") ? !isDigit(byte) : byte != expected {
             return nil
         }
         let stamp = String(decoding: bytes.prefix(shape.count), as: UTF8.self)
@@ -275,13 +282,17 @@ enum RunFolders {
 enum RunHistoryIndex {
     /// Returns since when the `wanted` domains of the newest run have had their verdict, when
     /// that is warn or fail (the closing summary's).
-    static func update(output: URL, with run: HistoryRun, sinceFor wanted: Set<String>) throws -> [String: RunHistory.Streak] {
+    static func update(output: URL, with run: HistoryRun, sinceFor wanted: Set<String>) throws -> [String: RunHistory
+        .Streak]
+    {
         let history = try RunHistoryStore(output: output).record(run)
         try writeIndex(history, output: output)
         var since: [String: RunHistory.Streak] = [:]
         guard !wanted.isEmpty else { return since }
         history.forEachStanding { standing in
-            if wanted.contains(standing.domain), let streak = standing.notPassingSince { since[standing.domain] = streak }
+            if wanted.contains(standing.domain), let streak = standing.notPassingSince {
+                since[standing.domain] = streak
+            }
         }
         return since
     }

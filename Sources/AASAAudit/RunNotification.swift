@@ -12,7 +12,9 @@ public struct NotificationSettings: Sendable {
     /// report (BASE/RUN/report.html) instead of naming a path on this machine.
     public var reportBaseURL: String?
 
-    public init(url: String, trigger: AlertTrigger = .failures, poster: WebhookPoster.Settings = WebhookPoster.Settings()) {
+    public init(
+        url: String, trigger: AlertTrigger = .failures, poster: WebhookPoster.Settings = WebhookPoster.Settings()
+    ) {
         self.url = url
         self.trigger = trigger
         self.poster = poster
@@ -21,7 +23,8 @@ public struct NotificationSettings: Sendable {
     /// The URL as reports and logs show it: scheme, host and port only, since a chat webhook's
     /// path or query is its secret.
     public var displayURL: String {
-        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else { return "(a webhook)" }
+        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host
+        else { return "(a webhook)" }
         let port = components.port.map { ":\($0)" } ?? ""
         let rest = components.path.isEmpty || components.path == "/" ? "" : "/…"
         return "\(scheme)://\(host)\(port)\(rest)"
@@ -30,11 +33,13 @@ public struct NotificationSettings: Sendable {
     /// Checks a URL option before a run: http or https with a host.
     public static func validate(_ url: String, option: String = "--notify") -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
         else {
             return "\(option) '\(url)' is not an http or https URL."
         }
-        if let problem = WebhookPoster.problem(with: url) { return "\(option) '\(TerminalReport.clean(url))' \(problem)." }
+        if let problem = WebhookPoster.problem(with: url) {
+            return "\(option) '\(TerminalReport.clean(url))' \(problem)."
+        }
         return nil
     }
 
@@ -66,7 +71,8 @@ public struct NotificationResult: Sendable, Equatable {
         case .sent: "Notification sent to \(settings.displayURL)."
         case .failed:
             "Notification to \(settings.displayURL) failed after \(attempts.count) attempt\(attempts.count == 1 ? "" : "s"): "
-                + attempts.map(\.description).joined(separator: "; ") + ". The reports are written; the exit status is 4 unless another applies."
+                + attempts.map(\.description).joined(separator: "; ")
+                + ". The reports are written; the exit status is 4 unless another applies."
         }
     }
 }
@@ -74,7 +80,9 @@ public struct NotificationResult: Sendable, Equatable {
 /// Sends a complete run's alert when its trigger says so.
 enum RunNotification {
     static func send(_ alert: RunAlert, settings: NotificationSettings) async -> NotificationResult {
-        guard alert.isSent(on: settings.trigger) else { return NotificationResult(state: .notNeeded, attempts: [], alert: alert) }
+        guard alert.isSent(on: settings.trigger) else {
+            return NotificationResult(state: .notNeeded, attempts: [], alert: alert)
+        }
         let body = (try? JSONReport.makeEncoder().encode(alert)) ?? Data()
         let outcome = await WebhookPoster(settings: settings.poster).post(body, to: settings.url)
         return NotificationResult(state: outcome.delivered ? .sent : .failed, attempts: outcome.attempts, alert: alert)

@@ -15,7 +15,9 @@ final class ServedFileRegistry: Sendable {
             return nil
         }
         if let earlier {
-            return ServedFileDisplay(location: body.location, sha256: body.sha256, content: .sameAs(domain: earlier.domain, row: earlier.row))
+            return ServedFileDisplay(
+                location: body.location, sha256: body.sha256, content: .sameAs(domain: earlier.domain, row: earlier.row)
+            )
         }
         return ServedFileDisplay(location: body.location, sha256: body.sha256, content: .text(body.displayText))
     }

@@ -21,8 +21,10 @@ final class SignedFileOpener: Sendable {
     /// The fetched location with a signed body replaced by its content and the signature on its
     /// record. `host`: the domain the signer must name (nil: not checked).
     func unwrap(_ fetched: FetchedLocation, host: String?) -> FetchedLocation {
-        guard fetched.record.error == nil, fetched.record.status == 200, !fetched.record.bodyTruncated, !fetched.body.isEmpty,
-              let opened = open(fetched.body, host: host) else { return fetched }
+        guard fetched.record.error == nil, fetched.record.status == 200, !fetched.record.bodyTruncated,
+            !fetched.body.isEmpty,
+            let opened = open(fetched.body, host: host)
+        else { return fetched }
         var unwrapped = fetched
         unwrapped.record.signature = opened.signature
         if let content = opened.content { unwrapped.body = content }

@@ -9,7 +9,10 @@ struct AASAAuditCommand: AsyncParsableCommand {
         abstract: "Audits the apple-app-site-association files that iOS universal links depend on.",
         discussion: "Exit status: 0 when no domain fails, 1 when any does, 2 for usage or input errors.",
         version: AASAAuditVersion.current,
-        subcommands: [AuditCommand.self, CheckCommand.self, LintCommand.self, MatchCommand.self, DiffCommand.self, HistoryCommand.self, ExplainCommand.self]
+        subcommands: [
+            AuditCommand.self, CheckCommand.self, LintCommand.self, MatchCommand.self, DiffCommand.self,
+            HistoryCommand.self, ExplainCommand.self,
+        ]
     )
 }
 
@@ -33,7 +36,8 @@ extension AASAAuditCommand {
 
     /// Levenshtein distance, for a handful of short words.
     static func editDistance(_ first: String, _ second: String) -> Int {
-        let a = Array(first), b = Array(second)
+        let a = Array(first)
+        let b = Array(second)
         var previous = Array(0...b.count)
         for i in 1...max(a.count, 1) where !a.isEmpty {
             var current = [i] + Array(repeating: 0, count: b.count)

@@ -7,37 +7,75 @@ import Foundation
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit", abstract: "Audit every domain of a domains file and write JSON and HTML reports.",
-        discussion: "Writes report.json and report.html into a new folder under --out named by the run's UTC start time; after a complete run updates latest.json, latest.html, history.json and index.html there.")
+        discussion:
+            "Writes report.json and report.html into a new folder under --out named by the run's UTC start time; after a complete run updates latest.json, latest.html, history.json and index.html there."
+    )
 
-    @Argument(help: "The domains file: one domain per line, optionally followed by the app IDs its file must name (default: domains.txt, unless --entitlements is given).") var file: String?
-    @Option(help: ArgumentHelp("Also audit the hosts an app's entitlements file names (repeatable).", valueName: "file")) var entitlements: [String] = []
-    @Option(name: .customLong("app-id"), help: ArgumentHelp("With --entitlements: an app ID the hosts' files must name (repeatable).", valueName: "id")) var appIDs: [String] = []
-    @Option(help: ArgumentHelp("The folder that receives the run folders and latest.*.", valueName: "dir")) var out = "reports"
+    @Argument(
+        help:
+            "The domains file: one domain per line, optionally followed by the app IDs its file must name (default: domains.txt, unless --entitlements is given)."
+    ) var file: String?
+    @Option(
+        help: ArgumentHelp("Also audit the hosts an app's entitlements file names (repeatable).", valueName: "file"))
+    var entitlements: [String] = []
+    @Option(
+        name: .customLong("app-id"),
+        help: ArgumentHelp("With --entitlements: an app ID the hosts' files must name (repeatable).", valueName: "id"))
+    var appIDs: [String] = []
+    @Option(help: ArgumentHelp("The folder that receives the run folders and latest.*.", valueName: "dir")) var out =
+        "reports"
     @Option(parsing: .unconditional, help: "Domains audited at once.") var concurrency = 64
-    @Option(parsing: .unconditional, help: ArgumentHelp("Threads doing the TLS and HTTP work, each with its own curl multi handle; more help only when the CPU, not the network, is the limit.", valueName: "n")) var fetchThreads = FetcherConfiguration.defaultLoopThreads
-    @Flag(help: "Audit every domain's Android assetlinks.json too (domains naming android:PACKAGE are always audited for it).") var android = false
-    @Option(parsing: .unconditional, help: ArgumentHelp("Keep only the newest N run folders in --out (older ones are removed after a complete run).", valueName: "n")) var keep: Int?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Threads doing the TLS and HTTP work, each with its own curl multi handle; more help only when the CPU, not the network, is the limit.",
+            valueName: "n")) var fetchThreads = FetcherConfiguration.defaultLoopThreads
+    @Flag(
+        help:
+            "Audit every domain's Android assetlinks.json too (domains naming android:PACKAGE are always audited for it)."
+    ) var android = false
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Keep only the newest N run folders in --out (older ones are removed after a complete run).", valueName: "n"
+        )) var keep: Int?
     @Option(help: "The least severity that fails the run: error, or warning.") var failOn: FailThreshold = .error
-    @Option(help: ArgumentHelp("Also write JUnit XML for CI servers: a test case per domain.", valueName: "file")) var junit: String?
-    @Option(help: ArgumentHelp("Also write Prometheus metrics (text format, for node_exporter's textfile collector).", valueName: "file")) var metrics: String?
-    @Option(help: ArgumentHelp("Write the run's resource use (wall and CPU time, peak memory) to this file as JSON.", valueName: "file")) var stats: String?
+    @Option(help: ArgumentHelp("Also write JUnit XML for CI servers: a test case per domain.", valueName: "file"))
+    var junit: String?
+    @Option(
+        help: ArgumentHelp(
+            "Also write Prometheus metrics (text format, for node_exporter's textfile collector).", valueName: "file"))
+    var metrics: String?
+    @Option(
+        help: ArgumentHelp(
+            "Write the run's resource use (wall and CPU time, peak memory) to this file as JSON.", valueName: "file"))
+    var stats: String?
     @OptionGroup var notification: NotifyOptions
     @OptionGroup var validation: ValidationOptionGroup
     @OptionGroup var deviceView: DeviceViewOptions
     @OptionGroup var fetch: FetchOptions
 
     func validate() throws {
-        guard (1...4096).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 4096.") }
+        guard (1...4096).contains(concurrency) else {
+            throw ValidationError("--concurrency must be between 1 and 4096.")
+        }
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1.") }
-        guard (1...64).contains(fetchThreads) else { throw ValidationError("--fetch-threads must be between 1 and 64.") }
+        guard (1...64).contains(fetchThreads) else {
+            throw ValidationError("--fetch-threads must be between 1 and 64.")
+        }
     }
 
     func run() async throws {
-        var settings = AuditSettings(inputFiles: [], outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency, fetcher: fetch.configuration(concurrency: concurrency, threads: fetchThreads),
-                                     failOn: failOn.severity, validation: validation.options, deviceView: deviceView.settings)
-        (settings.keepRuns, settings.junitFile, settings.metricsFile) = (keep, junit.map { URL(fileURLWithPath: $0) }, metrics.map { URL(fileURLWithPath: $0) })
+        var settings = AuditSettings(
+            inputFiles: [], outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency,
+            fetcher: fetch.configuration(concurrency: concurrency, threads: fetchThreads),
+            failOn: failOn.severity, validation: validation.options, deviceView: deviceView.settings)
+        (settings.keepRuns, settings.junitFile, settings.metricsFile) = (
+            keep, junit.map { URL(fileURLWithPath: $0) }, metrics.map { URL(fileURLWithPath: $0) }
+        )
         settings.notification = notification.settings
-        var request = AuditJob.Request(domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
+        var request = AuditJob.Request(
+            domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
         request.auditsAndroid = android
         try endCommand(with: await AuditJob.run(request, console: StandardConsole()))
     }

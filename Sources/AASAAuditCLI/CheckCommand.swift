@@ -5,11 +5,20 @@ import ArgumentParser
 
 /// `aasa-audit check DOMAIN`: one domain, on demand, from a terminal.
 struct CheckCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "check", abstract: "Audit one domain and print a readable verdict.")
+    static let configuration = CommandConfiguration(
+        commandName: "check", abstract: "Audit one domain and print a readable verdict.")
 
-    @Argument(help: "The host names to audit, e.g. example.com (a URL or an entitlement entry such as applinks:example.com names its host).") var domains: [String]
-    @Option(name: .customLong("app-id"), help: ArgumentHelp("An app ID the file must name (repeatable).", valueName: "id")) var appIDs: [String] = []
-    @Option(help: ArgumentHelp("An Android app its assetlinks.json must declare, with its signing certificate's SHA-256 fingerprint when given (repeatable; audits assetlinks.json).", valueName: "package[@fingerprint]"))
+    @Argument(
+        help:
+            "The host names to audit, e.g. example.com (a URL or an entitlement entry such as applinks:example.com names its host)."
+    ) var domains: [String]
+    @Option(
+        name: .customLong("app-id"), help: ArgumentHelp("An app ID the file must name (repeatable).", valueName: "id"))
+    var appIDs: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "An Android app its assetlinks.json must declare, with its signing certificate's SHA-256 fingerprint when given (repeatable; audits assetlinks.json).",
+            valueName: "package[@fingerprint]"))
     var android: [String] = []
     @Flag(help: "Print the domain's JSON record, as the audit report holds it.") var json = false
     @Option(help: "The least severity that fails: error, or warning.") var failOn: FailThreshold = .error
@@ -28,8 +37,11 @@ struct CheckCommand: AsyncParsableCommand {
         var reports: [DomainReport] = []
         for host in hosts {
             let report = try await DomainCheck.run(
-                domain: host, appIDs: appIDs, androidApps: android, validation: validation.options, deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
-            if !json { console.print(TerminalReport(colour: console.colour).domain(report) + (host == hosts.last ? "" : "\n")) }
+                domain: host, appIDs: appIDs, androidApps: android, validation: validation.options,
+                deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
+            if !json {
+                console.print(TerminalReport(colour: console.colour).domain(report) + (host == hosts.last ? "" : "\n"))
+            }
             reports.append(report)
         }
         // One domain: its record; several: an array of them.

@@ -20,13 +20,17 @@ struct DeviceViewOptions: ParsableArguments {
     var noUACheck = false
 
     func validate() throws {
-        guard cdnURL.lowercased().hasPrefix("https://") else { throw ValidationError("--cdn-url must be an https URL.") }
+        guard cdnURL.lowercased().hasPrefix("https://") else {
+            throw ValidationError("--cdn-url must be an https URL.")
+        }
         for agent in [botUserAgent, browserUserAgent] where agent.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw ValidationError("user agents must be one line.")
         }
     }
 
     var settings: DeviceViewSettings {
-        DeviceViewSettings(cdnBase: noCDN ? nil : cdnURL, botUserAgent: noUACheck ? nil : botUserAgent, browserUserAgent: noUACheck ? nil : browserUserAgent)
+        DeviceViewSettings(
+            cdnBase: noCDN ? nil : cdnURL, botUserAgent: noUACheck ? nil : botUserAgent,
+            browserUserAgent: noUACheck ? nil : browserUserAgent)
     }
 }

@@ -5,7 +5,10 @@ import ArgumentParser
 /// `aasa-audit diff OLD.json NEW.json`: what changed between two reports.
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "diff", abstract: "Show what changed between two JSON reports: verdicts, new and resolved findings, domains added or removed.")
+        commandName: "diff",
+        abstract:
+            "Show what changed between two JSON reports: verdicts, new and resolved findings, domains added or removed."
+    )
 
     @Argument(help: "The older report.") var old: String
     @Argument(help: "The newer report.") var new: String

@@ -6,32 +6,50 @@ import Foundation
 
 /// The options of every command that fetches.
 struct FetchOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds allowed for each transfer, connection included.", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seconds allowed for each transfer, connection included.", valueName: "seconds"))
     var timeout: Double = 10
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds allowed for DNS, TCP and TLS: what a host that never answers costs at most (capped at --timeout).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds allowed for DNS, TCP and TLS: what a host that never answers costs at most (capped at --timeout).",
+            valueName: "seconds"))
     var connectTimeout: Double = 5
 
     @Option(help: "The User-Agent of the root and CDN fetches (and of .well-known with --no-ua-check).")
     var userAgent: String = AASAAuditVersion.defaultUserAgent
 
-    @Option(help: ArgumentHelp("Like curl's --resolve: connect to ADDR for HOST:PORT (repeatable; * as HOST means any host).", valueName: "host:port:addr"))
+    @Option(
+        help: ArgumentHelp(
+            "Like curl's --resolve: connect to ADDR for HOST:PORT (repeatable; * as HOST means any host).",
+            valueName: "host:port:addr"))
     var resolve: [String] = []
 
-    @Option(help: ArgumentHelp("Like curl's --connect-to: connect to HOST2:PORT2 for requests to HOST:PORT (repeatable; empty HOST or PORT means any).", valueName: "host:port:host2:port2"))
+    @Option(
+        help: ArgumentHelp(
+            "Like curl's --connect-to: connect to HOST2:PORT2 for requests to HOST:PORT (repeatable; empty HOST or PORT means any).",
+            valueName: "host:port:host2:port2"))
     var connectTo: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "Also connect to addresses in this network (CIDR or address; repeatable). Only public addresses are fetched otherwise: loopback, private, link-local (cloud metadata), CGNAT and unique-local ones are refused after DNS.",
-        valueName: "cidr"))
+    @Option(
+        help: ArgumentHelp(
+            "Also connect to addresses in this network (CIDR or address; repeatable). Only public addresses are fetched otherwise: loopback, private, link-local (cloud metadata), CGNAT and unique-local ones are refused after DNS.",
+            valueName: "cidr"))
     var allowNetwork: [String] = []
 
-    @Option(help: ArgumentHelp("Trust the CA certificates in this PEM file instead of the system's.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Trust the CA certificates in this PEM file instead of the system's.", valueName: "file"))
     var cacert: String?
 
     func validate() throws {
-        guard timeout >= 0.001, timeout <= 600 else { throw ValidationError("--timeout must be between 0.001 and 600 seconds.") }
-        guard connectTimeout >= 0.001, connectTimeout <= 600 else { throw ValidationError("--connect-timeout must be between 0.001 and 600 seconds.") }
+        guard timeout >= 0.001, timeout <= 600 else {
+            throw ValidationError("--timeout must be between 0.001 and 600 seconds.")
+        }
+        guard connectTimeout >= 0.001, connectTimeout <= 600 else {
+            throw ValidationError("--connect-timeout must be between 0.001 and 600 seconds.")
+        }
         for entry in resolve where entry.split(separator: ":", omittingEmptySubsequences: false).count < 3 {
             throw ValidationError("--resolve '\(entry)' is not HOST:PORT:ADDR.")
         }
@@ -39,7 +57,9 @@ struct FetchOptions: ParsableArguments {
             throw ValidationError("--connect-to '\(entry)' is not HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT.")
         }
         for entry in allowNetwork where IPNetwork(entry) == nil {
-            throw ValidationError("--allow-network '\(entry)' is not an address or a network in CIDR notation (e.g. 10.1.0.0/16, fd00::/8).")
+            throw ValidationError(
+                "--allow-network '\(entry)' is not an address or a network in CIDR notation (e.g. 10.1.0.0/16, fd00::/8)."
+            )
         }
         if let cacert {
             do {
@@ -53,10 +73,13 @@ struct FetchOptions: ParsableArguments {
         }
     }
 
-    func configuration(concurrency: Int, threads: Int = FetcherConfiguration.defaultLoopThreads) -> FetcherConfiguration {
+    func configuration(concurrency: Int, threads: Int = FetcherConfiguration.defaultLoopThreads) -> FetcherConfiguration
+    {
         FetcherConfiguration(
-            timeoutSeconds: timeout, connectTimeoutSeconds: connectTimeout, userAgent: userAgent, resolve: resolve, connectTo: connectTo,
-            caCertFile: cacert.map { URL(fileURLWithPath: $0).path }, addressPolicy: AddressPolicy(allowing: allowNetwork.compactMap(IPNetwork.init)),
+            timeoutSeconds: timeout, connectTimeoutSeconds: connectTimeout, userAgent: userAgent, resolve: resolve,
+            connectTo: connectTo,
+            caCertFile: cacert.map { URL(fileURLWithPath: $0).path },
+            addressPolicy: AddressPolicy(allowing: allowNetwork.compactMap(IPNetwork.init)),
             expectedConcurrency: concurrency, loopThreads: threads)
     }
 }

@@ -11,24 +11,42 @@ struct LintCommand: ParsableCommand {
         discussion: "Each file gets the checks an audit makes of the content a server returns, and a verdict.")
 
     @Argument(help: "The files to check.") var files: [String]
-    @Flag(help: "Print a JSON array, one record per file (findings with line and column when they have one).") var json = false
-    @Option(name: .customLong("app-id"), help: ArgumentHelp("An app ID the file's applinks section must name (repeatable).", valueName: "id")) var appIDs: [String] = []
-    @Option(help: ArgumentHelp("text (the default), compact (file:line:col: severity: code: message) or github (GitHub Actions annotations).", valueName: "format"))
+    @Flag(help: "Print a JSON array, one record per file (findings with line and column when they have one).")
+    var json = false
+    @Option(
+        name: .customLong("app-id"),
+        help: ArgumentHelp("An app ID the file's applinks section must name (repeatable).", valueName: "id"))
+    var appIDs: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "text (the default), compact (file:line:col: severity: code: message) or github (GitHub Actions annotations).",
+            valueName: "format"))
     var format: String = "text"
     @Option(help: "The least severity that fails: error, or warning.") var failOn: FailThreshold = .error
-    @Option(help: ArgumentHelp("Trust the CA certificates in this PEM file, instead of the system's, when verifying a signed file's signer.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Trust the CA certificates in this PEM file, instead of the system's, when verifying a signed file's signer.",
+            valueName: "file"))
     var cacert: String?
-    @Option(help: ArgumentHelp("For an assetlinks.json: an Android app it must declare (repeatable).", valueName: "package[@fingerprint]"))
+    @Option(
+        help: ArgumentHelp(
+            "For an assetlinks.json: an Android app it must declare (repeatable).", valueName: "package[@fingerprint]"))
     var android: [String] = []
     @OptionGroup var validation: ValidationOptionGroup
 
     func validate() throws {
-        guard LintLineFormat(rawValue: format) != nil else { throw ValidationError("--format must be text, compact or github.") }
+        guard LintLineFormat(rawValue: format) != nil else {
+            throw ValidationError("--format must be text, compact or github.")
+        }
         for text in android {
-            if case .failure(let error) = AndroidApp.parse(text) { throw ValidationError("--android: \(error.reason).") }
+            if case .failure(let error) = AndroidApp.parse(text) {
+                throw ValidationError("--android: \(error.reason).")
+            }
         }
         if let cacert {
-            do { try CACertificateFile.check(cacert) } catch { throw ValidationError("--cacert '\(cacert)' \(error.description).") }
+            do { try CACertificateFile.check(cacert) } catch {
+                throw ValidationError("--cacert '\(cacert)' \(error.description).")
+            }
         }
     }
 
@@ -42,11 +60,16 @@ struct LintCommand: ParsableCommand {
         let text = TerminalReport(colour: console.colour)
         switch (json, LintLineFormat(rawValue: format) ?? .text) {
         case (true, _): console.print(try prettyJSON(records))
-        case (false, .text): console.print(records.map(text.lint).joined(separator: "\n") + (records.count > 1 ? "\n" + text.lintSummary(records) : ""))
-        case (false, let lines): console.print(records.flatMap(lines.lines).map { $0 + "\n" }.joined() + text.lintSummary(records))
+        case (false, .text):
+            console.print(
+                records.map(text.lint).joined(separator: "\n")
+                    + (records.count > 1 ? "\n" + text.lintSummary(records) : ""))
+        case (false, let lines):
+            console.print(records.flatMap(lines.lines).map { $0 + "\n" }.joined() + text.lintSummary(records))
         }
         let unreadable = records.compactMap(\.error)
         unreadable.forEach { console.printError("aasa-audit: \($0)\n") }
-        try endCommand(with: unreadable.isEmpty ? ExitPolicy.verdicts(records.map(\.verdict), failOn: failOn.severity) : .usage)
+        try endCommand(
+            with: unreadable.isEmpty ? ExitPolicy.verdicts(records.map(\.verdict), failOn: failOn.severity) : .usage)
     }
 }

@@ -11,15 +11,24 @@ struct MatchCommand: AsyncParsableCommand {
             aasa-audit match DOMAIN URL...                        (the file DOMAIN serves at /.well-known/, fetched first)
             """)
 
-    @Option(help: ArgumentHelp("A local association file to match against, instead of fetching one.", valueName: "file")) var file: String?
-    @Option(help: ArgumentHelp("With --file: the host the file is served by (default: each URL's own host).", valueName: "host")) var domain: String?
+    @Option(
+        help: ArgumentHelp("A local association file to match against, instead of fetching one.", valueName: "file"))
+    var file: String?
+    @Option(
+        help: ArgumentHelp(
+            "With --file: the host the file is served by (default: each URL's own host).", valueName: "host"))
+    var domain: String?
     @Argument(help: "With --file: the URLs. Without: the domain, then the URLs.") var arguments: [String]
     @Flag(help: "Print a JSON array, one object per URL, in argument order.") var json = false
     @OptionGroup var fetch: FetchOptions
 
     func validate() throws {
-        if file == nil, arguments.count < 2 { throw ValidationError("Give a domain and at least one URL, or --file FILE and URLs.") }
-        if file == nil, domain != nil { throw ValidationError("--domain goes with --file; without it the first argument is the domain.") }
+        if file == nil, arguments.count < 2 {
+            throw ValidationError("Give a domain and at least one URL, or --file FILE and URLs.")
+        }
+        if file == nil, domain != nil {
+            throw ValidationError("--domain goes with --file; without it the first argument is the domain.")
+        }
         if file != nil, arguments.isEmpty { throw ValidationError("Give at least one URL to match.") }
         do { try URLMatching.validate(urls) } catch { throw ValidationError(error.message) }
     }
@@ -27,7 +36,8 @@ struct MatchCommand: AsyncParsableCommand {
     var urls: [String] { file == nil ? Array(arguments.dropFirst()) : arguments }
 
     func run() async throws {
-        let source: URLMatching.Source = file.map { .file(path: $0, host: domain) } ?? .domain(arguments[0], fetch.configuration(concurrency: 1))
+        let source: URLMatching.Source =
+            file.map { .file(path: $0, host: domain) } ?? .domain(arguments[0], fetch.configuration(concurrency: 1))
         let records = try await URLMatching.run(urls, against: source)
         let console = StandardConsole()
         console.print(json ? try prettyJSON(records) : TerminalReport(colour: console.colour).matches(records))

@@ -7,29 +7,42 @@ extension AlertTrigger: ExpressibleByArgument {}
 
 /// `audit`'s alert after a complete run.
 struct NotifyOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "After each complete run, POST a JSON alert (with a `text` chat webhooks show) to this http(s) URL when --notify-on says so; retried, bounded in time, never in the way of the reports.",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "After each complete run, POST a JSON alert (with a `text` chat webhooks show) to this http(s) URL when --notify-on says so; retried, bounded in time, never in the way of the reports.",
+            valueName: "url"))
     var notify: String?
 
-    @Option(help: "What sends the alert: failures (a domain started failing or has a new error), changes (new failures, new warnings, recoveries), or always.")
+    @Option(
+        help:
+            "What sends the alert: failures (a domain started failing or has a new error), changes (new failures, new warnings, recoveries), or always."
+    )
     var notifyOn: AlertTrigger = .failures
 
-    @Option(help: ArgumentHelp("Trust the CA certificates in this PEM file for --notify instead of the system's.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Trust the CA certificates in this PEM file for --notify instead of the system's.", valueName: "file"))
     var notifyCacert: String?
 
-    @Option(help: ArgumentHelp("Where --out is served over HTTP: the alert links BASE/RUN/report.html instead of naming a path on this machine.", valueName: "base-url"))
+    @Option(
+        help: ArgumentHelp(
+            "Where --out is served over HTTP: the alert links BASE/RUN/report.html instead of naming a path on this machine.",
+            valueName: "base-url"))
     var reportURL: String?
 
     func validate() throws {
         if let notify, let problem = NotificationSettings.validate(notify) { throw ValidationError(problem) }
         if let reportURL {
             guard notify != nil else { throw ValidationError("--report-url needs --notify.") }
-            if let problem = NotificationSettings.validate(reportURL, option: "--report-url") { throw ValidationError(problem) }
+            if let problem = NotificationSettings.validate(reportURL, option: "--report-url") {
+                throw ValidationError(problem)
+            }
         }
         if let notifyCacert {
             guard notify != nil else { throw ValidationError("--notify-cacert needs --notify.") }
-            do { try CACertificateFile.check(notifyCacert) } catch { throw ValidationError("--notify-cacert '\(notifyCacert)' \(error.description).") }
+            do { try CACertificateFile.check(notifyCacert) } catch {
+                throw ValidationError("--notify-cacert '\(notifyCacert)' \(error.description).")
+            }
         }
     }
 

@@ -8,7 +8,8 @@ import Foundation
 // or error that could not be written turns 0 (and 4) into 5, once the command's work is done.
 StandardConsole.prepare()
 do {
-    if let unknown = CommandLine.arguments.dropFirst().first, let suggestion = AASAAuditCommand.suggestion(for: unknown) {
+    if let unknown = CommandLine.arguments.dropFirst().first, let suggestion = AASAAuditCommand.suggestion(for: unknown)
+    {
         StandardConsole().printError("aasa-audit: unknown command '\(unknown)'; did you mean '\(suggestion)'?\n")
         exit(ExitStatus.usage.code)
     }
@@ -31,7 +32,8 @@ do {
     if AASAAuditCommand.exitCode(for: error) == .success {
         AASAAuditCommand.exit(withError: error)
     }
-    StandardConsole().printError("aasa-audit: \(AASAAuditCommand.message(for: error))\nSee 'aasa-audit help' for usage.\n")
+    StandardConsole().printError(
+        "aasa-audit: \(AASAAuditCommand.message(for: error))\nSee 'aasa-audit help' for usage.\n")
     exit(ExitStatus.usage.code)
 }
 

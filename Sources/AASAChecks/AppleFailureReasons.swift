@@ -9,11 +9,15 @@ public enum AppleFailureReasons {
 
     public static let known: [String: Explanation] = [
         "SWCERR00101": Explanation(
-            meaning: "Apple's bot got an HTTP answer other than 200 from the origin (the header names it, e.g. 403 Forbidden from a firewall or bot protection, or 404)",
+            meaning:
+                "Apple's bot got an HTTP answer other than 200 from the origin (the header names it, e.g. 403 Forbidden from a firewall or bot protection, or 404)",
             fix: "serve the file with 200 to Apple's bot (AASA-Bot) and to Apple's address ranges, without challenges"),
         "SWCERR00301": Explanation(
-            meaning: "Apple's bot timed out fetching the file from the origin (Apple-Failure-Details carries the bot's own error, e.g. \"context deadline exceeded\")",
-            fix: "answer quickly from everywhere: check that Apple's bot is not slowed or dropped by a firewall, rate limit or geo block, and that every A/AAAA record answers"),
+            meaning:
+                "Apple's bot timed out fetching the file from the origin (Apple-Failure-Details carries the bot's own error, e.g. \"context deadline exceeded\")",
+            fix:
+                "answer quickly from everywhere: check that Apple's bot is not slowed or dropped by a firewall, rate limit or geo block, and that every A/AAAA record answers"
+        ),
     ]
 
     /// The code at the start of a reason (`SWCERR00301 Timeout` → `SWCERR00301`).

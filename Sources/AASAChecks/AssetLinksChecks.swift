@@ -20,23 +20,41 @@ public enum AssetLinksChecks {
     public static func assess(_ fetched: FetchedLocation, expected: [AndroidApp]) -> Result {
         let record = fetched.record
         if let error = record.error {
-            return Result(findings: error.kind == .skipped ? [] : [LocationChecks.transferFinding(error, at: .assetlinks)])
+            return Result(
+                findings: error.kind == .skipped ? [] : [LocationChecks.transferFinding(error, at: .assetlinks)])
         }
         guard let status = record.status else { return Result(findings: []) }
         if (300..<400).contains(status) {
             let target = record.redirectTarget ?? record.headers.location
-            return Result(findings: [Finding(.assetlinksRedirect, .assetlinks, "HTTP \(status) redirect\(target.map { " to \($0)" } ?? ""). Google's verifier follows no redirect.")])
+            return Result(findings: [
+                Finding(
+                    .assetlinksRedirect, .assetlinks,
+                    "HTTP \(status) redirect\(target.map { " to \($0)" } ?? ""). Google's verifier follows no redirect."
+                )
+            ])
         }
         guard status == 200 else {
-            return Result(findings: [Finding(.assetlinksStatus, .assetlinks, "HTTP \(status); the file must be served with 200.")])
+            return Result(findings: [
+                Finding(.assetlinksStatus, .assetlinks, "HTTP \(status); the file must be served with 200.")
+            ])
         }
         var findings: [Finding] = []
-        let mediaType = record.headers.contentType?.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIIWhitespace().lowercased() }
+        let mediaType = record.headers.contentType?.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingASCIIWhitespace().lowercased()
+        }
         if mediaType != "application/json" {
-            findings.append(Finding(.assetlinksContentType, .assetlinks, record.headers.contentType.map { "Content-Type is \($0), not application/json." } ?? "No Content-Type header; serve application/json."))
+            findings.append(
+                Finding(
+                    .assetlinksContentType, .assetlinks,
+                    record.headers.contentType.map { "Content-Type is \($0), not application/json." }
+                        ?? "No Content-Type header; serve application/json."))
         }
         if record.bodyTruncated || record.bodyBytes > AppleLimits.maximumFileBytes {
-            findings.append(Finding(.assetlinksTooLarge, .assetlinks, "The file is \(record.bodyTruncated ? "more than " : "")\(record.bodyBytes) bytes; this audit reads at most \(AppleLimits.maximumFileBytes)."))
+            findings.append(
+                Finding(
+                    .assetlinksTooLarge, .assetlinks,
+                    "The file is \(record.bodyTruncated ? "more than " : "")\(record.bodyBytes) bytes; this audit reads at most \(AppleLimits.maximumFileBytes)."
+                ))
             return Result(findings: findings)
         }
         let content = assessContent(fetched.body, expected: expected, at: .assetlinks)
@@ -52,11 +70,16 @@ public enum AssetLinksChecks {
         do {
             parsed = try JSONParser.parse(bytes)
         } catch {
-            return Result(findings: [Finding(.assetlinksJSONInvalid, location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: bytes)).")])
+            return Result(findings: [
+                Finding(
+                    .assetlinksJSONInvalid, location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: bytes)).")
+            ])
         }
         guard case .array(let statements) = parsed, !statements.isEmpty else {
             let what = parsed.arrayValue != nil ? "an empty array" : ContentChecks.article(parsed.typeName)
-            return Result(findings: [Finding(.assetlinksNotList, location, "The top level is \(what), not a non-empty array of statements.")])
+            return Result(findings: [
+                Finding(.assetlinksNotList, location, "The top level is \(what), not a non-empty array of statements.")
+            ])
         }
         var findings: [Finding] = []
         var declarations = AndroidDeclarations()
@@ -70,7 +93,9 @@ public enum AssetLinksChecks {
         for (index, statement) in statements.enumerated() {
             let place = "[\(index)]"
             guard case .object(let object) = statement else {
-                report(.assetlinksStatement, "\(place) is \(ContentChecks.article(statement.typeName)), not a statement object.")
+                report(
+                    .assetlinksStatement,
+                    "\(place) is \(ContentChecks.article(statement.typeName)), not a statement object.")
                 continue
             }
             if let include = object["include"] {
@@ -79,10 +104,15 @@ public enum AssetLinksChecks {
                     includeStatements += 1
                     if declarations.includes.count < maximumIncludes, !declarations.includes.contains(url) {
                         declarations.includes.append(url)
-                        findings.append(Finding(.assetlinksInclude, location, "\(place) includes \(url.prefix(300)); that file is not followed by this audit."))
+                        findings.append(
+                            Finding(
+                                .assetlinksInclude, location,
+                                "\(place) includes \(url.prefix(300)); that file is not followed by this audit."))
                     }
                 } else {
-                    report(.assetlinksStatement, "\(place).include is \(ContentChecks.article(include.typeName)), not a URL string.")
+                    report(
+                        .assetlinksStatement,
+                        "\(place).include is \(ContentChecks.article(include.typeName)), not a URL string.")
                 }
                 continue
             }
@@ -98,47 +128,71 @@ public enum AssetLinksChecks {
                     continue
                 }
                 guard case .array(let values)? = target["sha256_cert_fingerprints"], !values.isEmpty else {
-                    report(.assetlinksStatement, "\(place).target (\(package)) has no non-empty sha256_cert_fingerprints array.")
+                    report(
+                        .assetlinksStatement,
+                        "\(place).target (\(package)) has no non-empty sha256_cert_fingerprints array.")
                     continue
                 }
                 var fingerprints: [String] = []
                 for (position, value) in values.enumerated() {
                     guard case .string(let fingerprint) = value else {
-                        report(.assetlinksFingerprint, "\(place).target.sha256_cert_fingerprints[\(position)] is \(ContentChecks.article(value.typeName)), not a string.")
+                        report(
+                            .assetlinksFingerprint,
+                            "\(place).target.sha256_cert_fingerprints[\(position)] is \(ContentChecks.article(value.typeName)), not a string."
+                        )
                         continue
                     }
                     if let problem = CertificateFingerprint.problem(with: fingerprint) {
-                        report(.assetlinksFingerprint, "\(place).target.sha256_cert_fingerprints[\(position)] \"\(fingerprint.prefix(120))\" \(problem).")
+                        report(
+                            .assetlinksFingerprint,
+                            "\(place).target.sha256_cert_fingerprints[\(position)] \"\(fingerprint.prefix(120))\" \(problem)."
+                        )
                     }
                     fingerprints.append(fingerprint)
                 }
                 declarations.add(package: package, fingerprints: fingerprints, relations: relations)
             case "web":
-                if target["site"]?.stringValue == nil { report(.assetlinksStatement, "\(place).target (web) has no site string.") }
+                if target["site"]?.stringValue == nil {
+                    report(.assetlinksStatement, "\(place).target (web) has no site string.")
+                }
             case let other:
-                report(.assetlinksStatement, "\(place).target.namespace is \(other.map { "\"\($0)\"" } ?? "missing"); Android knows android_app and web.")
+                report(
+                    .assetlinksStatement,
+                    "\(place).target.namespace is \(other.map { "\"\($0)\"" } ?? "missing"); Android knows android_app and web."
+                )
             }
         }
         if listed > 50 {
-            findings.append(Finding(.assetlinksStatement, location, "… and \(listed - 50) more malformed statements, not listed."))
+            findings.append(
+                Finding(.assetlinksStatement, location, "… and \(listed - 50) more malformed statements, not listed."))
         }
         if includeStatements > declarations.includes.count {
             let more = includeStatements - declarations.includes.count
-            findings.append(Finding(.assetlinksInclude, location, "… and \(more) more include statements (repeated, or past the first \(maximumIncludes) URLs), not listed."))
+            findings.append(
+                Finding(
+                    .assetlinksInclude, location,
+                    "… and \(more) more include statements (repeated, or past the first \(maximumIncludes) URLs), not listed."
+                ))
         }
         findings += expectationFindings(expected, declarations: declarations, at: location)
         return Result(findings: findings, declarations: declarations)
     }
 
-    static func relations(of statement: JSONObject, at place: String, report: (FindingCode, String) -> Void) -> [String] {
+    static func relations(of statement: JSONObject, at place: String, report: (FindingCode, String) -> Void) -> [String]
+    {
         guard case .array(let values)? = statement["relation"], !values.isEmpty else {
-            report(.assetlinksRelation, "\(place).relation is \(statement["relation"].map { ContentChecks.article($0.typeName) } ?? "missing"), not a non-empty array of kind/detail strings.")
+            report(
+                .assetlinksRelation,
+                "\(place).relation is \(statement["relation"].map { ContentChecks.article($0.typeName) } ?? "missing"), not a non-empty array of kind/detail strings."
+            )
             return []
         }
         var relations: [String] = []
         for (position, value) in values.enumerated() {
             guard case .string(let relation) = value, isRelation(relation) else {
-                report(.assetlinksRelation, "\(place).relation[\(position)] is not a kind/detail string such as \(handleAllURLs).")
+                report(
+                    .assetlinksRelation,
+                    "\(place).relation[\(position)] is not a kind/detail string such as \(handleAllURLs).")
                 continue
             }
             relations.append(relation)
@@ -149,12 +203,18 @@ public enum AssetLinksChecks {
     /// `kind/detail`, each part of `[a-z0-9_.]+`.
     static func isRelation(_ text: String) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { part in
-            !part.isEmpty && part.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "." }
-        }
+        return parts.count == 2
+            && parts.allSatisfy { part in
+                !part.isEmpty
+                    && part.allSatisfy {
+                        ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "."
+                    }
+            }
     }
 
-    static func expectationFindings(_ expected: [AndroidApp], declarations: AndroidDeclarations, at location: FindingLocation) -> [Finding] {
+    static func expectationFindings(
+        _ expected: [AndroidApp], declarations: AndroidDeclarations, at location: FindingLocation
+    ) -> [Finding] {
         var findings: [Finding] = []
         for app in expected {
             guard let declared = declarations.apps.first(where: { $0.package == app.package }) else {
@@ -162,12 +222,19 @@ public enum AssetLinksChecks {
                 continue
             }
             guard declared.relations.contains(handleAllURLs) else {
-                findings.append(Finding(.assetlinksPackageMissing, location, "\(app.package) is declared only for \(declared.relations.isEmpty ? "no relation" : declared.relations.joined(separator: ", ")), not for \(handleAllURLs): its App Links are not verified."))
+                findings.append(
+                    Finding(
+                        .assetlinksPackageMissing, location,
+                        "\(app.package) is declared only for \(declared.relations.isEmpty ? "no relation" : declared.relations.joined(separator: ", ")), not for \(handleAllURLs): its App Links are not verified."
+                    ))
                 continue
             }
             if let fingerprint = app.fingerprint, !declared.fingerprints.contains(fingerprint) {
-                findings.append(Finding(.assetlinksFingerprintMissing, location,
-                    "\(app.package) is declared with \(declared.fingerprints.joined(separator: ", ")), not with \(fingerprint). If that is the upload key's fingerprint, add the app signing key's from the Play Console (App integrity, App signing)."))
+                findings.append(
+                    Finding(
+                        .assetlinksFingerprintMissing, location,
+                        "\(app.package) is declared with \(declared.fingerprints.joined(separator: ", ")), not with \(fingerprint). If that is the upload key's fingerprint, add the app signing key's from the Play Console (App integrity, App signing)."
+                    ))
             }
         }
         return findings
@@ -178,8 +245,12 @@ extension AndroidDeclarations {
     /// Adds a statement's app, merging with an earlier statement for the same package.
     mutating func add(package: String, fingerprints: [String], relations: [String]) {
         if let index = apps.firstIndex(where: { $0.package == package }) {
-            for fingerprint in fingerprints where !apps[index].fingerprints.contains(fingerprint) { apps[index].fingerprints.append(fingerprint) }
-            for relation in relations where !apps[index].relations.contains(relation) { apps[index].relations.append(relation) }
+            for fingerprint in fingerprints where !apps[index].fingerprints.contains(fingerprint) {
+                apps[index].fingerprints.append(fingerprint)
+            }
+            for relation in relations where !apps[index].relations.contains(relation) {
+                apps[index].relations.append(relation)
+            }
         } else {
             apps.append(App(package: package, fingerprints: fingerprints, relations: relations))
         }

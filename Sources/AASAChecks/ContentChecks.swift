@@ -10,7 +10,9 @@ public struct ContentAssessment: Sendable, Equatable {
 
 /// The checks on the content of a file that parsed as a JSON object.
 public enum ContentChecks {
-    public static func assess(_ file: JSONObject, at location: FindingLocation, options: ValidationOptions = ValidationOptions()) -> ContentAssessment {
+    public static func assess(
+        _ file: JSONObject, at location: FindingLocation, options: ValidationOptions = ValidationOptions()
+    ) -> ContentAssessment {
         var findings: [Finding] = []
         var appIDs = ServiceAppIDs()
 
@@ -18,11 +20,17 @@ public enum ContentChecks {
         case nil:
             let others = AssociatedDomainService.appListServices.map(\.rawValue).filter { file[$0] != nil }
             let note = others.isEmpty ? "" : " (it has \(others.joined(separator: ", ")) only)"
-            findings.append(Finding(.applinksMissing, location, "The file has no applinks section\(note): it opens no universal links."))
+            findings.append(
+                Finding(
+                    .applinksMissing, location, "The file has no applinks section\(note): it opens no universal links.")
+            )
         case .object(let applinks)?:
             appIDs.applinks = applinksAppIDs(applinks)
         case let other?:
-            findings.append(Finding(.applinksMissing, location, "applinks is \(article(other.typeName)), not an object: it opens no universal links."))
+            findings.append(
+                Finding(
+                    .applinksMissing, location,
+                    "applinks is \(article(other.typeName)), not an object: it opens no universal links."))
         }
         appIDs.webcredentials = serviceApps(file[AssociatedDomainService.webcredentials.rawValue])
         appIDs.appclips = serviceApps(file[AssociatedDomainService.appclips.rawValue])

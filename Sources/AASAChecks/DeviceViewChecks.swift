@@ -11,25 +11,49 @@ public enum DeviceViewChecks {
         let record = cdn.record
         let apple = appleReason(record.headers)
         if let error = record.error {
-            return [Finding(.cdnUnchecked, .cdn, "Apple's CDN could not be reached from here (\(error.message)): its copy was not checked.")]
+            return [
+                Finding(
+                    .cdnUnchecked, .cdn,
+                    "Apple's CDN could not be reached from here (\(error.message)): its copy was not checked.")
+            ]
         }
         guard let status = record.status else { return [] }
         let explained = record.headers.appleFailureReason.map { " " + AppleFailureReasons.explain($0) } ?? ""
         if status == 404 {
-            return [Finding(.cdnMissing, .cdn, "Apple's CDN has no copy of the file (HTTP 404\(apple.map { "; Apple says: \($0)" } ?? "")).\(explained)")]
+            return [
+                Finding(
+                    .cdnMissing, .cdn,
+                    "Apple's CDN has no copy of the file (HTTP 404\(apple.map { "; Apple says: \($0)" } ?? "")).\(explained)"
+                )
+            ]
         }
         if status != 200 || apple != nil {
-            return [Finding(.cdnError, .cdn, "Apple's CDN reports a failure: HTTP \(status)\(apple.map { "; Apple says: \($0)" } ?? "").\(explained)")]
+            return [
+                Finding(
+                    .cdnError, .cdn,
+                    "Apple's CDN reports a failure: HTTP \(status)\(apple.map { "; Apple says: \($0)" } ?? "").\(explained)"
+                )
+            ]
         }
         guard let copy else {
             return [Finding(.cdnError, .cdn, "Apple's CDN serves a copy that is not a JSON object.")]
         }
         guard let originFile else {
-            return [Finding(.cdnStale, .cdn, "Apple's CDN still serves a copy, but the origin has no usable file at .well-known: devices keep the copy until the CDN refreshes (about a day).")]
+            return [
+                Finding(
+                    .cdnStale, .cdn,
+                    "Apple's CDN still serves a copy, but the origin has no usable file at .well-known: devices keep the copy until the CDN refreshes (about a day)."
+                )
+            ]
         }
         if !JSONValue.object(copy).isEquivalent(to: .object(originFile)) {
             let differences = describeDifferences(copy, originFile, names: ("the CDN", ".well-known"))
-            return [Finding(.cdnStale, .cdn, "Apple's CDN copy differs from the origin's .well-known file (\(differences)); normal for up to a day after a change.")]
+            return [
+                Finding(
+                    .cdnStale, .cdn,
+                    "Apple's CDN copy differs from the origin's .well-known file (\(differences)); normal for up to a day after a change."
+                )
+            ]
         }
         return []
     }
@@ -39,16 +63,32 @@ public enum DeviceViewChecks {
         let botFile = usableFile(bot)
         let browserFile = usableFile(browser)
         if botFile == nil, browserFile != nil {
-            let what = bot.record.error.map { "its request fails (\($0.message))" }
-                ?? bot.record.status.map { $0 == 200 ? "it gets HTTP 200 without a usable file (a challenge page?)" : "it gets HTTP \($0)" }
+            let what =
+                bot.record.error.map { "its request fails (\($0.message))" }
+                ?? bot.record.status.map {
+                    $0 == 200 ? "it gets HTTP 200 without a usable file (a challenge page?)" : "it gets HTTP \($0)"
+                }
                 ?? "it gets no answer"
-            return [Finding(.uaBlocked, .wellKnown, "Apple's bot (\(botAgent)) is refused: \(what), while a browser gets the file. Apple's CDN cannot fetch it.")]
+            return [
+                Finding(
+                    .uaBlocked, .wellKnown,
+                    "Apple's bot (\(botAgent)) is refused: \(what), while a browser gets the file. Apple's CDN cannot fetch it."
+                )
+            ]
         }
         if let botFile, let browserFile, !JSONValue.object(botFile).isEquivalent(to: .object(browserFile)) {
-            return [Finding(.uaDiffer, .wellKnown, "Apple's bot and a browser get different files (\(describeDifferences(botFile, browserFile, names: ("the bot", "the browser")))).")]
+            return [
+                Finding(
+                    .uaDiffer, .wellKnown,
+                    "Apple's bot and a browser get different files (\(describeDifferences(botFile, browserFile, names: ("the bot", "the browser"))))."
+                )
+            ]
         }
         if botFile != nil, browserFile == nil, let status = browser.record.status {
-            return [Finding(.uaDiffer, .wellKnown, "A browser gets HTTP \(status) without the file while Apple's bot gets it.")]
+            return [
+                Finding(
+                    .uaDiffer, .wellKnown, "A browser gets HTTP \(status) without the file while Apple's bot gets it.")
+            ]
         }
         return []
     }
@@ -56,11 +96,17 @@ public enum DeviceViewChecks {
     /// The root copy against the `.well-known` one, when both parse.
     public static func locations(wellKnown: JSONObject, root: JSONObject) -> [Finding] {
         guard !JSONValue.object(wellKnown).isEquivalent(to: .object(root)) else { return [] }
-        return [Finding(.locationDiffer, .domain, "The two copies differ: \(describeDifferences(wellKnown, root, names: (".well-known", "root"))).")]
+        return [
+            Finding(
+                .locationDiffer, .domain,
+                "The two copies differ: \(describeDifferences(wellKnown, root, names: (".well-known", "root"))).")
+        ]
     }
 
     public static func usableFile(_ fetched: FetchedLocation) -> JSONObject? {
-        guard fetched.record.error == nil, fetched.record.status == 200, !fetched.record.bodyTruncated else { return nil }
+        guard fetched.record.error == nil, fetched.record.status == 200, !fetched.record.bodyTruncated else {
+            return nil
+        }
         return (try? JSONParser.parse(fetched.body))?.objectValue
     }
 
@@ -80,9 +126,11 @@ public enum DeviceViewChecks {
         }
         let firstRules = RuleSet(file: first).entries.map { $0.rules.map(\.source) }
         let secondRules = RuleSet(file: second).entries.map { $0.rules.map(\.source) }
-        let rulesDiffer = firstRules.count != secondRules.count || zip(firstRules, secondRules).contains { a, b in
-            a.count != b.count || zip(a, b).contains { !$0.isEquivalent(to: $1) }
-        }
+        let rulesDiffer =
+            firstRules.count != secondRules.count
+            || zip(firstRules, secondRules).contains { a, b in
+                a.count != b.count || zip(a, b).contains { !$0.isEquivalent(to: $1) }
+            }
         if rulesDiffer { parts.append("applinks rules") }
         let sections = Set(first.keys).union(second.keys).subtracting(["applinks"]).sorted().filter { key in
             switch (first[key], second[key]) {

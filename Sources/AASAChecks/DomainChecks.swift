@@ -20,15 +20,25 @@ public enum DomainChecks {
 
     /// For hosts named by entitlements for services other than applinks: each such section must
     /// be there, and name the expected apps.
-    static func serviceFindings(_ target: DomainTarget, file: JSONObject, services: Set<AssociatedDomainService>) -> [Finding] {
+    static func serviceFindings(_ target: DomainTarget, file: JSONObject, services: Set<AssociatedDomainService>)
+        -> [Finding]
+    {
         var findings: [Finding] = []
         for service in AssociatedDomainService.appListServices where services.contains(service) {
             guard let apps = ContentChecks.serviceApps(file[service.rawValue]) else {
-                findings.append(Finding(.serviceMissing, .wellKnown, "The entitlements name this host for \(service.rawValue), but the file has no \(service.rawValue) section."))
+                findings.append(
+                    Finding(
+                        .serviceMissing, .wellKnown,
+                        "The entitlements name this host for \(service.rawValue), but the file has no \(service.rawValue) section."
+                    ))
                 continue
             }
-            for expected in target.expectedAppIDs where !apps.contains(expected) && !apps.contains(where: { $0.hasPrefix(expected + ".") }) {
-                findings.append(Finding(.serviceMissing, .wellKnown, "The file's \(service.rawValue) section does not name \(expected)."))
+            for expected in target.expectedAppIDs
+            where !apps.contains(expected) && !apps.contains(where: { $0.hasPrefix(expected + ".") }) {
+                findings.append(
+                    Finding(
+                        .serviceMissing, .wellKnown, "The file's \(service.rawValue) section does not name \(expected)."
+                    ))
             }
         }
         return findings
@@ -36,7 +46,9 @@ public enum DomainChecks {
 
     /// The `+`/`-` lines of the input, checked with the matcher against the `.well-known` file,
     /// within one matching budget for the domain (interrupted by task cancellation too).
-    static func expectationFindings(_ target: DomainTarget, file: JSONObject, visits: Int = MatchBudget.standardVisits) -> [Finding] {
+    static func expectationFindings(_ target: DomainTarget, file: JSONObject, visits: Int = MatchBudget.standardVisits)
+        -> [Finding]
+    {
         guard !target.expectations.isEmpty else { return [] }
         let matcher = Matcher(file: file, domain: target.domain)
         var budget = MatchBudget(visits: visits)
@@ -46,9 +58,11 @@ public enum DomainChecks {
             let decision = matcher.decide(url, budget: &budget)
             if decision.outcome == .undecided {
                 let left = target.expectations.count - index
-                findings.append(Finding(
-                    .matchCutShort, .wellKnown,
-                    "\(left) of the \(target.expectations.count) URLs of the input (from line \(expectation.inputLine)) were not checked: \(decision.reason)"))
+                findings.append(
+                    Finding(
+                        .matchCutShort, .wellKnown,
+                        "\(left) of the \(target.expectations.count) URLs of the input (from line \(expectation.inputLine)) were not checked: \(decision.reason)"
+                    ))
                 break
             }
             let rule = decision.rule.map { " (\($0.path))" } ?? ""
@@ -59,16 +73,31 @@ public enum DomainChecks {
                 case .app where wanted.isEmpty || decision.appIDs.contains(where: wanted.contains):
                     continue
                 case .app:
-                    findings.append(Finding(.matchExpectedApp, .wellKnown, "\(expectation.url) (\(line)) opens \(decision.appIDs.joined(separator: ", ")), not \(wanted.joined(separator: " or "))\(rule)."))
+                    findings.append(
+                        Finding(
+                            .matchExpectedApp, .wellKnown,
+                            "\(expectation.url) (\(line)) opens \(decision.appIDs.joined(separator: ", ")), not \(wanted.joined(separator: " or "))\(rule)."
+                        ))
                 case .excluded:
-                    findings.append(Finding(.matchExpectedApp, .wellKnown, "\(expectation.url) (\(line)) must open the app but stays in the browser: excluded by \(decision.rule?.path ?? "a rule")."))
+                    findings.append(
+                        Finding(
+                            .matchExpectedApp, .wellKnown,
+                            "\(expectation.url) (\(line)) must open the app but stays in the browser: excluded by \(decision.rule?.path ?? "a rule")."
+                        ))
                 case .none:
-                    findings.append(Finding(.matchExpectedApp, .wellKnown, "\(expectation.url) (\(line)) must open the app but no rule matches it."))
+                    findings.append(
+                        Finding(
+                            .matchExpectedApp, .wellKnown,
+                            "\(expectation.url) (\(line)) must open the app but no rule matches it."))
                 case .undecided:
                     break  // reported above
                 }
             } else if decision.outcome == .app {
-                findings.append(Finding(.matchExpectedBrowser, .wellKnown, "\(expectation.url) (\(line)) must stay in the browser but opens \(decision.appIDs[0])\(rule)."))
+                findings.append(
+                    Finding(
+                        .matchExpectedBrowser, .wellKnown,
+                        "\(expectation.url) (\(line)) must stay in the browser but opens \(decision.appIDs[0])\(rule).")
+                )
             }
         }
         return findings
@@ -82,7 +111,10 @@ public enum DomainChecks {
         public var browser: FetchedLocation?
         public var botAgent: String
 
-        public init(cdn: FetchedLocation? = nil, bot: FetchedLocation? = nil, browser: FetchedLocation? = nil, botAgent: String = AppleLimits.botUserAgent) {
+        public init(
+            cdn: FetchedLocation? = nil, bot: FetchedLocation? = nil, browser: FetchedLocation? = nil,
+            botAgent: String = AppleLimits.botUserAgent
+        ) {
             self.cdn = cdn
             self.bot = bot
             self.browser = browser
@@ -90,28 +122,39 @@ public enum DomainChecks {
         }
     }
 
-    public static func assess(target: DomainTarget, wellKnown: FetchedLocation, root: FetchedLocation, options: ValidationOptions = ValidationOptions(),
-                              deviceView: DeviceView = DeviceView()) -> Result {
+    public static func assess(
+        target: DomainTarget, wellKnown: FetchedLocation, root: FetchedLocation,
+        options: ValidationOptions = ValidationOptions(),
+        deviceView: DeviceView = DeviceView()
+    ) -> Result {
         let primary = LocationChecks.assess(wellKnown, options: options)
         let fallback = LocationChecks.assess(root, options: options)
         var findings = primary.findings
         // A root copy with the same bytes has the same content problems: report them once.
-        let sameFile = wellKnown.record.bodySHA256 != nil && wellKnown.record.bodySHA256 == root.record.bodySHA256
+        let sameFile =
+            wellKnown.record.bodySHA256 != nil && wellKnown.record.bodySHA256 == root.record.bodySHA256
             && wellKnown.record.bodyBytes == root.record.bodyBytes && primary.answered200 && fallback.answered200
-        let rootFindings = sameFile ? fallback.findings.filter { $0.code.definition.category != .content } : fallback.findings
+        let rootFindings =
+            sameFile ? fallback.findings.filter { $0.code.definition.category != .content } : fallback.findings
         findings += rootFindings.map { finding in
             var capped = finding
             capped.severity = fallback.answered200 ? min(finding.severity, .warning) : .info
             // No root copy beside a good .well-known file is how it should be today: say so
             // quietly, not as a status to fix.
-            if primary.file != nil, finding.code == .httpStatus, root.record.status == 404 || root.record.status == 410 {
-                capped.message = "No copy at the root location (HTTP \(root.record.status!)): fine, only iOS 9 devices fell back to it."
+            if primary.file != nil, finding.code == .httpStatus, root.record.status == 404 || root.record.status == 410
+            {
+                capped.message =
+                    "No copy at the root location (HTTP \(root.record.status!)): fine, only iOS 9 devices fell back to it."
             }
             return capped
         }
 
         if primary.file == nil, fallback.file != nil {
-            findings.append(Finding(.locationRootOnly, .domain, "A valid file is served only at \(AASALocation.root.path); current iOS and Apple's CDN read only \(AASALocation.wellKnown.path)."))
+            findings.append(
+                Finding(
+                    .locationRootOnly, .domain,
+                    "A valid file is served only at \(AASALocation.root.path); current iOS and Apple's CDN read only \(AASALocation.wellKnown.path)."
+                ))
         }
         if !primary.answered200, !fallback.answered200, primary.responded || fallback.responded {
             findings.append(Finding(.locationNone, .domain, "Neither location served the file with status 200."))
@@ -142,13 +185,18 @@ public enum DomainChecks {
             for expected in target.expectedAppIDs where !named.contains(expected) {
                 let nearMiss = named.first { $0.lowercased() == expected.lowercased() }
                 let hint = nearMiss.map { " (it names \($0), which differs only in case)" } ?? ""
-                findings.append(Finding(.appIDMissing, .wellKnown, "The expected app ID \(expected) is not in the file's applinks section\(hint)."))
+                findings.append(
+                    Finding(
+                        .appIDMissing, .wellKnown,
+                        "The expected app ID \(expected) is not in the file's applinks section\(hint)."))
             }
         }
         if let file = primary.file {
             findings += expectationFindings(target, file: file, visits: options.matchVisits)
         }
-        return Result(findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs(), wellKnownFile: primary.file, rootFile: fallback.file, cdnFile: cdnFile)
+        return Result(
+            findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs(), wellKnownFile: primary.file,
+            rootFile: fallback.file, cdnFile: cdnFile)
     }
 }
 
@@ -157,6 +205,7 @@ extension DomainChecks {
     public static func notAudited(_ target: DomainTarget) -> DomainReport {
         DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs, fetches: [],
-            appIDs: ServiceAppIDs(), findings: [Finding(.auditInterrupted, .domain, "The run was interrupted before this domain was audited.")])
+            appIDs: ServiceAppIDs(),
+            findings: [Finding(.auditInterrupted, .domain, "The run was interrupted before this domain was audited.")])
     }
 }

@@ -10,7 +10,9 @@ extension FileValidator {
             report(.valueType, "\(path) is \(Self.a(value)), not an object; it is ignored.")
             return
         }
-        reportUnknownKeys(of: component, in: path, known: Self.componentKeys, as: .componentUnknownKey, effect: "iOS ignores it, so the rule matches more than intended")
+        reportUnknownKeys(
+            of: component, in: path, known: Self.componentKeys, as: .componentUnknownKey,
+            effect: "iOS ignores it, so the rule matches more than intended")
         validateComponentValues(component, path: path, allowComment: true)
     }
 
@@ -35,15 +37,22 @@ extension FileValidator {
             case ("?", .object(let items)):
                 let nonStrings = items.members.filter { $0.value.stringValue == nil }
                 if let first = nonStrings.first {
-                    report(.componentQueryDisabled, "\(keyPath) has a value that is not a string (\"\(first.key)\": \(first.value.prettyPrinted(indent: ""))); iOS then ignores the whole dictionary, so the rule accepts any query.")
+                    report(
+                        .componentQueryDisabled,
+                        "\(keyPath) has a value that is not a string (\"\(first.key)\": \(first.value.prettyPrinted(indent: ""))); iOS then ignores the whole dictionary, so the rule accepts any query."
+                    )
                 }
-                for item in items.members { if let pattern = item.value.stringValue { checkLength(pattern, path: keyPath) } }
+                for item in items.members {
+                    if let pattern = item.value.stringValue { checkLength(pattern, path: keyPath) }
+                }
             case ("exclude", .bool), ("caseSensitive", .bool), ("percentEncoded", .bool), ("comment", .string):
                 break
             case ("/", let other), ("#", let other):
                 report(.valueType, "\(keyPath) is \(Self.a(other)), not a pattern string; it is ignored.")
             case ("?", let other):
-                report(.valueType, "\(keyPath) is \(Self.a(other)), not a pattern string or a dictionary of them; it is ignored.")
+                report(
+                    .valueType,
+                    "\(keyPath) is \(Self.a(other)), not a pattern string or a dictionary of them; it is ignored.")
             case ("exclude", let other), ("caseSensitive", let other), ("percentEncoded", let other):
                 report(.valueType, "\(keyPath) is \(Self.a(other)), not true or false; it is ignored.")
             case ("comment", let other) where allowComment:
@@ -56,7 +65,10 @@ extension FileValidator {
 
     mutating func checkLength(_ pattern: String, path: String) {
         if pattern.unicodeScalars.count > Pattern.maximumLength {
-            report(.patternTooLong, "\(path) is \(pattern.unicodeScalars.count) characters long; patterns over \(Pattern.maximumLength) are treated as matching nothing.")
+            report(
+                .patternTooLong,
+                "\(path) is \(pattern.unicodeScalars.count) characters long; patterns over \(Pattern.maximumLength) are treated as matching nothing."
+            )
         }
     }
 }

@@ -10,7 +10,8 @@ extension FileValidator {
         if let apps = applinks["apps"] {
             switch apps {
             case .array(let list) where list.isEmpty: break
-            case .array: report(.applinksLegacyApps, "applinks.apps is not empty; the legacy key must be [] (or left out).")
+            case .array:
+                report(.applinksLegacyApps, "applinks.apps is not empty; the legacy key must be [] (or left out).")
             default: report(.valueType, "applinks.apps is \(Self.a(apps)), not an array (the legacy key must be []).")
             }
         }
@@ -31,7 +32,9 @@ extension FileValidator {
                 validateEntry(entry, path: "applinks.details[\(index)]")
             }
         case .object(let legacy)?:
-            let note = legacy.members.count > 1 ? "; with \(legacy.members.count) apps their order is undefined (tried here in sorted order)" : ""
+            let note =
+                legacy.members.count > 1
+                ? "; with \(legacy.members.count) apps their order is undefined (tried here in sorted order)" : ""
             report(.detailsDictionary, "applinks.details is the iOS 9 era dictionary keyed by app ID\(note).")
             for member in legacy.members {
                 let path = "applinks.details[\(JSONValue.string(member.key).prettyPrinted())]"
@@ -51,7 +54,11 @@ extension FileValidator {
         reportUnknownKeys(of: entry, in: path, known: Self.entryKeys, as: .entryUnknownKey)
         var apps = 0
         if let appID = entry["appID"] {
-            if case .string = appID { apps += 1 } else { report(.valueType, "\(path).appID is \(Self.a(appID)), not a string.") }
+            if case .string = appID {
+                apps += 1
+            } else {
+                report(.valueType, "\(path).appID is \(Self.a(appID)), not a string.")
+            }
         }
         if let appIDs = entry["appIDs"] {
             if case .array(let list) = appIDs {
@@ -68,7 +75,9 @@ extension FileValidator {
             report(.entryNoApp, "\(path) names no app (\(why)): its rules open nothing.")
         }
         if entry["appID"] != nil, entry["appIDs"] != nil {
-            report(.entryMixedAppKeys, "\(path) has both appID and appIDs; use one (the apps are taken as the union of both).")
+            report(
+                .entryMixedAppKeys,
+                "\(path) has both appID and appIDs; use one (the apps are taken as the union of both).")
         }
 
         let paths = entry["paths"]
@@ -98,11 +107,20 @@ extension FileValidator {
         if paths != nil, components != nil {
             switch options.minimumIOS {
             case let minimum? where minimum < IOSVersion.components:
-                report(.entryMixedFormats, .mixedFormatsForOldIOS, "\(path) has both paths (read by iOS 12 and older) and components (iOS 13+), as an app supporting iOS \(minimum) needs.")
+                report(
+                    .entryMixedFormats, .mixedFormatsForOldIOS,
+                    "\(path) has both paths (read by iOS 12 and older) and components (iOS 13+), as an app supporting iOS \(minimum) needs."
+                )
             case let minimum?:
-                report(.entryMixedFormats, "\(path) has both paths and components; with iOS \(minimum) as the minimum only components are read, and TN3155 warns that mixing breaks links.")
+                report(
+                    .entryMixedFormats,
+                    "\(path) has both paths and components; with iOS \(minimum) as the minimum only components are read, and TN3155 warns that mixing breaks links."
+                )
             case nil:
-                report(.entryMixedFormats, "\(path) has both paths and components: iOS 13+ reads only components, iOS 12 only paths, and TN3155 warns that mixing breaks links (say --min-ios to judge it).")
+                report(
+                    .entryMixedFormats,
+                    "\(path) has both paths and components: iOS 13+ reads only components, iOS 12 only paths, and TN3155 warns that mixing breaks links (say --min-ios to judge it)."
+                )
             }
         }
         if componentCount > 0, paths == nil || entry["appID"] == nil {

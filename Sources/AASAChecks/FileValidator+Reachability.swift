@@ -17,12 +17,17 @@ extension FileValidator {
         for entry in rules.entries {
             if !entry.rules.isEmpty {
                 if let blocker = excludingEverything {
-                    report(.entryUnreachable, "\(entry.path) is never consulted: \(blocker.path) excludes every URL first.")
+                    report(
+                        .entryUnreachable, "\(entry.path) is never consulted: \(blocker.path) excludes every URL first."
+                    )
                     continue
                 }
                 if !entry.appIDs.isEmpty, let blocker = entry.appIDs.compactMap({ takenEverything[$0] }).first,
-                   entry.appIDs.allSatisfy({ takenEverything[$0] != nil }) {
-                    report(.entryUnreachable, "\(entry.path) is never consulted for its apps: \(blocker.path) already sends them every URL.")
+                    entry.appIDs.allSatisfy({ takenEverything[$0] != nil })
+                {
+                    report(
+                        .entryUnreachable,
+                        "\(entry.path) is never consulted for its apps: \(blocker.path) already sends them every URL.")
                     continue
                 }
             }
@@ -32,16 +37,24 @@ extension FileValidator {
             for rule in entry.rules {
                 let size = rule.largestAutomatonSize
                 if size > Pattern.maximumAutomatonSize {
-                    report(.patternTooLong, "\(rule.path) expands, with its variables' values, to \(size) matcher states; patterns over \(Pattern.maximumAutomatonSize) are treated as matching nothing.")
+                    report(
+                        .patternTooLong,
+                        "\(rule.path) expands, with its variables' values, to \(size) matcher states; patterns over \(Pattern.maximumAutomatonSize) are treated as matching nothing."
+                    )
                 }
                 for name in rule.undefinedVariables {
-                    report(.variableUndefined, "\(rule.path) uses $(\(name)), which is neither defined in substitutionVariables nor built in: the pattern never matches.")
+                    report(
+                        .variableUndefined,
+                        "\(rule.path) uses $(\(name)), which is neither defined in substitutionVariables nor built in: the pattern never matches."
+                    )
                 }
                 if let earlier = catchAll {
                     let what = rule.exclude ? "this exclusion never applies" : "this rule never decides"
                     report(.ruleUnreachable, "\(rule.path): \(what), because \(earlier.path) matches every URL first.")
                 } else if seen.contains(rule.source.prettyPrinted(indent: "")) {
-                    report(.ruleUnreachable, "\(rule.path) repeats an earlier rule of the same entry, which always decides first.")
+                    report(
+                        .ruleUnreachable,
+                        "\(rule.path) repeats an earlier rule of the same entry, which always decides first.")
                 } else if rule.matchesEverything {
                     catchAll = rule
                 }
@@ -60,7 +73,9 @@ extension FileValidator {
         collectPatternTexts(.object(applinks), into: &texts)
         for text in texts { used.formUnion(Self.variableNames(in: text)) }
         for name in (applinks["substitutionVariables"]?.objectValue?.keys ?? []) where !used.contains(name) {
-            report(.variableUnused, "applinks.substitutionVariables[\(JSONValue.string(name).prettyPrinted())] is never used.")
+            report(
+                .variableUnused,
+                "applinks.substitutionVariables[\(JSONValue.string(name).prettyPrinted())] is never used.")
         }
     }
 

@@ -13,7 +13,9 @@ extension FileValidator {
             case .webcredentials?, .appclips?, .activitycontinuation?:
                 validateService(member.key, member.value)
             case nil:
-                report(.fileUnknownKey, "Unknown top-level key \"\(member.key)\"\(hint(member.key, among: Self.services)); iOS ignores it.")
+                report(
+                    .fileUnknownKey,
+                    "Unknown top-level key \"\(member.key)\"\(hint(member.key, among: Self.services)); iOS ignores it.")
             }
         }
     }
@@ -37,7 +39,9 @@ extension FileValidator {
                 continue
             }
             if name == AssociatedDomainService.appclips.rawValue, !id.hasSuffix(".Clip") {
-                report(.appClipSuffix, "\(name).apps[\(index)] \"\(id)\" does not end in .Clip, as App Clip IDs do by convention.")
+                report(
+                    .appClipSuffix,
+                    "\(name).apps[\(index)] \"\(id)\" does not end in .Clip, as App Clip IDs do by convention.")
             }
         }
     }

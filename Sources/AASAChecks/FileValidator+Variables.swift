@@ -7,7 +7,9 @@ extension FileValidator {
 
     mutating func validateVariables(_ value: JSONValue) {
         guard case .object(let variables) = value else {
-            report(.variableInvalid, "applinks.substitutionVariables is \(Self.a(value)), not an object of name → array of strings.")
+            report(
+                .variableInvalid,
+                "applinks.substitutionVariables is \(Self.a(value)), not an object of name → array of strings.")
             return
         }
         for member in variables.members {
@@ -17,7 +19,10 @@ extension FileValidator {
                 report(.variableInvalid, "\(path): a variable name may not be empty or hold $, ( or ).")
             }
             if BuiltinVariables.names.contains(name) {
-                report(.variableShadowsBuiltin, "\(path) reuses the name of the built-in $(\(name)); what iOS does then is not documented (the auditor uses the file's values).")
+                report(
+                    .variableShadowsBuiltin,
+                    "\(path) reuses the name of the built-in $(\(name)); what iOS does then is not documented (the auditor uses the file's values)."
+                )
             }
             guard case .array(let values) = member.value else {
                 report(.variableInvalid, "\(path) is \(Self.a(member.value)), not an array of strings.")
@@ -32,7 +37,9 @@ extension FileValidator {
                     continue
                 }
                 if text.contains("$(") {
-                    report(.variableInvalid, "\(path)[\(index)] \"\(text)\" refers to another variable, which a value may not do.")
+                    report(
+                        .variableInvalid,
+                        "\(path)[\(index)] \"\(text)\" refers to another variable, which a value may not do.")
                 }
             }
         }

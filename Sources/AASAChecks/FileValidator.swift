@@ -19,10 +19,14 @@ struct FileValidator {
 
     /// The findings, each code's extra ones folded into one record at the end.
     var findings: [Finding] {
-        listed + unlisted.sorted { $0.key.rawValue < $1.key.rawValue }.map { code, extra in
-            Finding(code: code, severity: extra.severity, location: location,
-                    message: "… and \(extra.count) more \(code.rawValue) finding\(extra.count == 1 ? "" : "s") in this file, not listed (the first \(Self.maximumPerCode) are).")
-        }
+        listed
+            + unlisted.sorted { $0.key.rawValue < $1.key.rawValue }.map { code, extra in
+                Finding(
+                    code: code, severity: extra.severity, location: location,
+                    message:
+                        "… and \(extra.count) more \(code.rawValue) finding\(extra.count == 1 ? "" : "s") in this file, not listed (the first \(Self.maximumPerCode) are)."
+                )
+            }
     }
 
     static let services = AssociatedDomainService.allCases.map(\.rawValue)
@@ -33,9 +37,11 @@ struct FileValidator {
     /// Misspellings seen in real files, and what may have been meant (the first candidate
     /// that the context knows is suggested).
     static let aliases: [String: [String]] = [
-        "appId": ["appID"], "appid": ["appID"], "AppID": ["appID"], "app_id": ["appID"], "appIds": ["appIDs"], "appids": ["appIDs"], "AppIDs": ["appIDs"],
+        "appId": ["appID"], "appid": ["appID"], "AppID": ["appID"], "app_id": ["appID"], "appIds": ["appIDs"],
+        "appids": ["appIDs"], "AppIDs": ["appIDs"],
         "path": ["paths", "/"], "component": ["components"], "default": ["defaults"], "detail": ["details"],
-        "substitutionVariable": ["substitutionVariables"], "applink": ["applinks"], "webcredential": ["webcredentials"], "appclip": ["appclips"],
+        "substitutionVariable": ["substitutionVariables"], "applink": ["applinks"], "webcredential": ["webcredentials"],
+        "appclip": ["appclips"],
         "query": ["?"], "fragment": ["#"], "excluded": ["exclude"],
     ]
 
@@ -67,18 +73,25 @@ struct FileValidator {
 
     mutating func requireIOS(_ version: IOSVersion, for what: String) {
         guard let minimum = options.minimumIOS, minimum < version else { return }
-        report(.featureMinIOS, "\(what) needs iOS \(version), but the app supports iOS \(minimum): older devices ignore it.")
+        report(
+            .featureMinIOS,
+            "\(what) needs iOS \(version), but the app supports iOS \(minimum): older devices ignore it.")
     }
 
     /// One finding per key of `object` that is not `known`, with a "did you mean" hint.
-    mutating func reportUnknownKeys(of object: JSONObject, in place: String, known: [String], as code: FindingCode, effect: String = "iOS ignores it") {
+    mutating func reportUnknownKeys(
+        of object: JSONObject, in place: String, known: [String], as code: FindingCode,
+        effect: String = "iOS ignores it"
+    ) {
         for key in object.keys where !known.contains(key) {
             report(code, "Unknown key \"\(key)\" in \(place)\(hint(key, among: known)); \(effect).")
         }
     }
 
     func hint(_ key: String, among known: [String]) -> String {
-        if let meant = (Self.aliases[key] ?? []).first(where: known.contains) ?? known.first(where: { $0.lowercased() == key.lowercased() }) {
+        if let meant = (Self.aliases[key] ?? []).first(where: known.contains)
+            ?? known.first(where: { $0.lowercased() == key.lowercased() })
+        {
             return " (did you mean \"\(meant)\"?)"
         }
         return ""
@@ -90,7 +103,10 @@ struct FileValidator {
         case .object(let object):
             for key in object.duplicateKeys {
                 let place = path.isEmpty ? "The top level" : path
-                report(.jsonDuplicateKey, "\(place) has the key \(JSONValue.string(key).prettyPrinted()) more than once. iOS keeps the last value (as this audit does); other JSON parsers keep the first or refuse the file.")
+                report(
+                    .jsonDuplicateKey,
+                    "\(place) has the key \(JSONValue.string(key).prettyPrinted()) more than once. iOS keeps the last value (as this audit does); other JSON parsers keep the first or refuse the file."
+                )
             }
             for member in object.members {
                 reportDuplicateKeys(member.value, at: path.isEmpty ? member.key : "\(path).\(member.key)")

@@ -14,10 +14,13 @@ enum JSONDiagnosis {
         }
         let start = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         if start.starts(with: Array("---".utf8)) {
-            return "front matter (a --- block from a static site generator) comes before the JSON; serve the file as-is, without processing"
+            return
+                "front matter (a --- block from a static site generator) comes before the JSON; serve the file as-is, without processing"
         }
         let at = error.offset
-        if at + 1 < bytes.count, bytes[at] == UInt8(ascii: "/"), bytes[at + 1] == UInt8(ascii: "/") || bytes[at + 1] == UInt8(ascii: "*") {
+        if at + 1 < bytes.count, bytes[at] == UInt8(ascii: "/"),
+            bytes[at + 1] == UInt8(ascii: "/") || bytes[at + 1] == UInt8(ascii: "*")
+        {
             return "a comment, which JSON does not allow"
         }
         if error.kind == .trailingComma {

@@ -18,10 +18,13 @@ public struct LocationAssessment: Sendable {
 /// The checks on one fetched location, in the order a device meets the problems: the
 /// transfer, the redirect, the status, the headers, the size, the syntax, the content.
 public enum LocationChecks {
-    public static func assess(_ fetched: FetchedLocation, options: ValidationOptions = ValidationOptions()) -> LocationAssessment {
+    public static func assess(_ fetched: FetchedLocation, options: ValidationOptions = ValidationOptions())
+        -> LocationAssessment
+    {
         let record = fetched.record
         let location = FindingLocation(record.location)
-        var assessment = LocationAssessment(findings: [], answered200: record.status == 200, responded: record.status != nil)
+        var assessment = LocationAssessment(
+            findings: [], answered200: record.status == 200, responded: record.status != nil)
 
         if let error = record.error {
             if error.kind != .skipped { assessment.findings.append(transferFinding(error, at: location)) }
@@ -32,19 +35,25 @@ public enum LocationChecks {
         if (300..<400).contains(status) {
             let target = record.redirectTarget ?? record.headers.location
             let whereTo = target.map { "to \($0)" } ?? "without a Location header"
-            assessment.findings.append(Finding(.httpRedirect, location, "HTTP \(status) redirect \(whereTo). Redirects are never followed for this file."))
+            assessment.findings.append(
+                Finding(
+                    .httpRedirect, location,
+                    "HTTP \(status) redirect \(whereTo). Redirects are never followed for this file."))
             return assessment
         }
         guard status == 200 else {
-            assessment.findings.append(Finding(.httpStatus, location, "HTTP \(status)\(statusHint(status)); the file must be served with 200."))
+            assessment.findings.append(
+                Finding(.httpStatus, location, "HTTP \(status)\(statusHint(status)); the file must be served with 200.")
+            )
             return assessment
         }
 
         if let finding = contentTypeFinding(record.headers.contentType, signed: record.signature != nil, at: location) {
             assessment.findings.append(finding)
         }
-        let body = assessBody(fetched.body, declaredSize: record.bodyBytes, truncated: record.bodyTruncated,
-                              contentLength: record.headers.contentLength, signature: record.signature, at: location, options: options)
+        let body = assessBody(
+            fetched.body, declaredSize: record.bodyBytes, truncated: record.bodyTruncated,
+            contentLength: record.headers.contentLength, signature: record.signature, at: location, options: options)
         assessment.findings += body.findings
         assessment.file = body.file
         assessment.content = body.content
@@ -58,24 +67,45 @@ public enum LocationChecks {
     /// 128 KB limit applies to `declaredSize`, the bytes served, since that is what a device
     /// or Apple's CDN downloads; the rest of the checks judge the content.
     public static func assessBody(
-        _ body: [UInt8], declaredSize: Int, truncated: Bool, contentLength: String? = nil, signature: SignatureRecord? = nil,
+        _ body: [UInt8], declaredSize: Int, truncated: Bool, contentLength: String? = nil,
+        signature: SignatureRecord? = nil,
         at location: FindingLocation, options: ValidationOptions = ValidationOptions()
     ) -> (findings: [Finding], file: JSONObject?, content: ContentAssessment?) {
         if truncated {
-            let size = declaredSize == 0 && contentLength != nil
+            let size =
+                declaredSize == 0 && contentLength != nil
                 ? "\(contentLength!) bytes by its Content-Length (not read)"
                 : "more than \(declaredSize) bytes after decoding (reading stopped there)"
-            return ([Finding(.bodyTooLarge, location, "The body is \(size); iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")], nil, nil)
+            return (
+                [
+                    Finding(
+                        .bodyTooLarge, location,
+                        "The body is \(size); iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")
+                ], nil, nil
+            )
         }
         if declaredSize > AppleLimits.maximumFileBytes {
-            return ([Finding(.bodyTooLarge, location, "The body is \(declaredSize) bytes after decoding; iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")], nil, nil)
+            return (
+                [
+                    Finding(
+                        .bodyTooLarge, location,
+                        "The body is \(declaredSize) bytes after decoding; iOS ignores files over \(AppleLimits.maximumFileBytes) bytes."
+                    )
+                ], nil, nil
+            )
         }
         var signatureFindings: [Finding] = []
         if let signature {
             let signer = signature.signerSubject.map { " by \($0)" } ?? ""
             let content = signature.contentBytes.map { ", \($0) bytes of content" } ?? ""
-            signatureFindings.append(Finding(.fileSigned, location, "The file is signed (CMS/PKCS#7, \(signature.format.rawValue.uppercased())\(content))\(signer)\(signature.verified ? "; the signature verifies" : "")."))
-            if let problem = signature.problem { signatureFindings.append(Finding(.signatureInvalid, location, problem)) }
+            signatureFindings.append(
+                Finding(
+                    .fileSigned, location,
+                    "The file is signed (CMS/PKCS#7, \(signature.format.rawValue.uppercased())\(content))\(signer)\(signature.verified ? "; the signature verifies" : "")."
+                ))
+            if let problem = signature.problem {
+                signatureFindings.append(Finding(.signatureInvalid, location, problem))
+            }
             guard signature.opened else { return (signatureFindings, nil, nil) }
         }
         let assessed = assessContent(body, at: location, options: options)
@@ -93,25 +123,35 @@ public enum LocationChecks {
         do {
             parsed = try JSONParser.parse(body)
         } catch {
-            return ([Finding(.jsonInvalid, location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: body)).")], nil, nil)
+            return (
+                [Finding(.jsonInvalid, location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: body)).")], nil,
+                nil
+            )
         }
         guard case .object(let file) = parsed else {
-            return ([Finding(.jsonNotObject, location, "The top level is \(ContentChecks.article(parsed.typeName)), not an object.")], nil, nil)
+            return (
+                [
+                    Finding(
+                        .jsonNotObject, location,
+                        "The top level is \(ContentChecks.article(parsed.typeName)), not an object.")
+                ], nil, nil
+            )
         }
         let content = ContentChecks.assess(file, at: location, options: options)
         return (content.findings, file, content)
     }
 
     static func transferFinding(_ error: TransferError, at location: FindingLocation) -> Finding {
-        let code: FindingCode = switch error.kind {
-        case .dns: .netDNS
-        case .connect: .netConnect
-        case .timeout: .netTimeout
-        case .tlsCertificate: .tlsCertificate
-        case .tlsHandshake: .tlsHandshake
-        case .blockedAddress: .netBlockedAddress
-        case .skipped, .cancelled, .other: .netOther
-        }
+        let code: FindingCode =
+            switch error.kind {
+            case .dns: .netDNS
+            case .connect: .netConnect
+            case .timeout: .netTimeout
+            case .tlsCertificate: .tlsCertificate
+            case .tlsHandshake: .tlsHandshake
+            case .blockedAddress: .netBlockedAddress
+            case .skipped, .cancelled, .other: .netOther
+            }
         return Finding(code, location, error.message)
     }
 
@@ -121,14 +161,18 @@ public enum LocationChecks {
         guard let header, !header.isEmpty else {
             return Finding(.httpContentType, location, "No Content-Type header; serve application/json.")
         }
-        let mediaType = header.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIIWhitespace().lowercased() } ?? ""
+        let mediaType =
+            header.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIIWhitespace().lowercased() } ?? ""
         switch mediaType {
         case "application/json":
             return nil
         case "application/pkcs7-mime" where signed:
             return nil
         case "application/pkcs7-mime":
-            return Finding(.httpContentType, location, "Content-Type is \(header), the type of a signed file, but the file is plain JSON: serve it as application/json.")
+            return Finding(
+                .httpContentType, location,
+                "Content-Type is \(header), the type of a signed file, but the file is plain JSON: serve it as application/json."
+            )
         default:
             return Finding(.httpContentType, location, "Content-Type is \(header), not application/json.")
         }

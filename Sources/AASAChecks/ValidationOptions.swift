@@ -13,7 +13,9 @@ public struct ValidationOptions: Sendable, Equatable {
     /// `--severity`: the severities a team gives chosen codes, applied before verdicts.
     public var severityPolicy = SeverityPolicy()
 
-    public init(minimumIOS: IOSVersion? = nil, matchVisits: Int = MatchBudget.standardVisits, expectedAppIDs: [String] = []) {
+    public init(
+        minimumIOS: IOSVersion? = nil, matchVisits: Int = MatchBudget.standardVisits, expectedAppIDs: [String] = []
+    ) {
         self.minimumIOS = minimumIOS
         self.matchVisits = matchVisits
         self.expectedAppIDs = expectedAppIDs

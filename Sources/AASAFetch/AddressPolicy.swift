@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Which addresses the fetcher may connect to, decided for every address curl is about to open
@@ -104,7 +104,9 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     var embeddedIPv4: IPAddress? {
         guard !isIPv4 else { return nil }
         let prefix12 = Array(bytes[0..<12])
-        if prefix12 == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] || prefix12 == [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0] {
+        if prefix12 == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]
+            || prefix12 == [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0]
+        {
             return IPAddress(bytes: Array(bytes[12..<16]))
         }
         if prefix12.allSatisfy({ $0 == 0 }), bytes[12..<16].contains(where: { $0 != 0 }) {
@@ -128,7 +130,9 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         let maximum = address.bytes.count * 8
         let length: Int
         if parts.count == 2 {
-            guard let parsed = Int(parts[1]), (0...maximum).contains(parsed), parts[1].allSatisfy(\.isASCII) else { return nil }
+            guard let parsed = Int(parts[1]), (0...maximum).contains(parsed), parts[1].allSatisfy(\.isASCII) else {
+                return nil
+            }
             length = parsed
         } else {
             length = maximum

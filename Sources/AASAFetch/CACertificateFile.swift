@@ -1,8 +1,9 @@
 import CLibcrypto
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A `--cacert` file, checked before a run: curl would only find out at the first connection,
@@ -16,7 +17,9 @@ public enum CACertificateFile {
     @discardableResult
     public static func check(_ path: String) throws(FetcherError) -> Int {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw FetcherError("cannot be read (\(String(cString: strerror(errno))))") }
+        guard stat(path, &status) == 0 else {
+            throw FetcherError("cannot be read (\(String(cString: strerror(errno))))")
+        }
         guard status.st_mode & S_IFMT == S_IFREG else { throw FetcherError("is not a regular file") }
         guard status.st_size <= maximumBytes else { throw FetcherError("is larger than \(maximumBytes >> 20) MiB") }
         guard let bio = BIO_new_file(path, "r") else { throw FetcherError("cannot be opened") }

@@ -11,7 +11,8 @@ enum CurlErrorClassification {
             .connect
         case CURLE_OPERATION_TIMEDOUT:
             .timeout
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS:
             .tlsCertificate
         case CURLE_SSL_CONNECT_ERROR:
             .tlsHandshake
@@ -25,7 +26,8 @@ enum CurlErrorClassification {
     /// reports as an unsupported protocol) and HTTP/2 session or stream errors.
     static func brokeConnection(_ code: CURLcode) -> Bool {
         switch code {
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2_STREAM:
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING,
+            CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2_STREAM:
             true
         default:
             false

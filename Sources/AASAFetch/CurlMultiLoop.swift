@@ -56,9 +56,11 @@ final class CurlMultiLoop: @unchecked Sendable {
             nextID += 1
             return nextID
         }
-        return Transfer(id: id, request: request, maximumBodyBytes: configuration.maximumBodyBytes,
-                        maximumStoredBodyBytes: configuration.maximumStoredBodyBytes, maximumHeaderBytes: configuration.maximumHeaderBytes,
-                        addressPolicy: configuration.addressPolicy)
+        return Transfer(
+            id: id, request: request, maximumBodyBytes: configuration.maximumBodyBytes,
+            maximumStoredBodyBytes: configuration.maximumStoredBodyBytes,
+            maximumHeaderBytes: configuration.maximumHeaderBytes,
+            addressPolicy: configuration.addressPolicy)
     }
 
     func submit(_ transfer: Transfer) {
@@ -186,14 +188,18 @@ final class CurlMultiLoop: @unchecked Sendable {
         options.set(CURLOPT_PRIVATE, pointer: context)
         options.set(CURLOPT_WRITEDATA, pointer: context)
         options.set(CURLOPT_HEADERDATA, pointer: context)
-        options.set(CURLOPT_WRITEFUNCTION, callback: { data, size, count, context in
-            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-            return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
-        })
-        options.set(CURLOPT_HEADERFUNCTION, callback: { data, size, count, context in
-            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-            return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
-        })
+        options.set(
+            CURLOPT_WRITEFUNCTION,
+            callback: { data, size, count, context in
+                let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+            })
+        options.set(
+            CURLOPT_HEADERFUNCTION,
+            callback: { data, size, count, context in
+                let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+            })
         if transfer.request.onConnected != nil {
             options.set(CURLOPT_PREREQDATA, pointer: context)
             options.set(prerequest: { context, _, _, _, _ in
@@ -252,18 +258,32 @@ struct CurlOptions {
     init(_ easy: UnsafeMutableRawPointer) { self.easy = easy }
 
     mutating func set(_ option: CURLoption, _ value: Int) { check(option, ccurl_easy_set_long(easy, option, value)) }
-    mutating func set(_ option: CURLoption, offset value: curl_off_t) { check(option, ccurl_easy_set_offset(easy, option, value)) }
-    mutating func set(_ option: CURLoption, _ value: String) { check(option, ccurl_easy_set_string(easy, option, value)) }
+    mutating func set(_ option: CURLoption, offset value: curl_off_t) {
+        check(option, ccurl_easy_set_offset(easy, option, value))
+    }
+    mutating func set(_ option: CURLoption, _ value: String) {
+        check(option, ccurl_easy_set_string(easy, option, value))
+    }
     /// Sets a string option back to none (NULL), dropping libcurl's built-in default.
     mutating func unset(_ option: CURLoption) { check(option, ccurl_easy_set_string(easy, option, nil)) }
-    mutating func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer) { check(option, ccurl_easy_set_pointer(easy, option, value)) }
-    mutating func set(_ option: CURLoption, pointer value: UnsafeMutablePointer<CChar>) { check(option, ccurl_easy_set_pointer(easy, option, value)) }
-    mutating func set(_ option: CURLoption, list value: UnsafeMutablePointer<curl_slist>) { check(option, ccurl_easy_set_slist(easy, option, value)) }
-    mutating func set(_ option: CURLoption, callback: ccurl_data_callback) { check(option, ccurl_easy_set_data_callback(easy, option, callback)) }
+    mutating func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer) {
+        check(option, ccurl_easy_set_pointer(easy, option, value))
+    }
+    mutating func set(_ option: CURLoption, pointer value: UnsafeMutablePointer<CChar>) {
+        check(option, ccurl_easy_set_pointer(easy, option, value))
+    }
+    mutating func set(_ option: CURLoption, list value: UnsafeMutablePointer<curl_slist>) {
+        check(option, ccurl_easy_set_slist(easy, option, value))
+    }
+    mutating func set(_ option: CURLoption, callback: ccurl_data_callback) {
+        check(option, ccurl_easy_set_data_callback(easy, option, callback))
+    }
     mutating func set(addressCheck context: UnsafeMutablePointer<ccurl_address_check_context>) {
         check(CURLOPT_OPENSOCKETFUNCTION, ccurl_easy_set_address_check(easy, context))
     }
-    mutating func set(prerequest callback: ccurl_prereq_callback) { check(CURLOPT_PREREQFUNCTION, ccurl_easy_set_prereq_callback(easy, callback)) }
+    mutating func set(prerequest callback: ccurl_prereq_callback) {
+        check(CURLOPT_PREREQFUNCTION, ccurl_easy_set_prereq_callback(easy, callback))
+    }
 
     private mutating func check(_ option: CURLoption, _ code: CURLcode) {
         if code != CURLE_OK, failure == nil {
@@ -277,7 +297,9 @@ enum CurlGlobal {
     private static let result: CURLcode = ccurl_global_init_once()
 
     static func initialize() throws(FetcherError) {
-        guard result == CURLE_OK else { throw FetcherError("curl_global_init failed: \(CurlErrorClassification.describe(result))") }
+        guard result == CURLE_OK else {
+            throw FetcherError("curl_global_init failed: \(CurlErrorClassification.describe(result))")
+        }
         signal(SIGPIPE, SIG_IGN)
     }
 }

@@ -9,7 +9,8 @@ public final class Fetcher: Sendable {
 
     public init(configuration: FetcherConfiguration) throws(FetcherError) {
         self.configuration = configuration
-        FileDescriptorLimit.raise(toAtLeast: FileDescriptorLimit.needed(forConcurrency: configuration.expectedConcurrency))
+        FileDescriptorLimit.raise(
+            toAtLeast: FileDescriptorLimit.needed(forConcurrency: configuration.expectedConcurrency))
         // Each loop's connection cache is sized for every domain in flight (the whole
         // `expectedConcurrency`): hashing hosts to loops need not split them evenly.
         var loops: [CurlMultiLoop] = []

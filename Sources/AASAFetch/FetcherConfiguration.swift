@@ -32,8 +32,10 @@ public struct FetcherConfiguration: Sendable {
 
     public init(
         timeoutSeconds: Double = 10, connectTimeoutSeconds: Double = 5, userAgent: String,
-        maximumBodyBytes: Int = 1 << 20, maximumStoredBodyBytes: Int = AppleLimits.maximumFileBytes + 1, maximumHeaderBytes: Int = 256 << 10,
-        resolve: [String] = [], connectTo: [String] = [], caCertFile: String? = nil, addressPolicy: AddressPolicy = .publicOnly, expectedConcurrency: Int = 64,
+        maximumBodyBytes: Int = 1 << 20, maximumStoredBodyBytes: Int = AppleLimits.maximumFileBytes + 1,
+        maximumHeaderBytes: Int = 256 << 10,
+        resolve: [String] = [], connectTo: [String] = [], caCertFile: String? = nil,
+        addressPolicy: AddressPolicy = .publicOnly, expectedConcurrency: Int = 64,
         loopThreads: Int = FetcherConfiguration.defaultLoopThreads
     ) {
         self.loopThreads = max(1, loopThreads)
@@ -76,7 +78,10 @@ public struct FetchRequest: Sendable {
     /// once. Not called when no connection could be made.
     public var onConnected: (@Sendable (_ multiplexes: Bool) -> Void)?
 
-    public init(url: String, location: AASALocation, closeConnection: Bool = false, userAgent: String? = nil, timeoutSeconds: Double? = nil) {
+    public init(
+        url: String, location: AASALocation, closeConnection: Bool = false, userAgent: String? = nil,
+        timeoutSeconds: Double? = nil
+    ) {
         self.url = url
         self.location = location
         self.closeConnection = closeConnection

@@ -13,7 +13,8 @@ final class SHA256Stream {
     private let context: OpaquePointer
 
     init() {
-        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, Self.algorithm ?? EVP_sha256(), nil) == 1 else {
+        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, Self.algorithm ?? EVP_sha256(), nil) == 1
+        else {
             fatalError("OpenSSL cannot set up SHA-256")
         }
         self.context = context

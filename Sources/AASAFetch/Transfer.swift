@@ -40,7 +40,10 @@ final class Transfer: @unchecked Sendable {
     /// which outlives its easy handle.
     let addressCheck: UnsafeMutablePointer<ccurl_address_check_context>
 
-    init(id: UInt64, request: FetchRequest, maximumBodyBytes: Int, maximumStoredBodyBytes: Int, maximumHeaderBytes: Int, addressPolicy: AddressPolicy) {
+    init(
+        id: UInt64, request: FetchRequest, maximumBodyBytes: Int, maximumStoredBodyBytes: Int, maximumHeaderBytes: Int,
+        addressPolicy: AddressPolicy
+    ) {
         self.id = id
         self.request = request
         self.maximumBodyBytes = maximumBodyBytes
@@ -103,7 +106,8 @@ final class Transfer: @unchecked Sendable {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return bytes.count }
         let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
         guard ResponseHeaders.recordedNames.contains(name) else { return bytes.count }
-        let rawValue = bytes[(colon + 1)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.prefix(Self.maximumHeaderValueBytes)
+        let rawValue = bytes[(colon + 1)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.prefix(
+            Self.maximumHeaderValueBytes)
         let value = String(decoding: rawValue, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         headers.set(name: name, value: value)
         return bytes.count
@@ -170,27 +174,35 @@ final class Transfer: @unchecked Sendable {
         if !refusedAddresses.isEmpty, result == CURLE_COULDNT_CONNECT {
             return TransferError(
                 kind: .blockedAddress, curlCode: Int(result.rawValue),
-                message: "Not connected: \(refusedAddresses.joined(separator: "; ")). Only public addresses are fetched (--allow-network makes exceptions).")
+                message:
+                    "Not connected: \(refusedAddresses.joined(separator: "; ")). Only public addresses are fetched (--allow-network makes exceptions)."
+            )
         }
         if headersTooLarge {
-            return TransferError(kind: .other, curlCode: Int(result.rawValue), message: "The response headers exceed \(maximumHeaderBytes) bytes; reading stopped.")
+            return TransferError(
+                kind: .other, curlCode: Int(result.rawValue),
+                message: "The response headers exceed \(maximumHeaderBytes) bytes; reading stopped.")
         }
         if result == CURLE_OUT_OF_MEMORY {
             // What libcurl answers to a header line longer than its own limit (100 KB): a
             // header flood, not a machine out of memory.
             return TransferError(
                 kind: .other, curlCode: Int(result.rawValue),
-                message: "The response headers are too large (a header line over libcurl's 100 KB limit, or more than \(maximumHeaderBytes) bytes in all); reading stopped.")
+                message:
+                    "The response headers are too large (a header line over libcurl's 100 KB limit, or more than \(maximumHeaderBytes) bytes in all); reading stopped."
+            )
         }
         let detail = String(cString: errorBuffer)
         let message = detail.isEmpty ? CurlErrorClassification.describe(result) : detail
-        return TransferError(kind: CurlErrorClassification.kind(of: result), curlCode: Int(result.rawValue), message: message)
+        return TransferError(
+            kind: CurlErrorClassification.kind(of: result), curlCode: Int(result.rawValue), message: message)
     }
 
     /// The record of a transfer that was cancelled before it finished.
     func cancelledResult() -> FetchedLocation {
         var record = FetchRecord(location: request.location, url: request.url)
-        record.error = TransferError(kind: .cancelled, curlCode: 0, message: "The fetch was cancelled before it finished.")
+        record.error = TransferError(
+            kind: .cancelled, curlCode: 0, message: "The fetch was cancelled before it finished.")
         return FetchedLocation(record: record)
     }
 

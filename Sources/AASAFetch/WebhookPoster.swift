@@ -78,7 +78,9 @@ public struct WebhookPoster: Sendable {
         let code = curl_url_set(handle, CURLUPART_URL, url, 0)
         guard code == CURLUE_OK else { return String(cString: curl_url_strerror(code)).lowercased() }
         var scheme: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK, let scheme else { return "has no scheme" }
+        guard curl_url_get(handle, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK, let scheme else {
+            return "has no scheme"
+        }
         defer { curl_free(scheme) }
         let name = String(cString: scheme).lowercased()
         return name == "http" || name == "https" ? nil : "is not an http or https URL"
@@ -136,7 +138,9 @@ public struct WebhookPoster: Sendable {
         _ = ccurl_easy_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
         let code = body.withUnsafeBytes { bytes in
             // COPYPOSTFIELDS copies POSTFIELDSIZE bytes now: the buffer need not outlive this call.
-            _ = ccurl_easy_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+            _ = ccurl_easy_set_pointer(
+                easy, CURLOPT_COPYPOSTFIELDS,
+                UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
             return curl_easy_perform(easy)
         }
         var status = 0

@@ -82,9 +82,15 @@ private struct Cursor {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error(.unexpectedByte, "unexpected \(describeCurrent()), expected a value")
         }
@@ -176,22 +182,30 @@ private struct Cursor {
     mutating func parseNumber() throws(JSONParseError) -> String {
         let start = index
         if peek(UInt8(ascii: "-")) { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber, "invalid number: a digit must follow '-'") }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw error(.invalidNumber, "invalid number: a digit must follow '-'")
+        }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
-            if index < bytes.count, isDigit(bytes[index]) { throw error(.invalidNumber, "invalid number: leading zero") }
+            if index < bytes.count, isDigit(bytes[index]) {
+                throw error(.invalidNumber, "invalid number: leading zero")
+            }
         } else {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if peek(UInt8(ascii: ".")) {
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber, "invalid number: a digit must follow '.'") }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error(.invalidNumber, "invalid number: a digit must follow '.'")
+            }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
             index += 1
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber, "invalid number: a digit must follow the exponent") }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error(.invalidNumber, "invalid number: a digit must follow the exponent")
+            }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -217,13 +231,18 @@ private struct Cursor {
                 runStart = index
                 continue
             }
-            if byte < 0x20 { throw error(.invalidString, "control character U+\(hex4(UInt32(byte))) inside a string (must be escaped)") }
+            if byte < 0x20 {
+                throw error(
+                    .invalidString, "control character U+\(hex4(UInt32(byte))) inside a string (must be escaped)")
+            }
             index += 1
         }
     }
 
     /// Validates the raw UTF-8 run [from, to) and appends it.
-    mutating func appendRun(from start: Int, to end: Int, into scalars: inout String.UnicodeScalarView) throws(JSONParseError) {
+    mutating func appendRun(from start: Int, to end: Int, into scalars: inout String.UnicodeScalarView)
+        throws(JSONParseError)
+    {
         guard start < end else { return }
         var iterator = UnsafeBufferPointer(rebasing: bytes[start..<end]).makeIterator()
         var decoder = UTF8()
@@ -237,7 +256,9 @@ private struct Cursor {
                 return
             case .error:
                 index = consumed
-                throw error(.invalidString, "invalid UTF-8 byte 0x\(String(bytes[consumed], radix: 16, uppercase: true)) inside a string")
+                throw error(
+                    .invalidString,
+                    "invalid UTF-8 byte 0x\(String(bytes[consumed], radix: 16, uppercase: true)) inside a string")
             }
         }
     }
@@ -259,16 +280,21 @@ private struct Cursor {
         case UInt8(ascii: "u"):
             let first = try parseHex4()
             if (0xD800...0xDBFF).contains(first) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
                     throw error(.invalidString, "unpaired surrogate \\u\(hex4(first))")
                 }
                 index += 2
                 let second = try parseHex4()
-                guard (0xDC00...0xDFFF).contains(second) else { throw error(.invalidString, "unpaired surrogate \\u\(hex4(first))") }
+                guard (0xDC00...0xDFFF).contains(second) else {
+                    throw error(.invalidString, "unpaired surrogate \\u\(hex4(first))")
+                }
                 let combined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
                 return Unicode.Scalar(combined)!
             }
-            guard let scalar = Unicode.Scalar(first) else { throw error(.invalidString, "unpaired surrogate \\u\(hex4(first))") }
+            guard let scalar = Unicode.Scalar(first) else {
+                throw error(.invalidString, "unpaired surrogate \\u\(hex4(first))")
+            }
             return scalar
         default:
             index -= 2
@@ -277,7 +303,9 @@ private struct Cursor {
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error(.invalidString, "invalid \\u escape: four hex digits expected") }
+        guard index + 4 <= bytes.count else {
+            throw error(.invalidString, "invalid \\u escape: four hex digits expected")
+        }
         var value: UInt32 = 0
         for offset in 0..<4 {
             guard let digit = hexValue(bytes[index + offset]) else {

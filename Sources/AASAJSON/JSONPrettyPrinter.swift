@@ -13,7 +13,10 @@ extension JSONValue {
         case .number(let text): output += text
         case .string(let value): JSONValue.writeQuoted(value, to: &output)
         case .array(let elements):
-            guard !elements.isEmpty else { output += "[]"; return }
+            guard !elements.isEmpty else {
+                output += "[]"
+                return
+            }
             output += "[\n"
             for (position, element) in elements.enumerated() {
                 output += String(repeating: indent, count: level + 1)
@@ -22,7 +25,10 @@ extension JSONValue {
             }
             output += String(repeating: indent, count: level) + "]"
         case .object(let object):
-            guard !object.isEmpty else { output += "{}"; return }
+            guard !object.isEmpty else {
+                output += "{}"
+                return
+            }
             output += "{\n"
             for (position, member) in object.members.enumerated() {
                 output += String(repeating: indent, count: level + 1)

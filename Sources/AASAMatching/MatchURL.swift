@@ -12,7 +12,9 @@ public struct MatchURL: Sendable, Equatable {
     /// The text after the first `#`; nil when there is no `#`.
     public var fragment: String?
 
-    public init(scheme: String, host: String, port: String? = nil, path: String, query: String? = nil, fragment: String? = nil) {
+    public init(
+        scheme: String, host: String, port: String? = nil, path: String, query: String? = nil, fragment: String? = nil
+    ) {
         self.scheme = scheme
         self.host = host
         self.port = port
@@ -51,7 +53,9 @@ public struct MatchURL: Sendable, Equatable {
             authority = authority[..<colon]
         }
         guard !authority.isEmpty else { return .failure(MatchURLError("has no host")) }
-        return .success(MatchURL(scheme: scheme, host: authority.lowercased(), port: port, path: path, query: query, fragment: fragment))
+        return .success(
+            MatchURL(
+                scheme: scheme, host: authority.lowercased(), port: port, path: path, query: query, fragment: fragment))
     }
 }
 

@@ -44,7 +44,9 @@ public struct Matcher: Sendable {
     /// The decision for one URL; `undecided` once `budget` is spent.
     public func decide(_ url: MatchURL, budget: inout MatchBudget) -> MatchDecision {
         guard url.host == domain else {
-            return MatchDecision(outcome: .none, appIDs: [], rule: nil, reason: "The file speaks only for \(domain), not for \(url.host).")
+            return MatchDecision(
+                outcome: .none, appIDs: [], rule: nil,
+                reason: "The file speaks only for \(domain), not for \(url.host).")
         }
         let parts = URLParts(url)
         for entry in rules.entries {
@@ -52,17 +54,21 @@ public struct Matcher: Sendable {
                 if budget.exhausted {
                     return MatchDecision(
                         outcome: .undecided, appIDs: [], rule: nil,
-                        reason: "Matching stopped at \(rule.path) before a rule decided: the file's patterns took more than the matcher's budget of work, or the run was interrupted.")
+                        reason:
+                            "Matching stopped at \(rule.path) before a rule decided: the file's patterns took more than the matcher's budget of work, or the run was interrupted."
+                    )
                 }
                 if rule.exclude {
-                    return MatchDecision(outcome: .excluded, appIDs: [], rule: rule, reason: "Excluded by \(rule.path).")
+                    return MatchDecision(
+                        outcome: .excluded, appIDs: [], rule: rule, reason: "Excluded by \(rule.path).")
                 }
                 guard !entry.appIDs.isEmpty else {
                     // Only named apps get URLs (swcutil); a rule of an entry naming none decides
                     // nothing, and the search goes on (not observed; our reading).
                     continue
                 }
-                return MatchDecision(outcome: .app, appIDs: entry.appIDs, rule: rule, reason: "Matched by \(rule.path).")
+                return MatchDecision(
+                    outcome: .app, appIDs: entry.appIDs, rule: rule, reason: "Matched by \(rule.path).")
             }
         }
         let reason = rules.entries.isEmpty ? "The file has no applinks details." : "No rule matched."
@@ -87,18 +93,24 @@ public struct Matcher: Sendable {
         case .any:
             break
         case .whole(let pattern):
-            guard pattern.matches(rule.percentEncoded ? url.query : PercentDecoding.decode(url.query), budget: &budget) else { return false }
+            guard pattern.matches(rule.percentEncoded ? url.query : PercentDecoding.decode(url.query), budget: &budget)
+            else { return false }
         case .items(let predicates):
             let items = url.queryItems(decoded: !rule.percentEncoded, folded: !rule.caseSensitive)
             for (name, pattern) in predicates {
                 let values = items.filter { $0.name == name }.map(\.value)
                 // A missing item counts as present with an empty value; a repeated one must
                 // match at every occurrence (§8b).
-                guard (values.isEmpty ? [""] : values).allSatisfy({ pattern.matches($0, budget: &budget) }) else { return false }
+                guard (values.isEmpty ? [""] : values).allSatisfy({ pattern.matches($0, budget: &budget) }) else {
+                    return false
+                }
             }
         }
         if let fragment = rule.fragment {
-            guard fragment.matches(rule.percentEncoded ? url.fragment : PercentDecoding.decode(url.fragment), budget: &budget) else { return false }
+            guard
+                fragment.matches(
+                    rule.percentEncoded ? url.fragment : PercentDecoding.decode(url.fragment), budget: &budget)
+            else { return false }
         }
         return true
     }

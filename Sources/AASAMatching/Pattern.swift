@@ -90,7 +90,8 @@ public struct Pattern: Sendable, Equatable, CustomStringConvertible {
         while index < scalars.count {
             let scalar = scalars[index]
             if scalar == "$", let variables, index + 1 < scalars.count, scalars[index + 1] == "(",
-               let close = scalars[(index + 2)...].firstIndex(of: ")") {
+                let close = scalars[(index + 2)...].firstIndex(of: ")")
+            {
                 let name = String(String.UnicodeScalarView(scalars[(index + 2)..<close]))
                 if let values = variables.values(of: name) {
                     tokens.append(.variable(variable(name, values, caseSensitive: caseSensitive)))

@@ -10,7 +10,8 @@ enum PercentDecoding {
         var index = 0
         while index < source.count {
             if source[index] == UInt8(ascii: "%"), index + 2 < source.count,
-               let high = hex(source[index + 1]), let low = hex(source[index + 2]) {
+                let high = hex(source[index + 1]), let low = hex(source[index + 2])
+            {
                 bytes.append(high << 4 | low)
                 index += 3
             } else {

@@ -38,7 +38,8 @@ public struct RuleSet: Sendable {
         /// Whether the rule matches every URL: a lone `*` path (after normalisation), and no
         /// query or fragment test. Rules after it are never consulted.
         public var matchesEverything: Bool {
-            pathPatterns.first.map(PathRule.isCatchAll) == true && query.acceptsEverything && (fragment?.matchesEverything ?? true)
+            pathPatterns.first.map(PathRule.isCatchAll) == true && query.acceptsEverything
+                && (fragment?.matchesEverything ?? true)
         }
 
         /// The largest automaton any of its patterns expands to, variables included (see
@@ -91,14 +92,17 @@ public struct RuleSet: Sendable {
         case .array(let details)?:
             entries = details.enumerated().compactMap { index, value in
                 guard case .object(let entry) = value else { return nil }
-                return Self.entry(entry, path: "applinks.details[\(index)]", appIDs: Self.appIDs(of: entry), domainDefaults: domainDefaults, variables: variables)
+                return Self.entry(
+                    entry, path: "applinks.details[\(index)]", appIDs: Self.appIDs(of: entry),
+                    domainDefaults: domainDefaults, variables: variables)
             }
         case .object(let legacy)?:
             // A JSON object has no order: try its keys in sorted order (our reading).
             entries = legacy.members.sorted { $0.key < $1.key }.compactMap { member in
                 guard case .object(let entry) = member.value else { return nil }
                 let path = "applinks.details[\(JSONValue.string(member.key).prettyPrinted())]"
-                return Self.entry(entry, path: path, appIDs: [member.key], domainDefaults: domainDefaults, variables: variables)
+                return Self.entry(
+                    entry, path: path, appIDs: [member.key], domainDefaults: domainDefaults, variables: variables)
             }
         default:
             entries = []
@@ -130,7 +134,9 @@ public struct RuleSet: Sendable {
         return table
     }
 
-    static func entry(_ entry: JSONObject, path: String, appIDs: [String], domainDefaults: JSONObject, variables: VariableTable) -> Entry {
+    static func entry(
+        _ entry: JSONObject, path: String, appIDs: [String], domainDefaults: JSONObject, variables: VariableTable
+    ) -> Entry {
         let appDefaults = entry["defaults"]?.objectValue ?? JSONObject()
         var rules: [Rule] = []
         if case .array(let components)? = entry["components"] {
@@ -138,7 +144,8 @@ public struct RuleSet: Sendable {
             for (index, value) in components.enumerated() {
                 guard case .object(let component) = value else { continue }
                 let levels = [component, appDefaults, domainDefaults]
-                rules.append(Self.component(levels, source: value, path: "\(path).components[\(index)]", variables: variables))
+                rules.append(
+                    Self.component(levels, source: value, path: "\(path).components[\(index)]", variables: variables))
             }
         } else if case .array(let paths)? = entry["paths"] {
             for (index, value) in paths.enumerated() {
@@ -174,19 +181,31 @@ public struct RuleSet: Sendable {
         func pattern(_ text: String) -> Pattern { Pattern(text, variables: variables, caseSensitive: caseSensitive) }
 
         let pathPattern = resolved("/", \.stringValue) ?? "*"
-        let query: QueryTest = resolved("?") { value -> QueryTest? in
-            switch value {
-            case .string(let text): return .whole(pattern(text))
-            case .object(let items):
-                // Any value that is not a string disables the whole dictionary (§8b).
-                guard items.members.allSatisfy({ $0.value.stringValue != nil }) else { return nil }
-                return .items(items.members.map { (caseSensitive ? $0.key : String(String.UnicodeScalarView(Pattern.fold(Array($0.key.unicodeScalars)))), pattern($0.value.stringValue!)) })
-            default: return nil
-            }
-        } ?? .any
+        let query: QueryTest =
+            resolved("?") { value -> QueryTest? in
+                switch value {
+                case .string(let text): return .whole(pattern(text))
+                case .object(let items):
+                    // Any value that is not a string disables the whole dictionary (§8b).
+                    guard items.members.allSatisfy({ $0.value.stringValue != nil }) else { return nil }
+                    return .items(
+                        items.members.map {
+                            (
+                                caseSensitive
+                                    ? $0.key
+                                    : String(String.UnicodeScalarView(Pattern.fold(Array($0.key.unicodeScalars)))),
+                                pattern($0.value.stringValue!)
+                            )
+                        })
+                default: return nil
+                }
+            } ?? .any
         let fragment = resolved("#", \.stringValue).map(pattern)
-        return Rule(path: path, kind: .components, source: source, exclude: exclude, caseSensitive: caseSensitive, percentEncoded: percentEncoded,
-                    pathPatterns: PathRule.patterns(pathPattern, variables: variables, caseSensitive: caseSensitive), query: query, fragment: fragment)
+        return Rule(
+            path: path, kind: .components, source: source, exclude: exclude, caseSensitive: caseSensitive,
+            percentEncoded: percentEncoded,
+            pathPatterns: PathRule.patterns(pathPattern, variables: variables, caseSensitive: caseSensitive),
+            query: query, fragment: fragment)
     }
 
     /// A legacy `paths` entry: `NOT ` excludes; always case-sensitive, compared as written, no
@@ -194,8 +213,9 @@ public struct RuleSet: Sendable {
     static func legacyPath(_ text: String, source: JSONValue, path: String) -> Rule {
         let exclude = text.hasPrefix("NOT ")
         let pattern = exclude ? String(text.dropFirst(4)) : text
-        return Rule(path: path, kind: .paths, source: source, exclude: exclude, caseSensitive: true, percentEncoded: true,
-                    pathPatterns: PathRule.patterns(pattern, variables: nil, caseSensitive: true), query: .any, fragment: nil)
+        return Rule(
+            path: path, kind: .paths, source: source, exclude: exclude, caseSensitive: true, percentEncoded: true,
+            pathPatterns: PathRule.patterns(pattern, variables: nil, caseSensitive: true), query: .any, fragment: nil)
     }
 }
 
@@ -208,7 +228,10 @@ enum PathRule {
         let normalised = normalise(text)
         var patterns = [Pattern(normalised, variables: variables, caseSensitive: caseSensitive)]
         if normalised.hasSuffix("/*") {
-            patterns.append(Pattern(trimTrailingSlashes(String(normalised.dropLast(2))), variables: variables, caseSensitive: caseSensitive))
+            patterns.append(
+                Pattern(
+                    trimTrailingSlashes(String(normalised.dropLast(2))), variables: variables,
+                    caseSensitive: caseSensitive))
         }
         return patterns
     }

@@ -18,11 +18,19 @@ public struct AndroidApp: Codable, Sendable, Equatable, Hashable, CustomStringCo
     public static func parse(_ text: String) -> Result<AndroidApp, AndroidAppError> {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard AndroidPackageName.isValid(parts[0]) else {
-            return .failure(AndroidAppError(reason: "\"\(parts[0])\" is not an Android package name (dot-separated Java identifiers, at least two, e.g. com.example.app)"))
+            return .failure(
+                AndroidAppError(
+                    reason:
+                        "\"\(parts[0])\" is not an Android package name (dot-separated Java identifiers, at least two, e.g. com.example.app)"
+                ))
         }
         guard parts.count == 2 else { return .success(AndroidApp(package: parts[0])) }
         guard let fingerprint = CertificateFingerprint.normalized(parts[1]) else {
-            return .failure(AndroidAppError(reason: "\"\(parts[1])\" is not a SHA-256 certificate fingerprint (32 hex bytes: keytool's AB:CD:… or apksigner's abcd…)"))
+            return .failure(
+                AndroidAppError(
+                    reason:
+                        "\"\(parts[1])\" is not a SHA-256 certificate fingerprint (32 hex bytes: keytool's AB:CD:… or apksigner's abcd…)"
+                ))
         }
         return .success(AndroidApp(package: parts[0], fingerprint: fingerprint))
     }
@@ -50,7 +58,10 @@ public enum AndroidPackageName {
 public enum CertificateFingerprint {
     public static func isValid(_ text: String) -> Bool {
         let bytes = text.split(separator: ":", omittingEmptySubsequences: false)
-        return bytes.count == 32 && bytes.allSatisfy { $0.count == 2 && $0.allSatisfy { ("0"..."9").contains($0) || ("A"..."F").contains($0) } }
+        return bytes.count == 32
+            && bytes.allSatisfy {
+                $0.count == 2 && $0.allSatisfy { ("0"..."9").contains($0) || ("A"..."F").contains($0) }
+            }
     }
 
     /// A fingerprint as keytool prints it (`14:6D:…`), as apksigner does (`146de9…`, no
@@ -59,10 +70,14 @@ public enum CertificateFingerprint {
     /// itself must hold Google's form.
     public static func normalized(_ text: String) -> String? {
         var rest = Substring(text)
-        for prefix in ["SHA256:", "SHA-256:"] where rest.uppercased().hasPrefix(prefix) { rest = rest.dropFirst(prefix.count) }
+        for prefix in ["SHA256:", "SHA-256:"] where rest.uppercased().hasPrefix(prefix) {
+            rest = rest.dropFirst(prefix.count)
+        }
         let upper = rest.uppercased()
         if isValid(upper) { return upper }
-        guard upper.count == 64, upper.allSatisfy({ ("0"..."9").contains($0) || ("A"..."F").contains($0) }) else { return nil }
+        guard upper.count == 64, upper.allSatisfy({ ("0"..."9").contains($0) || ("A"..."F").contains($0) }) else {
+            return nil
+        }
         var pairs: [Substring] = []
         var index = upper.startIndex
         while index < upper.endIndex {

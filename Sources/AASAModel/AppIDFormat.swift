@@ -2,10 +2,15 @@
 /// normally the 10-character Team ID (upper-case letters and digits).
 public enum AppIDFormat {
     /// Prefixes from Apple's samples and documentation, copied into real files unchanged.
-    static let samplePrefixes: Set<String> = ["ABCDE12345", "9JA89QQLNQ", "A1B2C3D4E5", "0123456789", "1234567890", "XXXXXXXXXX", "AAAAAAAAAA"]
+    static let samplePrefixes: Set<String> = [
+        "ABCDE12345", "9JA89QQLNQ", "A1B2C3D4E5", "0123456789", "1234567890", "XXXXXXXXXX", "AAAAAAAAAA",
+    ]
 
     /// Fragments that only a template's placeholder contains.
-    static let placeholderMarkers = ["TEAM_ID", "TEAMID", "TEAM-ID", "YOUR_", "YOUR-", "YOURTEAM", "<", ">", "{", "}", "$(", "TODO", "REPLACE", "BUNDLE_ID", "BUNDLEID", "APP_ID", "XXXXX"]
+    static let placeholderMarkers = [
+        "TEAM_ID", "TEAMID", "TEAM-ID", "YOUR_", "YOUR-", "YOURTEAM", "<", ">", "{", "}", "$(", "TODO", "REPLACE",
+        "BUNDLE_ID", "BUNDLEID", "APP_ID", "XXXXX",
+    ]
     private static let placeholderMarkerBytes = placeholderMarkers.map { (marker: $0, bytes: Array($0.utf8)) }
 
     /// Why `appID` is not a usable app ID, or nil when it is well formed.
@@ -25,9 +30,11 @@ public enum AppIDFormat {
         }
         if prefix.count != 10 || !prefix.unicodeScalars.allSatisfy(isUpperAlphanumeric) {
             if prefix.count == 10, prefix.uppercased().unicodeScalars.allSatisfy(isUpperAlphanumeric) {
-                return "\"\(appID)\": the prefix \(prefix) must be upper case (Team IDs are upper-case letters and digits)"
+                return
+                    "\"\(appID)\": the prefix \(prefix) must be upper case (Team IDs are upper-case letters and digits)"
             }
-            return "\"\(appID)\": the prefix \"\(prefix)\" is not a 10-character Team ID of upper-case letters and digits"
+            return
+                "\"\(appID)\": the prefix \"\(prefix)\" is not a 10-character Team ID of upper-case letters and digits"
         }
         if bundleID.isEmpty {
             return "\"\(appID)\" has no bundle ID after the prefix"
@@ -64,6 +71,7 @@ public enum AppIDFormat {
     }
 
     static func isBundleIDCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "."
+        ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+            || scalar == "."
     }
 }

@@ -164,7 +164,10 @@ public struct AuditReport: Codable, Sendable, Equatable {
     public var changes: RunChanges?
     public var domains: [DomainReport]
 
-    public init(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil, domains: [DomainReport]) {
+    public init(
+        tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil,
+        domains: [DomainReport]
+    ) {
         schemaVersion = ReportSchema.version
         self.tool = tool
         self.run = run

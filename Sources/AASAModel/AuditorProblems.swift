@@ -14,11 +14,15 @@ public enum AuditorProblems {
         var notices: [String] = []
         let cdn = summary.findingsByCode[FindingCode.cdnUnchecked.rawValue] ?? 0
         if Double(cdn) >= share * Double(domains) {
-            notices.append("Apple's CDN could not be reached from this machine for \(cdn) of \(domains) domains: their CDN copies were not checked (cdn.unchecked). Let this machine reach app-site-association.cdn-apple.com, or pass --no-cdn.")
+            notices.append(
+                "Apple's CDN could not be reached from this machine for \(cdn) of \(domains) domains: their CDN copies were not checked (cdn.unchecked). Let this machine reach app-site-association.cdn-apple.com, or pass --no-cdn."
+            )
         }
         let dns = summary.findingsByCode[FindingCode.netDNS.rawValue] ?? 0
         if dns >= minimumDomains, Double(dns) >= share * Double(domains) {
-            notices.append("Host names failed to resolve for \(dns) of \(domains) domains: this machine's DNS is probably not working, and those net.dns failures may not be the sites'. Check the resolver and run again.")
+            notices.append(
+                "Host names failed to resolve for \(dns) of \(domains) domains: this machine's DNS is probably not working, and those net.dns failures may not be the sites'. Check the resolver and run again."
+            )
         }
         return notices
     }

@@ -5,7 +5,10 @@ public struct ServiceAppIDs: Codable, Sendable, Equatable {
     public var appclips: [String]?
     public var activitycontinuation: [String]?
 
-    public init(applinks: [String]? = nil, webcredentials: [String]? = nil, appclips: [String]? = nil, activitycontinuation: [String]? = nil) {
+    public init(
+        applinks: [String]? = nil, webcredentials: [String]? = nil, appclips: [String]? = nil,
+        activitycontinuation: [String]? = nil
+    ) {
         self.applinks = applinks
         self.webcredentials = webcredentials
         self.appclips = appclips
@@ -47,8 +50,11 @@ public struct DomainReport: Codable, Sendable, Equatable {
     /// What its `assetlinks.json` declares, when it was audited and parsed.
     public var android: AndroidDeclarations?
 
-    public init(domain: String, inputLine: Int?, expectedAppIDs: [String], fetches: [FetchRecord], appIDs: ServiceAppIDs, findings: [Finding],
-                entitlements: [AssociatedService]? = nil) {
+    public init(
+        domain: String, inputLine: Int?, expectedAppIDs: [String], fetches: [FetchRecord], appIDs: ServiceAppIDs,
+        findings: [Finding],
+        entitlements: [AssociatedService]? = nil
+    ) {
         self.domain = domain
         self.inputLine = inputLine
         self.expectedAppIDs = expectedAppIDs
@@ -76,8 +82,11 @@ public struct DomainTarget: Sendable, Equatable {
     /// Whether its `assetlinks.json` is audited: when Android apps are named, or `--android`.
     public var auditsAndroid: Bool
 
-    public init(domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = [], services: [AssociatedService] = [],
-                androidApps: [AndroidApp] = [], auditsAndroid: Bool? = nil) {
+    public init(
+        domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = [],
+        services: [AssociatedService] = [],
+        androidApps: [AndroidApp] = [], auditsAndroid: Bool? = nil
+    ) {
         self.domain = domain
         self.expectedAppIDs = expectedAppIDs
         self.inputLine = inputLine

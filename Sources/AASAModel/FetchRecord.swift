@@ -97,23 +97,24 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
     /// header keeps its first value.
     public mutating func set(name: String, value: String) {
         guard let key = CodingKeys(rawValue: name) else { return }
-        let path: WritableKeyPath<ResponseHeaders, String?> = switch key {
-        case .contentType: \.contentType
-        case .contentLength: \.contentLength
-        case .contentEncoding: \.contentEncoding
-        case .cacheControl: \.cacheControl
-        case .age: \.age
-        case .etag: \.etag
-        case .lastModified: \.lastModified
-        case .server: \.server
-        case .location: \.location
-        case .expires: \.expires
-        case .appleFailureReason: \.appleFailureReason
-        case .appleFailureDetails: \.appleFailureDetails
-        case .appleTryDirect: \.appleTryDirect
-        case .appleFrom: \.appleFrom
-        case .appleOriginFormat: \.appleOriginFormat
-        }
+        let path: WritableKeyPath<ResponseHeaders, String?> =
+            switch key {
+            case .contentType: \.contentType
+            case .contentLength: \.contentLength
+            case .contentEncoding: \.contentEncoding
+            case .cacheControl: \.cacheControl
+            case .age: \.age
+            case .etag: \.etag
+            case .lastModified: \.lastModified
+            case .server: \.server
+            case .location: \.location
+            case .expires: \.expires
+            case .appleFailureReason: \.appleFailureReason
+            case .appleFailureDetails: \.appleFailureDetails
+            case .appleTryDirect: \.appleTryDirect
+            case .appleFrom: \.appleFrom
+            case .appleOriginFormat: \.appleOriginFormat
+            }
         if self[keyPath: path] == nil { self[keyPath: path] = value }
     }
 }
@@ -127,7 +128,9 @@ public struct FetchTimings: Codable, Sendable, Equatable {
     public var firstByteMs: Double
     public var totalMs: Double
 
-    public init(dnsMs: Double = 0, connectMs: Double = 0, tlsMs: Double = 0, firstByteMs: Double = 0, totalMs: Double = 0) {
+    public init(
+        dnsMs: Double = 0, connectMs: Double = 0, tlsMs: Double = 0, firstByteMs: Double = 0, totalMs: Double = 0
+    ) {
         self.dnsMs = dnsMs
         self.connectMs = connectMs
         self.tlsMs = tlsMs

@@ -52,7 +52,8 @@ public struct SeverityCase: Sendable, Hashable {
     }
 
     /// `entry.mixed-formats` when the app still supports iOS 12 or older.
-    public static let mixedFormatsForOldIOS = SeverityCase(.info, when: "with --min-ios 12 or older, where the mix is needed")
+    public static let mixedFormatsForOldIOS = SeverityCase(
+        .info, when: "with --min-ios 12 or older, where the mix is needed")
     /// `value.type` for a component's `comment`, which iOS never reads.
     public static let commentNotString = SeverityCase(.warning, when: "for a comment that is not a string")
 }
@@ -106,12 +107,14 @@ extension FindingCode {
         case .tlsCertificate:
             FindingDefinition(
                 .transfer, .error,
-                meaning: "The TLS certificate is not trusted: unknown or self-signed issuer, expired, or not valid for the host name.",
+                meaning:
+                    "The TLS certificate is not trusted: unknown or self-signed issuer, expired, or not valid for the host name.",
                 fix: "Serve a certificate from a public CA, with the full chain, covering this exact host name.")
         case .tlsHandshake:
             FindingDefinition(
                 .transfer, .error,
-                meaning: "The TLS handshake failed (the server reset the connection, spoke plain HTTP, or offered nothing acceptable).",
+                meaning:
+                    "The TLS handshake failed (the server reset the connection, spoke plain HTTP, or offered nothing acceptable).",
                 fix: "Serve modern TLS (1.2 or 1.3) on port 443.")
         case .netOther:
             FindingDefinition(
@@ -121,32 +124,46 @@ extension FindingCode {
         case .netBlockedAddress:
             FindingDefinition(
                 .transfer, .error,
-                meaning: "Every address the host resolves to (or is sent to by --resolve/--connect-to) is loopback, private, link-local, CGNAT, unique-local or another special-purpose range, so the auditor did not connect. Apple's CDN cannot reach such an address either: devices would get no file.",
-                fix: "Publish public A/AAAA records for the host. To audit an internal or test host on purpose, allow its network with --allow-network CIDR.")
+                meaning:
+                    "Every address the host resolves to (or is sent to by --resolve/--connect-to) is loopback, private, link-local, CGNAT, unique-local or another special-purpose range, so the auditor did not connect. Apple's CDN cannot reach such an address either: devices would get no file.",
+                fix:
+                    "Publish public A/AAAA records for the host. To audit an internal or test host on purpose, allow its network with --allow-network CIDR."
+            )
         case .fileSigned:
             FindingDefinition(
                 .content, .info,
-                meaning: "The file is signed (CMS/PKCS#7), as Apple asked of sites supporting iOS 8 (Handoff, shared web credentials). Since iOS 9 a plain JSON file over HTTPS is enough, and current documentation only describes that; the audit opens the signed content and checks it like a plain file. Info, not a warning: the file works, and a site that still serves iOS 8 devices needs the signature.",
-                fix: "Nothing is required. To simplify, serve the JSON unsigned as application/json once iOS 8 no longer matters.")
+                meaning:
+                    "The file is signed (CMS/PKCS#7), as Apple asked of sites supporting iOS 8 (Handoff, shared web credentials). Since iOS 9 a plain JSON file over HTTPS is enough, and current documentation only describes that; the audit opens the signed content and checks it like a plain file. Info, not a warning: the file works, and a site that still serves iOS 8 devices needs the signature.",
+                fix:
+                    "Nothing is required. To simplify, serve the JSON unsigned as application/json once iOS 8 no longer matters."
+            )
         case .signatureInvalid:
             FindingDefinition(
                 .content, .error,
-                meaning: "A signed file whose signature does not hold: it does not match the content (the file changed after signing), the signer's certificate does not chain to a trusted CA, it does not name the domain, or the file cannot be opened at all (truncated, a detached signature without content, an encrypted message, nested signatures). Whatever checks a signature, as iOS 8 did, rejects the file.",
-                fix: "Sign the current file again with the site's own TLS certificate and key and its chain (openssl smime -sign -nodetach -outform DER -signer cert.pem -inkey key.pem -certfile chain.pem), or serve it unsigned as application/json.")
+                meaning:
+                    "A signed file whose signature does not hold: it does not match the content (the file changed after signing), the signer's certificate does not chain to a trusted CA, it does not name the domain, or the file cannot be opened at all (truncated, a detached signature without content, an encrypted message, nested signatures). Whatever checks a signature, as iOS 8 did, rejects the file.",
+                fix:
+                    "Sign the current file again with the site's own TLS certificate and key and its chain (openssl smime -sign -nodetach -outform DER -signer cert.pem -inkey key.pem -certfile chain.pem), or serve it unsigned as application/json."
+            )
         case .httpRedirect:
             FindingDefinition(
                 .serving, .error,
-                meaning: "The server answered with a redirect. Devices and Apple's CDN never follow redirects for this file, even to a perfect copy.",
-                fix: "Serve the file with status 200 directly at this URL on this exact host (apex and www each need their own).")
+                meaning:
+                    "The server answered with a redirect. Devices and Apple's CDN never follow redirects for this file, even to a perfect copy.",
+                fix:
+                    "Serve the file with status 200 directly at this URL on this exact host (apex and www each need their own)."
+            )
         case .httpStatus:
             FindingDefinition(
                 .serving, .error,
-                meaning: "The server answered with a status other than 200. 403 and 404 usually mean a firewall, bot protection or missing file.",
+                meaning:
+                    "The server answered with a status other than 200. 403 and 404 usually mean a firewall, bot protection or missing file.",
                 fix: "Serve the file with status 200 to every client, without authentication or cookies.")
         case .httpContentType:
             FindingDefinition(
                 .serving, .warning,
-                meaning: "The Content-Type is not application/json (or, for a signed file, application/pkcs7-mime, its own type). Current iOS still reads the file, so this is a warning; a plain JSON file served as application/pkcs7-mime is mislabelled too.",
+                meaning:
+                    "The Content-Type is not application/json (or, for a signed file, application/pkcs7-mime, its own type). Current iOS still reads the file, so this is a warning; a plain JSON file served as application/pkcs7-mime is mislabelled too.",
                 fix: "Serve the file with Content-Type: application/json (a signed file: application/pkcs7-mime).")
         case .bodyTooLarge:
             FindingDefinition(
@@ -161,7 +178,8 @@ extension FindingCode {
         case .jsonInvalid:
             FindingDefinition(
                 .content, .error,
-                meaning: "The file is not strict JSON (comments, trailing commas, typographic quotes and front matter are common causes); the message gives the line and column.",
+                meaning:
+                    "The file is not strict JSON (comments, trailing commas, typographic quotes and front matter are common causes); the message gives the line and column.",
                 fix: "Fix the syntax; validate the file with a strict JSON parser before deploying.")
         case .jsonNotObject:
             FindingDefinition(
@@ -171,7 +189,8 @@ extension FindingCode {
         case .jsonDuplicateKey:
             FindingDefinition(
                 .content, .warning,
-                meaning: "An object names the same key twice. JSON leaves the meaning open: Apple's parser keeps the last value (our reading of NSJSONSerialization; the audit judges the file the same way), other parsers keep the first or refuse the file, so tools and devices may disagree about the file.",
+                meaning:
+                    "An object names the same key twice. JSON leaves the meaning open: Apple's parser keeps the last value (our reading of NSJSONSerialization; the audit judges the file the same way), other parsers keep the first or refuse the file, so tools and devices may disagree about the file.",
                 fix: "Write each key once per object; merge the two values.")
         case .applinksMissing:
             FindingDefinition(
@@ -181,17 +200,22 @@ extension FindingCode {
         case .appIDMalformed:
             FindingDefinition(
                 .content, .error,
-                meaning: "An app ID is not of the form PREFIX.bundle.id with a 10-character upper-case prefix, or is an obvious placeholder left in (TEAM_ID, <TeamID>, ABCDE12345, ...).",
-                fix: "Use the real Team ID (Application Identifier Prefix) and bundle ID, e.g. ABCDE12345.com.example.app, as shown in the developer portal.")
+                meaning:
+                    "An app ID is not of the form PREFIX.bundle.id with a 10-character upper-case prefix, or is an obvious placeholder left in (TEAM_ID, <TeamID>, ABCDE12345, ...).",
+                fix:
+                    "Use the real Team ID (Application Identifier Prefix) and bundle ID, e.g. ABCDE12345.com.example.app, as shown in the developer portal."
+            )
         case .appIDMissing:
             FindingDefinition(
                 .expectations, .error,
-                meaning: "An app ID that domains.txt (or --app-id) expects is not in the file's applinks section, so that app opens no links on this host.",
+                meaning:
+                    "An app ID that domains.txt (or --app-id) expects is not in the file's applinks section, so that app opens no links on this host.",
                 fix: "Add the app ID to applinks.details (appIDs or appID) in the file this host serves.")
         case .locationRootOnly:
             FindingDefinition(
                 .domain, .error,
-                meaning: "A valid file is served only at /apple-app-site-association. Current iOS and Apple's CDN read only /.well-known/.",
+                meaning:
+                    "A valid file is served only at /apple-app-site-association. Current iOS and Apple's CDN read only /.well-known/.",
                 fix: "Serve the same file at /.well-known/apple-app-site-association.")
         case .locationNone:
             FindingDefinition(
@@ -201,12 +225,14 @@ extension FindingCode {
         case .fileUnknownKey:
             FindingDefinition(
                 .content, .warning,
-                meaning: "A top-level key is not one of the four services (applinks, webcredentials, appclips, activitycontinuation); iOS ignores it. Often a misspelt service.",
+                meaning:
+                    "A top-level key is not one of the four services (applinks, webcredentials, appclips, activitycontinuation); iOS ignores it. Often a misspelt service.",
                 fix: "Remove the key, or spell the service as Apple does.")
         case .serviceInvalid:
             FindingDefinition(
                 .content, .error,
-                meaning: "A webcredentials, appclips or activitycontinuation section is not an object whose apps key is an array of app ID strings, so that service does not work.",
+                meaning:
+                    "A webcredentials, appclips or activitycontinuation section is not an object whose apps key is an array of app ID strings, so that service does not work.",
                 fix: "Write the section as {\"apps\": [\"TEAMID.bundle.id\"]}.")
         case .appClipSuffix:
             FindingDefinition(
@@ -216,12 +242,14 @@ extension FindingCode {
         case .applinksUnknownKey:
             FindingDefinition(
                 .content, .warning,
-                meaning: "applinks holds a key other than details, defaults, substitutionVariables and the legacy apps; iOS ignores it.",
+                meaning:
+                    "applinks holds a key other than details, defaults, substitutionVariables and the legacy apps; iOS ignores it.",
                 fix: "Remove it, or spell the key as Apple does.")
         case .applinksLegacyApps:
             FindingDefinition(
                 .content, .warning,
-                meaning: "The legacy applinks.apps key is not an empty array; it was required empty in the iOS 9 format and carries nothing.",
+                meaning:
+                    "The legacy applinks.apps key is not an empty array; it was required empty in the iOS 9 format and carries nothing.",
                 fix: "Make it [] or remove it.")
         case .detailsMissing:
             FindingDefinition(
@@ -241,7 +269,8 @@ extension FindingCode {
         case .detailsDictionary:
             FindingDefinition(
                 .content, .warning,
-                meaning: "applinks.details is the iOS 9 era dictionary keyed by app ID. It still works, but a JSON object has no order: with several apps, which one is tried first is not defined (the auditor tries them in sorted order).",
+                meaning:
+                    "applinks.details is the iOS 9 era dictionary keyed by app ID. It still works, but a JSON object has no order: with several apps, which one is tried first is not defined (the auditor tries them in sorted order).",
                 fix: "Use the details array form, whose order is the order of priority.")
         case .entryInvalid:
             FindingDefinition(
@@ -261,52 +290,64 @@ extension FindingCode {
         case .entryUnknownKey:
             FindingDefinition(
                 .content, .warning,
-                meaning: "An entry holds a key iOS does not know (appId for appID, path for paths, ...); it is ignored, which often leaves the entry without its app or its rules.",
+                meaning:
+                    "An entry holds a key iOS does not know (appId for appID, path for paths, ...); it is ignored, which often leaves the entry without its app or its rules.",
                 fix: "Spell the key as Apple does: appID, appIDs, paths, components, defaults.")
         case .entryMixedAppKeys:
             FindingDefinition(
                 .content, .warning,
-                meaning: "An entry has both appID and appIDs. Apple says to use one or the other; the auditor treats the apps as the union of both.",
+                meaning:
+                    "An entry has both appID and appIDs. Apple says to use one or the other; the auditor treats the apps as the union of both.",
                 fix: "Keep appIDs (iOS 13+), or appID alone if you support iOS 12.")
         case .entryMixedFormats:
             FindingDefinition(
                 .content, .warning, cases: [.mixedFormatsForOldIOS],
-                meaning: "An entry has both paths and components. TN3155 warns that mixing the formats breaks universal links; iOS 13 and later use components, iOS 12 and older use paths. With --min-ios 13 or later the paths are dead weight; below it, the mix is deliberate.",
-                fix: "Use components only, unless the app still supports iOS 12 (then keep appID + paths for it and say --min-ios 12).")
+                meaning:
+                    "An entry has both paths and components. TN3155 warns that mixing the formats breaks universal links; iOS 13 and later use components, iOS 12 and older use paths. With --min-ios 13 or later the paths are dead weight; below it, the mix is deliberate.",
+                fix:
+                    "Use components only, unless the app still supports iOS 12 (then keep appID + paths for it and say --min-ios 12)."
+            )
         case .entryUnreachable:
             FindingDefinition(
                 .content, .warning,
-                meaning: "An entry is never consulted: a rule of an earlier entry matches every URL first (first match wins).",
+                meaning:
+                    "An entry is never consulted: a rule of an earlier entry matches every URL first (first match wins).",
                 fix: "Move the entry before the catch-all, or narrow the earlier rule.")
         case .valueType:
             FindingDefinition(
                 .content, .error, cases: [.commentNotString],
-                meaning: "A key Apple defines has a value of the wrong type (for example a string where an array is expected); iOS ignores or rejects it.",
+                meaning:
+                    "A key Apple defines has a value of the wrong type (for example a string where an array is expected); iOS ignores or rejects it.",
                 fix: "Give the key the type Apple documents; the message names the type expected.")
         case .componentUnknownKey:
             FindingDefinition(
                 .content, .warning,
-                meaning: "A components rule holds a key iOS does not know (path for /, query for ?, casesensitive for caseSensitive, ...); it is ignored, so the rule matches more than intended.",
+                meaning:
+                    "A components rule holds a key iOS does not know (path for /, query for ?, casesensitive for caseSensitive, ...); it is ignored, so the rule matches more than intended.",
                 fix: "Use the keys /, ?, #, exclude, comment, caseSensitive, percentEncoded.")
         case .componentQueryDisabled:
             FindingDefinition(
                 .content, .warning,
-                meaning: "A ? dictionary holds a value that is not a string (true, a number, null, ...). iOS then ignores the whole dictionary, so the rule accepts any query: it matches more than intended.",
+                meaning:
+                    "A ? dictionary holds a value that is not a string (true, a number, null, ...). iOS then ignores the whole dictionary, so the rule accepts any query: it matches more than intended.",
                 fix: "Make every value of the ? dictionary a pattern string, e.g. \"?*\" for 'present and non-empty'.")
         case .ruleUnreachable:
             FindingDefinition(
                 .content, .warning,
-                meaning: "A rule can never decide: an earlier rule always matches first (for example an exclusion listed after a catch-all *). First match wins.",
+                meaning:
+                    "A rule can never decide: an earlier rule always matches first (for example an exclusion listed after a catch-all *). First match wins.",
                 fix: "Put exclusions and specific rules before catch-all rules.")
         case .pathsURL:
             FindingDefinition(
                 .content, .error,
-                meaning: "A legacy paths pattern is a full URL (https://...). Only the URL's path is compared, so it never matches.",
+                meaning:
+                    "A legacy paths pattern is a full URL (https://...). Only the URL's path is compared, so it never matches.",
                 fix: "Write the path alone: /products/*.")
         case .patternTooLong:
             FindingDefinition(
                 .content, .error,
-                meaning: "A pattern is longer than 4096 characters, or expands with its substitution variables' values to more than 20,000 matcher states (each reference to $(region) or $(lang) costs about 750); the auditor treats it as matching nothing, which bounds the time any file can take to match.",
+                meaning:
+                    "A pattern is longer than 4096 characters, or expands with its substitution variables' values to more than 20,000 matcher states (each reference to $(region) or $(lang) costs about 750); the auditor treats it as matching nothing, which bounds the time any file can take to match.",
                 fix: "Use shorter patterns, and fewer or smaller variables in one pattern.")
         case .defaultsUnknownKey:
             FindingDefinition(
@@ -316,13 +357,19 @@ extension FindingCode {
         case .variableUndefined:
             FindingDefinition(
                 .content, .error,
-                meaning: "A pattern refers to a substitution variable that is neither defined in substitutionVariables nor built in; such a pattern never matches.",
-                fix: "Define the variable, or fix the name (built-ins: alpha, upper, lower, alnum, digit, xdigit, region, lang).")
+                meaning:
+                    "A pattern refers to a substitution variable that is neither defined in substitutionVariables nor built in; such a pattern never matches.",
+                fix:
+                    "Define the variable, or fix the name (built-ins: alpha, upper, lower, alnum, digit, xdigit, region, lang)."
+            )
         case .variableInvalid:
             FindingDefinition(
                 .content, .error,
-                meaning: "A substitution variable is malformed: its name holds $, ( or ), its value is not an array of strings, or a value refers to another variable (not allowed).",
-                fix: "Name variables without $ ( ), and give each an array of plain strings (wildcards * and ? allowed).")
+                meaning:
+                    "A substitution variable is malformed: its name holds $, ( or ), its value is not an array of strings, or a value refers to another variable (not allowed).",
+                fix:
+                    "Name variables without $ ( ), and give each an array of plain strings (wildcards * and ? allowed)."
+            )
         case .variableEmpty:
             FindingDefinition(
                 .content, .warning,
@@ -331,7 +378,8 @@ extension FindingCode {
         case .variableShadowsBuiltin:
             FindingDefinition(
                 .content, .warning,
-                meaning: "A substitution variable reuses a built-in name (alpha, digit, region, ...). What iOS does then is not documented; the auditor uses the file's values.",
+                meaning:
+                    "A substitution variable reuses a built-in name (alpha, digit, region, ...). What iOS does then is not documented; the auditor uses the file's values.",
                 fix: "Rename the variable.")
         case .variableUnused:
             FindingDefinition(
@@ -341,58 +389,80 @@ extension FindingCode {
         case .featureMinIOS:
             FindingDefinition(
                 .content, .warning,
-                meaning: "The file relies on a feature newer than the oldest iOS the app supports (--min-ios): components need iOS 13, substitutionVariables iOS 13.5, defaults iOS 14. Older devices ignore it.",
+                meaning:
+                    "The file relies on a feature newer than the oldest iOS the app supports (--min-ios): components need iOS 13, substitutionVariables iOS 13.5, defaults iOS 14. Older devices ignore it.",
                 fix: "Keep a legacy appID + paths entry for older iOS, or raise the app's minimum.")
         case .auditInterrupted:
             FindingDefinition(
                 .run, .error,
-                meaning: "The run was interrupted (SIGINT or SIGTERM) before this domain was audited; the report says nothing else about it.",
+                meaning:
+                    "The run was interrupted (SIGINT or SIGTERM) before this domain was audited; the report says nothing else about it.",
                 fix: "Run the audit again; nothing is wrong with the domain as far as this report knows.")
         case .cdnMissing:
             FindingDefinition(
                 .deviceView, .error,
-                meaning: "Apple's CDN has no copy of the file, so devices on iOS 14 and later get no universal links for this host. Normal for a day after the file first appears.",
-                fix: "Make sure the origin serves the file to AASA-Bot; the CDN fetches it again within about a day. Apple-Failure-Reason says why it failed.")
+                meaning:
+                    "Apple's CDN has no copy of the file, so devices on iOS 14 and later get no universal links for this host. Normal for a day after the file first appears.",
+                fix:
+                    "Make sure the origin serves the file to AASA-Bot; the CDN fetches it again within about a day. Apple-Failure-Reason says why it failed."
+            )
         case .cdnError:
             FindingDefinition(
                 .deviceView, .error,
-                meaning: "Apple's CDN answered with an error for this host (the finding quotes Apple-Failure-Reason and says what it means), or served something that is not a JSON object.",
-                fix: "Fix what Apple's reason names (timeouts, redirects, TLS, bot blocking) on the origin; the CDN retries on its own schedule.")
+                meaning:
+                    "Apple's CDN answered with an error for this host (the finding quotes Apple-Failure-Reason and says what it means), or served something that is not a JSON object.",
+                fix:
+                    "Fix what Apple's reason names (timeouts, redirects, TLS, bot blocking) on the origin; the CDN retries on its own schedule."
+            )
         case .cdnUnchecked:
             FindingDefinition(
                 .deviceView, .info,
-                meaning: "Apple's CDN could not be reached from the machine running the audit (DNS, connection, TLS, time): its copy was not checked. That is about this machine's network, not the site, so the domain is not failed for it; when it happens for most domains the run says so first and exits 3.",
-                fix: "Nothing on the site. Let this machine reach app-site-association.cdn-apple.com, or pass --no-cdn where it cannot.")
+                meaning:
+                    "Apple's CDN could not be reached from the machine running the audit (DNS, connection, TLS, time): its copy was not checked. That is about this machine's network, not the site, so the domain is not failed for it; when it happens for most domains the run says so first and exits 3.",
+                fix:
+                    "Nothing on the site. Let this machine reach app-site-association.cdn-apple.com, or pass --no-cdn where it cannot."
+            )
         case .cdnStale:
             FindingDefinition(
                 .deviceView, .warning,
-                meaning: "Apple's CDN serves a copy that differs in meaning from the origin's .well-known file. Normal for up to a day after a change, so only a warning.",
-                fix: "Wait for the CDN to refresh (about a day); if it persists, check that AASA-Bot gets the new file.")
+                meaning:
+                    "Apple's CDN serves a copy that differs in meaning from the origin's .well-known file. Normal for up to a day after a change, so only a warning.",
+                fix: "Wait for the CDN to refresh (about a day); if it persists, check that AASA-Bot gets the new file."
+            )
         case .uaBlocked:
             FindingDefinition(
                 .deviceView, .error,
-                meaning: "The origin refuses or challenges Apple's bot (AASA-Bot/1.0.0) while it serves a browser: the CDN never gets the file and links break on every device, while the site looks fine in a browser.",
-                fix: "Allow the AASA-Bot user agent (and Apple's IP ranges) through bot protection and firewalls for /.well-known/apple-app-site-association.")
+                meaning:
+                    "The origin refuses or challenges Apple's bot (AASA-Bot/1.0.0) while it serves a browser: the CDN never gets the file and links break on every device, while the site looks fine in a browser.",
+                fix:
+                    "Allow the AASA-Bot user agent (and Apple's IP ranges) through bot protection and firewalls for /.well-known/apple-app-site-association."
+            )
         case .uaDiffer:
             FindingDefinition(
                 .deviceView, .warning,
-                meaning: "Apple's bot and a browser get different answers (status or content) at .well-known, though both get a file. Audits ask a browser only when the bot gets no usable file (what a browser gets does not matter to Apple when the bot gets the file), so they no longer report this; the code stays for earlier reports.",
+                meaning:
+                    "Apple's bot and a browser get different answers (status or content) at .well-known, though both get a file. Audits ask a browser only when the bot gets no usable file (what a browser gets does not matter to Apple when the bot gets the file), so they no longer report this; the code stays for earlier reports.",
                 fix: "Serve the same file to every client; vary nothing by user agent.")
         case .locationDiffer:
             FindingDefinition(
                 .domain, .warning,
-                meaning: "The .well-known and root copies both parse but differ in meaning (app IDs or rules). Older devices that fall back to the root see different rules.",
+                meaning:
+                    "The .well-known and root copies both parse but differ in meaning (app IDs or rules). Older devices that fall back to the root see different rules.",
                 fix: "Serve the same file at both locations, or stop serving the root copy.")
         case .serviceMissing:
             FindingDefinition(
                 .expectations, .error,
-                meaning: "The app's entitlements name this host for a service (webcredentials, appclips, activitycontinuation) whose section the file lacks, or which does not name the expected app.",
+                meaning:
+                    "The app's entitlements name this host for a service (webcredentials, appclips, activitycontinuation) whose section the file lacks, or which does not name the expected app.",
                 fix: "Add the section, {\"apps\": [\"TEAMID.bundle.id\"]}, naming the app.")
         case .matchExpectedApp:
             FindingDefinition(
                 .expectations, .error,
-                meaning: "A URL that domains.txt says must open the app (a + line) does not, with the file the domain serves.",
-                fix: "Add a rule that matches the URL, or remove the exclusion that catches it; 'aasa-audit match' shows which rule decides.")
+                meaning:
+                    "A URL that domains.txt says must open the app (a + line) does not, with the file the domain serves.",
+                fix:
+                    "Add a rule that matches the URL, or remove the exclusion that catches it; 'aasa-audit match' shows which rule decides."
+            )
         case .matchExpectedBrowser:
             FindingDefinition(
                 .expectations, .error,
@@ -401,27 +471,34 @@ extension FindingCode {
         case .assetlinksStatus:
             FindingDefinition(
                 .android, .error,
-                meaning: "assetlinks.json was not served with HTTP 200. Android's verifier then finds no statements for the host, and App Links open in the browser (Android 11 and older: every host of the app then fails).",
-                fix: "Serve https://HOST/.well-known/assetlinks.json with status 200 to every client, Google's verifier included.")
+                meaning:
+                    "assetlinks.json was not served with HTTP 200. Android's verifier then finds no statements for the host, and App Links open in the browser (Android 11 and older: every host of the app then fails).",
+                fix:
+                    "Serve https://HOST/.well-known/assetlinks.json with status 200 to every client, Google's verifier included."
+            )
         case .assetlinksRedirect:
             FindingDefinition(
                 .android, .error,
-                meaning: "assetlinks.json answered with a redirect. Google's verifier follows none (its API reports REDIRECT), not even apex to www or to the same path.",
+                meaning:
+                    "assetlinks.json answered with a redirect. Google's verifier follows none (its API reports REDIRECT), not even apex to www or to the same path.",
                 fix: "Serve the file directly, with 200, on this exact host.")
         case .assetlinksContentType:
             FindingDefinition(
                 .android, .error,
-                meaning: "assetlinks.json is not served as application/json; Google's API reports WRONG_CONTENT_TYPE and the statements are not read.",
+                meaning:
+                    "assetlinks.json is not served as application/json; Google's API reports WRONG_CONTENT_TYPE and the statements are not read.",
                 fix: "Serve the file with Content-Type: application/json.")
         case .assetlinksTooLarge:
             FindingDefinition(
                 .android, .error,
-                meaning: "assetlinks.json is larger than the 128 KB this audit reads. Google's verifier has a limit too (TOO_LARGE) without publishing the number; real files are a few hundred bytes.",
+                meaning:
+                    "assetlinks.json is larger than the 128 KB this audit reads. Google's verifier has a limit too (TOO_LARGE) without publishing the number; real files are a few hundred bytes.",
                 fix: "Keep the file small: one statement per app, only the fingerprints in use.")
         case .assetlinksJSONInvalid:
             FindingDefinition(
                 .android, .error,
-                meaning: "assetlinks.json is not strict JSON (a trailing comma, a comment, a byte-order mark...). Google's parser rejects the whole file.",
+                meaning:
+                    "assetlinks.json is not strict JSON (a trailing comma, a comment, a byte-order mark...). Google's parser rejects the whole file.",
                 fix: "Write strict JSON; `python3 -m json.tool assetlinks.json` must accept it.")
         case .assetlinksNotList:
             FindingDefinition(
@@ -431,38 +508,55 @@ extension FindingCode {
         case .assetlinksRelation:
             FindingDefinition(
                 .android, .error,
-                meaning: "A statement's relation is not a non-empty array of kind/detail strings (such as delegate_permission/common.handle_all_urls). One malformed statement makes Google's parser reject the whole file.",
+                meaning:
+                    "A statement's relation is not a non-empty array of kind/detail strings (such as delegate_permission/common.handle_all_urls). One malformed statement makes Google's parser reject the whole file.",
                 fix: "Write \"relation\": [\"delegate_permission/common.handle_all_urls\"].")
         case .assetlinksStatement:
             FindingDefinition(
                 .android, .error,
-                meaning: "A statement's target is missing or malformed: an unknown namespace, an android_app without package_name or without a non-empty sha256_cert_fingerprints array, a web target without site. One malformed statement makes Google's parser reject the whole file.",
-                fix: "Give each statement {\"namespace\": \"android_app\", \"package_name\": ..., \"sha256_cert_fingerprints\": [...]}, or {\"namespace\": \"web\", \"site\": \"https://...\"}.")
+                meaning:
+                    "A statement's target is missing or malformed: an unknown namespace, an android_app without package_name or without a non-empty sha256_cert_fingerprints array, a web target without site. One malformed statement makes Google's parser reject the whole file.",
+                fix:
+                    "Give each statement {\"namespace\": \"android_app\", \"package_name\": ..., \"sha256_cert_fingerprints\": [...]}, or {\"namespace\": \"web\", \"site\": \"https://...\"}."
+            )
         case .assetlinksFingerprint:
             FindingDefinition(
                 .android, .error,
-                meaning: "A certificate fingerprint is malformed: not 32 colon-separated upper-case hex bytes (lower case, no colons, a 20-byte SHA-1). Android compares the exact upper-case text, so it never matches.",
-                fix: "Copy the SHA-256 fingerprint as keytool -list -v or the Play Console prints it (AB:CD:...:EF, 95 characters).")
+                meaning:
+                    "A certificate fingerprint is malformed: not 32 colon-separated upper-case hex bytes (lower case, no colons, a 20-byte SHA-1). Android compares the exact upper-case text, so it never matches.",
+                fix:
+                    "Copy the SHA-256 fingerprint as keytool -list -v or the Play Console prints it (AB:CD:...:EF, 95 characters)."
+            )
         case .assetlinksInclude:
             FindingDefinition(
                 .android, .info,
-                meaning: "The file includes another statement list ({\"include\": URL}). Android follows it; this audit reports it and does not follow it (an include is one more host to trust and to audit on its own).",
+                meaning:
+                    "The file includes another statement list ({\"include\": URL}). Android follows it; this audit reports it and does not follow it (an include is one more host to trust and to audit on its own).",
                 fix: "Audit the included file's host too, or inline its statements.")
         case .assetlinksPackageMissing:
             FindingDefinition(
                 .android, .error,
-                meaning: "An Android app the input names is not declared for App Links: no android_app statement for its package has the relation delegate_permission/common.handle_all_urls (get_login_creds alone is for shared credentials, not links).",
-                fix: "Add a statement for the package with \"relation\": [\"delegate_permission/common.handle_all_urls\"] and its signing certificate's fingerprint.")
+                meaning:
+                    "An Android app the input names is not declared for App Links: no android_app statement for its package has the relation delegate_permission/common.handle_all_urls (get_login_creds alone is for shared credentials, not links).",
+                fix:
+                    "Add a statement for the package with \"relation\": [\"delegate_permission/common.handle_all_urls\"] and its signing certificate's fingerprint."
+            )
         case .assetlinksFingerprintMissing:
             FindingDefinition(
                 .android, .error,
-                meaning: "The package is declared, but not with the fingerprint the input names. The usual cause: the file lists the upload key's fingerprint while Google Play re-signs the app with its app signing key (Play Console, App integrity, App signing), so installed apps never match; debug builds use yet another key.",
-                fix: "List the app signing key's SHA-256 fingerprint from the Play Console (the upload key's may stay beside it).")
+                meaning:
+                    "The package is declared, but not with the fingerprint the input names. The usual cause: the file lists the upload key's fingerprint while Google Play re-signs the app with its app signing key (Play Console, App integrity, App signing), so installed apps never match; debug builds use yet another key.",
+                fix:
+                    "List the app signing key's SHA-256 fingerprint from the Play Console (the upload key's may stay beside it)."
+            )
         case .matchCutShort:
             FindingDefinition(
                 .expectations, .warning,
-                meaning: "Not every URL of the input was checked against the file: matching its patterns took more than the budget of work a domain gets (50 million automaton steps, a fraction of a second; real files need a few thousand per URL), or the run was interrupted. The file's patterns are built to be slow to match.",
-                fix: "Simplify the patterns: fewer wildcards next to variables whose values hold wildcards, fewer huge variables.")
+                meaning:
+                    "Not every URL of the input was checked against the file: matching its patterns took more than the budget of work a domain gets (50 million automaton steps, a fraction of a second; real files need a few thousand per URL), or the run was interrupted. The file's patterns are built to be slow to match.",
+                fix:
+                    "Simplify the patterns: fewer wildcards next to variables whose values hold wildcards, fewer huge variables."
+            )
         }
     }
 }

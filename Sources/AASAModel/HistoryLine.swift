@@ -16,7 +16,7 @@ enum HistoryLine {
         let bytes = [UInt8](line)
         let key = Array(#""domains":"#.utf8)
         guard let keyStart = bytes.firstRange(of: key)?.lowerBound, bytes.first == UInt8(ascii: "{"),
-              bytes[1..<keyStart].allSatisfy({ $0 == UInt8(ascii: " ") }) || bytes[keyStart - 1] == UInt8(ascii: ",")
+            bytes[1..<keyStart].allSatisfy({ $0 == UInt8(ascii: " ") }) || bytes[keyStart - 1] == UInt8(ascii: ",")
         else { return nil }
         var reader = Reader(bytes: bytes, index: keyStart + key.count)
         guard let domains = reader.domainList() else { return nil }
@@ -48,7 +48,7 @@ enum HistoryLine {
             if take(UInt8(ascii: "]")) { return domains }
             repeat {
                 guard take(UInt8(ascii: "[")), let name = string(), take(UInt8(ascii: ",")), let verdictText = string(),
-                      let verdict = Verdict(rawValue: verdictText)
+                    let verdict = Verdict(rawValue: verdictText)
                 else { return nil }
                 var codes: [String] = []
                 while take(UInt8(ascii: ",")) {
@@ -66,7 +66,9 @@ enum HistoryLine {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = index
             // The common case: no escape.
-            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
+                bytes[index] >= 0x20
+            { index += 1 }
             guard index < bytes.count else { return nil }
             if bytes[index] == UInt8(ascii: "\"") {
                 defer { index += 1 }

@@ -48,7 +48,9 @@ public struct RunAlert: Codable, Sendable, Equatable {
         /// The report's address where `--out` is served (`--report-url`), when given.
         public var reportURL: String?
 
-        public init(startedAt: Date, folder: String, report: String, previousRunStartedAt: Date?, reportURL: String? = nil) {
+        public init(
+            startedAt: Date, folder: String, report: String, previousRunStartedAt: Date?, reportURL: String? = nil
+        ) {
             self.startedAt = startedAt
             self.folder = folder
             self.report = report
@@ -90,8 +92,14 @@ public struct RunAlert: Codable, Sendable, Equatable {
         var recoveries: [Domain] = []
         let flaggedByName = Dictionary(flagged.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
         func newEntry(_ domain: FlaggedDomain) {
-            let entry = Domain(domain: domain.domain, verdict: domain.verdict, previousVerdict: nil, codes: domain.codes.map(\.rawValue))
-            if domain.verdict == .fail { failures.append(entry) } else if domain.verdict == .warn { warnings.append(entry) }
+            let entry = Domain(
+                domain: domain.domain, verdict: domain.verdict, previousVerdict: nil,
+                codes: domain.codes.map(\.rawValue))
+            if domain.verdict == .fail {
+                failures.append(entry)
+            } else if domain.verdict == .warn {
+                warnings.append(entry)
+            }
         }
         if let changes {
             let added = Set(changes.addedDomains)
@@ -109,22 +117,32 @@ public struct RunAlert: Codable, Sendable, Equatable {
                 let before = change.verdict?.from ?? now
                 func codes(_ severity: Severity) -> [String] {
                     var seen = Set<String>()
-                    return change.newFindings.filter { $0.severity == severity && seen.insert($0.code.rawValue).inserted }.map(\.code.rawValue)
+                    return change.newFindings.filter {
+                        $0.severity == severity && seen.insert($0.code.rawValue).inserted
+                    }.map(\.code.rawValue)
                 }
                 if now.rank < before.rank {
-                    recoveries.append(Domain(domain: name, verdict: now, previousVerdict: before,
-                                             codes: change.resolvedFindings.map(\.code.rawValue).uniqued()))
+                    recoveries.append(
+                        Domain(
+                            domain: name, verdict: now, previousVerdict: before,
+                            codes: change.resolvedFindings.map(\.code.rawValue).uniqued()))
                 } else if now == .fail {
                     let newErrors = codes(.error)
                     if before != .fail {
-                        failures.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: flaggedByName[name]?.codes.map(\.rawValue) ?? newErrors))
+                        failures.append(
+                            Domain(
+                                domain: name, verdict: now, previousVerdict: before,
+                                codes: flaggedByName[name]?.codes.map(\.rawValue) ?? newErrors))
                     } else if !newErrors.isEmpty {
                         failures.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: newErrors))
                     }
                 } else if now == .warn {
                     let newWarnings = codes(.warning)
                     if before != .warn {
-                        warnings.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: flaggedByName[name]?.codes.map(\.rawValue) ?? newWarnings))
+                        warnings.append(
+                            Domain(
+                                domain: name, verdict: now, previousVerdict: before,
+                                codes: flaggedByName[name]?.codes.map(\.rawValue) ?? newWarnings))
                     } else if !newWarnings.isEmpty {
                         warnings.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: newWarnings))
                     }
@@ -151,11 +169,14 @@ public struct RunAlert: Codable, Sendable, Equatable {
         if counts.warnings > 0 { parts.append("\(counts.warnings) new warning\(counts.warnings == 1 ? "" : "s")") }
         if counts.recoveries > 0 { parts.append("\(counts.recoveries) recovered") }
         let headline = parts.isEmpty ? "no changes" : parts.joined(separator: ", ")
-        lines.append("aasa-audit: \(headline). \(total) domains: \(verdicts.pass) pass, \(verdicts.warn) warn, \(verdicts.fail) fail.")
+        lines.append(
+            "aasa-audit: \(headline). \(total) domains: \(verdicts.pass) pass, \(verdicts.warn) warn, \(verdicts.fail) fail."
+        )
         func list(_ title: String, _ domains: [Domain], count: Int) {
             guard count > 0 else { return }
             let named = domains.prefix(Self.textLimit).map { domain in
-                domain.codes.isEmpty ? domain.domain : "\(domain.domain) (\(domain.codes.prefix(3).joined(separator: ", ")))"
+                domain.codes.isEmpty
+                    ? domain.domain : "\(domain.domain) (\(domain.codes.prefix(3).joined(separator: ", ")))"
             }
             let more = count > named.count ? " and \(count - named.count) more" : ""
             lines.append("\(title): \(named.joined(separator: "; "))\(more)")

@@ -143,7 +143,9 @@ extension RunChanges {
     }
 
     /// The changes between two whole runs.
-    public static func between(previous: [DomainSnapshot], previousStartedAt: Date, current: [DomainSnapshot]) -> RunChanges {
+    public static func between(previous: [DomainSnapshot], previousStartedAt: Date, current: [DomainSnapshot])
+        -> RunChanges
+    {
         var collector = Collector(previous: previous, previousStartedAt: previousStartedAt)
         for (index, snapshot) in current.enumerated() { collector.add(snapshot, at: index) }
         return collector.changes(current: current.map(\.domain))

@@ -32,27 +32,27 @@ public struct HistoryRun: Codable, Sendable, Equatable {
         // The list of domains read straight into values (`HistoryLine`), the rest the slow way.
         if let parts = HistoryLine.split(line) {
             guard let object = try JSONSerialization.jsonObject(with: parts.rest) as? [String: Any],
-                  let version = object["schemaVersion"] as? Int, version == HistorySchema.version,
-                  let run = object["run"] as? String,
-                  let startedAt = (object["startedAt"] as? String).flatMap(Self.date),
-                  let finishedAt = (object["finishedAt"] as? String).flatMap(Self.date),
-                  (object["domains"] as? [Any])?.isEmpty == true
+                let version = object["schemaVersion"] as? Int, version == HistorySchema.version,
+                let run = object["run"] as? String,
+                let startedAt = (object["startedAt"] as? String).flatMap(Self.date),
+                let finishedAt = (object["finishedAt"] as? String).flatMap(Self.date),
+                (object["domains"] as? [Any])?.isEmpty == true
             else { throw HistoryLineError() }
             self.init(run: run, startedAt: startedAt, finishedAt: finishedAt, domains: parts.domains)
             return
         }
         guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any],
-              let version = object["schemaVersion"] as? Int, version == HistorySchema.version,
-              let run = object["run"] as? String,
-              let startedAt = (object["startedAt"] as? String).flatMap(Self.date),
-              let finishedAt = (object["finishedAt"] as? String).flatMap(Self.date),
-              let domains = object["domains"] as? [Any]
+            let version = object["schemaVersion"] as? Int, version == HistorySchema.version,
+            let run = object["run"] as? String,
+            let startedAt = (object["startedAt"] as? String).flatMap(Self.date),
+            let finishedAt = (object["finishedAt"] as? String).flatMap(Self.date),
+            let domains = object["domains"] as? [Any]
         else { throw HistoryLineError() }
         var entries: [HistoryDomain] = []
         entries.reserveCapacity(domains.count)
         for item in domains {
             guard let fields = item as? [Any], fields.count >= 2, let name = fields[0] as? String,
-                  let verdict = (fields[1] as? String).flatMap(Verdict.init(rawValue:))
+                let verdict = (fields[1] as? String).flatMap(Verdict.init(rawValue:))
             else { throw HistoryLineError() }
             var codes: [String] = []
             for field in fields.dropFirst(2) {
@@ -215,7 +215,10 @@ public struct RunHistory: Sendable, Equatable {
     /// Adds the next run (newer than every run added so far).
     public mutating func add(_ run: HistoryRun) {
         let number = runs.count
-        runs.append(Run(run: run.run, startedAt: run.startedAt, finishedAt: run.finishedAt, verdicts: run.verdicts, domainCount: run.domains.count))
+        runs.append(
+            Run(
+                run: run.run, startedAt: run.startedAt, finishedAt: run.finishedAt, verdicts: run.verdicts,
+                domainCount: run.domains.count))
         latestDomains = run.domains
         let stale = FindingCode.cdnStale.rawValue
         let oldestInWindow = number - flapping.window + 1
@@ -226,7 +229,8 @@ public struct RunHistory: Sendable, Equatable {
             guard var state = states[domain.domain] else {
                 states[domain.domain] = DomainState(
                     lastSeen: number, verdict: domain.verdict, verdictSince: number, staleSince: isStale ? number : nil,
-                    lastPassed: domain.verdict == .pass ? number : nil, recent: [Seen(run: number, verdict: domain.verdict)])
+                    lastPassed: domain.verdict == .pass ? number : nil,
+                    recent: [Seen(run: number, verdict: domain.verdict)])
                 continue
             }
             // A run that did not audit the domain ends its streaks.
@@ -256,18 +260,21 @@ public struct RunHistory: Sendable, Equatable {
         let newest = runs.count - 1
         let oldestInWindow = newest - flapping.window + 1
         func streak(from first: Int) -> Streak {
-            Streak(since: runs[first].run, sinceDate: runs[first].startedAt, runs: newest - first + 1, reachesOldest: first == 0)
+            Streak(
+                since: runs[first].run, sinceDate: runs[first].startedAt, runs: newest - first + 1,
+                reachesOldest: first == 0)
         }
         for domain in latestDomains {
             guard let state = states[domain.domain] else { continue }
             let window = state.recent.filter { $0.run >= oldestInWindow }.map(\.verdict)
             let changes = zip(window, window.dropFirst()).filter { $0 != $1 }.count
             let lastPassed = domain.verdict == .pass ? nil : state.lastPassed.map { runs[$0].startedAt }
-            try body(Standing(
-                domain: domain.domain, verdict: domain.verdict, codes: domain.codes,
-                notPassingSince: domain.verdict == .pass ? nil : streak(from: state.verdictSince),
-                changes: changes, flapping: changes >= flapping.changes,
-                cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed))
+            try body(
+                Standing(
+                    domain: domain.domain, verdict: domain.verdict, codes: domain.codes,
+                    notPassingSince: domain.verdict == .pass ? nil : streak(from: state.verdictSince),
+                    changes: changes, flapping: changes >= flapping.changes,
+                    cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed))
         }
     }
 

@@ -19,10 +19,15 @@ public enum FindingsMarkdown {
         for category in FindingCategory.allCases {
             let codes = FindingCode.allCases.filter { $0.definition.category == category }
             guard !codes.isEmpty else { continue }
-            lines += ["", "## \(category.title)", "", "| code | severity | what it means | how to fix it |", "| --- | --- | --- | --- |"]
+            lines += [
+                "", "## \(category.title)", "", "| code | severity | what it means | how to fix it |",
+                "| --- | --- | --- | --- |",
+            ]
             for code in codes {
                 let entry = code.definition
-                lines.append("| <a id=\"\(code.rawValue)\"></a>`\(code.rawValue)` | \(entry.severityText) | \(escape(entry.meaning)) | \(escape(entry.fix)) |")
+                lines.append(
+                    "| <a id=\"\(code.rawValue)\"></a>`\(code.rawValue)` | \(entry.severityText) | \(escape(entry.meaning)) | \(escape(entry.fix)) |"
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -41,12 +41,15 @@ public struct HTMLReport: Sendable {
         tailTemplate = try! MustacheTemplate(string: HTMLTemplates.tail)
     }
 
-    public func head(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil) -> String {
+    public func head(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil)
+        -> String
+    {
         headTemplate.render(HeadView(tool: tool, run: run, summary: summary, input: input, changes: changes))
     }
 
     public func row(index: Int, report: DomainReport, files: [ServedFileDisplay]) -> String {
-        Self.isCompact(report) ? passRowTemplate.render(RowView(index: index, report: report, files: []))
+        Self.isCompact(report)
+            ? passRowTemplate.render(RowView(index: index, report: report, files: []))
             : rowTemplate.render(RowView(index: index, report: report, files: files))
     }
 
@@ -126,7 +129,9 @@ struct HeadView {
         errors = summary.findingsBySeverity.error
         warnings = summary.findingsBySeverity.warning
         infos = summary.findingsBySeverity.info
-        codes = summary.findingsByCode.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { CodeCount(code: $0.key, count: $0.value) }
+        codes = summary.findingsByCode.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+            CodeCount(code: $0.key, count: $0.value)
+        }
         hasCodes = !codes.isEmpty
         problems = input.problems
         hasProblems = !problems.isEmpty
@@ -134,15 +139,19 @@ struct HeadView {
         noChanges = changes.map(\.isEmpty) ?? false
         previousRun = changes.map { Self.format($0.previousRunStartedAt) } ?? ""
         self.changes = (changes?.domains ?? []).map {
-            ChangeView(domain: $0.domain, verdictFrom: $0.verdict?.from.rawValue, verdictTo: $0.verdict?.to.rawValue,
-                       newFindings: $0.newFindings.map(FindingView.init), resolvedFindings: $0.resolvedFindings.map(FindingView.init))
+            ChangeView(
+                domain: $0.domain, verdictFrom: $0.verdict?.from.rawValue, verdictTo: $0.verdict?.to.rawValue,
+                newFindings: $0.newFindings.map(FindingView.init),
+                resolvedFindings: $0.resolvedFindings.map(FindingView.init))
         }
         added = changes.flatMap { $0.addedDomains.isEmpty ? nil : $0.addedDomains.joined(separator: ", ") }
         removed = changes.flatMap { $0.removedDomains.isEmpty ? nil : $0.removedDomains.joined(separator: ", ") }
     }
 
     static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(dateTimeSeparator: .space, timeZone: .gmt).year().month().day().time(includingFractionalSeconds: false))
+        date.formatted(
+            Date.ISO8601FormatStyle(dateTimeSeparator: .space, timeZone: .gmt).year().month().day().time(
+                includingFractionalSeconds: false))
     }
 }
 
@@ -170,12 +179,16 @@ struct RowView {
         expected = report.expectedAppIDs.joined(separator: ", ")
         hasExpected = !report.expectedAppIDs.isEmpty
         locations = report.fetches.map(LocationView.init)
-        let sorted = report.findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }.map(\.element)
+        let sorted = report.findings.enumerated().sorted {
+            ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset)
+        }.map(\.element)
         findings = sorted.map(FindingView.init)
         hasFindings = !findings.isEmpty
         let ids = report.appIDs
         services = ids.byService.compactMap { service, list in
-            list.map { ServiceView(service: service.rawValue, appIDs: $0.isEmpty ? "(none)" : $0.joined(separator: ", ")) }
+            list.map {
+                ServiceView(service: service.rawValue, appIDs: $0.isEmpty ? "(none)" : $0.joined(separator: ", "))
+            }
         }
         hasServices = !services.isEmpty
         self.files = files.map { file in
@@ -184,8 +197,12 @@ struct RowView {
             return FileView(file, row: index, errorAt: error.flatMap { MessagePosition.parse($0.message) })
         }
         android = report.expectedAndroidApps.map { expected in
-            let declared = report.android.map { $0.apps.map { "\($0.package) [\($0.fingerprints.joined(separator: ", "))]" }.joined(separator: "; ") } ?? "no usable assetlinks.json"
-            return "declared: \(declared.isEmpty ? "no android_app statement" : declared)" + (expected.isEmpty ? "" : "; expected: \(expected.joined(separator: ", "))")
+            let declared =
+                report.android.map {
+                    $0.apps.map { "\($0.package) [\($0.fingerprints.joined(separator: ", "))]" }.joined(separator: "; ")
+                } ?? "no usable assetlinks.json"
+            return "declared: \(declared.isEmpty ? "no android_app statement" : declared)"
+                + (expected.isEmpty ? "" : "; expected: \(expected.joined(separator: ", "))")
         }
     }
 }
@@ -233,19 +250,25 @@ struct LocationView {
         add("SHA-256", fetch.bodySHA256)
         if let signature = fetch.signature {
             let state = signature.verified ? "verified" : signature.problem ?? "not verified"
-            add("Signed", "\(signature.format.rawValue.uppercased())\(signature.signerSubject.map { " by \($0)" } ?? "")\(signature.contentBytes.map { ", \($0) bytes of content" } ?? ""): \(state)")
+            add(
+                "Signed",
+                "\(signature.format.rawValue.uppercased())\(signature.signerSubject.map { " by \($0)" } ?? "")\(signature.contentBytes.map { ", \($0) bytes of content" } ?? ""): \(state)"
+            )
         }
         let timings = fetch.timings
         if timings.totalMs > 0 {
             func ms(_ value: Double) -> String { "\((value * 10).rounded() / 10)" }
-            add("Timings (ms)", "DNS \(ms(timings.dnsMs)) · connect \(ms(timings.connectMs)) · TLS \(ms(timings.tlsMs))"
-                + " · first byte \(ms(timings.firstByteMs)) · total \(ms(timings.totalMs))")
+            add(
+                "Timings (ms)",
+                "DNS \(ms(timings.dnsMs)) · connect \(ms(timings.connectMs)) · TLS \(ms(timings.tlsMs))"
+                    + " · first byte \(ms(timings.firstByteMs)) · total \(ms(timings.totalMs))")
         }
         if let error = fetch.error {
             add("Error", error.curlCode > 0 ? "\(error.message) (curl \(error.curlCode))" : error.message)
         }
         let width = details.map(\.label.count).max() ?? 0
-        self.details = details.map { $0.label + String(repeating: " ", count: width + 2 - $0.label.count) + $0.value }.joined(separator: "\n")
+        self.details = details.map { $0.label + String(repeating: " ", count: width + 2 - $0.label.count) + $0.value }
+            .joined(separator: "\n")
     }
 }
 
@@ -295,12 +318,13 @@ struct FileView {
 
     /// - Parameter errorAt: the line and column (1-based) of the file's JSON error, if any.
     init(_ file: ServedFileDisplay, row: Int, errorAt: (line: Int, column: Int)? = nil) {
-        label = switch file.location {
-        case .wellKnown: "Served at .well-known"
-        case .root: "Served at the root"
-        case .cdn: "Served by Apple's CDN"
-        case .assetlinks: "assetlinks.json"
-        }
+        label =
+            switch file.location {
+            case .wellKnown: "Served at .well-known"
+            case .root: "Served at the root"
+            case .cdn: "Served by Apple's CDN"
+            case .assetlinks: "assetlinks.json"
+            }
         sha256 = file.sha256
         switch file.content {
         case .text(let text):
@@ -338,7 +362,9 @@ extension FileView {
             while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }  // the whole character
         }
         return Marked(
-            before: String(decoding: bytes[..<offset], as: UTF8.self), at: end > offset ? String(decoding: bytes[offset..<end], as: UTF8.self) : " ",
-            after: String(decoding: bytes[end...], as: UTF8.self), markTitle: "line \(line), column \(column): the JSON error")
+            before: String(decoding: bytes[..<offset], as: UTF8.self),
+            at: end > offset ? String(decoding: bytes[offset..<end], as: UTF8.self) : " ",
+            after: String(decoding: bytes[end...], as: UTF8.self),
+            markTitle: "line \(line), column \(column): the JSON error")
     }
 }

@@ -52,7 +52,11 @@ public struct HistoryIndexPage: Sendable {
             written += 1
             try write(rowTemplate.render(IndexRowView(standing, latest: latest.startedAt, report: report)))
         }
-        try write(tailTemplate.render(["tool": toolName, "latest": Self.format(latest.startedAt), "flapChanges": "\(rule.changes)", "flapWindow": "\(rule.window)"]))
+        try write(
+            tailTemplate.render([
+                "tool": toolName, "latest": Self.format(latest.startedAt), "flapChanges": "\(rule.changes)",
+                "flapWindow": "\(rule.window)",
+            ]))
     }
 
     /// Whether a domain has a row: every domain, or beyond `maximumRows` the ones worth a look.
@@ -91,7 +95,8 @@ public struct HistoryIndexPage: Sendable {
     /// How long a streak has lasted up to `latest`: "≥ 12 d", or "first seen now" for one run.
     public static func lasted(_ streak: RunHistory.Streak, until latest: Date) -> String {
         guard streak.runs > 1 else { return "first seen in this run" }
-        return "\(streak.reachesOldest ? "≥ " : "")\(duration(latest.timeIntervalSince(streak.sinceDate))) (\(streak.runs) runs)"
+        return
+            "\(streak.reachesOldest ? "≥ " : "")\(duration(latest.timeIntervalSince(streak.sinceDate))) (\(streak.runs) runs)"
     }
 }
 
@@ -174,8 +179,9 @@ struct IndexHeadView {
         unlistedRuns = runCount - listed.count
         someUnlisted = unlistedRuns > 0
         runs = listed.reversed().map { run in
-            RunView(started: HistoryIndexPage.format(run.startedAt), pass: run.verdicts.pass, warn: run.verdicts.warn,
-                    fail: run.verdicts.fail, report: HistoryIndexPage.reportLink(run.run))
+            RunView(
+                started: HistoryIndexPage.format(run.startedAt), pass: run.verdicts.pass, warn: run.verdicts.warn,
+                fail: run.verdicts.fail, report: HistoryIndexPage.reportLink(run.run))
         }
     }
 }
@@ -242,21 +248,33 @@ struct ChartView {
                 }
                 return Bar(
                     report: HistoryIndexPage.reportLink(run.run),
-                    label: "\(HistoryIndexPage.format(run.startedAt)) UTC: \(run.verdicts.pass) pass, \(run.verdicts.warn) warn, \(run.verdicts.fail) fail",
-                    x: number(Double(left) + slot * Double(index) + (slot - barWidth) / 2), width: number(barWidth), segments: segments)
+                    label:
+                        "\(HistoryIndexPage.format(run.startedAt)) UTC: \(run.verdicts.pass) pass, \(run.verdicts.warn) warn, \(run.verdicts.fail) fail",
+                    x: number(Double(left) + slot * Double(index) + (slot - barWidth) / 2), width: number(barWidth),
+                    segments: segments)
             }
             return Panel(title: title, top: top, bottom: bottom, maximum: maximum, bars: bars)
         }
-        panels = [panel("not passing", top: 22, bottom: 150, [.fail, .warn]), panel("all domains", top: 186, bottom: 290, [.fail, .warn, .pass])]
+        panels = [
+            panel("not passing", top: 22, bottom: 150, [.fail, .warn]),
+            panel("all domains", top: 186, bottom: 290, [.fail, .warn, .pass]),
+        ]
         // A date under the first and last bars and a few between, never crowded.
         let count = runs.count
         let wanted = min(count, 6)
         let indices = Array(Set(wanted <= 1 ? [0] : (0..<wanted).map { $0 * (count - 1) / (wanted - 1) })).sorted()
-        ticks = count == 0 ? [] : indices.map { index in
-            let anchor = count > 1 && index == 0 ? "start" : count > 1 && index == count - 1 ? "end" : "middle"
-            let x = anchor == "start" ? Double(left) : anchor == "end" ? Double(right) : Double(left) + slot * (Double(index) + 0.5)
-            return Tick(x: number(x), y: 310, anchor: anchor, label: String(HistoryIndexPage.format(runs[index].startedAt).prefix(10)))
-        }
+        ticks =
+            count == 0
+            ? []
+            : indices.map { index in
+                let anchor = count > 1 && index == 0 ? "start" : count > 1 && index == count - 1 ? "end" : "middle"
+                let x =
+                    anchor == "start"
+                    ? Double(left) : anchor == "end" ? Double(right) : Double(left) + slot * (Double(index) + 0.5)
+                return Tick(
+                    x: number(x), y: 310, anchor: anchor,
+                    label: String(HistoryIndexPage.format(runs[index].startedAt).prefix(10)))
+            }
     }
 }
 
@@ -282,6 +300,7 @@ struct IndexRowView {
         changes = standing.changes == 0 ? "" : "\(standing.changes)\(standing.flapping ? " · flapping" : "")"
         flapping = standing.flapping
         staleFor = standing.cdnStaleSince.map { HistoryIndexPage.lasted($0, until: latest) }
-        lastPassed = standing.verdict == .pass ? "" : standing.lastPassed.map(HistoryIndexPage.format) ?? "not in the kept runs"
+        lastPassed =
+            standing.verdict == .pass ? "" : standing.lastPassed.map(HistoryIndexPage.format) ?? "not in the kept runs"
     }
 }

@@ -56,7 +56,8 @@ public struct FleetHistoryRecord: Codable, Sendable, Equatable {
         domains = history.standings().map { standing in
             StandingRecord(
                 domain: standing.domain, verdict: standing.verdict, codes: standing.codes,
-                since: standing.notPassingSince.map(StreakRecord.init), verdictChanges: standing.changes, flapping: standing.flapping,
+                since: standing.notPassingSince.map(StreakRecord.init), verdictChanges: standing.changes,
+                flapping: standing.flapping,
                 cdnStaleSince: standing.cdnStaleSince.map(StreakRecord.init), lastPassedAt: standing.lastPassed)
         }
     }

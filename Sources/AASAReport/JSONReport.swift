@@ -8,7 +8,8 @@ public enum JSONReport {
     /// Keys sorted, dates in ISO 8601 (UTC), slashes unescaped: stable output for diffs.
     public static func makeEncoder(pretty: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }
@@ -29,7 +30,9 @@ public enum JSONReport {
     /// order, each encoded on its own, with `domains` streamed in between:
     /// `{"changes":…,"domains":[` and `],"input":…,"run":…,"schemaVersion":1,"summary":…,"tool":…}`.
     /// The head and the tail are one line each, and each record is a line of its own.
-    public static func envelope(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil) -> (head: Data, tail: Data) {
+    public static func envelope(
+        tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges? = nil
+    ) -> (head: Data, tail: Data) {
         let encoder = makeEncoder()
         func member(_ name: String, _ value: some Encodable) -> Data {
             Data("\"\(name)\":".utf8) + (try! encoder.encode(value))
@@ -93,7 +96,8 @@ extension JSONReport {
             }
             if line.first == UInt8(ascii: "]") {
                 guard let run = runInfo(tailLine: line) else { return nil }
-                return ReportSnapshot(startedAt: run.startedAt, finishedAt: run.finishedAt, complete: run.complete, domains: domains)
+                return ReportSnapshot(
+                    startedAt: run.startedAt, finishedAt: run.finishedAt, complete: run.complete, domains: domains)
             }
             var record = line
             if record.last == UInt8(ascii: ",") { record = record.dropLast() }

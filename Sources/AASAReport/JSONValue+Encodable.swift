@@ -12,7 +12,11 @@ extension JSONValue: Encodable {
             try container.encode(value)
         case .number(let text):
             var container = encoder.singleValueContainer()
-            if let integer = Int(text) { try container.encode(integer) } else { try container.encode(Double(text) ?? 0) }
+            if let integer = Int(text) {
+                try container.encode(integer)
+            } else {
+                try container.encode(Double(text) ?? 0)
+            }
         case .string(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)

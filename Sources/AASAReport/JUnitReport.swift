@@ -10,38 +10,47 @@ public struct JUnitReport: Sendable {
     private let caseTemplate: MustacheTemplate
 
     public init() {
-        headTemplate = try! MustacheTemplate(string: """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="aasa-audit" tests="{{tests}}" failures="{{failures}}" time="{{time}}">
-            <testsuite name="{{name}}" tests="{{tests}}" failures="{{failures}}" errors="0" skipped="0" time="{{time}}" timestamp="{{timestamp}}">
+        headTemplate = try! MustacheTemplate(
+            string: """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <testsuites name="aasa-audit" tests="{{tests}}" failures="{{failures}}" time="{{time}}">
+                <testsuite name="{{name}}" tests="{{tests}}" failures="{{failures}}" errors="0" skipped="0" time="{{time}}" timestamp="{{timestamp}}">
 
-            """)
-        caseTemplate = try! MustacheTemplate(string: """
-            <testcase classname="aasa-audit" name="{{domain}}" time="{{time}}">{{#failure}}
-            <failure type="{{type}}" message="{{message}}">{{details}}</failure>{{/failure}}{{#output}}
-            <system-out>{{output}}</system-out>{{/output}}
-            </testcase>
+                """)
+        caseTemplate = try! MustacheTemplate(
+            string: """
+                <testcase classname="aasa-audit" name="{{domain}}" time="{{time}}">{{#failure}}
+                <failure type="{{type}}" message="{{message}}">{{details}}</failure>{{/failure}}{{#output}}
+                <system-out>{{output}}</system-out>{{/output}}
+                </testcase>
 
-            """)
+                """)
     }
 
     public static let tail = "</testsuite>\n</testsuites>\n"
 
     public func head(run: RunInfo, summary: ReportSummary, failures: Int) -> String {
         let timestamp = run.startedAt.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
-        return headTemplate.render([
-            "name": "aasa-audit \(run.options.inputFiles.joined(separator: ", "))", "tests": String(summary.domains),
-            "failures": String(failures), "time": String(format: "%.3f", run.durationSeconds), "timestamp": timestamp,
-        ] as [String: Any])
+        return headTemplate.render(
+            [
+                "name": "aasa-audit \(run.options.inputFiles.joined(separator: ", "))",
+                "tests": String(summary.domains),
+                "failures": String(failures), "time": String(format: "%.3f", run.durationSeconds),
+                "timestamp": timestamp,
+            ] as [String: Any])
     }
 
     /// A domain's test case; it fails when its verdict fails at `threshold`.
     public func testCase(_ report: DomainReport, threshold: Severity) -> String {
         let seconds = (report.fetches.map(\.timings.totalMs).max() ?? 0) / 1000
         let fails = report.verdict.fails(at: threshold)
-        let lines = report.findings.map { "\($0.severity.rawValue) \($0.code.rawValue) (\($0.location.rawValue)): \($0.message)" }
+        let lines = report.findings.map {
+            "\($0.severity.rawValue) \($0.code.rawValue) (\($0.location.rawValue)): \($0.message)"
+        }
         var context: [String: Any] = ["domain": Self.xmlSafe(report.domain), "time": String(format: "%.3f", seconds)]
-        if fails, let worst = report.findings.filter({ $0.severity >= threshold }).max(by: { $0.severity < $1.severity }) {
+        if fails,
+            let worst = report.findings.filter({ $0.severity >= threshold }).max(by: { $0.severity < $1.severity })
+        {
             context["failure"] = [
                 "type": worst.code.rawValue, "message": Self.xmlSafe(worst.message),
                 "details": Self.xmlSafe(lines.joined(separator: "\n")),
@@ -54,11 +63,13 @@ public struct JUnitReport: Sendable {
 
     /// The text with characters XML 1.0 forbids (most control characters) replaced by U+FFFD.
     static func xmlSafe(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            switch scalar.value {
-            case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: scalar
-            default: "\u{FFFD}"
-            }
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    switch scalar.value {
+                    case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: scalar
+                    default: "\u{FFFD}"
+                    }
+                }))
     }
 }

@@ -23,25 +23,37 @@ public enum LintLineFormat: String, CaseIterable, Sendable {
 
     public func lines(_ record: LintRecord) -> [String] {
         if let error = record.error {
-            return [self == .github ? "::error file=\(Self.property(record.file))::\(Self.data(error))" : "\(record.file): error: \(error)"]
+            return [
+                self == .github
+                    ? "::error file=\(Self.property(record.file))::\(Self.data(error))"
+                    : "\(record.file): error: \(error)"
+            ]
         }
         return record.findings.map { finding in
             let position = MessagePosition.parse(finding.message)
             switch self {
             case .text, .compact:
                 let at = position.map { ":\($0.line):\($0.column)" } ?? ""
-                return "\(record.file)\(at): \(finding.severity.rawValue): \(finding.code.rawValue): \(TerminalReport(colour: false).clean(finding.message))"
+                return
+                    "\(record.file)\(at): \(finding.severity.rawValue): \(finding.code.rawValue): \(TerminalReport(colour: false).clean(finding.message))"
             case .github:
-                let command = switch finding.severity { case .error: "error"; case .warning: "warning"; case .info: "notice" }
+                let command =
+                    switch finding.severity {
+                    case .error: "error"
+                    case .warning: "warning"
+                    case .info: "notice"
+                    }
                 let at = position.map { ",line=\($0.line),col=\($0.column)" } ?? ""
-                return "::\(command) file=\(Self.property(record.file))\(at),title=\(Self.property(finding.code.rawValue))::\(Self.data(finding.message))"
+                return
+                    "::\(command) file=\(Self.property(record.file))\(at),title=\(Self.property(finding.code.rawValue))::\(Self.data(finding.message))"
             }
         }
     }
 
     /// GitHub's escaping of a command's message.
     static func data(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     /// GitHub's escaping of a command's property value.
@@ -55,6 +67,7 @@ extension TerminalReport {
     public func lintSummary(_ records: [LintRecord]) -> String {
         let count = { (verdict: Verdict) in records.filter { $0.error == nil && $0.verdict == verdict }.count }
         let unreadable = records.filter { $0.error != nil }.count
-        return "\(records.count) file\(records.count == 1 ? "" : "s"): \(count(.pass)) pass, \(count(.warn)) warn, \(count(.fail)) fail\(unreadable > 0 ? ", \(unreadable) unreadable" : "")\n"
+        return
+            "\(records.count) file\(records.count == 1 ? "" : "s"): \(count(.pass)) pass, \(count(.warn)) warn, \(count(.fail)) fail\(unreadable > 0 ? ", \(unreadable) unreadable" : "")\n"
     }
 }

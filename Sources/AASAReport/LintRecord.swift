@@ -41,7 +41,10 @@ public struct LintRecord: Codable, Sendable, Equatable {
         try container.encodeIfPresent(android, forKey: .android)
     }
 
-    public init(file: String, verdict: Verdict, appIDs: ServiceAppIDs?, findings: [Finding], error: String? = nil, android: AndroidDeclarations? = nil) {
+    public init(
+        file: String, verdict: Verdict, appIDs: ServiceAppIDs?, findings: [Finding], error: String? = nil,
+        android: AndroidDeclarations? = nil
+    ) {
         self.file = file
         self.verdict = verdict
         self.appIDs = appIDs

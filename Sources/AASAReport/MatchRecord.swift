@@ -30,7 +30,9 @@ public struct MatchRecord: Encodable, Sendable {
         appIDs = decision.appIDs
         reason = decision.reason
         rule = decision.rule.map {
-            RuleRecord(path: $0.path, entry: $0.entryIndex, index: $0.ruleIndex, kind: $0.kind, exclude: $0.exclude, source: $0.source)
+            RuleRecord(
+                path: $0.path, entry: $0.entryIndex, index: $0.ruleIndex, kind: $0.kind, exclude: $0.exclude,
+                source: $0.source)
         }
     }
 

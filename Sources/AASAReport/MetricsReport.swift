@@ -28,23 +28,37 @@ public enum MetricsReport {
 
         /// One sample line.
         public func sample(_ value: Double, labels: KeyValuePairs<String, String> = [:]) -> String {
-            let labelText = labels.isEmpty ? "" : "{" + labels.map { "\($0.key)=\"\(MetricsReport.escapeLabelValue($0.value))\"" }.joined(separator: ",") + "}"
+            let labelText =
+                labels.isEmpty
+                ? ""
+                : "{"
+                    + labels.map { "\($0.key)=\"\(MetricsReport.escapeLabelValue($0.value))\"" }.joined(separator: ",")
+                    + "}"
             return "\(name)\(labelText) \(MetricsReport.format(value))\n"
         }
     }
 
-    public static let domainVerdict = Family(name: "aasa_audit_domain_verdict", help: "1 for the domain's verdict in the last run, 0 for the others.")
-    public static let fetchDuration = Family(name: "aasa_audit_fetch_duration_seconds", help: "Total time of each fetch of the last run.")
+    public static let domainVerdict = Family(
+        name: "aasa_audit_domain_verdict", help: "1 for the domain's verdict in the last run, 0 for the others.")
+    public static let fetchDuration = Family(
+        name: "aasa_audit_fetch_duration_seconds", help: "Total time of each fetch of the last run.")
     public static let domains = Family(name: "aasa_audit_domains", help: "Domains by verdict in the last run.")
-    public static let findings = Family(name: "aasa_audit_findings", help: "Findings by code and severity in the last run.")
-    public static let inputProblems = Family(name: "aasa_audit_input_problems", help: "Input lines not audited as written.")
+    public static let findings = Family(
+        name: "aasa_audit_findings", help: "Findings by code and severity in the last run.")
+    public static let inputProblems = Family(
+        name: "aasa_audit_input_problems", help: "Input lines not audited as written.")
     public static let runDuration = Family(name: "aasa_audit_run_duration_seconds", help: "Wall time of the last run.")
-    public static let lastRunTimestamp = Family(name: "aasa_audit_last_run_timestamp_seconds", help: "When the last run finished, in seconds since the epoch.")
-    public static let runComplete = Family(name: "aasa_audit_run_complete", help: "1 when the last run audited every domain.")
+    public static let lastRunTimestamp = Family(
+        name: "aasa_audit_last_run_timestamp_seconds", help: "When the last run finished, in seconds since the epoch.")
+    public static let runComplete = Family(
+        name: "aasa_audit_run_complete", help: "1 when the last run audited every domain.")
 
     /// A domain's verdict samples (one per verdict, 1 for its own).
     public static func verdictSamples(_ report: DomainReport) -> String {
-        Verdict.allCases.map { domainVerdict.sample(report.verdict == $0 ? 1 : 0, labels: ["domain": report.domain, "verdict": $0.rawValue]) }.joined()
+        Verdict.allCases.map {
+            domainVerdict.sample(
+                report.verdict == $0 ? 1 : 0, labels: ["domain": report.domain, "verdict": $0.rawValue])
+        }.joined()
     }
 
     /// A domain's fetch durations (fetches not made are left out).
@@ -52,14 +66,19 @@ public enum MetricsReport {
         report.fetches.filter { $0.error?.kind != .skipped }.map { fetch in
             let name = fetch.agent == .browser ? "well-known-browser" : fetch.location.rawValue
             // To the microsecond: 0.15601, not 0.15600999999999998.
-            return fetchDuration.sample((fetch.timings.totalMs * 1000).rounded() / 1_000_000, labels: ["domain": report.domain, "fetch": name])
+            return fetchDuration.sample(
+                (fetch.timings.totalMs * 1000).rounded() / 1_000_000, labels: ["domain": report.domain, "fetch": name])
         }.joined()
     }
 
     /// The run's own families, written after every domain's.
-    public static func runSection(run: RunInfo, summary: ReportSummary, findingCounts: [String: [String: Int]]) -> String {
+    public static func runSection(run: RunInfo, summary: ReportSummary, findingCounts: [String: [String: Int]])
+        -> String
+    {
         var text = domains.header
-        for verdict in Verdict.allCases { text += domains.sample(Double(summary.verdicts[verdict]), labels: ["verdict": verdict.rawValue]) }
+        for verdict in Verdict.allCases {
+            text += domains.sample(Double(summary.verdicts[verdict]), labels: ["verdict": verdict.rawValue])
+        }
         text += findings.header
         for code in findingCounts.keys.sorted() {
             for (severity, count) in findingCounts[code, default: [:]].sorted(by: { $0.key < $1.key }) {
@@ -73,9 +92,13 @@ public enum MetricsReport {
         return text
     }
 
-    public static let notificationFailed = Family(name: "aasa_audit_notification_failed", help: "1 when the last run's --notify alert could not be delivered.")
-    public static let notificationSent = Family(name: "aasa_audit_notification_sent", help: "1 when the last run's --notify alert was delivered.")
-    public static let notificationAttempts = Family(name: "aasa_audit_notification_attempts", help: "POST attempts the last run's --notify alert took (0 when nothing was to be sent).")
+    public static let notificationFailed = Family(
+        name: "aasa_audit_notification_failed", help: "1 when the last run's --notify alert could not be delivered.")
+    public static let notificationSent = Family(
+        name: "aasa_audit_notification_sent", help: "1 when the last run's --notify alert was delivered.")
+    public static let notificationAttempts = Family(
+        name: "aasa_audit_notification_attempts",
+        help: "POST attempts the last run's --notify alert took (0 when nothing was to be sent).")
 
     /// `--notify`'s outcome: `state` is sent, failed or not-needed.
     public static func notificationSection(state: String, attempts: Int) -> String {
@@ -86,7 +109,8 @@ public enum MetricsReport {
 
     static func escapeLabelValue(_ value: String) -> String {
         guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
-        return value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        return value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
     }
 
     static func escapeHelp(_ text: String) -> String {

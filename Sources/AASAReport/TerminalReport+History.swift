@@ -8,39 +8,62 @@ extension TerminalReport {
     public func fleet(_ record: FleetHistoryRecord, runLimit: Int = 15, domainLimit: Int = 50) -> String {
         var lines: [String] = []
         let shown = record.runs.suffix(runLimit)
-        lines.append("\(record.runs.count) complete run\(record.runs.count == 1 ? "" : "s") kept\(shown.count < record.runs.count ? " (the newest \(shown.count) below)" : ""):")
+        lines.append(
+            "\(record.runs.count) complete run\(record.runs.count == 1 ? "" : "s") kept\(shown.count < record.runs.count ? " (the newest \(shown.count) below)" : ""):"
+        )
         let most = max(1, record.runs.map { $0.verdicts.pass + $0.verdicts.warn + $0.verdicts.fail }.max() ?? 1)
         for run in shown {
             let total = run.verdicts.pass + run.verdicts.warn + run.verdicts.fail
             // A 30-character bar: failing share red, warning yellow, the rest green.
             let width = max(1, Int((Double(total) / Double(most) * 30).rounded()))
             let fail = total == 0 ? 0 : Int((Double(run.verdicts.fail) / Double(total) * Double(width)).rounded(.up))
-            let warn = total == 0 ? 0 : min(width - fail, Int((Double(run.verdicts.warn) / Double(total) * Double(width)).rounded(.up)))
-            let bar = paint(String(repeating: "█", count: width - fail - warn), .green) + paint(String(repeating: "█", count: warn), .yellow)
+            let warn =
+                total == 0
+                ? 0 : min(width - fail, Int((Double(run.verdicts.warn) / Double(total) * Double(width)).rounded(.up)))
+            let bar =
+                paint(String(repeating: "█", count: width - fail - warn), .green)
+                + paint(String(repeating: "█", count: warn), .yellow)
                 + paint(String(repeating: "█", count: fail), .red)
             let counts = "\(run.verdicts.pass) pass, \(run.verdicts.warn) warn, \(run.verdicts.fail) fail"
-            lines.append("  \(Self.format(run.startedAt))  \(counts.padding(toLength: 32, withPad: " ", startingAt: 0)) \(bar)")
+            lines.append(
+                "  \(Self.format(run.startedAt))  \(counts.padding(toLength: 32, withPad: " ", startingAt: 0)) \(bar)")
         }
         let latest = record.runs.last?.startedAt ?? Date()
-        func section(_ title: String, _ domains: [FleetHistoryRecord.StandingRecord], _ line: (FleetHistoryRecord.StandingRecord) -> String) {
+        func section(
+            _ title: String, _ domains: [FleetHistoryRecord.StandingRecord],
+            _ line: (FleetHistoryRecord.StandingRecord) -> String
+        ) {
             guard !domains.isEmpty else { return }
             lines.append("")
             lines.append("\(title) (\(domains.count)):")
             for domain in domains.prefix(domainLimit) { lines.append("  " + line(domain)) }
-            if domains.count > domainLimit { lines.append("  … and \(domains.count - domainLimit) more (history --json has them all)") }
+            if domains.count > domainLimit {
+                lines.append("  … and \(domains.count - domainLimit) more (history --json has them all)")
+            }
         }
         // Failing first, then warning, each in the run's order.
         let notPassing = record.domains.filter { $0.verdict == .fail } + record.domains.filter { $0.verdict == .warn }
         section("Not passing", notPassing) { domain in
-            let since = domain.since.map { " since \($0.reachesOldestRun ? "≥ " : "")\(Self.format($0.startedAt)) (\($0.runs) run\($0.runs == 1 ? "" : "s"))" } ?? ""
+            let since =
+                domain.since.map {
+                    " since \($0.reachesOldestRun ? "≥ " : "")\(Self.format($0.startedAt)) (\($0.runs) run\($0.runs == 1 ? "" : "s"))"
+                } ?? ""
             return "\(paint(domain.verdict)) \(clean(domain.domain))\(since): \(Self.codeList(domain.codes, limit: 3))"
         }
-        section("Flapping: \(record.flapping.changes)+ verdict changes in the last \(record.flapping.window) runs", record.domains.filter(\.flapping)) { domain in
+        section(
+            "Flapping: \(record.flapping.changes)+ verdict changes in the last \(record.flapping.window) runs",
+            record.domains.filter(\.flapping)
+        ) { domain in
             "\(clean(domain.domain)): \(domain.verdictChanges) changes, now \(domain.verdict.rawValue)"
         }
-        section("Apple's CDN copy differs from the origin (cdn.stale)", record.domains.filter { $0.cdnStaleSince != nil }) { domain in
+        section(
+            "Apple's CDN copy differs from the origin (cdn.stale)", record.domains.filter { $0.cdnStaleSince != nil }
+        ) { domain in
             let streak = domain.cdnStaleSince!
-            let lasted = streak.runs > 1 ? "for \(streak.reachesOldestRun ? "≥ " : "")\(Self.duration(latest.timeIntervalSince(streak.startedAt))) (\(streak.runs) runs)" : "first seen in the newest run"
+            let lasted =
+                streak.runs > 1
+                ? "for \(streak.reachesOldestRun ? "≥ " : "")\(Self.duration(latest.timeIntervalSince(streak.startedAt))) (\(streak.runs) runs)"
+                : "first seen in the newest run"
             return "\(clean(domain.domain)): \(lasted)"
         }
         if notPassing.isEmpty, !record.domains.contains(where: { $0.flapping || $0.cdnStaleSince != nil }) {
@@ -65,8 +88,12 @@ extension TerminalReport {
         while index < record.runs.count {
             let entry = record.runs[index]
             var end = index
-            while end + 1 < record.runs.count, record.runs[end + 1].verdict == entry.verdict, Set(record.runs[end + 1].codes ?? []) == Set(entry.codes ?? []) { end += 1 }
-            let span = end == index ? Self.format(entry.startedAt).padding(toLength: 42, withPad: " ", startingAt: 0)
+            while end + 1 < record.runs.count, record.runs[end + 1].verdict == entry.verdict,
+                Set(record.runs[end + 1].codes ?? []) == Set(entry.codes ?? [])
+            { end += 1 }
+            let span =
+                end == index
+                ? Self.format(entry.startedAt).padding(toLength: 42, withPad: " ", startingAt: 0)
                 : "\(Self.format(entry.startedAt)) to \(Self.format(record.runs[end].startedAt))"
             let count = end - index + 1
             let runs = "\(count) run\(count == 1 ? "" : "s")".padding(toLength: 8, withPad: " ", startingAt: 0)

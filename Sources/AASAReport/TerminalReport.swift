@@ -86,14 +86,20 @@ public struct TerminalReport: Sendable {
             if let verdict = change.verdict { head += "  \(paint(verdict.from)) → \(paint(verdict.to))" }
             lines.append(head)
             for finding in change.newFindings {
-                lines.append("  + \(paint(finding.severity)) \(finding.code.rawValue) (\(finding.location.rawValue)): \(clean(finding.message))")
+                lines.append(
+                    "  + \(paint(finding.severity)) \(finding.code.rawValue) (\(finding.location.rawValue)): \(clean(finding.message))"
+                )
             }
             for finding in change.resolvedFindings {
                 lines.append(paint("  - resolved \(finding.code.rawValue) (\(finding.location.rawValue))", .dim))
             }
         }
-        if !changes.addedDomains.isEmpty { lines.append("New domains: \(changes.addedDomains.map(clean).joined(separator: ", "))") }
-        if !changes.removedDomains.isEmpty { lines.append("No longer audited: \(changes.removedDomains.map(clean).joined(separator: ", "))") }
+        if !changes.addedDomains.isEmpty {
+            lines.append("New domains: \(changes.addedDomains.map(clean).joined(separator: ", "))")
+        }
+        if !changes.removedDomains.isEmpty {
+            lines.append("No longer audited: \(changes.removedDomains.map(clean).joined(separator: ", "))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -102,7 +108,10 @@ public struct TerminalReport: Sendable {
         var lines: [String] = []
         for record in records {
             lines.append(paint(clean(record.url), .bold))
-            let rule = record.rule.map { clean("\($0.path) \($0.source.prettyPrinted(indent: "").replacingOccurrences(of: "\n", with: " "))") } ?? ""
+            let rule =
+                record.rule.map {
+                    clean("\($0.path) \($0.source.prettyPrinted(indent: "").replacingOccurrences(of: "\n", with: " "))")
+                } ?? ""
             switch record.result {
             case .app:
                 let others = record.appIDs.dropFirst()
@@ -112,7 +121,9 @@ public struct TerminalReport: Sendable {
             case .excluded:
                 lines.append("  → \(paint("stays in the browser", .yellow)): excluded by \(rule)")
             case .none:
-                let reason = record.reason.prefix(1).lowercased() + record.reason.dropFirst().dropLast(record.reason.hasSuffix(".") ? 1 : 0)
+                let reason =
+                    record.reason.prefix(1).lowercased()
+                    + record.reason.dropFirst().dropLast(record.reason.hasSuffix(".") ? 1 : 0)
                 lines.append("  → \(paint("stays in the browser", .yellow)): \(clean(reason))")
             case .undecided:
                 lines.append("  → \(paint("undecided", .red)): \(clean(record.reason))")
@@ -145,17 +156,24 @@ public struct TerminalReport: Sendable {
             lines.append("")
             lines.append("  \(cleanText)")
         }
-        let ordered = findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }.map(\.element)
+        let ordered = findings.enumerated().sorted {
+            ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset)
+        }.map(\.element)
         for finding in ordered {
             // Info is context, not a problem: one line, without Why and Fix (`explain` has them).
-            let overridden = finding.overriddenFrom.map { paint(" (\($0.rawValue) in the catalog; --severity)", .dim) } ?? ""
+            let overridden =
+                finding.overriddenFrom.map { paint(" (\($0.rawValue) in the catalog; --severity)", .dim) } ?? ""
             guard finding.severity != .info else {
-                lines.append("  \(paint(finding.severity)) \(paint("(\(finding.location.rawValue))", .dim)) \(clean(finding.message))\(overridden)")
+                lines.append(
+                    "  \(paint(finding.severity)) \(paint("(\(finding.location.rawValue))", .dim)) \(clean(finding.message))\(overridden)"
+                )
                 continue
             }
             let explanation = finding.code.definition
             lines.append("")
-            lines.append("  \(paint(finding.severity)) \(paint(finding.code.rawValue, .bold)) \(paint("(\(finding.location.rawValue))", .dim))\(overridden)")
+            lines.append(
+                "  \(paint(finding.severity)) \(paint(finding.code.rawValue, .bold)) \(paint("(\(finding.location.rawValue))", .dim))\(overridden)"
+            )
             lines.append("          \(clean(finding.message))")
             lines.append(paint("          Why: \(explanation.meaning)", .dim))
             lines.append(paint("          Fix: \(explanation.fix)", .dim))
@@ -165,7 +183,8 @@ public struct TerminalReport: Sendable {
 
     func fetchLine(_ fetch: FetchRecord) -> String {
         if let error = fetch.error {
-            return error.kind == .skipped ? paint("not fetched", .dim) : paint("\(error.kind.rawValue): \(clean(error.message))", .red)
+            return error.kind == .skipped
+                ? paint("not fetched", .dim) : paint("\(error.kind.rawValue): \(clean(error.message))", .red)
         }
         guard let status = fetch.status else { return paint("no response", .red) }
         var parts = [paint(String(status), status == 200 ? .green : .red)]
@@ -173,7 +192,10 @@ public struct TerminalReport: Sendable {
         if let type = fetch.headers.contentType { parts.append(clean(type)) }
         parts.append(fetch.bodyTruncated ? "over \(fetch.bodyBytes) bytes" : "\(fetch.bodyBytes) bytes")
         if let signature = fetch.signature {
-            parts.append(signature.verified ? paint("signed, verified", .green) : paint(signature.opened ? "signed, not verified" : "signed, unreadable", .red))
+            parts.append(
+                signature.verified
+                    ? paint("signed, verified", .green)
+                    : paint(signature.opened ? "signed, not verified" : "signed, unreadable", .red))
         }
         if let version = fetch.httpVersion { parts.append("HTTP/\(version)") }
         if let ip = fetch.remoteIP { parts.append(ip) }
@@ -186,8 +208,10 @@ public struct TerminalReport: Sendable {
 
     /// The closing summary of an audit run. `since`: for flagged domains the history knows, since
     /// when their verdict holds (from the kept runs), shown beside them.
-    public func runSummary(summary: ReportSummary, flagged: [FlaggedDomain], problems: [InputProblem], seconds: Double, complete: Bool,
-                           since: [String: RunHistory.Streak] = [:], limit: Int = summaryLimit) -> String {
+    public func runSummary(
+        summary: ReportSummary, flagged: [FlaggedDomain], problems: [InputProblem], seconds: Double, complete: Bool,
+        since: [String: RunHistory.Streak] = [:], limit: Int = summaryLimit
+    ) -> String {
         var lines: [String] = []
         for notice in summary.auditorProblems ?? [] {
             lines.append(paint("Not checked properly: ", .red) + clean(notice))
@@ -198,21 +222,29 @@ public struct TerminalReport: Sendable {
         let audited = flagged.filter { $0.codes != [.auditInterrupted] }
         verdicts.fail -= notAudited.count
         let time = String(format: "%.1f", seconds)
-        let counts = "\(paint("\(verdicts.pass) pass", .green)), \(paint("\(verdicts.warn) warn", .yellow)), \(paint("\(verdicts.fail) fail", .red))"
+        let counts =
+            "\(paint("\(verdicts.pass) pass", .green)), \(paint("\(verdicts.warn) warn", .yellow)), \(paint("\(verdicts.fail) fail", .red))"
         if complete {
             lines.append("Audited \(summary.domains) domain\(summary.domains == 1 ? "" : "s") in \(time) s: \(counts)")
         } else {
-            lines.append("\(paint("Interrupted", .red)) after \(time) s: \(summary.domains - notAudited.count) of \(summary.domains) domains audited (\(counts)); \(notAudited.count) not audited.")
+            lines.append(
+                "\(paint("Interrupted", .red)) after \(time) s: \(summary.domains - notAudited.count) of \(summary.domains) domains audited (\(counts)); \(notAudited.count) not audited."
+            )
         }
         for verdict in [Verdict.fail, .warn] {
             let domains = audited.filter { $0.verdict == verdict }
             guard !domains.isEmpty else { continue }
             lines.append(verdict == .fail ? "Failing:" : "Warnings:")
             for domain in domains.prefix(limit) {
-                let streak = since[domain.domain].map { streak in
-                    streak.runs == 1 ? "  new in this run" : "  since \(streak.reachesOldest ? "≥ " : "")\(Self.format(streak.sinceDate)) (\(streak.runs) runs)"
-                } ?? ""
-                lines.append("  \(paint(verdict)) \(clean(domain.domain))  \(paint(domain.codes.map(\.rawValue).joined(separator: ", "), .dim))\(streak)")
+                let streak =
+                    since[domain.domain].map { streak in
+                        streak.runs == 1
+                            ? "  new in this run"
+                            : "  since \(streak.reachesOldest ? "≥ " : "")\(Self.format(streak.sinceDate)) (\(streak.runs) runs)"
+                    } ?? ""
+                lines.append(
+                    "  \(paint(verdict)) \(clean(domain.domain))  \(paint(domain.codes.map(\.rawValue).joined(separator: ", "), .dim))\(streak)"
+                )
             }
             if domains.count > limit { lines.append("  … and \(domains.count - limit) more (see the report)") }
         }

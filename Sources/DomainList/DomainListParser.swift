@@ -51,8 +51,12 @@ public enum DomainListParser {
 
         var content = bytes[...]
         if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
-        if content.starts(with: Array("<?xml".utf8)) || content.starts(with: Array("bplist".utf8)) || content.starts(with: Array("<plist".utf8)) {
-            problem(.notADomainsFile, 1, "", .error, "This is a property list, not a domains file; pass an entitlements file with --entitlements.")
+        if content.starts(with: Array("<?xml".utf8)) || content.starts(with: Array("bplist".utf8))
+            || content.starts(with: Array("<plist".utf8))
+        {
+            problem(
+                .notADomainsFile, 1, "", .error,
+                "This is a property list, not a domains file; pass an entitlements file with --entitlements.")
             return Result(targets: [], problems: log.problems)
         }
         // Room for every domain line at once: growing a dictionary of a million names rehashes
@@ -70,7 +74,9 @@ public enum DomainListParser {
                 let end = all[next...].firstIndex(of: UInt8(ascii: "\n")) ?? all.count
                 var lineBytes = UnsafeBufferPointer(rebasing: all[next..<end])
                 next = end == all.count ? end : end + 1
-                if lineBytes.last == UInt8(ascii: "\r") { lineBytes = UnsafeBufferPointer(rebasing: lineBytes.dropLast()) }
+                if lineBytes.last == UInt8(ascii: "\r") {
+                    lineBytes = UnsafeBufferPointer(rebasing: lineBytes.dropLast())
+                }
                 guard lineBytes.count <= maximumLineBytes else {
                     problem(.lineTooLong, lineNumber, "", .error, "The line is longer than \(maximumLineBytes) bytes.")
                     continue
@@ -83,39 +89,54 @@ public enum DomainListParser {
                     (line, tokens, domain) = (plain, [plain], plain)
                 } else {
                     guard let text = String(validating: lineBytes, as: UTF8.self) else {
-                        problem(.notUTF8, lineNumber, String(decoding: lineBytes.prefix(200), as: UTF8.self), .error, "The line is not valid UTF-8.")
+                        problem(
+                            .notUTF8, lineNumber, String(decoding: lineBytes.prefix(200), as: UTF8.self), .error,
+                            "The line is not valid UTF-8.")
                         continue
                     }
                     line = text
                     let uncommented = stripComment(text)
                     let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
                     // Most lines are one domain and nothing else.
-                    let found = !uncommented.utf8.contains(where: isBlank) ? (uncommented.isEmpty ? [] : [String(uncommented)])
+                    let found =
+                        !uncommented.utf8.contains(where: isBlank)
+                        ? (uncommented.isEmpty ? [] : [String(uncommented)])
                         : uncommented.utf8.split(whereSeparator: isBlank).map { String(Substring($0)) }
                     guard let first = found.first else { continue }
 
                     if first == "+" || first == "-" {
                         guard let current = currentTarget else {
-                            problem(.urlWithoutDomain, lineNumber, line, .error, "A '\(first)' line must follow the domain it is about; the line is ignored.")
+                            problem(
+                                .urlWithoutDomain, lineNumber, line, .error,
+                                "A '\(first)' line must follow the domain it is about; the line is ignored.")
                             continue
                         }
                         guard found.count == 2 else {
-                            problem(.urlLine, lineNumber, line, .error, "Write one URL after '\(first)'; the line is ignored.")
+                            problem(
+                                .urlLine, lineNumber, line, .error,
+                                "Write one URL after '\(first)'; the line is ignored.")
                             continue
                         }
                         let domain = targets[current].domain
                         switch MatchURL.parse(found[1]) {
                         case .failure(let error):
-                            problem(.urlSyntax, lineNumber, line, .error, "\"\(found[1])\" \(error.reason); the line is ignored.")
+                            problem(
+                                .urlSyntax, lineNumber, line, .error,
+                                "\"\(found[1])\" \(error.reason); the line is ignored.")
                         case .success(let url) where HostName.normalize(url.host) != .success(domain):
-                            problem(.urlHost, lineNumber, line, .error, "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
+                            problem(
+                                .urlHost, lineNumber, line, .error,
+                                "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
                         case .success:
                             guard urlsOfTarget[current, default: []].insert(first + found[1]).inserted else { continue }
                             guard targets[current].expectations.count < maximumURLsPerDomain else {
-                                problem(.tooManyURLs, lineNumber, line, .error, "\(domain) already has \(maximumURLsPerDomain) URLs to check; the line is ignored.")
+                                problem(
+                                    .tooManyURLs, lineNumber, line, .error,
+                                    "\(domain) already has \(maximumURLsPerDomain) URLs to check; the line is ignored.")
                                 continue
                             }
-                            targets[current].expectations.append(URLExpectation(url: found[1], opensApp: first == "+", inputLine: lineNumber))
+                            targets[current].expectations.append(
+                                URLExpectation(url: found[1], opensApp: first == "+", inputLine: lineNumber))
                         }
                         continue
                     }
@@ -126,7 +147,9 @@ public enum DomainListParser {
                         if let note = pasted.note { problem(.pastedForm, lineNumber, line, .info, note) }
                     case .failure(let error):
                         currentTarget = nil
-                        problem(.hostName, lineNumber, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
+                        problem(
+                            .hostName, lineNumber, line, .error,
+                            "\"\(first)\" \(error.reason). The line is not audited.")
                         continue
                     }
                 }
@@ -136,7 +159,10 @@ public enum DomainListParser {
                     if token.lowercased().hasPrefix("android:") {
                         switch AndroidApp.parse(String(token.dropFirst("android:".count))) {
                         case .success(let app): androidApps.append(app)
-                        case .failure(let error): problem(.androidApp, lineNumber, line, .error, "Android app \(error.reason); the domain is audited without it.")
+                        case .failure(let error):
+                            problem(
+                                .androidApp, lineNumber, line, .error,
+                                "Android app \(error.reason); the domain is audited without it.")
                         }
                     } else if let reason = AppIDFormat.problem(with: token) {
                         problem(.appID, lineNumber, line, .error, "App ID \(reason); the domain is audited without it.")
@@ -149,20 +175,28 @@ public enum DomainListParser {
                 if let existing = positionOfDomain.updateValue(targets.count, forKey: domain) {
                     positionOfDomain[domain] = existing
                     let firstLine = targets[existing].inputLine ?? 0
-                    problem(.duplicateDomain, lineNumber, line, .warning, "\(domain) is already listed on line \(firstLine); it is audited once, with the app IDs of both lines.")
+                    problem(
+                        .duplicateDomain, lineNumber, line, .warning,
+                        "\(domain) is already listed on line \(firstLine); it is audited once, with the app IDs of both lines."
+                    )
                     position = existing
                 } else {
                     position = targets.count
                     targets.append(DomainTarget(domain: domain, expectedAppIDs: [], inputLine: lineNumber))
                 }
                 currentTarget = position
-                for app in androidApps where !targets[position].androidApps.contains(app) && targets[position].androidApps.count < maximumAppIDsPerDomain {
+                for app in androidApps
+                where !targets[position].androidApps.contains(app)
+                    && targets[position].androidApps.count < maximumAppIDsPerDomain
+                {
                     targets[position].androidApps.append(app)
                     targets[position].auditsAndroid = true
                 }
                 for id in appIDs where appIDsOfTarget[position, default: []].insert(id).inserted {
                     guard targets[position].expectedAppIDs.count < maximumAppIDsPerDomain else {
-                        problem(.tooManyAppIDs, lineNumber, line, .error, "\(domain) already has \(maximumAppIDsPerDomain) app IDs; \(id) is not added.")
+                        problem(
+                            .tooManyAppIDs, lineNumber, line, .error,
+                            "\(domain) already has \(maximumAppIDsPerDomain) app IDs; \(id) is not added.")
                         continue
                     }
                     targets[position].expectedAppIDs.append(id)
@@ -180,7 +214,8 @@ public enum DomainListParser {
             if atLineStart {
                 switch byte {
                 case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "#"), UInt8(ascii: "+"), UInt8(ascii: "-"),
-                     UInt8(ascii: "\r"), UInt8(ascii: "\n"): break
+                    UInt8(ascii: "\r"), UInt8(ascii: "\n"):
+                    break
                 default: count += 1
                 }
             }
@@ -197,7 +232,9 @@ public enum DomainListParser {
         var previous = UInt8(ascii: " ")
         for index in line.utf8.indices {
             let byte = line.utf8[index]
-            if byte == UInt8(ascii: "#"), previous == UInt8(ascii: " ") || previous == UInt8(ascii: "\t") { return line[..<index] }
+            if byte == UInt8(ascii: "#"), previous == UInt8(ascii: " ") || previous == UInt8(ascii: "\t") {
+                return line[..<index]
+            }
             previous = byte
         }
         return line[...]
@@ -216,10 +253,13 @@ struct ProblemLog {
         self.fileName = fileName
     }
 
-    mutating func add(_ kind: DomainListParser.ProblemKind, line: Int, text: String, severity: Severity, message: String) {
+    mutating func add(
+        _ kind: DomainListParser.ProblemKind, line: Int, text: String, severity: Severity, message: String
+    ) {
         let count = countByKind[kind, default: 0] + 1
         countByKind[kind] = count
-        let problem = InputProblem(file: fileName, line: line, text: String(text.prefix(200)), severity: severity, message: message)
+        let problem = InputProblem(
+            file: fileName, line: line, text: String(text.prefix(200)), severity: severity, message: message)
         if count <= DomainListParser.maximumProblemsPerKind {
             listed.append(problem)
         } else if firstUnlisted[kind] == nil {
@@ -228,11 +268,13 @@ struct ProblemLog {
     }
 
     var problems: [InputProblem] {
-        listed + DomainListParser.ProblemKind.allCases.compactMap { kind in
-            guard var first = firstUnlisted[kind], let count = countByKind[kind] else { return nil }
-            let more = count - DomainListParser.maximumProblemsPerKind
-            first.message = "\(more) more line\(more == 1 ? "" : "s") from here on \(more == 1 ? "has" : "have") a problem like the one above (not listed; the first \(DomainListParser.maximumProblemsPerKind) are). The first: \(first.message)"
-            return first
-        }
+        listed
+            + DomainListParser.ProblemKind.allCases.compactMap { kind in
+                guard var first = firstUnlisted[kind], let count = countByKind[kind] else { return nil }
+                let more = count - DomainListParser.maximumProblemsPerKind
+                first.message =
+                    "\(more) more line\(more == 1 ? "" : "s") from here on \(more == 1 ? "has" : "have") a problem like the one above (not listed; the first \(DomainListParser.maximumProblemsPerKind) are). The first: \(first.message)"
+                return first
+            }
     }
 }

@@ -26,7 +26,9 @@ struct EntitlementEntry: Equatable {
         var mode: String?
         if let query = host.firstIndex(of: "?") {
             let parameter = host[host.index(after: query)...]
-            guard parameter.hasPrefix("mode="), modes.contains(String(parameter.dropFirst(5))) else { return .failure(.badParameter) }
+            guard parameter.hasPrefix("mode="), modes.contains(String(parameter.dropFirst(5))) else {
+                return .failure(.badParameter)
+            }
             mode = String(parameter.dropFirst(5))
             host = String(host[..<query])
         }

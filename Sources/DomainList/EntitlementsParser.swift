@@ -14,7 +14,10 @@ public enum EntitlementsParser {
     public static func parse(_ bytes: [UInt8], fileName: String, appIDs: [String]) -> DomainListParser.Result {
         var problems: [InputProblem] = []
         func problem(_ severity: Severity, _ text: String, _ message: String) {
-            problems.append(InputProblem(file: fileName, line: line(of: text, in: bytes), text: String(text.prefix(200)), severity: severity, message: message))
+            problems.append(
+                InputProblem(
+                    file: fileName, line: line(of: text, in: bytes), text: String(text.prefix(200)), severity: severity,
+                    message: message))
         }
         let plist: Any
         do {
@@ -28,7 +31,10 @@ public enum EntitlementsParser {
             return DomainListParser.Result(targets: [], problems: problems)
         }
         guard let entries = dictionary[key] as? [Any] else {
-            problem(.warning, "", dictionary[key] == nil ? "The entitlements name no associated domains (\(key))." : "\(key) is not an array of strings.")
+            problem(
+                .warning, "",
+                dictionary[key] == nil
+                    ? "The entitlements name no associated domains (\(key))." : "\(key) is not an array of strings.")
             return DomainListParser.Result(targets: [], problems: problems)
         }
 
@@ -45,7 +51,8 @@ public enum EntitlementsParser {
                 problem(.error, entry, "\"\(entry)\" is not SERVICE:HOST.")
                 continue
             case .failure(.badParameter):
-                problem(.error, entry, "\"\(entry)\": the only parameter is mode=developer, managed or developer+managed.")
+                problem(
+                    .error, entry, "\"\(entry)\": the only parameter is mode=developer, managed or developer+managed.")
                 continue
             case .failure(.unknownService(let name)):
                 let known = AssociatedDomainService.allCases.map(\.rawValue).joined(separator: ", ")
@@ -53,7 +60,10 @@ public enum EntitlementsParser {
                 continue
             }
             if rest.hasPrefix("*.") {
-                problem(.warning, entry, "\"\(entry)\" is a wildcard, which names no single host to fetch; it covers subdomains only, not \(rest.dropFirst(2)) itself. List the hosts to audit in the domains file.")
+                problem(
+                    .warning, entry,
+                    "\"\(entry)\" is a wildcard, which names no single host to fetch; it covers subdomains only, not \(rest.dropFirst(2)) itself. List the hosts to audit in the domains file."
+                )
                 continue
             }
             let host: String
@@ -94,8 +104,12 @@ public enum EntitlementsParser {
                 merged.append(target)
                 continue
             }
-            for id in target.expectedAppIDs where !merged[index].expectedAppIDs.contains(id) { merged[index].expectedAppIDs.append(id) }
-            for service in target.services where !merged[index].services.contains(service) { merged[index].services.append(service) }
+            for id in target.expectedAppIDs where !merged[index].expectedAppIDs.contains(id) {
+                merged[index].expectedAppIDs.append(id)
+            }
+            for service in target.services where !merged[index].services.contains(service) {
+                merged[index].services.append(service)
+            }
             merged[index].expectations += target.expectations
         }
         return merged

@@ -1,8 +1,9 @@
 import CIDN2
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Host names as the auditor accepts them: what an `applinks:` entitlement can name.
@@ -25,14 +26,19 @@ public enum HostName {
             default: break
             }
         }
-        if slash, text.utf8.firstRange(of: "://".utf8) != nil { return .failure(.init("is a URL; list the host name only (e.g. example.com)")) }
+        if slash, text.utf8.firstRange(of: "://".utf8) != nil {
+            return .failure(.init("is a URL; list the host name only (e.g. example.com)"))
+        }
         if slash { return .failure(.init("has a path; list the host name only")) }
         if at { return .failure(.init("has user information; list the host name only")) }
         if star { return .failure(.init("is a wildcard, which names no single host; list each host to audit")) }
         if text.utf8.first == UInt8(ascii: "[") || colons > 1 {
             return .failure(.init("is an IP address; universal links need a host name"))
         }
-        if colons == 1 { return .failure(.init("names a port; associated domains cannot have one (the file is always fetched on 443)")) }
+        if colons == 1 {
+            return .failure(
+                .init("names a port; associated domains cannot have one (the file is always fetched on 443)"))
+        }
 
         var host = text
         if host.utf8.last == UInt8(ascii: ".") { host.removeLast() }
@@ -74,7 +80,7 @@ public enum HostName {
         }
         let last = bytes.count - labelStart
         guard labels >= 2, (1...63).contains(last), bytes[bytes.count - 1] != UInt8(ascii: "-"), !allDigits,
-              !(last >= 2 && bytes[labelStart] == UInt8(ascii: "0") && bytes[labelStart + 1] == UInt8(ascii: "x"))
+            !(last >= 2 && bytes[labelStart] == UInt8(ascii: "0") && bytes[labelStart + 1] == UInt8(ascii: "x"))
         else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -118,7 +124,8 @@ public enum HostName {
         return .success(())
     }
 
-    private static let singleLabel = Result<Void, HostNameError>.failure(.init("is a single label; a domain needs at least two (e.g. example.com)"))
+    private static let singleLabel = Result<Void, HostNameError>.failure(
+        .init("is a single label; a domain needs at least two (e.g. example.com)"))
 
     static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
@@ -128,25 +135,35 @@ public enum HostName {
 
     /// `0x` and hex digits: a number to URL parsers (WHATWG's "ends in a number" rule).
     static func isHexNumber(_ label: Substring.UTF8View) -> Bool {
-        guard label.count >= 2, label.first == UInt8(ascii: "0"), label.dropFirst().first! | 0x20 == UInt8(ascii: "x") else { return false }
-        return label.dropFirst(2).allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) }
+        guard label.count >= 2, label.first == UInt8(ascii: "0"), label.dropFirst().first! | 0x20 == UInt8(ascii: "x")
+        else { return false }
+        return label.dropFirst(2).allSatisfy {
+            isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20)
+        }
     }
-
 
     /// A host as people paste it, with a note saying how it was read: an entitlement entry
     /// (`applinks:example.com`, `webcredentials:example.com?mode=developer`) or a URL
     /// (`https://example.com/path`) names its host; anything else must be a host name.
     public static func normalizePasted(_ text: String) -> Result<PastedHost, HostNameError> {
         // Neither an entry nor a URL without a colon (the common case, found in one pass).
-        guard text.utf8.contains(UInt8(ascii: ":")) else { return normalize(text).map { PastedHost(host: $0, note: nil) } }
+        guard text.utf8.contains(UInt8(ascii: ":")) else {
+            return normalize(text).map { PastedHost(host: $0, note: nil) }
+        }
         if case .success(let entry) = EntitlementEntry.split(text) {
             return normalize(entry.host).map { host in
-                PastedHost(host: host, note: "\"\(text)\" is an entitlement entry; audited as its host \(host) (\(entry.service.rawValue) reads https://\(host)/.well-known/apple-app-site-association).")
+                PastedHost(
+                    host: host,
+                    note:
+                        "\"\(text)\" is an entitlement entry; audited as its host \(host) (\(entry.service.rawValue) reads https://\(host)/.well-known/apple-app-site-association)."
+                )
             }
         }
         if let schemeEnd = text.range(of: "://") {
             let scheme = text[..<schemeEnd.lowerBound].lowercased()
-            guard scheme == "https" || scheme == "http" else { return .failure(.init("is a \(scheme) URL; list the host name only (e.g. example.com)")) }
+            guard scheme == "https" || scheme == "http" else {
+                return .failure(.init("is a \(scheme) URL; list the host name only (e.g. example.com)"))
+            }
             let afterScheme = text[schemeEnd.upperBound...]
             let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             return normalize(String(authority)).map { host in

@@ -42,7 +42,8 @@ public enum SignaturePolicy {
     static func chainProblem(_ chain: ccms_chain_result) -> String {
         let reason = string(chain.reason)
         let subject = string(chain.subject)
-        let whose = chain.depth == 0 ? "The signer's certificate" : "A CA certificate of the signer's chain (\(subject))"
+        let whose =
+            chain.depth == 0 ? "The signer's certificate" : "A CA certificate of the signer's chain (\(subject))"
         switch chain.kind {
         case CCMS_CHAIN_EXPIRED:
             return "\(whose) expired on \(string(chain.not_after)): the signature no longer verifies."

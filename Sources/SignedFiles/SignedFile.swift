@@ -141,7 +141,8 @@ public final class TrustStore: @unchecked Sendable {
     public init(caFile: String) throws(TrustStoreError) {
         var error = [CChar](repeating: 0, count: 256)
         guard let pointer = ccms_trust_load(caFile, &error, error.count) else {
-            throw TrustStoreError(description: "cannot load the CA certificates of \(caFile): \(SignedFile.text(error))")
+            throw TrustStoreError(
+                description: "cannot load the CA certificates of \(caFile): \(SignedFile.text(error))")
         }
         self.pointer = pointer
     }

@@ -2,18 +2,24 @@ import AASAAudit
 import AASAFetch
 import AASAModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Android's assetlinks.json audited beside the AASA, against a real HTTPS server on loopback:
 /// every assetlinks code from a host that shows it, a file with two packages and several
 /// fingerprints, and no request at all for a domain without Android apps.
 @Suite struct AndroidAppLinksTests {
-    static let fingerprints = (1...3).map { seed in (0..<32).map { String(format: "%02X", ($0 * seed + seed) % 256) }.joined(separator: ":") }
-    static func statement(_ package: String, _ prints: [String], relation: String = "delegate_permission/common.handle_all_urls") -> String {
+    static let fingerprints = (1...3).map { seed in
+        (0..<32).map { String(format: "%02X", ($0 * seed + seed) % 256) }.joined(separator: ":")
+    }
+    static func statement(
+        _ package: String, _ prints: [String], relation: String = "delegate_permission/common.handle_all_urls"
+    ) -> String {
         #"{"relation": ["\#(relation)"], "target": {"namespace": "android_app", "package_name": "\#(package)", "sha256_cert_fingerprints": [\#(prints.map { "\"\($0)\"" }.joined(separator: ", "))]}}"#
     }
-    static let good = "[" + statement("com.example.app", [fingerprints[0], fingerprints[1]]) + ", " + statement("com.example.lite", [fingerprints[2]]) + "]"
+    static let good =
+        "[" + statement("com.example.app", [fingerprints[0], fingerprints[1]]) + ", "
+        + statement("com.example.lite", [fingerprints[2]]) + "]"
 
     /// host → (status, content type, body) of its assetlinks.json.
     static let files: [String: (Int, String, String)] = [
@@ -22,14 +28,34 @@ import TestSupport
         "type.aasa.test": (200, "text/plain", good),
         "invalid.aasa.test": (200, "application/json", "[" + statement("com.example.app", [fingerprints[0]]) + ",]"),
         "object.aasa.test": (200, "application/json", statement("com.example.app", [fingerprints[0]])),
-        "relation.aasa.test": (200, "application/json", "[" + statement("com.example.app", [fingerprints[0]], relation: "handle_all_urls") + "]"),
-        "namespace.aasa.test": (200, "application/json", #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android"}}]"#),
-        "lower.aasa.test": (200, "application/json", "[" + statement("com.example.app", [fingerprints[0].lowercased()]) + "]"),
-        "short.aasa.test": (200, "application/json", "[" + statement("com.example.app", [String(fingerprints[0].dropLast(3))]) + "]"),
-        "include.aasa.test": (200, "application/json", #"[{"include": "https://other.example/.well-known/assetlinks.json"}]"#),
-        "credentials.aasa.test": (200, "application/json", "[" + statement("com.example.app", [fingerprints[0]], relation: "delegate_permission/common.get_login_creds") + "]"),
+        "relation.aasa.test": (
+            200, "application/json",
+            "[" + statement("com.example.app", [fingerprints[0]], relation: "handle_all_urls") + "]"
+        ),
+        "namespace.aasa.test": (
+            200, "application/json",
+            #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android"}}]"#
+        ),
+        "lower.aasa.test": (
+            200, "application/json", "[" + statement("com.example.app", [fingerprints[0].lowercased()]) + "]"
+        ),
+        "short.aasa.test": (
+            200, "application/json", "[" + statement("com.example.app", [String(fingerprints[0].dropLast(3))]) + "]"
+        ),
+        "include.aasa.test": (
+            200, "application/json", #"[{"include": "https://other.example/.well-known/assetlinks.json"}]"#
+        ),
+        "credentials.aasa.test": (
+            200, "application/json",
+            "["
+                + statement(
+                    "com.example.app", [fingerprints[0]], relation: "delegate_permission/common.get_login_creds") + "]"
+        ),
         "upload-key.aasa.test": (200, "application/json", "[" + statement("com.example.app", [fingerprints[2]]) + "]"),
-        "huge.aasa.test": (200, "application/json", "[" + String(repeating: " ", count: 140_000) + statement("com.example.app", [fingerprints[0]]) + "]"),
+        "huge.aasa.test": (
+            200, "application/json",
+            "[" + String(repeating: " ", count: 140_000) + statement("com.example.app", [fingerprints[0]]) + "]"
+        ),
     ]
 
     @Test func assetLinksAreAuditedBesideTheAASA() async throws {
@@ -40,26 +66,35 @@ import TestSupport
             switch path {
             case "/.well-known/apple-app-site-association": return .json(TestWorld.validFile)
             case "/.well-known/assetlinks.json":
-                if host == "redirect.aasa.test" { return .redirect(to: "https://www.redirect.aasa.test/.well-known/assetlinks.json") }
+                if host == "redirect.aasa.test" {
+                    return .redirect(to: "https://www.redirect.aasa.test/.well-known/assetlinks.json")
+                }
                 guard let (status, type, body) = Self.files[host] else { return .status(404) }
                 return .respond(status: status, headers: [("Content-Type", type)], body: Array(body.utf8))
             default: return .status(404)
             }
         }
         defer { server.shutdown() }
-        let fetcher = try Fetcher(configuration: FetcherConfigurationBuilder.make(timeout: 60, connectTo: [server.connectTo], caFile: caFile, concurrency: 4))
+        let fetcher = try Fetcher(
+            configuration: FetcherConfigurationBuilder.make(
+                timeout: 60, connectTo: [server.connectTo], caFile: caFile, concurrency: 4))
         defer { fetcher.shutdown() }
         let auditor = DomainAuditor(fetcher: fetcher)
         let expected = [AndroidApp(package: "com.example.app", fingerprint: Self.fingerprints[1])]
         func android(_ host: String, expecting apps: [AndroidApp] = expected) async -> (DomainReport, [String]) {
-            let report = await auditor.audit(DomainTarget(domain: host, expectedAppIDs: [TestWorld.appID], androidApps: apps)).report
+            let report = await auditor.audit(
+                DomainTarget(domain: host, expectedAppIDs: [TestWorld.appID], androidApps: apps)
+            ).report
             return (report, report.findings.filter { $0.location == .assetlinks }.map(\.code.rawValue))
         }
 
-        let (good, goodCodes) = await android("good.aasa.test", expecting: expected + [AndroidApp(package: "com.example.lite")])
+        let (good, goodCodes) = await android(
+            "good.aasa.test", expecting: expected + [AndroidApp(package: "com.example.lite")])
         #expect(goodCodes.isEmpty, "\(good.findings.map(\.message))")
         #expect(good.verdict == .pass)
-        #expect(good.android?.apps.map(\.package) == ["com.example.app", "com.example.lite"], "\(good.fetches.map { "\($0.location.rawValue) \($0.status ?? 0) \($0.error?.message ?? "")" })")
+        #expect(
+            good.android?.apps.map(\.package) == ["com.example.app", "com.example.lite"],
+            "\(good.fetches.map { "\($0.location.rawValue) \($0.status ?? 0) \($0.error?.message ?? "")" })")
         #expect(good.android?.apps.first?.fingerprints == [Self.fingerprints[0], Self.fingerprints[1]])
         #expect(good.expectedAndroidApps == ["com.example.app@\(Self.fingerprints[1])", "com.example.lite"])
         // On the domain's one connection, after the AASA requests (HTTP/1.1 here).
@@ -68,9 +103,12 @@ import TestSupport
         #expect(Set(requests.map(\.connection)).count == 1)
 
         let cases: [(String, String)] = [
-            ("status.aasa.test", "assetlinks.status"), ("redirect.aasa.test", "assetlinks.redirect"), ("type.aasa.test", "assetlinks.content-type"),
-            ("invalid.aasa.test", "assetlinks.json-invalid"), ("object.aasa.test", "assetlinks.not-list"), ("relation.aasa.test", "assetlinks.relation"),
-            ("namespace.aasa.test", "assetlinks.statement"), ("lower.aasa.test", "assetlinks.fingerprint"), ("short.aasa.test", "assetlinks.fingerprint"),
+            ("status.aasa.test", "assetlinks.status"), ("redirect.aasa.test", "assetlinks.redirect"),
+            ("type.aasa.test", "assetlinks.content-type"),
+            ("invalid.aasa.test", "assetlinks.json-invalid"), ("object.aasa.test", "assetlinks.not-list"),
+            ("relation.aasa.test", "assetlinks.relation"),
+            ("namespace.aasa.test", "assetlinks.statement"), ("lower.aasa.test", "assetlinks.fingerprint"),
+            ("short.aasa.test", "assetlinks.fingerprint"),
             ("include.aasa.test", "assetlinks.include"), ("credentials.aasa.test", "assetlinks.package-missing"),
             ("upload-key.aasa.test", "assetlinks.fingerprint-missing"), ("huge.aasa.test", "assetlinks.too-large"),
         ]
@@ -85,7 +123,8 @@ import TestSupport
 
         // A domain without Android apps costs no assetlinks.json request.
         let before = server.requests.filter { $0.path == "/.well-known/assetlinks.json" }.count
-        let ios = await auditor.audit(DomainTarget(domain: "ios-only.aasa.test", expectedAppIDs: [TestWorld.appID])).report
+        let ios = await auditor.audit(DomainTarget(domain: "ios-only.aasa.test", expectedAppIDs: [TestWorld.appID]))
+            .report
         #expect(ios.fetches.allSatisfy { $0.location != .assetlinks })
         #expect(ios.android == nil && ios.expectedAndroidApps == nil)
         #expect(server.requests.filter { $0.path == "/.well-known/assetlinks.json" }.count == before)
@@ -95,7 +134,9 @@ import TestSupport
     /// the connection after the root does not cut it off.
     @Test func overHTTP2AssetLinksShareTheConnection() async throws {
         let world = try TestWorld()
-        let server = try HTTP2LoopbackServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), body: TestWorld.validFile, hold: .seconds(10))
+        let server = try HTTP2LoopbackServer(
+            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), body: TestWorld.validFile,
+            hold: .seconds(10))
         defer { server.shutdown() }
         // A timeout far above any answer: on a machine busy with the other tests a first
         // handshake can take seconds, and the domain's later fetches only get what is left.
@@ -105,9 +146,13 @@ import TestSupport
         defer { fetcher.shutdown() }
         let hosts = (1...4).map { "android\($0).aasa.test" }
         for host in hosts {
-            let report = await DomainAuditor(fetcher: fetcher).audit(DomainTarget(domain: host, androidApps: [AndroidApp(package: "com.example.app")])).report
+            let report = await DomainAuditor(fetcher: fetcher).audit(
+                DomainTarget(domain: host, androidApps: [AndroidApp(package: "com.example.app")])
+            ).report
             #expect(report.fetches.map(\.location) == [.wellKnown, .root, .assetlinks])
-            #expect(report.fetches.allSatisfy { $0.httpVersion == "2" && $0.status == 200 }, "\(host): \(report.fetches.map { $0.error?.message ?? "\($0.status ?? 0)" })")
+            #expect(
+                report.fetches.allSatisfy { $0.httpVersion == "2" && $0.status == 200 },
+                "\(host): \(report.fetches.map { $0.error?.message ?? "\($0.status ?? 0)" })")
         }
         #expect(server.connectionCount == hosts.count, "one connection per domain")
         #expect(server.requests.count == 3 * hosts.count)
@@ -118,10 +163,14 @@ import TestSupport
         defer { directory.remove() }
         let path = directory.url.appendingPathComponent("assetlinks.json").path
         try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
-        let passing = LocalLint.run([path], options: .init(), androidApps: [AndroidApp(package: "com.example.lite", fingerprint: Self.fingerprints[2])])[0]
+        let passing = LocalLint.run(
+            [path], options: .init(),
+            androidApps: [AndroidApp(package: "com.example.lite", fingerprint: Self.fingerprints[2])])[0]
         #expect(passing.verdict == .pass, "\(passing.findings.map(\.message))")
         #expect(passing.android?.apps.count == 2)
-        let failing = LocalLint.run([path], options: .init(), androidApps: [AndroidApp(package: "com.example.lite", fingerprint: Self.fingerprints[0])])[0]
+        let failing = LocalLint.run(
+            [path], options: .init(),
+            androidApps: [AndroidApp(package: "com.example.lite", fingerprint: Self.fingerprints[0])])[0]
         #expect(failing.findings.map(\.code) == [.assetlinksFingerprintMissing])
     }
 }

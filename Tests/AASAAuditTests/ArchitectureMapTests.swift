@@ -3,16 +3,23 @@ import Testing
 
 /// `docs/architecture.md` is the map of the code: every source path it names exists.
 @Suite struct ArchitectureMapTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The code spans of the page that name a path: `Target/File.swift`, `Target/Type` (a file
     /// `Target/Type.swift`), `Tests/…`, `Scripts/…`, `docs/…`, `Fuzz/…`.
     static func namedPaths(in page: String) -> [String] {
-        let targets = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? []
-        let spans = page.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        let targets =
+            (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? []
+        let spans = page.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter {
+            $0.offset % 2 == 1
+        }.map { String($0.element) }
         return spans.filter { span in
-            guard !span.contains(" "), let first = span.split(separator: "/").first, span.contains("/") else { return false }
-            return targets.contains(String(first)) || ["Tests", "Scripts", "docs", "Fuzz", "Sources"].contains(String(first))
+            guard !span.contains(" "), let first = span.split(separator: "/").first, span.contains("/") else {
+                return false
+            }
+            return targets.contains(String(first))
+                || ["Tests", "Scripts", "docs", "Fuzz", "Sources"].contains(String(first))
         }
     }
 
@@ -20,7 +27,8 @@ import Testing
         let top = ["Tests", "Scripts", "docs", "Fuzz", "Sources"].contains(String(path.split(separator: "/")[0]))
         let base = top ? root : root.appendingPathComponent("Sources")
         let url = base.appendingPathComponent(path.hasSuffix("/") ? String(path.dropLast()) : path)
-        return FileManager.default.fileExists(atPath: url.path) || FileManager.default.fileExists(atPath: url.path + ".swift")
+        return FileManager.default.fileExists(atPath: url.path)
+            || FileManager.default.fileExists(atPath: url.path + ".swift")
     }
 
     @Test func everyPathTheArchitecturePageNamesExists() throws {
@@ -32,7 +40,12 @@ import Testing
     }
 
     @Test func aStalePathIsFound() {
-        #expect(Self.namedPaths(in: "see `AASAChecks/NoSuchFile.swift` and `AASAAudit/AuditRun` and `the x/y thing`") == ["AASAChecks/NoSuchFile.swift", "AASAAudit/AuditRun"])
-        #expect(!Self.exists("AASAChecks/NoSuchFile.swift") && Self.exists("AASAAudit/AuditRun") && Self.exists("docs/architecture.md"))
+        #expect(
+            Self.namedPaths(in: "see `AASAChecks/NoSuchFile.swift` and `AASAAudit/AuditRun` and `the x/y thing`") == [
+                "AASAChecks/NoSuchFile.swift", "AASAAudit/AuditRun",
+            ])
+        #expect(
+            !Self.exists("AASAChecks/NoSuchFile.swift") && Self.exists("AASAAudit/AuditRun")
+                && Self.exists("docs/architecture.md"))
     }
 }

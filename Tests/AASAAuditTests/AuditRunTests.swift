@@ -3,16 +3,22 @@ import AASAModel
 import AASAReport
 import DomainList
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Whole runs of the engine against real HTTPS servers on 127.0.0.1.
 @Suite struct AuditRunTests {
     /// (host, expected verdict, expected codes of its findings, in order)
     static let expectations: [(String, Verdict, [String])] = [
         ("good.aasa.test", .pass, []),
-        ("redirect.aasa.test", .fail, ["http.redirect/error/well-known", "http.redirect/info/root", "location.none/error/domain"]),
-        ("missing.aasa.test", .fail, ["http.status/error/well-known", "http.status/info/root", "location.none/error/domain"]),
+        (
+            "redirect.aasa.test", .fail,
+            ["http.redirect/error/well-known", "http.redirect/info/root", "location.none/error/domain"]
+        ),
+        (
+            "missing.aasa.test", .fail,
+            ["http.status/error/well-known", "http.status/info/root", "location.none/error/domain"]
+        ),
         ("rootonly.aasa.test", .fail, ["http.status/error/well-known", "location.root-only/error/domain"]),
         ("textplain.aasa.test", .warn, ["http.content-type/warning/well-known", "http.content-type/warning/root"]),
         ("big.aasa.test", .fail, ["body.too-large/error/well-known"]),
@@ -30,14 +36,18 @@ import TestSupport
     }
 
     func settings(_ world: TestWorld, out: URL) -> AuditSettings {
-        AuditSettings(inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4, fetcher: world.fetcherConfiguration(), failOn: .error)
+        AuditSettings(
+            inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4, fetcher: world.fetcherConfiguration(),
+            failOn: .error)
     }
 
     @Test func auditsEveryDomainAndWritesBothReports() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
-        let problem = InputProblem(file: "domains.txt", line: 20, text: "https://x", severity: .error, message: "is a URL")
-        let result = try await AuditRun.run(targets: targets(), inputProblems: [problem], settings: settings(world, out: out))
+        let problem = InputProblem(
+            file: "domains.txt", line: 20, text: "https://x", severity: .error, message: "is a URL")
+        let result = try await AuditRun.run(
+            targets: targets(), inputProblems: [problem], settings: settings(world, out: out))
 
         #expect(result.complete)
         #expect(result.runDirectory.deletingLastPathComponent().path == out.path)
@@ -46,13 +56,17 @@ import TestSupport
         #expect(report.domains.map(\.domain) == Self.expectations.map(\.0))
         for (domain, expectation) in zip(report.domains, Self.expectations) {
             #expect(domain.verdict == expectation.1, "\(domain.domain): \(domain.findings)")
-            #expect(domain.findings.map { "\($0.code.rawValue)/\($0.severity.rawValue)/\($0.location.rawValue)" } == expectation.2, "\(domain.domain)")
+            #expect(
+                domain.findings.map { "\($0.code.rawValue)/\($0.severity.rawValue)/\($0.location.rawValue)" }
+                    == expectation.2, "\(domain.domain)")
             #expect(domain.fetches.map(\.location) == [.wellKnown, .root])
         }
-        #expect(report.domains[0].appIDs == ServiceAppIDs(applinks: [TestWorld.appID], webcredentials: [TestWorld.appID]))
+        #expect(
+            report.domains[0].appIDs == ServiceAppIDs(applinks: [TestWorld.appID], webcredentials: [TestWorld.appID]))
         #expect(report.domains[0].fetches[1].newConnection == false)
         #expect(report.summary.domains == Self.expectations.count)
-        #expect(report.summary.verdicts.pass == 3 && report.summary.verdicts.warn == 1 && report.summary.verdicts.fail == 7)
+        #expect(
+            report.summary.verdicts.pass == 3 && report.summary.verdicts.warn == 1 && report.summary.verdicts.fail == 7)
         #expect(report.summary.findingsByCode["location.none"] == 2)
         #expect(report.input.problems == [problem])
         #expect(report.run.complete)
@@ -80,9 +94,15 @@ import TestSupport
     @Test func aHostileServerCannotInjectMarkupIntoTheHTMLReport() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
-        let problem = InputProblem(file: "<b>domains.txt</b>", line: 2, text: "<script>alert(4)</script>", severity: .error, message: "\"<script>alert(5)</script>\" is a URL")
-        let targets = [DomainTarget(domain: "hostile.aasa.test", expectedAppIDs: ["ABCDE12346.<i>x</i>"], inputLine: 1), DomainTarget(domain: "hostile2.aasa.test", inputLine: 3)]
-        let result = try await AuditRun.run(targets: targets, inputProblems: [problem], settings: settings(world, out: out))
+        let problem = InputProblem(
+            file: "<b>domains.txt</b>", line: 2, text: "<script>alert(4)</script>", severity: .error,
+            message: "\"<script>alert(5)</script>\" is a URL")
+        let targets = [
+            DomainTarget(domain: "hostile.aasa.test", expectedAppIDs: ["ABCDE12346.<i>x</i>"], inputLine: 1),
+            DomainTarget(domain: "hostile2.aasa.test", inputLine: 3),
+        ]
+        let result = try await AuditRun.run(
+            targets: targets, inputProblems: [problem], settings: settings(world, out: out))
         let html = try String(contentsOf: result.reportHTML, encoding: .utf8)
         // Markup from file content, headers, redirect targets, error bodies and the input: none of it live.
         #expect(html.components(separatedBy: "<script").count == 2)
@@ -93,28 +113,40 @@ import TestSupport
             #expect(html.contains("alert(\(number))"), "alert(\(number)) should be shown, escaped")
         }
         // The invalid body, escaped, with the JSON error marked where the parser stopped.
-        #expect(html.contains(#"<mark title="line 1, column 1: the JSON error">&lt;</mark>script&gt;alert(3)&lt;/script&gt;"#), "\(html)")
+        #expect(
+            html.contains(
+                #"<mark title="line 1, column 1: the JSON error">&lt;</mark>script&gt;alert(3)&lt;/script&gt;"#),
+            "\(html)")
         #expect(html.contains("&lt;img src=x onerror=alert(2)&gt;"))
     }
 
     @Test func consecutiveRunsGetTheirOwnFoldersAndLatestFollowsTheNewest() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
-        let first = try await AuditRun.run(targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [], settings: settings(world, out: out))
-        let second = try await AuditRun.run(targets: [DomainTarget(domain: "missing.aasa.test")], inputProblems: [], settings: settings(world, out: out))
+        let first = try await AuditRun.run(
+            targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [], settings: settings(world, out: out))
+        let second = try await AuditRun.run(
+            targets: [DomainTarget(domain: "missing.aasa.test")], inputProblems: [], settings: settings(world, out: out)
+        )
         #expect(first.runDirectory != second.runDirectory)
-        let latest = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: out.appendingPathComponent("latest.json")))
+        let latest = try JSONReport.makeDecoder().decode(
+            AuditReport.self, from: Data(contentsOf: out.appendingPathComponent("latest.json")))
         #expect(latest.domains.map(\.domain) == ["missing.aasa.test"])
         #expect(FileManager.default.fileExists(atPath: first.reportJSON.path))
     }
 
     @Test func unreachableHostsAreReportedWithoutASecondAttempt() async throws {
         let world = try TestWorld()
-        let untrusted = try LoopbackServer(identity: try TestPKI(name: "someone else").issueServerIdentity(for: ["*.aasa.test"])) { _, _ in .json(TestWorld.validFile) }
+        let untrusted = try LoopbackServer(
+            identity: try TestPKI(name: "someone else").issueServerIdentity(for: ["*.aasa.test"])
+        ) { _, _ in .json(TestWorld.validFile) }
         defer { untrusted.shutdown() }
         let refusedPort = try LoopbackServer.unusedPort()
         var settings = settings(world, out: world.directory.url.appendingPathComponent("reports"))
-        settings.fetcher.connectTo = ["untrusted.aasa.test:443:127.0.0.1:\(untrusted.port)", "refused.aasa.test:443:127.0.0.1:\(refusedPort)", world.connectTo]
+        settings.fetcher.connectTo = [
+            "untrusted.aasa.test:443:127.0.0.1:\(untrusted.port)", "refused.aasa.test:443:127.0.0.1:\(refusedPort)",
+            world.connectTo,
+        ]
         let targets = ["untrusted.aasa.test", "refused.aasa.test", "good.aasa.test"].map { DomainTarget(domain: $0) }
         let result = try await AuditRun.run(targets: targets, inputProblems: [], settings: settings)
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
@@ -128,7 +160,9 @@ import TestSupport
         let file = world.directory.url.appendingPathComponent("a-file")
         try Data().write(to: file)
         await #expect(throws: AuditRunError.self) {
-            _ = try await AuditRun.run(targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [], settings: settings(world, out: file))
+            _ = try await AuditRun.run(
+                targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [],
+                settings: settings(world, out: file))
         }
     }
 }

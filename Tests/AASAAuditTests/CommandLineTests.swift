@@ -1,12 +1,13 @@
 import AASAModel
 import AASAReport
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built `aasa-audit` binary, run as a user runs it.
 @Suite struct CommandLineTests {
-    public static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aasa-audit")
+    public static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("aasa-audit")
 
     func run(_ arguments: [String], in directory: URL) async throws -> ProcessRunner.Result {
         var environment = ProcessInfo.processInfo.environment
@@ -15,24 +16,34 @@ import TestSupport
     }
 
     func fetchArguments(_ world: TestWorld) -> [String] {
-        ["--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "5", "--no-cdn"] + LoopbackNetworks.allowArguments
+        ["--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "5", "--no-cdn"]
+            + LoopbackNetworks.allowArguments
     }
 
     /// Apple's CDN out of this machine's reach (here: a refused port) fails no domain; the run
     /// says so first and exits 3. A second run's summary starts with what changed.
     @Test func theMachinesOwnFailuresAreNotTheSitesAndChangesComeFirst() async throws {
         let world = try TestWorld()
-        try "good.aasa.test \(TestWorld.appID)\ngood2.aasa.test\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        try "good.aasa.test \(TestWorld.appID)\ngood2.aasa.test\n".write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         // curl takes the first --connect-to that matches: the CDN's host goes to a refused port.
         let refusedCDN = "cdn.aasa.test:443:127.0.0.1:\(try LoopbackServer.unusedPort())"
-        let arguments = ["audit", "--connect-to", refusedCDN, "--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "5",
-                         "--cdn-url", "https://cdn.aasa.test/a/v1/"] + LoopbackNetworks.allowArguments
+        let arguments =
+            [
+                "audit", "--connect-to", refusedCDN, "--connect-to", world.connectTo, "--cacert", world.caFile,
+                "--timeout", "5",
+                "--cdn-url", "https://cdn.aasa.test/a/v1/",
+            ] + LoopbackNetworks.allowArguments
         let first = try await run(arguments, in: world.directory.url)
         #expect(first.status == 3, "\(first.stdout)\(first.stderr)")
-        #expect(first.stdout.hasPrefix("Not checked properly: Apple's CDN could not be reached from this machine for 2 of 2 domains"), "\(first.stdout)")
+        #expect(
+            first.stdout.hasPrefix(
+                "Not checked properly: Apple's CDN could not be reached from this machine for 2 of 2 domains"),
+            "\(first.stdout)")
         #expect(first.stdout.contains("2 pass, 0 warn, 0 fail"))
 
-        try "good.aasa.test \(TestWorld.appID)\nmissing.aasa.test\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        try "good.aasa.test \(TestWorld.appID)\nmissing.aasa.test\n".write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         let second = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
         #expect(second.status == 1)
         #expect(second.stdout.hasPrefix("Since the last run:\n"), "\(second.stdout)")
@@ -42,12 +53,18 @@ import TestSupport
 
     @Test func checkTakesSeveralDomainsAndPastedForms() async throws {
         let world = try TestWorld()
-        let result = try await run(["check", "applinks:good.aasa.test", "https://redirect.aasa.test/some/page", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
+        let result = try await run(
+            ["check", "applinks:good.aasa.test", "https://redirect.aasa.test/some/page", "--app-id", TestWorld.appID]
+                + fetchArguments(world), in: world.directory.url)
         #expect(result.status == 1, "the redirecting domain fails")
         #expect(result.stdout.hasPrefix("good.aasa.test  PASS"), "\(result.stdout)")
         #expect(result.stdout.contains("\nredirect.aasa.test  FAIL"))
-        #expect(result.stderr.contains("note: \"applinks:good.aasa.test\" is an entitlement entry; audited as its host good.aasa.test"))
-        #expect(result.stderr.contains("note: \"https://redirect.aasa.test/some/page\" is a URL; audited as its host redirect.aasa.test."))
+        #expect(
+            result.stderr.contains(
+                "note: \"applinks:good.aasa.test\" is an entitlement entry; audited as its host good.aasa.test"))
+        #expect(
+            result.stderr.contains(
+                "note: \"https://redirect.aasa.test/some/page\" is a URL; audited as its host redirect.aasa.test."))
     }
 
     @Test func explainForgivesCaseAndTakesPrefixes() async throws {
@@ -64,15 +81,28 @@ import TestSupport
     @Test func lintSpeaksCI() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try "{\n  \"applinks\": {\"details\": [],}\n}".write(to: directory.url.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
-        try TestWorld.validFile.write(to: directory.url.appendingPathComponent("good.json"), atomically: true, encoding: .utf8)
-        let compact = try await run(["lint", "bad.json", "good.json", "--format", "compact", "--app-id", TestWorld.appID, "--app-id", "ABCDE12346.com.example.other"], in: directory.url)
+        try "{\n  \"applinks\": {\"details\": [],}\n}".write(
+            to: directory.url.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        try TestWorld.validFile.write(
+            to: directory.url.appendingPathComponent("good.json"), atomically: true, encoding: .utf8)
+        let compact = try await run(
+            [
+                "lint", "bad.json", "good.json", "--format", "compact", "--app-id", TestWorld.appID, "--app-id",
+                "ABCDE12346.com.example.other",
+            ], in: directory.url)
         #expect(compact.status == 1)
-        #expect(compact.stdout.contains("bad.json:2:30: error: json.invalid: Not valid JSON: a trailing comma"), "\(compact.stdout)")
-        #expect(compact.stdout.contains("good.json: error: appid.missing: The expected app ID ABCDE12346.com.example.other is not in the file's applinks section."))
+        #expect(
+            compact.stdout.contains("bad.json:2:30: error: json.invalid: Not valid JSON: a trailing comma"),
+            "\(compact.stdout)")
+        #expect(
+            compact.stdout.contains(
+                "good.json: error: appid.missing: The expected app ID ABCDE12346.com.example.other is not in the file's applinks section."
+            ))
         #expect(compact.stdout.hasSuffix("2 files: 0 pass, 0 warn, 2 fail\n"))
         let github = try await run(["lint", "bad.json", "--format", "github"], in: directory.url)
-        #expect(github.stdout.hasPrefix("::error file=bad.json,line=2,col=30,title=json.invalid::Not valid JSON"), "\(github.stdout)")
+        #expect(
+            github.stdout.hasPrefix("::error file=bad.json,line=2,col=30,title=json.invalid::Not valid JSON"),
+            "\(github.stdout)")
         let json = try await run(["lint", "bad.json", "--json"], in: directory.url)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         let finding = try #require((records.first?["findings"] as? [[String: Any]])?.first)
@@ -83,13 +113,17 @@ import TestSupport
     @Test func aDashReadsStandardInput() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let result = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "printf '%s' '\(TestWorld.validFile)' | '\(Self.binary.path)' lint -"], in: directory.url)
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "printf '%s' '\(TestWorld.validFile)' | '\(Self.binary.path)' lint -"], in: directory.url)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.hasPrefix("-  PASS"))
     }
 
     @Test func theBinaryWasBuilt() {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "expected the aasa-audit binary at \(Self.binary.path)")
+        #expect(
+            FileManager.default.isExecutableFile(atPath: Self.binary.path),
+            "expected the aasa-audit binary at \(Self.binary.path)")
     }
 
     @Test func auditExitsOneWhenADomainFailsAndWritesTheRunFolder() async throws {
@@ -100,7 +134,8 @@ import TestSupport
             missing.aasa.test
             bad.example:8443
             """
-        try input.write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        try input.write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         let result = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.contains("Audited 2 domains"))
@@ -120,13 +155,18 @@ import TestSupport
         let file = world.directory.url.appendingPathComponent("list.txt")
         try "good.aasa.test\ntextplain.aasa.test\n".write(to: file, atomically: true, encoding: .utf8)
         let out = world.directory.url.appendingPathComponent("out").path
-        let lenient = try await run(["audit", "list.txt", "--out", out] + fetchArguments(world), in: world.directory.url)
+        let lenient = try await run(
+            ["audit", "list.txt", "--out", out] + fetchArguments(world), in: world.directory.url)
         #expect(lenient.status == 0, "\(lenient.stdout)\(lenient.stderr)")
         #expect(lenient.stdout.contains("1 pass, 1 warn, 0 fail"))
-        let strict = try await run(["audit", "list.txt", "--out", out, "--fail-on", "warning"] + fetchArguments(world), in: world.directory.url)
+        let strict = try await run(
+            ["audit", "list.txt", "--out", out, "--fail-on", "warning"] + fetchArguments(world), in: world.directory.url
+        )
         #expect(strict.status == 1)
         // The same verdicts with the transfers spread over two curl multi threads.
-        let threaded = try await run(["audit", "list.txt", "--out", out, "--fetch-threads", "2"] + fetchArguments(world), in: world.directory.url)
+        let threaded = try await run(
+            ["audit", "list.txt", "--out", out, "--fetch-threads", "2"] + fetchArguments(world), in: world.directory.url
+        )
         #expect(threaded.status == 0, "\(threaded.stdout)\(threaded.stderr)")
         #expect(threaded.stdout.contains("1 pass, 1 warn, 0 fail"))
     }
@@ -165,8 +205,10 @@ import TestSupport
     func usageAndInputErrorsExitTwo(arguments: [String], message: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try "# nothing here\n\n".write(to: directory.url.appendingPathComponent("empty.txt"), atomically: true, encoding: .utf8)
-        try "example.invalid\n".write(to: directory.url.appendingPathComponent("ok.txt"), atomically: true, encoding: .utf8)
+        try "# nothing here\n\n".write(
+            to: directory.url.appendingPathComponent("empty.txt"), atomically: true, encoding: .utf8)
+        try "example.invalid\n".write(
+            to: directory.url.appendingPathComponent("ok.txt"), atomically: true, encoding: .utf8)
         try Data().write(to: directory.url.appendingPathComponent("a-file"))
         // A FIFO nobody writes to: opening it must not wait for a writer.
         #expect(mkfifo(directory.url.appendingPathComponent("a-fifo").path, 0o600) == 0)
@@ -177,14 +219,17 @@ import TestSupport
 
     @Test func checkPrintsAReadableVerdict() async throws {
         let world = try TestWorld()
-        let failing = try await run(["check", "Redirect.AASA.test.", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
+        let failing = try await run(
+            ["check", "Redirect.AASA.test.", "--app-id", TestWorld.appID] + fetchArguments(world),
+            in: world.directory.url)
         #expect(failing.status == 1)
         #expect(failing.stdout.hasPrefix("redirect.aasa.test  FAIL"))
         #expect(failing.stdout.contains("301  → https://www.redirect.aasa.test/.well-known/apple-app-site-association"))
         #expect(failing.stdout.contains("Fix: "))
         #expect(!failing.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
 
-        let passing = try await run(["check", "good.aasa.test", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
+        let passing = try await run(
+            ["check", "good.aasa.test", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
         #expect(passing.status == 0)
         #expect(passing.stdout.contains("applinks: \(TestWorld.appID)"))
         #expect(passing.stdout.contains("No findings"))
@@ -195,16 +240,22 @@ import TestSupport
     @Test func aLowOpenFileLimitIsRaisedForTheDomainsInFlight() async throws {
         let world = try TestWorld()
         let hosts = (1...150).map { "good\($0).aasa.test" }
-        try hosts.joined(separator: "\n").write(to: world.directory.url.appendingPathComponent("many.txt"), atomically: true, encoding: .utf8)
-        let audit = ([Self.binary.path, "audit", "many.txt", "--concurrency", "150"] + fetchArguments(world)).map { "'\($0)'" }.joined(separator: " ")
-        let result = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -Sn 128 && exec \(audit)"], in: world.directory.url)
+        try hosts.joined(separator: "\n").write(
+            to: world.directory.url.appendingPathComponent("many.txt"), atomically: true, encoding: .utf8)
+        let audit = ([Self.binary.path, "audit", "many.txt", "--concurrency", "150"] + fetchArguments(world)).map {
+            "'\($0)'"
+        }.joined(separator: " ")
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -Sn 128 && exec \(audit)"], in: world.directory.url)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("150 pass, 0 warn, 0 fail"))
     }
 
     @Test func checkJSONIsTheReportRecord() async throws {
         let world = try TestWorld()
-        let result = try await run(["check", "otherapp.aasa.test", "--json", "--app-id", TestWorld.appID] + fetchArguments(world), in: world.directory.url)
+        let result = try await run(
+            ["check", "otherapp.aasa.test", "--json", "--app-id", TestWorld.appID] + fetchArguments(world),
+            in: world.directory.url)
         #expect(result.status == 1)
         let record = try JSONReport.makeDecoder().decode(DomainReport.self, from: Data(result.stdout.utf8))
         #expect(record.domain == "otherapp.aasa.test")
@@ -217,8 +268,10 @@ import TestSupport
     @Test func lintGivesEachFileAVerdictAndTheAuditExitCodes() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try TestWorld.validFile.write(to: directory.url.appendingPathComponent("good.json"), atomically: true, encoding: .utf8)
-        try #"{"applinks":{"details":[{"appId":"ABCDE12346.a.b","paths":["*"]}]}}"#.write(to: directory.url.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        try TestWorld.validFile.write(
+            to: directory.url.appendingPathComponent("good.json"), atomically: true, encoding: .utf8)
+        try #"{"applinks":{"details":[{"appId":"ABCDE12346.a.b","paths":["*"]}]}}"#.write(
+            to: directory.url.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
         let good = try await run(["lint", "good.json"], in: directory.url)
         #expect(good.status == 0, "\(good.stdout)")
         #expect(good.stdout.hasPrefix("good.json  PASS"))
@@ -242,15 +295,24 @@ import TestSupport
     @Test func matchALocalFileSaysWhichRuleDecides() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.acme.app"],"components":[{"/":"/help/*","exclude":true},{"/":"/buy/*"}]}]}}"#
+        let file =
+            #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.acme.app"],"components":[{"/":"/help/*","exclude":true},{"/":"/buy/*"}]}]}}"#
         try file.write(to: directory.url.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
-        let text = try await run(["match", "--file", "aasa.json", "https://acme.example/buy/1", "https://acme.example/help/x", "https://acme.example/about"], in: directory.url)
+        let text = try await run(
+            [
+                "match", "--file", "aasa.json", "https://acme.example/buy/1", "https://acme.example/help/x",
+                "https://acme.example/about",
+            ], in: directory.url)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("→ opens ABCDE12346.com.acme.app"))
         #expect(text.stdout.contains("excluded by applinks.details[0].components[0]"))
         #expect(text.stdout.contains("stays in the browser: no rule matched"))
 
-        let json = try await run(["match", "--file", "aasa.json", "--domain", "acme.example", "--json", "https://acme.example/buy/1", "https://acme.example/help/x", "https://other.example/buy/1"], in: directory.url)
+        let json = try await run(
+            [
+                "match", "--file", "aasa.json", "--domain", "acme.example", "--json", "https://acme.example/buy/1",
+                "https://acme.example/help/x", "https://other.example/buy/1",
+            ], in: directory.url)
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(records.map { $0["result"] as? String } == ["app", "excluded", "none"])
         #expect(records.map { ($0["appIDs"] as? [String])?.count } == [1, 0, 0])
@@ -266,13 +328,16 @@ import TestSupport
     @Test func matchALiveDomainFetchesItsWellKnownFile() async throws {
         let world = try TestWorld()
         let fetch = ["--connect-to", world.connectTo, "--cacert", world.caFile] + LoopbackNetworks.allowArguments
-        let result = try await run(["match", "good.aasa.test", "https://good.aasa.test/buy/shoes", "https://good.aasa.test/sell", "--json"] + fetch, in: world.directory.url)
+        let result = try await run(
+            ["match", "good.aasa.test", "https://good.aasa.test/buy/shoes", "https://good.aasa.test/sell", "--json"]
+                + fetch, in: world.directory.url)
         #expect(result.status == 0, "\(result.stderr)")
         let records = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(records.map { $0["result"] as? String } == ["app", "none"])
         #expect(world.server.requests.map(\.path) == ["/.well-known/apple-app-site-association"])
 
-        let broken = try await run(["match", "missing.aasa.test", "https://missing.aasa.test/buy/1"] + fetch, in: world.directory.url)
+        let broken = try await run(
+            ["match", "missing.aasa.test", "https://missing.aasa.test/buy/1"] + fetch, in: world.directory.url)
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("serves no usable file: HTTP 404"))
     }
@@ -282,25 +347,28 @@ import TestSupport
     @Test func anAuditChecksTheExpectationsOfDomainsTxt() async throws {
         let world = try TestWorld()
         try """
-            good.aasa.test \(TestWorld.appID)
-              + https://good.aasa.test/buy/1
-              + https://good.aasa.test/sell/1
-              - https://good.aasa.test/buy/2
-              - https://good.aasa.test/about
-            """.write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        good.aasa.test \(TestWorld.appID)
+          + https://good.aasa.test/buy/1
+          + https://good.aasa.test/sell/1
+          - https://good.aasa.test/buy/2
+          - https://good.aasa.test/about
+        """.write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         let result = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
         #expect(result.status == 1)
-        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
+        let report = try JSONReport.makeDecoder().decode(
+            AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
         #expect(report.domains[0].findings.map(\.code) == [.matchExpectedApp, .matchExpectedBrowser])
         #expect(report.domains[0].findings[0].message.contains("https://good.aasa.test/sell/1 (line 3)"))
         #expect(report.domains[0].findings[1].message.contains("https://good.aasa.test/buy/2 (line 4)"))
-        let html = try String(contentsOf: world.directory.url.appendingPathComponent("reports/latest.html"), encoding: .utf8)
+        let html = try String(
+            contentsOf: world.directory.url.appendingPathComponent("reports/latest.html"), encoding: .utf8)
         #expect(html.contains("match.expected-browser"))
     }
 
     @Test func aMessyDomainsFileIsAuditedLineByLine() async throws {
         let world = try TestWorld()
-        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("good.aasa.test\r\n# comment\r\n".utf8) + [0x62, 0xE9, 0x0D, 0x0A]
+        let bytes: [UInt8] =
+            [0xEF, 0xBB, 0xBF] + Array("good.aasa.test\r\n# comment\r\n".utf8) + [0x62, 0xE9, 0x0D, 0x0A]
             + Array("example.com:443\r\nGOOD2.aasa.test.\r\n".utf8)
         try Data(bytes).write(to: world.directory.url.appendingPathComponent("domains.txt"))
         let result = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
@@ -309,7 +377,8 @@ import TestSupport
         #expect(result.stdout.contains("2 pass, 0 warn, 0 fail"))
         #expect(result.stdout.contains("domains.txt:3: The line is not valid UTF-8."))
         #expect(result.stdout.contains("domains.txt:4: \"example.com:443\" names a port"))
-        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
+        let report = try JSONReport.makeDecoder().decode(
+            AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
         #expect(report.domains.map(\.domain) == ["good.aasa.test", "good2.aasa.test"])
         #expect(report.input.problems.map(\.line) == [3, 4])
     }

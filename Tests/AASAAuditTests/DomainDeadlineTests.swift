@@ -4,8 +4,8 @@ import AASAModel
 import AASAReport
 import Foundation
 import NIOCore
-import Testing
 import TestSupport
+import Testing
 
 /// One deadline per domain: its fetches share `--timeout`, and a server that broke the
 /// connection at `.well-known` gets no further requests.
@@ -20,14 +20,18 @@ import TestSupport
         let identity = try pki.issueServerIdentity(for: ["*.aasa.test"])
         // Every request answered 1.4 s late: .well-known gets its file, the root only the
         // 0.1 s left of the domain's 1.5 s.
-        let late = try FaultServer(identity: identity, fault: .respond { _, _ in .delayed(.milliseconds(1400), .http(body: Self.valid)) })
-        let broken = try FaultServer(identity: identity, fault: .respond { host, _ in
-            switch host {
-            case "reset.aasa.test": .http(body: Array(Self.valid.prefix(30)), contentLength: Self.valid.count, then: .reset)
-            case "empty.aasa.test": .bytes([], then: .close)
-            default: .bytes(Array("SSH-2.0-OpenSSH_9.6\r\n\r\n".utf8), then: .keepOpen)
-            }
-        })
+        let late = try FaultServer(
+            identity: identity, fault: .respond { _, _ in .delayed(.milliseconds(1400), .http(body: Self.valid)) })
+        let broken = try FaultServer(
+            identity: identity,
+            fault: .respond { host, _ in
+                switch host {
+                case "reset.aasa.test":
+                    .http(body: Array(Self.valid.prefix(30)), contentLength: Self.valid.count, then: .reset)
+                case "empty.aasa.test": .bytes([], then: .close)
+                default: .bytes(Array("SSH-2.0-OpenSSH_9.6\r\n\r\n".utf8), then: .keepOpen)
+                }
+            })
         defer {
             late.shutdown()
             broken.shutdown()
@@ -35,10 +39,12 @@ import TestSupport
         let lateHosts = ["late1.aasa.test", "late2.aasa.test", "late3.aasa.test", "late4.aasa.test"]
         let brokenHosts = ["reset.aasa.test", "empty.aasa.test", "garbage.aasa.test"]
         let connectTo = lateHosts.map { late.connectTo($0) } + brokenHosts.map { broken.connectTo($0) }
-        try (lateHosts + brokenHosts).joined(separator: "\n").write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        try (lateHosts + brokenHosts).joined(separator: "\n").write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         // One domain at a time, Apple's bot and a browser compared (the CDN has no server here).
         // A process of its own, so that other tests cannot starve its threads.
-        let arguments = ["audit", "--concurrency", "1", "--timeout", "\(Self.timeout)", "--no-cdn", "--cacert", caFile]
+        let arguments =
+            ["audit", "--concurrency", "1", "--timeout", "\(Self.timeout)", "--no-cdn", "--cacert", caFile]
             + connectTo.flatMap { ["--connect-to", $0] } + LoopbackNetworks.allowArguments
 
         let started = ContinuousClock.now
@@ -63,13 +69,17 @@ import TestSupport
             #expect(wellKnown.status == 200)
             #expect(root.error?.kind == .timeout, "\(host): \(root.error?.message ?? "no error")")
             // By curl's clocks: both fetches within the domain's one timeout.
-            #expect(wellKnown.timings.totalMs + root.timings.totalMs <= Self.timeout * 1000 + 50, "\(host): \(wellKnown.timings.totalMs) + \(root.timings.totalMs) ms")
+            #expect(
+                wellKnown.timings.totalMs + root.timings.totalMs <= Self.timeout * 1000 + 50,
+                "\(host): \(wellKnown.timings.totalMs) + \(root.timings.totalMs) ms")
         }
         for host in brokenHosts {
             let domain = try #require(byHost[host])
             let wellKnown = try #require(domain.fetches.first { $0.location == .wellKnown })
             #expect(wellKnown.error?.kind == .other, "\(host): \(wellKnown.error?.message ?? "")")
-            #expect(domain.fetches.first { $0.location == .root }?.error?.kind == .skipped, "\(host): \(wellKnown.error?.curlCode ?? 0) \(wellKnown.error?.message ?? "")")
+            #expect(
+                domain.fetches.first { $0.location == .root }?.error?.kind == .skipped,
+                "\(host): \(wellKnown.error?.curlCode ?? 0) \(wellKnown.error?.message ?? "")")
             // No browser was asked after the bot's broken connection.
             #expect(domain.fetches.filter { $0.location == .wellKnown }.count == 1, "\(host)")
         }

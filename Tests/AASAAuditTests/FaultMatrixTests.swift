@@ -4,8 +4,8 @@ import AASAModel
 import AASAReport
 import Foundation
 import NIOCore
-import Testing
 import TestSupport
+import Testing
 
 /// An audit against servers that are broken or hostile in every way the issue lists, all in
 /// one run: each gets its exact finding, every domain appears once, the run ends in time.
@@ -18,29 +18,111 @@ import TestSupport
         return [
             ("refused.aasa.test", .refused, ["net.connect/error/well-known"]),
             ("rst-hello.aasa.test", .fault(.resetAfterClientHello), ["tls.handshake/error/well-known"]),
-            ("rst-body.aasa.test", .raw(.http(body: Array(valid.prefix(40)), contentLength: valid.count, then: .reset)), ["net.other/error/well-known"]),
-            ("untrusted.aasa.test", .tls(try TestPKI(name: "rogue").issueServerIdentity(for: ["*.aasa.test"])), ["tls.certificate/error/well-known"]),
-            ("expired.aasa.test", .tls(try pki.issueServerIdentity(for: ["*.aasa.test"], validFrom: Date().addingTimeInterval(-86400 * 3), validUntil: Date().addingTimeInterval(-86400))), ["tls.certificate/error/well-known"]),
-            ("wrongname.aasa.test", .tls(try pki.issueServerIdentity(for: ["other.example"])), ["tls.certificate/error/well-known"]),
+            (
+                "rst-body.aasa.test",
+                .raw(.http(body: Array(valid.prefix(40)), contentLength: valid.count, then: .reset)),
+                ["net.other/error/well-known"]
+            ),
+            (
+                "untrusted.aasa.test", .tls(try TestPKI(name: "rogue").issueServerIdentity(for: ["*.aasa.test"])),
+                ["tls.certificate/error/well-known"]
+            ),
+            (
+                "expired.aasa.test",
+                .tls(
+                    try pki.issueServerIdentity(
+                        for: ["*.aasa.test"], validFrom: Date().addingTimeInterval(-86400 * 3),
+                        validUntil: Date().addingTimeInterval(-86400))), ["tls.certificate/error/well-known"]
+            ),
+            (
+                "wrongname.aasa.test", .tls(try pki.issueServerIdentity(for: ["other.example"])),
+                ["tls.certificate/error/well-known"]
+            ),
             ("plain.aasa.test", .plainHTTP, ["tls.handshake/error/well-known"]),
             ("silent.aasa.test", .fault(.silent), ["net.timeout/error/well-known"]),
-            ("trickle.aasa.test", .raw(.trickle(Array("HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n".utf8) + valid, interval: .milliseconds(250), then: .close)), ["net.timeout/error/well-known"]),
-            ("endless.aasa.test", .raw(.endlessChunks(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")), ["body.too-large/error/well-known"]),
-            ("length-long.aasa.test", .raw(.http(body: valid, contentLength: valid.count + 500, then: .close)), ["net.other/error/well-known"]),
-            ("length-short.aasa.test", .raw(.http(body: valid, contentLength: 20, then: .keepOpen)), ["json.invalid/error/well-known"]),
-            ("gzip-bomb.aasa.test", .raw(.http(headers: ["Content-Type: application/json", "Content-Encoding: gzip"], body: bomb)), ["body.too-large/error/well-known"]),
-            ("deep.aasa.test", .raw(.http(body: Array(repeating: UInt8(ascii: "["), count: 100_000))), ["json.invalid/error/well-known"]),
-            ("bad-utf8.aasa.test", .raw(.http(body: Array(#"{"applinks": {"details": [], "x": ""#.utf8) + [0xC3, 0x28, 0xFF] + Array(#""}}"#.utf8))), ["json.invalid/error/well-known"]),
-            ("big-header.aasa.test", .raw(.http(headers: ["Content-Type: application/json", "Server: " + String(repeating: "s", count: 65_536)], body: valid)), []),
-            ("huge-header.aasa.test", .raw(.http(headers: ["Content-Type: application/json", "X-Flood: " + String(repeating: "f", count: 200_000)], body: valid)),
-             ["net.other/error/well-known", "net.other/warning/root"]),
-            ("many-headers.aasa.test", .raw(.http(headers: ["Content-Type: application/json"] + (0..<300).map { "X-Flood-\($0): " + String(repeating: "f", count: 1_000) }, body: valid)),
-             ["net.other/error/well-known", "net.other/warning/root"]),
+            (
+                "trickle.aasa.test",
+                .raw(
+                    .trickle(
+                        Array("HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n".utf8) + valid,
+                        interval: .milliseconds(250), then: .close)), ["net.timeout/error/well-known"]
+            ),
+            (
+                "endless.aasa.test",
+                .raw(
+                    .endlessChunks(
+                        head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+                ), ["body.too-large/error/well-known"]
+            ),
+            (
+                "length-long.aasa.test", .raw(.http(body: valid, contentLength: valid.count + 500, then: .close)),
+                ["net.other/error/well-known"]
+            ),
+            (
+                "length-short.aasa.test", .raw(.http(body: valid, contentLength: 20, then: .keepOpen)),
+                ["json.invalid/error/well-known"]
+            ),
+            (
+                "gzip-bomb.aasa.test",
+                .raw(.http(headers: ["Content-Type: application/json", "Content-Encoding: gzip"], body: bomb)),
+                ["body.too-large/error/well-known"]
+            ),
+            (
+                "deep.aasa.test", .raw(.http(body: Array(repeating: UInt8(ascii: "["), count: 100_000))),
+                ["json.invalid/error/well-known"]
+            ),
+            (
+                "bad-utf8.aasa.test",
+                .raw(
+                    .http(
+                        body: Array(#"{"applinks": {"details": [], "x": ""#.utf8) + [0xC3, 0x28, 0xFF]
+                            + Array(#""}}"#.utf8))), ["json.invalid/error/well-known"]
+            ),
+            (
+                "big-header.aasa.test",
+                .raw(
+                    .http(
+                        headers: [
+                            "Content-Type: application/json", "Server: " + String(repeating: "s", count: 65_536),
+                        ], body: valid)), []
+            ),
+            (
+                "huge-header.aasa.test",
+                .raw(
+                    .http(
+                        headers: [
+                            "Content-Type: application/json", "X-Flood: " + String(repeating: "f", count: 200_000),
+                        ], body: valid)),
+                ["net.other/error/well-known", "net.other/warning/root"]
+            ),
+            (
+                "many-headers.aasa.test",
+                .raw(
+                    .http(
+                        headers: ["Content-Type: application/json"]
+                            + (0..<300).map { "X-Flood-\($0): " + String(repeating: "f", count: 1_000) }, body: valid)),
+                ["net.other/error/well-known", "net.other/warning/root"]
+            ),
             ("http10.aasa.test", .raw(.http(version: "HTTP/1.0", body: valid, contentLength: nil, then: .close)), []),
-            ("loop.aasa.test", .raw(.http(status: "301 Moved Permanently", headers: ["Location: https://loop.aasa.test/.well-known/apple-app-site-association"], body: [])),
-             ["http.redirect/error/well-known", "http.redirect/info/root", "location.none/error/domain"]),
-            ("challenge.aasa.test", .raw(.http(headers: ["Content-Type: text/html; charset=utf-8"], body: Array("<!DOCTYPE html><title>Just a moment...</title><script>challenge()</script>".utf8))),
-             ["http.content-type/warning/well-known", "json.invalid/error/well-known", "http.content-type/warning/root"]),
+            (
+                "loop.aasa.test",
+                .raw(
+                    .http(
+                        status: "301 Moved Permanently",
+                        headers: ["Location: https://loop.aasa.test/.well-known/apple-app-site-association"], body: [])),
+                ["http.redirect/error/well-known", "http.redirect/info/root", "location.none/error/domain"]
+            ),
+            (
+                "challenge.aasa.test",
+                .raw(
+                    .http(
+                        headers: ["Content-Type: text/html; charset=utf-8"],
+                        body: Array("<!DOCTYPE html><title>Just a moment...</title><script>challenge()</script>".utf8))),
+                [
+                    "http.content-type/warning/well-known", "json.invalid/error/well-known",
+                    "http.content-type/warning/root",
+                ]
+            ),
         ]
     }
 
@@ -88,9 +170,11 @@ import TestSupport
         // Long enough for 19 simultaneous handshakes with debug-built test servers on a loaded
         // machine; only the silent and trickling servers should run into it.
         let timeout = 8.0
-        let fetcher = FetcherConfigurationBuilder.make(timeout: timeout, connectTo: connectTo, caFile: caFile, concurrency: matrix.count)
-        let settings = AuditSettings(inputFiles: ["domains.txt"], outputDirectory: world.directory.url.appendingPathComponent("reports"),
-                                     concurrency: matrix.count, fetcher: fetcher, failOn: .error)
+        let fetcher = FetcherConfigurationBuilder.make(
+            timeout: timeout, connectTo: connectTo, caFile: caFile, concurrency: matrix.count)
+        let settings = AuditSettings(
+            inputFiles: ["domains.txt"], outputDirectory: world.directory.url.appendingPathComponent("reports"),
+            concurrency: matrix.count, fetcher: fetcher, failOn: .error)
         let targets = matrix.enumerated().map { DomainTarget(domain: $1.0, inputLine: $0 + 1) }
 
         let started = ContinuousClock.now
@@ -115,15 +199,22 @@ import TestSupport
         #expect(byHost["big-header.aasa.test"]?.fetches.first?.headers.server?.utf8.count == 1024)
         #expect(byHost["gzip-bomb.aasa.test"]?.fetches.first?.bodyBytes == 1 << 20)
         #expect(byHost["http10.aasa.test"]?.fetches.first?.httpVersion == "1.0")
-        #expect(byHost["huge-header.aasa.test"]?.findings.first?.message.contains("response headers are too large") == true)
-        #expect(byHost["many-headers.aasa.test"]?.findings.first?.message.contains("response headers exceed 262144 bytes") == true)
-        #expect(byHost["loop.aasa.test"]?.findings.first?.message.contains("to https://loop.aasa.test/.well-known/apple-app-site-association") == true)
+        #expect(
+            byHost["huge-header.aasa.test"]?.findings.first?.message.contains("response headers are too large") == true)
+        #expect(
+            byHost["many-headers.aasa.test"]?.findings.first?.message.contains("response headers exceed 262144 bytes")
+                == true)
+        #expect(
+            byHost["loop.aasa.test"]?.findings.first?.message.contains(
+                "to https://loop.aasa.test/.well-known/apple-app-site-association") == true)
     }
 }
 
 enum FetcherConfigurationBuilder {
     static func make(timeout: Double, connectTo: [String], caFile: String, concurrency: Int) -> FetcherConfiguration {
-        FetcherConfiguration(timeoutSeconds: timeout, userAgent: "aasa-audit-tests", connectTo: connectTo, caCertFile: caFile, addressPolicy: .testServers, expectedConcurrency: concurrency)
+        FetcherConfiguration(
+            timeoutSeconds: timeout, userAgent: "aasa-audit-tests", connectTo: connectTo, caCertFile: caFile,
+            addressPolicy: .testServers, expectedConcurrency: concurrency)
     }
 }
 

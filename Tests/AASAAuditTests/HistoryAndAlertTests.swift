@@ -4,15 +4,17 @@ import AASAModel
 import AASAReport
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A team's view over time against real loopback servers: history.json kept across runs (and
 /// rebuilt), index.html, `history`, alerts POSTed to a real receiver over HTTP and HTTPS, and
 /// `--severity`.
 @Suite struct HistoryAndAlertTests {
     func settings(_ world: TestWorld, out: URL) -> AuditSettings {
-        AuditSettings(inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4, fetcher: world.fetcherConfiguration(timeout: 60), failOn: .error)
+        AuditSettings(
+            inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4,
+            fetcher: world.fetcherConfiguration(timeout: 60), failOn: .error)
     }
 
     func historyLines(_ out: URL) throws -> [HistoryRun] {
@@ -30,21 +32,30 @@ import TestSupport
         let settings = settings(world, out: out)
         var folders: [String] = []
         var results: [AuditRunResult] = []
-        for hosts in [["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "textplain.aasa.test"]] {
+        for hosts in [
+            ["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "missing.aasa.test"],
+            ["good.aasa.test", "textplain.aasa.test"],
+        ] {
             results.append(try await audit(hosts, settings))
             folders.append(results.last!.runDirectory.lastPathComponent)
         }
         // The closing summary says since when a domain fails.
-        #expect(results[1].notPassingSince["missing.aasa.test"]?.runs == 2 && results[1].notPassingSince["missing.aasa.test"]?.since == folders[0])
+        #expect(
+            results[1].notPassingSince["missing.aasa.test"]?.runs == 2
+                && results[1].notPassingSince["missing.aasa.test"]?.since == folders[0])
         #expect(results[1].notPassingSince["good.aasa.test"] == nil)
-        let summary = TerminalReport(colour: false).runSummary(summary: results[1].summary, flagged: results[1].flaggedDomains, problems: [], seconds: 1,
-                                                               complete: true, since: results[1].notPassingSince)
+        let summary = TerminalReport(colour: false).runSummary(
+            summary: results[1].summary, flagged: results[1].flaggedDomains, problems: [], seconds: 1,
+            complete: true, since: results[1].notPassingSince)
         #expect(summary.contains("FAIL missing.aasa.test  http.status, location.none  since ≥ "), "\(summary)")
         #expect(summary.contains("(2 runs)"))
         var lines = try historyLines(out)
         #expect(lines.map(\.run) == folders)
-        #expect(lines[0].domains == [HistoryDomain(domain: "good.aasa.test", verdict: .pass, codes: []),
-                                     HistoryDomain(domain: "missing.aasa.test", verdict: .fail, codes: ["http.status", "location.none"])])
+        #expect(
+            lines[0].domains == [
+                HistoryDomain(domain: "good.aasa.test", verdict: .pass, codes: []),
+                HistoryDomain(domain: "missing.aasa.test", verdict: .fail, codes: ["http.status", "location.none"]),
+            ])
         #expect(lines[2].verdicts.warn == 1 && lines[2].domains[1].codes == ["http.content-type"])
         let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(index.contains("3 complete runs kept"))
@@ -81,18 +92,24 @@ import TestSupport
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
         let settings = settings(world, out: out)
-        for hosts in [["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "textplain.aasa.test"]] {
+        for hosts in [
+            ["good.aasa.test", "missing.aasa.test"], ["good.aasa.test", "missing.aasa.test"],
+            ["good.aasa.test", "textplain.aasa.test"],
+        ] {
             _ = try await audit(hosts, settings)
         }
         let environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
-        let fleet = try await ProcessRunner.run(CommandLineTests.binary, ["history"], in: world.directory.url, environment: environment)
+        let fleet = try await ProcessRunner.run(
+            CommandLineTests.binary, ["history"], in: world.directory.url, environment: environment)
         #expect(fleet.status == 0, "\(fleet.stderr)")
         #expect(fleet.stdout.hasPrefix("3 complete runs kept:"), "\(fleet.stdout)")
         #expect(fleet.stdout.contains("2 pass, 0 warn, 0 fail") == false)
         #expect(fleet.stdout.contains("1 pass, 0 warn, 1 fail"))
         #expect(fleet.stdout.contains("WARN textplain.aasa.test since"))
 
-        let timeline = try await ProcessRunner.run(CommandLineTests.binary, ["history", "MISSING.aasa.test"], in: world.directory.url, environment: environment)
+        let timeline = try await ProcessRunner.run(
+            CommandLineTests.binary, ["history", "MISSING.aasa.test"], in: world.directory.url, environment: environment
+        )
         #expect(timeline.status == 0)
         let lines = timeline.stdout.split(separator: "\n")
         #expect(lines.first == "missing.aasa.test over 3 kept runs:")
@@ -101,14 +118,20 @@ import TestSupport
         #expect(lines[1].contains("2 runs") && lines[1].contains("FAIL  http.status, location.none"))
         #expect(lines[2].contains("not audited"))
 
-        let json = try await ProcessRunner.run(CommandLineTests.binary, ["history", "--json", "--out", "reports"], in: world.directory.url)
+        let json = try await ProcessRunner.run(
+            CommandLineTests.binary, ["history", "--json", "--out", "reports"], in: world.directory.url)
         let record = try JSONReport.makeDecoder().decode(FleetHistoryRecord.self, from: Data(json.stdout.utf8))
         #expect(record.runs.count == 3 && record.domains.map(\.domain) == ["good.aasa.test", "textplain.aasa.test"])
         #expect(record.domains[1].since?.runs == 1)
 
-        let unknown = try await ProcessRunner.run(CommandLineTests.binary, ["history", "good"], in: world.directory.url)
-        #expect(unknown.status == 2 && unknown.stderr.contains("No kept run in reports audited good. Did you mean good.aasa.test?"), "\(unknown.stderr)")
-        let empty = try await ProcessRunner.run(CommandLineTests.binary, ["history", "--out", "nothing-here"], in: world.directory.url)
+        let unknown = try await ProcessRunner.run(
+            CommandLineTests.binary, ["history", "good"], in: world.directory.url)
+        #expect(
+            unknown.status == 2
+                && unknown.stderr.contains("No kept run in reports audited good. Did you mean good.aasa.test?"),
+            "\(unknown.stderr)")
+        let empty = try await ProcessRunner.run(
+            CommandLineTests.binary, ["history", "--out", "nothing-here"], in: world.directory.url)
         #expect(empty.status == 2 && empty.stderr.contains("nothing-here is not a folder"))
     }
 
@@ -141,7 +164,9 @@ import TestSupport
         deinit { server.shutdown() }
     }
 
-    func notifying(_ settings: AuditSettings, url: String, on trigger: AlertTrigger, caFile: String? = nil) -> AuditSettings {
+    func notifying(_ settings: AuditSettings, url: String, on trigger: AlertTrigger, caFile: String? = nil)
+        -> AuditSettings
+    {
         var settings = settings
         var notification = NotificationSettings(url: url, trigger: trigger)
         notification.poster.retryDelays = [.milliseconds(50), .milliseconds(50)]
@@ -153,19 +178,27 @@ import TestSupport
     @Test func anAlertIsPostedWhenADomainStartsFailingAndRetriedThroughServerErrors() async throws {
         let world = try TestWorld()
         let receiver = try Receiver(statuses: [503, 502, 200])
-        let settings = notifying(settings(world, out: world.directory.url.appendingPathComponent("reports")),
-                                 url: "http://127.0.0.1:\(receiver.server.port)/hooks/T000/secret", on: .failures)
+        let settings = notifying(
+            settings(world, out: world.directory.url.appendingPathComponent("reports")),
+            url: "http://127.0.0.1:\(receiver.server.port)/hooks/T000/secret", on: .failures)
         let first = try await audit(["good.aasa.test", "missing.aasa.test"], settings)
         #expect(first.notification?.state == .sent)
         #expect(first.notification?.attempts.map(\.status) == [503, 502, 200])
-        #expect(receiver.posts.count == 3 && receiver.posts.allSatisfy { $0.path == "/hooks/T000/secret" && $0.contentType == "application/json" })
+        #expect(
+            receiver.posts.count == 3
+                && receiver.posts.allSatisfy { $0.path == "/hooks/T000/secret" && $0.contentType == "application/json" }
+        )
         let alert = try receiver.alert(2)
-        #expect(alert.failures.map(\.domain) == ["missing.aasa.test"] && alert.failures[0].codes == ["http.status", "location.none"])
+        #expect(
+            alert.failures.map(\.domain) == ["missing.aasa.test"]
+                && alert.failures[0].codes == ["http.status", "location.none"])
         #expect(alert.text.hasPrefix("aasa-audit: 1 new failure. 2 domains: 1 pass, 0 warn, 1 fail."))
         #expect(alert.run.report == first.reportHTML.path)
         // The reports never record the webhook's secret path.
         let report = try String(contentsOf: first.reportJSON, encoding: .utf8)
-        #expect(report.contains(#""notifyURL":"http://127.0.0.1:\#(receiver.server.port)/…""#) && !report.contains("secret"))
+        #expect(
+            report.contains(#""notifyURL":"http://127.0.0.1:\#(receiver.server.port)/…""#) && !report.contains("secret")
+        )
 
         // Nothing new: no alert on failures.
         let second = try await audit(["good.aasa.test", "missing.aasa.test"], settings)
@@ -190,21 +223,29 @@ import TestSupport
     @Test func aFailedAlertIsCountedExitsFourAndLosesNoReport() async throws {
         let world = try TestWorld()
         let receiver = try Receiver(statuses: [500])
-        var settings = notifying(settings(world, out: world.directory.url.appendingPathComponent("reports")),
-                                 url: "http://127.0.0.1:\(receiver.server.port)/", on: .always)
+        var settings = notifying(
+            settings(world, out: world.directory.url.appendingPathComponent("reports")),
+            url: "http://127.0.0.1:\(receiver.server.port)/", on: .always)
         let metrics = world.directory.url.appendingPathComponent("aasa.prom")
         settings.metricsFile = metrics
         let result = try await audit(["good.aasa.test"], settings)
         #expect(result.notification?.state == .failed && result.notification?.attempts.count == 3)
         #expect(ExitPolicy.audit(result, problems: [], failOn: .error, interruptedBy: nil) == .notificationFailed)
-        #expect(FileManager.default.fileExists(atPath: world.directory.url.appendingPathComponent("reports/latest.json").path))
-        #expect(FileManager.default.fileExists(atPath: world.directory.url.appendingPathComponent("reports/index.html").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: world.directory.url.appendingPathComponent("reports/latest.json").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: world.directory.url.appendingPathComponent("reports/index.html").path))
         let text = try String(contentsOf: metrics, encoding: .utf8)
-        #expect(text.contains("aasa_audit_notification_failed 1\n") && text.contains("aasa_audit_notification_attempts 3\n"))
+        #expect(
+            text.contains("aasa_audit_notification_failed 1\n") && text.contains("aasa_audit_notification_attempts 3\n")
+        )
 
         // A refusal that another attempt cannot change (400) is not retried.
         let refusing = try Receiver(statuses: [400])
-        let once = try await audit(["good.aasa.test"], notifying(settings, url: "http://127.0.0.1:\(refusing.server.port)/", on: .always))
+        let once = try await audit(
+            ["good.aasa.test"], notifying(settings, url: "http://127.0.0.1:\(refusing.server.port)/", on: .always))
         #expect(once.notification?.attempts.map(\.status) == [400] && once.notification?.state == .failed)
         // A failing domain's exit status says more than the alert's.
         let failing = try await audit(["missing.aasa.test"], settings)
@@ -216,7 +257,8 @@ import TestSupport
         let receiver = try Receiver(identity: try world.pki.issueServerIdentity(for: ["localhost"]), statuses: [200])
         let base = settings(world, out: world.directory.url.appendingPathComponent("reports"))
         let url = "https://localhost:\(receiver.server.port)/hook"
-        let trusted = try await audit(["missing.aasa.test"], notifying(base, url: url, on: .failures, caFile: world.caFile))
+        let trusted = try await audit(
+            ["missing.aasa.test"], notifying(base, url: url, on: .failures, caFile: world.caFile))
         #expect(trusted.notification?.state == .sent, "\(trusted.notification?.attempts ?? [])")
         #expect(try receiver.alert(0).failures.map(\.domain) == ["missing.aasa.test"])
         // Without the test CA the receiver's certificate is not trusted: nothing is delivered.
@@ -232,14 +274,22 @@ import TestSupport
 
     @Test func aSeverityPolicyChangesVerdictsExitStatusJUnitAndReports() async throws {
         let world = try TestWorld()
-        try "stale.aasa.test\ngood.aasa.test\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
-        let common = ["audit", "--fail-on", "warning", "--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "60",
-                      "--cdn-url", TestWorld.cdnBase, "--no-ua-check"] + LoopbackNetworks.allowArguments
+        try "stale.aasa.test\ngood.aasa.test\n".write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let common =
+            [
+                "audit", "--fail-on", "warning", "--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout",
+                "60",
+                "--cdn-url", TestWorld.cdnBase, "--no-ua-check",
+            ] + LoopbackNetworks.allowArguments
         let strict = try await ProcessRunner.run(CommandLineTests.binary, common, in: world.directory.url)
         #expect(strict.status == 1, "a stale CDN copy warns, and warnings fail here: \(strict.stdout)")
-        let relaxed = try await ProcessRunner.run(CommandLineTests.binary, common + ["--severity", "cdn.stale=info", "--junit", "junit.xml"], in: world.directory.url)
+        let relaxed = try await ProcessRunner.run(
+            CommandLineTests.binary, common + ["--severity", "cdn.stale=info", "--junit", "junit.xml"],
+            in: world.directory.url)
         #expect(relaxed.status == 0, "\(relaxed.stdout)\(relaxed.stderr)")
-        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
+        let report = try JSONReport.makeDecoder().decode(
+            AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
         #expect(report.run.options.severityOverrides == ["cdn.stale": "info"])
         let stale = try #require(report.domains.first { $0.domain == "stale.aasa.test" })
         #expect(stale.verdict == .pass)
@@ -247,37 +297,59 @@ import TestSupport
         #expect(staleFinding.severity == .info && staleFinding.overriddenFrom == .warning)
         let junit = try String(contentsOf: world.directory.url.appendingPathComponent("junit.xml"), encoding: .utf8)
         #expect(!junit.contains("<failure"))
-        let html = try String(contentsOf: world.directory.url.appendingPathComponent("reports/latest.html"), encoding: .utf8)
+        let html = try String(
+            contentsOf: world.directory.url.appendingPathComponent("reports/latest.html"), encoding: .utf8)
         #expect(html.contains("was warning"))
 
         // Raised: a wrong Content-Type fails a deploy check.
         let check = try await ProcessRunner.run(
-            CommandLineTests.binary, ["check", "textplain.aasa.test", "--no-cdn", "--severity", "http.content-type=error", "--connect-to", world.connectTo,
-                                      "--cacert", world.caFile, "--timeout", "60"] + LoopbackNetworks.allowArguments,
+            CommandLineTests.binary,
+            [
+                "check", "textplain.aasa.test", "--no-cdn", "--severity", "http.content-type=error", "--connect-to",
+                world.connectTo,
+                "--cacert", world.caFile, "--timeout", "60",
+            ] + LoopbackNetworks.allowArguments,
             in: world.directory.url, environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 })
         #expect(check.status == 1)
-        #expect(check.stdout.contains("http.content-type (well-known) (warning in the catalog; --severity)"), "\(check.stdout)")
-        let typo = try await ProcessRunner.run(CommandLineTests.binary, ["check", "good.aasa.test", "--severity", "cdn.stael=info"], in: world.directory.url)
+        #expect(
+            check.stdout.contains("http.content-type (well-known) (warning in the catalog; --severity)"),
+            "\(check.stdout)")
+        let typo = try await ProcessRunner.run(
+            CommandLineTests.binary, ["check", "good.aasa.test", "--severity", "cdn.stael=info"],
+            in: world.directory.url)
         #expect(typo.status == 2 && typo.stderr.contains("no finding code is or starts with 'cdn.stael'"))
     }
 
     @Test func notifyOptionsAreCheckedBeforeAnyFetch() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try "good.aasa.test\n".write(to: directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
-        let scheme = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "ftp://127.0.0.1/hook"], in: directory.url)
-        #expect(scheme.status == 2 && scheme.stderr.contains("--notify 'ftp://127.0.0.1/hook' is not an http or https URL."))
-        let alone = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify-cacert", "ca.pem"], in: directory.url)
+        try "good.aasa.test\n".write(
+            to: directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let scheme = try await ProcessRunner.run(
+            CommandLineTests.binary, ["audit", "--notify", "ftp://127.0.0.1/hook"], in: directory.url)
+        #expect(
+            scheme.status == 2 && scheme.stderr.contains("--notify 'ftp://127.0.0.1/hook' is not an http or https URL.")
+        )
+        let alone = try await ProcessRunner.run(
+            CommandLineTests.binary, ["audit", "--notify-cacert", "ca.pem"], in: directory.url)
         #expect(alone.status == 2 && alone.stderr.contains("--notify-cacert needs --notify."))
-        let base = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/", "--report-url", "reports/"], in: directory.url)
+        let base = try await ProcessRunner.run(
+            CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/", "--report-url", "reports/"],
+            in: directory.url)
         #expect(base.status == 2 && base.stderr.contains("--report-url 'reports/' is not an http or https URL."))
-        let trigger = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/", "--notify-on", "sometimes"], in: directory.url)
+        let trigger = try await ProcessRunner.run(
+            CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/", "--notify-on", "sometimes"],
+            in: directory.url)
         #expect(trigger.status == 2 && trigger.stderr.contains("sometimes"))
         // What libcurl could not use is refused before the run, not after it and three retries.
-        let port = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1:99999/hook"], in: directory.url)
+        let port = try await ProcessRunner.run(
+            CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1:99999/hook"], in: directory.url)
         #expect(port.status == 2 && port.stderr.contains("port number"), "\(port.stderr)")
-        let newline = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/a\nb"], in: directory.url)
-        #expect(newline.status == 2 && newline.stderr.contains("'http://127.0.0.1/a\\u{a}b' holds a control character"), "\(newline.stderr)")
+        let newline = try await ProcessRunner.run(
+            CommandLineTests.binary, ["audit", "--notify", "http://127.0.0.1/a\nb"], in: directory.url)
+        #expect(
+            newline.status == 2 && newline.stderr.contains("'http://127.0.0.1/a\\u{a}b' holds a control character"),
+            "\(newline.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("reports").path))
     }
 }

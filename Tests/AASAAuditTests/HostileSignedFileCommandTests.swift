@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Hostile signed files through the built binary, on a pseudo-terminal: nothing prompts.
 @Suite struct HostileSignedFileCommandTests {

@@ -1,8 +1,8 @@
 import AASAModel
 import AASAReport
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// SIGINT and SIGTERM during an audit: it stops within seconds, writes the report of what it
 /// has with "complete": false, leaves latest.* alone, and exits 128 + the signal.
@@ -11,16 +11,24 @@ import TestSupport
     func anInterruptedRunWritesAnIncompleteReport(signal: Int32, status: Int32) async throws {
         let world = try TestWorld()
         // Completes TLS, then never answers: only the long total timeout could end the fetches.
-        let silent = try FaultServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), fault: .respond { _, _ in .never })
+        let silent = try FaultServer(
+            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), fault: .respond { _, _ in .never })
         defer { silent.shutdown() }
         let hosts = ["good.aasa.test", "good2.aasa.test"] + (1...6).map { "stuck\($0).aasa.test" }
-        try hosts.joined(separator: "\n").write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        try hosts.joined(separator: "\n").write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         let stuck = (1...6).map { silent.connectTo("stuck\($0).aasa.test") }
-        let arguments = ["audit", "--no-cdn", "--timeout", "60", "--concurrency", "4", "--cacert", world.caFile] + (stuck + [world.connectTo]).flatMap { ["--connect-to", $0] } + LoopbackNetworks.allowArguments
+        let arguments =
+            ["audit", "--no-cdn", "--timeout", "60", "--concurrency", "4", "--cacert", world.caFile]
+            + (stuck + [world.connectTo]).flatMap { ["--connect-to", $0] } + LoopbackNetworks.allowArguments
 
         // A complete run first: latest.json must still be this one afterwards.
-        try "good.aasa.test\n".write(to: world.directory.url.appendingPathComponent("first.txt"), atomically: true, encoding: .utf8)
-        let first = try await ProcessRunner.run(CommandLineTests.binary, ["audit", "first.txt", "--no-cdn", "--cacert", world.caFile, "--connect-to", world.connectTo] + LoopbackNetworks.allowArguments, in: world.directory.url)
+        try "good.aasa.test\n".write(
+            to: world.directory.url.appendingPathComponent("first.txt"), atomically: true, encoding: .utf8)
+        let first = try await ProcessRunner.run(
+            CommandLineTests.binary,
+            ["audit", "first.txt", "--no-cdn", "--cacert", world.caFile, "--connect-to", world.connectTo]
+                + LoopbackNetworks.allowArguments, in: world.directory.url)
         #expect(first.status == 0)
         let latest = world.directory.url.appendingPathComponent("reports/latest.json")
         let before = try Data(contentsOf: latest)
@@ -43,21 +51,31 @@ import TestSupport
         #expect(try Data(contentsOf: latest) == before, "latest.json must keep the last complete run")
         // An interrupted run is not history.
         #expect(try Data(contentsOf: history) == historyBefore)
-        let index = try String(contentsOf: world.directory.url.appendingPathComponent("reports/index.html"), encoding: .utf8)
+        let index = try String(
+            contentsOf: world.directory.url.appendingPathComponent("reports/index.html"), encoding: .utf8)
         #expect(index.contains("1 complete run kept"))
-        let runs = try FileManager.default.contentsOfDirectory(atPath: world.directory.url.appendingPathComponent("reports").path)
-            .filter { $0.hasPrefix("20") }.sorted()
+        let runs = try FileManager.default.contentsOfDirectory(
+            atPath: world.directory.url.appendingPathComponent("reports").path
+        )
+        .filter { $0.hasPrefix("20") }.sorted()
         #expect(runs.count == 2)
-        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.json")))
+        let report = try JSONReport.makeDecoder().decode(
+            AuditReport.self,
+            from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.json")))
         #expect(report.run.complete == false)
         #expect(report.domains.map(\.domain) == hosts)
         #expect(report.domains.filter { $0.findings.map(\.code) == [.auditInterrupted] }.count == 6)
         #expect(report.domains[0].verdict == .pass)
-        let html = try String(contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.html"), encoding: .utf8)
+        let html = try String(
+            contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.html"), encoding: .utf8
+        )
         #expect(html.contains("This run was interrupted"))
         // Rebuilt from the run folders, the history still leaves the interrupted run out.
         try FileManager.default.removeItem(at: history)
-        let rebuilt = try await ProcessRunner.run(CommandLineTests.binary, ["history", "--json"], in: world.directory.url)
-        #expect(try JSONReport.makeDecoder().decode(FleetHistoryRecord.self, from: Data(rebuilt.stdout.utf8)).runs.map(\.run) == [runs.first!])
+        let rebuilt = try await ProcessRunner.run(
+            CommandLineTests.binary, ["history", "--json"], in: world.directory.url)
+        #expect(
+            try JSONReport.makeDecoder().decode(FleetHistoryRecord.self, from: Data(rebuilt.stdout.utf8)).runs.map(
+                \.run) == [runs.first!])
     }
 }

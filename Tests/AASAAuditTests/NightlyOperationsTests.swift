@@ -2,11 +2,12 @@ import AASAAudit
 import AASAModel
 import AASAReport
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The nightly job's features against real loopback servers: a fake of Apple's CDN, a server
 /// that refuses Apple's bot, consecutive runs, an overlapping run, JUnit and metrics.
@@ -14,8 +15,9 @@ import TestSupport
     func settings(_ world: TestWorld, out: URL, cdn: Bool = true) -> AuditSettings {
         var fetcher = world.fetcherConfiguration()
         fetcher.connectTo = [world.connectTo]
-        return AuditSettings(inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4, fetcher: fetcher, failOn: .error,
-                             deviceView: DeviceViewSettings(cdnBase: cdn ? TestWorld.cdnBase : nil))
+        return AuditSettings(
+            inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4, fetcher: fetcher, failOn: .error,
+            deviceView: DeviceViewSettings(cdnBase: cdn ? TestWorld.cdnBase : nil))
     }
 
     func findings(_ report: DomainReport) -> [String] {
@@ -26,9 +28,13 @@ import TestSupport
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
         let hosts = ["good.aasa.test", "stale.aasa.test", "nocdn.aasa.test", "botblock.aasa.test"]
-        let result = try await AuditRun.run(targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings(world, out: out))
+        let result = try await AuditRun.run(
+            targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings(world, out: out))
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
-        #expect(report.domains.map(findings) == [[], ["cdn.stale/warning/cdn"], ["cdn.missing/error/cdn"], ["ua.blocked/error/well-known"]])
+        #expect(
+            report.domains.map(findings) == [
+                [], ["cdn.stale/warning/cdn"], ["cdn.missing/error/cdn"], ["ua.blocked/error/well-known"],
+            ])
         let nocdn = report.domains[2]
         #expect(nocdn.findings[0].message.contains("Apple says: SWCERR00301 Timeout"))
         let cdnFetch = try #require(nocdn.fetches.first { $0.location == .cdn })
@@ -36,10 +42,19 @@ import TestSupport
         #expect(cdnFetch.headers.appleFailureReason == "SWCERR00301 Timeout")
         #expect(cdnFetch.headers.appleTryDirect == "true")
         #expect(report.domains[0].fetches.map(\.label) == [".well-known as Apple's bot", "root", "Apple CDN"])
-        #expect(report.domains[3].fetches.map(\.label) == [".well-known as Apple's bot", "root", ".well-known as a browser", "Apple CDN"])
+        #expect(
+            report.domains[3].fetches.map(\.label) == [
+                ".well-known as Apple's bot", "root", ".well-known as a browser", "Apple CDN",
+            ])
         // Apple's bot was really sent as Apple's bot.
-        #expect(world.server.requests.contains { $0.host == "botblock.aasa.test" && $0.userAgent == AppleLimits.botUserAgent })
-        #expect(world.server.requests.contains { $0.host == "botblock.aasa.test" && $0.userAgent == DeviceViewSettings.safari })
+        #expect(
+            world.server.requests.contains {
+                $0.host == "botblock.aasa.test" && $0.userAgent == AppleLimits.botUserAgent
+            })
+        #expect(
+            world.server.requests.contains {
+                $0.host == "botblock.aasa.test" && $0.userAgent == DeviceViewSettings.safari
+            })
         // The origin fetches of a domain share one connection; the CDN's are separate.
         let originConnections = Set(world.server.requests.filter { $0.host == "good.aasa.test" }.map(\.connection))
         #expect(originConnections.count == 1)
@@ -51,18 +66,22 @@ import TestSupport
     /// root follows on the same connection.
     @Test func theBotsAnswerDecidesAndABrowserIsAskedOnlyWhenTheBotGetsNoFile() async throws {
         let world = try TestWorld()
-        let hosts = ["good.aasa.test", "botblock.aasa.test", "browserblock.aasa.test", "challenge.aasa.test", "missing.aasa.test"]
+        let hosts = [
+            "good.aasa.test", "botblock.aasa.test", "browserblock.aasa.test", "challenge.aasa.test",
+            "missing.aasa.test",
+        ]
         let result = try await AuditRun.run(
             targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [],
             settings: settings(world, out: world.directory.url.appendingPathComponent("reports"), cdn: false))
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
-        #expect(report.domains.map(findings) == [
-            [],
-            ["ua.blocked/error/well-known"],
-            [],
-            ["ua.blocked/error/well-known"],
-            ["http.status/error/well-known", "http.status/info/root", "location.none/error/domain"],
-        ])
+        #expect(
+            report.domains.map(findings) == [
+                [],
+                ["ua.blocked/error/well-known"],
+                [],
+                ["ua.blocked/error/well-known"],
+                ["http.status/error/well-known", "http.status/info/root", "location.none/error/domain"],
+            ])
         #expect(report.domains[3].findings[0].message.contains("a challenge page"))
         // The judged file of a blocked host is the browser's copy: its app IDs are reported.
         #expect(report.domains[3].appIDs.applinks == [TestWorld.appID])
@@ -70,13 +89,17 @@ import TestSupport
         func requests(_ host: String) -> [ServedRequest] { world.server.requests.filter { $0.host == host } }
         let bot = AppleLimits.botUserAgent
         for host in ["good.aasa.test", "browserblock.aasa.test"] {
-            #expect(requests(host).map(\.path) == [AASALocation.wellKnown.path, AASALocation.root.path], "\(host): two requests")
+            #expect(
+                requests(host).map(\.path) == [AASALocation.wellKnown.path, AASALocation.root.path],
+                "\(host): two requests")
             #expect(requests(host).first?.userAgent == bot)
             #expect(Set(requests(host).map(\.connection)).count == 1, "\(host): one connection")
         }
         for host in ["botblock.aasa.test", "challenge.aasa.test", "missing.aasa.test"] {
             #expect(requests(host).map(\.userAgent).filter { $0 == bot }.count == 1)
-            #expect(requests(host).map(\.userAgent).filter { $0 == DeviceViewSettings.safari }.count == 1, "\(host): a browser is asked")
+            #expect(
+                requests(host).map(\.userAgent).filter { $0 == DeviceViewSettings.safari }.count == 1,
+                "\(host): a browser is asked")
             #expect(requests(host).count == 3)
             #expect(Set(requests(host).map(\.connection)).count == 1, "\(host): one connection")
         }
@@ -88,12 +111,15 @@ import TestSupport
     @Test func overHTTP2TheRootIsMultiplexedBesideWellKnown() async throws {
         let world = try TestWorld()
         // A long hold: on a loaded machine the task that sends the root may start seconds late.
-        let server = try HTTP2LoopbackServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), body: TestWorld.validFile, hold: .seconds(10))
+        let server = try HTTP2LoopbackServer(
+            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), body: TestWorld.validFile,
+            hold: .seconds(10))
         defer { server.shutdown() }
         let hosts = (1...8).map { "good\($0).aasa.test" }
         var settings = settings(world, out: world.directory.url.appendingPathComponent("reports"), cdn: false)
         settings.fetcher.connectTo = [server.connectTo]
-        let result = try await AuditRun.run(targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
+        let result = try await AuditRun.run(
+            targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
         #expect(result.summary.verdicts.pass == 8)
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
         #expect(report.domains.allSatisfy { $0.fetches.map(\.httpVersion) == ["2", "2"] })
@@ -106,13 +132,21 @@ import TestSupport
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
         let first = try await AuditRun.run(
-            targets: [DomainTarget(domain: "good.aasa.test", expectedAppIDs: [TestWorld.appID]), DomainTarget(domain: "good2.aasa.test")],
+            targets: [
+                DomainTarget(domain: "good.aasa.test", expectedAppIDs: [TestWorld.appID]),
+                DomainTarget(domain: "good2.aasa.test"),
+            ],
             inputProblems: [], settings: settings(world, out: out, cdn: false))
-        let firstReport = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: first.reportJSON))
+        let firstReport = try JSONReport.makeDecoder().decode(
+            AuditReport.self, from: Data(contentsOf: first.reportJSON))
         #expect(firstReport.changes == nil)
 
         let second = try await AuditRun.run(
-            targets: [DomainTarget(domain: "good.aasa.test", expectedAppIDs: [TestWorld.appID, "ABCDE12346.com.example.other"]), DomainTarget(domain: "textplain.aasa.test")],
+            targets: [
+                DomainTarget(
+                    domain: "good.aasa.test", expectedAppIDs: [TestWorld.appID, "ABCDE12346.com.example.other"]),
+                DomainTarget(domain: "textplain.aasa.test"),
+            ],
             inputProblems: [], settings: settings(world, out: out, cdn: false))
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: second.reportJSON))
         let changes = try #require(report.changes)
@@ -126,15 +160,18 @@ import TestSupport
         #expect(html.contains("Changes since the run of"))
         #expect(html.contains("No longer audited: good2.aasa.test"))
 
-        let text = try await ProcessRunner.run(CommandLineTests.binary, ["diff", first.reportJSON.path, second.reportJSON.path])
+        let text = try await ProcessRunner.run(
+            CommandLineTests.binary, ["diff", first.reportJSON.path, second.reportJSON.path])
         // good.aasa.test got worse: diff says so with its exit status, for a CI step.
         #expect(text.status == 1)
         #expect(text.stdout.contains("good.aasa.test  PASS → FAIL"))
         #expect(text.stdout.contains("+ error   appid.missing (well-known)"))
         #expect(text.stdout.contains("New domains: textplain.aasa.test"))
-        let json = try await ProcessRunner.run(CommandLineTests.binary, ["diff", first.reportJSON.path, second.reportJSON.path, "--json"])
+        let json = try await ProcessRunner.run(
+            CommandLineTests.binary, ["diff", first.reportJSON.path, second.reportJSON.path, "--json"])
         #expect(try JSONReport.makeDecoder().decode(RunChanges.self, from: Data(json.stdout.utf8)) == changes)
-        let same = try await ProcessRunner.run(CommandLineTests.binary, ["diff", second.reportJSON.path, second.reportJSON.path])
+        let same = try await ProcessRunner.run(
+            CommandLineTests.binary, ["diff", second.reportJSON.path, second.reportJSON.path])
         #expect(same.status == 0 && same.stdout == "No changes.\n")
     }
 
@@ -145,9 +182,13 @@ import TestSupport
         settings.keepRuns = 2
         var folders: [URL] = []
         for _ in 1...3 {
-            folders.append(try await AuditRun.run(targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [], settings: settings).runDirectory)
+            folders.append(
+                try await AuditRun.run(
+                    targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [], settings: settings
+                ).runDirectory)
         }
-        let remaining = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix("20") }.sorted()
+        let remaining = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix("20") }
+            .sorted()
         #expect(remaining == folders.suffix(2).map(\.lastPathComponent).sorted())
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("latest.json").path))
     }
@@ -155,12 +196,18 @@ import TestSupport
     @Test func anOverlappingRunExitsTwoAndLeavesTheFirstAlone() async throws {
         let world = try TestWorld()
         // Completes TLS, then never answers: only the long total timeout could end the fetches.
-        let silent = try FaultServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), fault: .respond { _, _ in .never })
+        let silent = try FaultServer(
+            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), fault: .respond { _, _ in .never })
         defer { silent.shutdown() }
-        try "stuck.aasa.test\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        try "stuck.aasa.test\n".write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         // A timeout far beyond the test's own steps, so that a slow, loaded machine cannot let
         // the first run finish before the second starts or the signal arrives.
-        let arguments = ["audit", "--no-cdn", "--timeout", "300", "--cacert", world.caFile, "--connect-to", silent.connectTo("stuck.aasa.test")] + LoopbackNetworks.allowArguments
+        let arguments =
+            [
+                "audit", "--no-cdn", "--timeout", "300", "--cacert", world.caFile, "--connect-to",
+                silent.connectTo("stuck.aasa.test"),
+            ] + LoopbackNetworks.allowArguments
         let first = try ProcessRunner.start(CommandLineTests.binary, arguments, in: world.directory.url)
         for _ in 0..<600 where silent.connectionCount < 1 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(silent.connectionCount >= 1)
@@ -179,7 +226,8 @@ import TestSupport
         let junit = world.directory.url.appendingPathComponent("junit.xml")
         settings.junitFile = junit
         let hosts = ["good.aasa.test", "missing.aasa.test", "textplain.aasa.test", "hostile.aasa.test"]
-        _ = try await AuditRun.run(targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
+        _ = try await AuditRun.run(
+            targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
         let collector = JUnitCollector()
         let parser = XMLParser(data: try Data(contentsOf: junit))
         parser.delegate = collector
@@ -196,7 +244,9 @@ import TestSupport
         var settings = settings(world, out: world.directory.url.appendingPathComponent("reports"), cdn: false)
         let metrics = world.directory.url.appendingPathComponent("aasa.prom")
         settings.metricsFile = metrics
-        _ = try await AuditRun.run(targets: ["good.aasa.test", "missing.aasa.test"].map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
+        _ = try await AuditRun.run(
+            targets: ["good.aasa.test", "missing.aasa.test"].map { DomainTarget(domain: $0) }, inputProblems: [],
+            settings: settings)
         let samples = try await PrometheusTextParser.samples(in: metrics)
         #expect(samples.contains("gauge aasa_audit_domain_verdict{domain=good.aasa.test,verdict=pass} 1.0"))
         #expect(samples.contains("gauge aasa_audit_domain_verdict{domain=missing.aasa.test,verdict=fail} 1.0"))
@@ -204,7 +254,10 @@ import TestSupport
         #expect(samples.contains("gauge aasa_audit_domains{verdict=fail} 1.0"))
         #expect(samples.contains("gauge aasa_audit_findings{code=http.status,severity=error} 1.0"))
         #expect(samples.contains("gauge aasa_audit_run_complete{} 1.0"))
-        #expect(samples.contains { $0.hasPrefix("gauge aasa_audit_fetch_duration_seconds{domain=good.aasa.test,fetch=well-known} ") })
+        #expect(
+            samples.contains {
+                $0.hasPrefix("gauge aasa_audit_fetch_duration_seconds{domain=good.aasa.test,fetch=well-known} ")
+            })
         #expect(samples.contains { $0.hasPrefix("gauge aasa_audit_last_run_timestamp_seconds{} ") })
     }
 }
@@ -215,7 +268,10 @@ final class JUnitCollector: NSObject, XMLParserDelegate {
     var failures: [String: String] = [:]
     var suiteAttributes: [String: String] = [:]
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch element {
         case "testsuite": suiteAttributes = attributes
         case "testcase": testCases.append(attributes["name"] ?? "")

@@ -1,4 +1,3 @@
-@testable import AASAAudit
 import AASAChecks
 import AASAFetch
 import AASAModel
@@ -6,19 +5,24 @@ import AASAReport
 import Foundation
 import Testing
 
+@testable import AASAAudit
+
 /// The records of domains an interrupted run did not reach, made from placeholders, are byte
 /// for byte what every output renders for them.
 @Suite struct NotAuditedRecordsTests {
     @Test func placeholderRecordsAreWhatTheOutputsRender() throws {
-        var settings = AuditSettings(inputFiles: ["domains.txt"], outputDirectory: URL(fileURLWithPath: "/nonexistent"), concurrency: 1,
-                                     fetcher: FetcherConfiguration(userAgent: "test"), failOn: .error)
+        var settings = AuditSettings(
+            inputFiles: ["domains.txt"], outputDirectory: URL(fileURLWithPath: "/nonexistent"), concurrency: 1,
+            fetcher: FetcherConfiguration(userAgent: "test"), failOn: .error)
         settings.junitFile = URL(fileURLWithPath: "/nonexistent/junit.xml")
         settings.metricsFile = URL(fileURLWithPath: "/nonexistent/metrics.prom")
         var records = NotAuditedRecords(outputs: Outputs(settings: settings).all)
         let targets = [
             DomainTarget(domain: "example.com", inputLine: 3),
             DomainTarget(domain: "987654321.example.org", inputLine: 876_543_219),
-            DomainTarget(domain: "shop-2.example.net", expectedAppIDs: ["ABCDE12345.com.example.app", "FGHIJ67890.com.example.other"], inputLine: 12),
+            DomainTarget(
+                domain: "shop-2.example.net",
+                expectedAppIDs: ["ABCDE12345.com.example.app", "FGHIJ67890.com.example.other"], inputLine: 12),
             DomainTarget(domain: "entitled.example", expectedAppIDs: ["ABCDE12345.com.example.app"]),
             DomainTarget(domain: "xn--bcher-kva.example", inputLine: 9),
         ]
@@ -29,13 +33,17 @@ import Testing
                 let slow = records.slowRender(target, index: index)
                 #expect(fast.count == 4 && fast.compactMap { $0 }.count >= 3)
                 for (made, rendered) in zip(fast, slow) {
-                    #expect(made == rendered, "\(target.domain) at \(index): \(String(decoding: made ?? Data(), as: UTF8.self))")
+                    #expect(
+                        made == rendered,
+                        "\(target.domain) at \(index): \(String(decoding: made ?? Data(), as: UTF8.self))")
                 }
                 if NotAuditedRecords.isPlain(target.domain) { fastOnes += 1 }
             }
         }
         #expect(fastOnes == 12)
-        #expect(!NotAuditedRecords.isPlain("xn--bcher-kva.example") && !NotAuditedRecords.isPlain("a.xn--p1ai") && !NotAuditedRecords.isPlain("Example.com"))
+        #expect(
+            !NotAuditedRecords.isPlain("xn--bcher-kva.example") && !NotAuditedRecords.isPlain("a.xn--p1ai")
+                && !NotAuditedRecords.isPlain("Example.com"))
     }
 }
 
@@ -69,7 +77,9 @@ import Testing
 /// previous run (read alongside the audit); an unreached one did not "resolve" its findings.
 @Suite struct RunAccumulatorTests {
     func report(_ domain: String, _ findings: [Finding]) -> DomainReport {
-        DomainReport(domain: domain, inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(), findings: findings)
+        DomainReport(
+            domain: domain, inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(), findings: findings
+        )
     }
 
     @Test func unreachedDomainsAreNotComparedWithThePreviousRun() throws {
@@ -78,17 +88,26 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let failing = [Finding(.httpStatus, .wellKnown, "404")]
         let encoder = JSONReport.makeEncoder()
-        let settings = AuditSettings(inputFiles: ["domains.txt"], outputDirectory: directory, concurrency: 1, fetcher: FetcherConfiguration(userAgent: "test"), failOn: .error)
-        let info = RunInfo(startedAt: Date(timeIntervalSince1970: 1_793_502_000), finishedAt: Date(timeIntervalSince1970: 1_793_502_060), complete: true, options: settings.runOptions)
+        let settings = AuditSettings(
+            inputFiles: ["domains.txt"], outputDirectory: directory, concurrency: 1,
+            fetcher: FetcherConfiguration(userAgent: "test"), failOn: .error)
+        let info = RunInfo(
+            startedAt: Date(timeIntervalSince1970: 1_793_502_000),
+            finishedAt: Date(timeIntervalSince1970: 1_793_502_060), complete: true, options: settings.runOptions)
         var lines = [#"{"domains":["#]
-        for domain in ["a.example", "b.example"] { lines.append(String(decoding: try encoder.encode(report(domain, failing)), as: UTF8.self) + ",") }
+        for domain in ["a.example", "b.example"] {
+            lines.append(String(decoding: try encoder.encode(report(domain, failing)), as: UTF8.self) + ",")
+        }
         lines.append(#"],"run":"# + String(decoding: try encoder.encode(info), as: UTF8.self) + "}")
         let latest = directory.appendingPathComponent("latest.json")
         try lines.joined(separator: "\n").appending("\n").write(to: latest, atomically: true, encoding: .utf8)
 
-        var accumulator = RunAccumulator(domainCount: 2, previous: PreviousRunReader(try FileHandle(forReadingFrom: latest)))
+        var accumulator = RunAccumulator(
+            domainCount: 2, previous: PreviousRunReader(try FileHandle(forReadingFrom: latest)))
         accumulator.add(AuditedDomain(index: 0, report: report("a.example", []), served: []))
-        accumulator.add(AuditedDomain(index: 1, report: DomainChecks.notAudited(DomainTarget(domain: "b.example")), served: []), reached: false)
+        accumulator.add(
+            AuditedDomain(index: 1, report: DomainChecks.notAudited(DomainTarget(domain: "b.example")), served: []),
+            reached: false)
         accumulator.finishComparing(interrupted: false)
         let made = accumulator.runChanges(domains: ["a.example", "b.example"])
         let changes = try #require(made)

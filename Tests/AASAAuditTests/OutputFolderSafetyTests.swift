@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A folder others can write into, used by a job that may run as root: planted links, FIFOs,
 /// devices and look-alike folders are refused or left alone, never followed, replaced or
@@ -12,15 +12,21 @@ import TestSupport
 
     init() throws {
         world = try TestWorld()
-        try "good.aasa.test \(TestWorld.appID)\n".write(to: root.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        try "good.aasa.test \(TestWorld.appID)\n".write(
+            to: root.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
     }
 
     func audit(_ extra: [String] = [], environment: [String: String] = [:]) async throws -> ProcessRunner.Result {
-        let arguments = ["audit", "--out", out.path, "--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout", "10", "--no-cdn"]
+        let arguments =
+            [
+                "audit", "--out", out.path, "--connect-to", world.connectTo, "--cacert", world.caFile, "--timeout",
+                "10", "--no-cdn",
+            ]
             + LoopbackNetworks.allowArguments + extra
         let running = try ProcessRunner.start(
-            CommandLineTests.binary, arguments, in: root, environment: environment.merging(["NO_COLOR": "1"]) { first, _ in first })
+            CommandLineTests.binary, arguments, in: root,
+            environment: environment.merging(["NO_COLOR": "1"]) { first, _ in first })
         // A hang is a failure, not a stuck suite.
         let watchdog = Task {
             try await Task.sleep(for: .seconds(60))
@@ -31,7 +37,9 @@ import TestSupport
     }
 
     func history(_ arguments: [String]) async throws -> ProcessRunner.Result {
-        try await ProcessRunner.run(CommandLineTests.binary, ["history", "--out", out.path] + arguments, in: root, environment: ["NO_COLOR": "1"])
+        try await ProcessRunner.run(
+            CommandLineTests.binary, ["history", "--out", out.path] + arguments, in: root,
+            environment: ["NO_COLOR": "1"])
     }
 
     @Test(arguments: [".lock", "latest.json", "history.json", "index.html"])
@@ -98,19 +106,27 @@ import TestSupport
         let linked = root.appendingPathComponent("linked-target")
         try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
         try "user data".write(to: linked.appendingPathComponent("report.json"), atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("2000-01-01T000000Z"), withDestinationURL: linked)
+        try FileManager.default.createSymbolicLink(
+            at: out.appendingPathComponent("2000-01-01T000000Z"), withDestinationURL: linked)
 
         let first = try await audit(["--keep", "1"])
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         let second = try await audit(["--keep", "1"])
         #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
-        for name in [fullwidth, arabic, unmarked, "2000-01-01T000000Z"] { #expect(names.contains(name), "\(name) was deleted") }
+        for name in [fullwidth, arabic, unmarked, "2000-01-01T000000Z"] {
+            #expect(names.contains(name), "\(name) was deleted")
+        }
         #expect(FileManager.default.fileExists(atPath: linked.appendingPathComponent("report.json").path))
         // The tool's own: exactly one run folder left, the newest, which latest.json names.
-        let runs = names.filter { $0.hasPrefix("20") && $0.count >= 18 && $0.allSatisfy(\.isASCII) && $0 != unmarked && $0 != "2000-01-01T000000Z" }
+        let runs = names.filter {
+            $0.hasPrefix("20") && $0.count >= 18 && $0.allSatisfy(\.isASCII) && $0 != unmarked
+                && $0 != "2000-01-01T000000Z"
+        }
         #expect(runs.count == 1, "\(runs)")
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(runs[0]).appendingPathComponent(".aasa-audit-run").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: out.appendingPathComponent(runs[0]).appendingPathComponent(".aasa-audit-run").path))
     }
 
     @Test func historyShowsHostileCodesEscaped() async throws {
@@ -118,7 +134,9 @@ import TestSupport
         let file = out.appendingPathComponent("history.json")
         var text = try String(contentsOf: file, encoding: .utf8)
         // A code rewritten into terminal escapes, a clipboard write and a bidi override.
-        text = text.replacingOccurrences(of: "[\"good.aasa.test\",\"pass\"]", with: "[\"good.aasa.test\",\"fail\",\"\\u001b]52;c;cHduZWQ=\\u0007\\u202e\\u001b[31mevil\"]")
+        text = text.replacingOccurrences(
+            of: "[\"good.aasa.test\",\"pass\"]",
+            with: "[\"good.aasa.test\",\"fail\",\"\\u001b]52;c;cHduZWQ=\\u0007\\u202e\\u001b[31mevil\"]")
         #expect(text.contains("evil"))
         try text.write(to: file, atomically: true, encoding: .utf8)
         let result = try await history(["good.aasa.test"])
@@ -131,7 +149,8 @@ import TestSupport
         let result = try await audit(["--junit", "/dev/null", "--metrics", "/dev/null", "--stats", "/dev/null"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         var status = stat()
-        #expect(lstat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/null is no longer a device")
+        #expect(
+            lstat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/null is no longer a device")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: "/dev").filter { $0.hasPrefix(".null") }
         #expect(leftovers.isEmpty, "\(leftovers)")
         // A directory or a FIFO nobody reads is refused before the run.
@@ -140,7 +159,9 @@ import TestSupport
         for destination in [root.path, fifo.path] {
             let refused = try await audit(["--junit", destination])
             #expect(refused.status == 2, "\(destination): \(refused.stderr)")
-            #expect(refused.stderr.contains("not a regular file") || refused.stderr.contains("nobody reads"), "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("not a regular file") || refused.stderr.contains("nobody reads"),
+                "\(refused.stderr)")
         }
     }
 

@@ -1,9 +1,10 @@
-@testable import AASAAudit
 import AASAModel
 import AASAReport
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import AASAAudit
 
 /// `history.json` against the run folders, on files: what is appended, what makes it be
 /// written anew, and what a rewrite keeps. The runs are made up; their folders are empty
@@ -13,16 +14,22 @@ import TestSupport
 
     func run(_ index: Int, verdict: Verdict = .pass) -> HistoryRun {
         let started = Date(timeIntervalSince1970: 1_793_502_900 + Double(index) * 86_400)
-        return HistoryRun(run: Self.folders[index], startedAt: started, finishedAt: started.addingTimeInterval(60),
-                          domains: [HistoryDomain(domain: "a.example", verdict: verdict, codes: verdict == .fail ? ["http.status"] : [])])
+        return HistoryRun(
+            run: Self.folders[index], startedAt: started, finishedAt: started.addingTimeInterval(60),
+            domains: [
+                HistoryDomain(domain: "a.example", verdict: verdict, codes: verdict == .fail ? ["http.status"] : [])
+            ])
     }
 
-    func store(_ directory: TemporaryDirectory, folders: Int, lines: [HistoryRun], extra: String = "") throws -> RunHistoryStore {
+    func store(_ directory: TemporaryDirectory, folders: Int, lines: [HistoryRun], extra: String = "") throws
+        -> RunHistoryStore
+    {
         for name in Self.folders.prefix(folders) {
             let folder = directory.url.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             // The mark of a folder aasa-audit made (only those are runs).
-            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(RunDirectory.marker).path, contents: nil)
+            _ = FileManager.default.createFile(
+                atPath: folder.appendingPathComponent(RunDirectory.marker).path, contents: nil)
         }
         let text = lines.map { String(decoding: RunHistoryStore.line($0), as: UTF8.self) }.joined() + extra
         try text.write(to: directory.url.appendingPathComponent("history.json"), atomically: true, encoding: .utf8)
@@ -30,15 +37,22 @@ import TestSupport
     }
 
     func fileRuns(_ store: RunHistoryStore) throws -> [String] {
-        try String(contentsOf: store.file, encoding: .utf8).split(separator: "\n").map { try HistoryRun(line: Data($0.utf8)).run }
+        try String(contentsOf: store.file, encoding: .utf8).split(separator: "\n").map {
+            try HistoryRun(line: Data($0.utf8)).run
+        }
     }
 
     @Test func runFoldersSortByStartTimeThenAttemptAndOnlyASCIINamesAreRuns() {
         let names = ["2026-11-03T031500Z-10", "2026-11-03T031500Z-2", "2026-11-03T031500Z", "2025-12-31T235959Z"]
-        let sorted = names.compactMap { name in RunFolders.order(name).map { ($0, name) } }.sorted { $0.0 < $1.0 }.map(\.1)
-        #expect(sorted == ["2025-12-31T235959Z", "2026-11-03T031500Z", "2026-11-03T031500Z-2", "2026-11-03T031500Z-10"])
-        for name in ["2026-11-03T031500Z-", "2026-11-03T031500Z-1234567", "2026-11-03T031500Z-2x", "2026-11-03T031500", "2026-11-03 031500Z",
-                     "２０２６-１１-０３T０３１５００Z", "2026-11-03T031500Z-٢", "x2026-11-03T031500Z", "2026-11-03T031500Zx"] {
+        let sorted = names.compactMap { name in RunFolders.order(name).map { ($0, name) } }.sorted { $0.0 < $1.0 }.map(
+            \.1)
+        #expect(
+            sorted == ["2025-12-31T235959Z", "2026-11-03T031500Z", "2026-11-03T031500Z-2", "2026-11-03T031500Z-10"])
+        for name in [
+            "2026-11-03T031500Z-", "2026-11-03T031500Z-1234567", "2026-11-03T031500Z-2x", "2026-11-03T031500",
+            "2026-11-03 031500Z",
+            "２０２６-１１-０３T０３１５００Z", "2026-11-03T031500Z-٢", "x2026-11-03T031500Z", "2026-11-03T031500Zx",
+        ] {
             #expect(RunFolders.order(name) == nil, "\(name)")
         }
     }
@@ -63,13 +77,19 @@ import TestSupport
         let started = Date(timeIntervalSince1970: 1_793_502_900)
         for count in [0, 1, 3, 4_000] {
             let domains = (0..<count).map { index in
-                HistoryDomain(domain: index == 1 ? "quo\"te/é.example" : "d\(index).example", verdict: index % 3 == 0 ? .fail : .pass,
-                              codes: index % 3 == 0 ? ["http.status", "cdn.stale"] : [])
+                HistoryDomain(
+                    domain: index == 1 ? "quo\"te/é.example" : "d\(index).example",
+                    verdict: index % 3 == 0 ? .fail : .pass,
+                    codes: index % 3 == 0 ? ["http.status", "cdn.stale"] : [])
             }
-            let run = HistoryRun(run: "2026-11-01T031500Z", startedAt: started, finishedAt: started.addingTimeInterval(60), domains: domains)
+            let run = HistoryRun(
+                run: "2026-11-01T031500Z", startedAt: started, finishedAt: started.addingTimeInterval(60),
+                domains: domains)
             var pieces = 0
             RunHistoryStore.writeLine(run) { _ in pieces += 1 }
-            #expect(RunHistoryStore.line(run) == (try JSONReport.makeEncoder().encode(run)) + Data("\n".utf8), "\(count) domains")
+            #expect(
+                RunHistoryStore.line(run) == (try JSONReport.makeEncoder().encode(run)) + Data("\n".utf8),
+                "\(count) domains")
             #expect(try HistoryRun(line: RunHistoryStore.line(run).dropLast()) == run)
             #expect(count < 4_000 || pieces > 1)
         }
@@ -94,7 +114,9 @@ import TestSupport
         let store = try store(directory, folders: 3, lines: [run(0), run(2)])
         // Folder 1 holds an interrupted run's report: its last line says so.
         try "{\"domains\":[\n],\"input\":{\"problems\":[]},\"run\":{\"complete\":false}}\n"
-            .write(to: directory.url.appendingPathComponent(Self.folders[1]).appendingPathComponent("report.json"), atomically: true, encoding: .utf8)
+            .write(
+                to: directory.url.appendingPathComponent(Self.folders[1]).appendingPathComponent("report.json"),
+                atomically: true, encoding: .utf8)
         var seen: [String] = []
         let visit = try store.visit { seen.append($0.run) }
         #expect(visit.matched && seen == [Self.folders[0], Self.folders[2]])
@@ -104,7 +126,8 @@ import TestSupport
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // Folder 0 is gone (pruned); line 1 repeats; then half a line.
-        let store = try store(directory, folders: 3, lines: [run(0), run(1), run(1), run(2)], extra: #"{"schemaVersion":1,"run":"#)
+        let store = try store(
+            directory, folders: 3, lines: [run(0), run(1), run(1), run(2)], extra: #"{"schemaVersion":1,"run":"#)
         try FileManager.default.removeItem(at: directory.url.appendingPathComponent(Self.folders[0]))
         let before = try Data(contentsOf: store.file)
         var seen: [String] = []
@@ -113,12 +136,15 @@ import TestSupport
         #expect(seen == [Self.folders[1], Self.folders[2]])
         // Reading never writes; recording writes the whole file anew, in folder order.
         #expect(try Data(contentsOf: store.file) == before)
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(Self.folders[3]), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent(Self.folders[3]), withIntermediateDirectories: true)
         let history = try store.record(run(3))
         #expect(history.runs.map(\.run) == Array(Self.folders.suffix(3)))
         #expect(try fileRuns(store) == Array(Self.folders.suffix(3)))
         // No temporary file is left beside it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".tmp") }
+                .isEmpty)
     }
 
     @Test func anOverlongLineIsDamageNotAllocation() throws {
@@ -135,10 +161,15 @@ import TestSupport
     @Test func aMissingFileIsRebuiltFromCompleteReportsOnly() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
-        let settings = AuditSettings(inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4, fetcher: world.fetcherConfiguration(timeout: 60), failOn: .error)
+        let settings = AuditSettings(
+            inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4,
+            fetcher: world.fetcherConfiguration(timeout: 60), failOn: .error)
         var folders: [String] = []
         for hosts in [["good.aasa.test"], ["missing.aasa.test"]] {
-            folders.append(try await AuditRun.run(targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings).runDirectory.lastPathComponent)
+            folders.append(
+                try await AuditRun.run(
+                    targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings
+                ).runDirectory.lastPathComponent)
         }
         let store = RunHistoryStore(output: out)
         let written = try String(contentsOf: store.file, encoding: .utf8)

@@ -2,8 +2,8 @@ import AASAAudit
 import AASAFetch
 import AASAModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Signed (iOS 8) files served by a real HTTPS server on loopback, signed with the server's own
 /// key and certificate as Apple's documentation said: opened, checked and verified in an audit,
@@ -22,7 +22,8 @@ import TestSupport
         var tampered = signed
         let at = try #require(tampered.firstRange(of: Array("/buy/".utf8)))
         tampered[at.lowerBound + 1] = UInt8(ascii: "g")
-        let stranger = try maker.sign(Self.content, with: try TestPKI(name: "someone else").issueServerIdentity(for: ["*.aasa.test"]))
+        let stranger = try maker.sign(
+            Self.content, with: try TestPKI(name: "someone else").issueServerIdentity(for: ["*.aasa.test"]))
         let bodies: [String: ([UInt8], String)] = [
             "signed.aasa.test": (signed, "application/pkcs7-mime"),
             "tampered.aasa.test": (tampered, "application/pkcs7-mime"),
@@ -30,11 +31,15 @@ import TestSupport
             "mislabelled.aasa.test": (Self.content, "application/pkcs7-mime"),
         ]
         let server = try LoopbackServer(identity: identity) { host, path in
-            guard path == "/.well-known/apple-app-site-association", let (body, type) = bodies[host] else { return .status(404) }
+            guard path == "/.well-known/apple-app-site-association", let (body, type) = bodies[host] else {
+                return .status(404)
+            }
             return .respond(status: 200, headers: [("Content-Type", type)], body: body)
         }
         defer { server.shutdown() }
-        let fetcher = try Fetcher(configuration: FetcherConfigurationBuilder.make(timeout: 60, connectTo: [server.connectTo], caFile: caFile, concurrency: 4))
+        let fetcher = try Fetcher(
+            configuration: FetcherConfigurationBuilder.make(
+                timeout: 60, connectTo: [server.connectTo], caFile: caFile, concurrency: 4))
         defer { fetcher.shutdown() }
         let auditor = DomainAuditor(fetcher: fetcher)
         func audit(_ host: String) async -> DomainReport {
@@ -62,7 +67,10 @@ import TestSupport
 
         let untrusted = await audit("stranger.aasa.test")
         #expect(codes(untrusted) == ["file.signed/info", "signature.invalid/error"])
-        #expect(untrusted.findings.contains { $0.message.hasPrefix("The signer's certificate does not chain to a trusted CA") })
+        #expect(
+            untrusted.findings.contains {
+                $0.message.hasPrefix("The signer's certificate does not chain to a trusted CA")
+            })
 
         // With Apple's bot and a browser compared, a signed file given to the bot is a usable
         // file: no browser is asked.
@@ -81,7 +89,8 @@ import TestSupport
         defer { directory.remove() }
         let pki = try TestPKI()
         let caFile = try pki.writeCACertificate(in: directory.url)
-        let signed = try SignedFileMaker(directory: directory.url).sign(Self.content, with: try pki.issueServerIdentity(for: ["example.com"]))
+        let signed = try SignedFileMaker(directory: directory.url).sign(
+            Self.content, with: try pki.issueServerIdentity(for: ["example.com"]))
         let path = directory.url.appendingPathComponent("apple-app-site-association.p7").path
         try Data(signed).write(to: URL(fileURLWithPath: path))
 
@@ -93,7 +102,8 @@ import TestSupport
         let untrusted = LocalLint.run([path], options: .init())[0]
         #expect(untrusted.findings.map(\.code) == [.fileSigned, .signatureInvalid])
 
-        let matches = try await URLMatching.run(["https://example.com/buy/1"], against: .file(path: path, host: "example.com"))
+        let matches = try await URLMatching.run(
+            ["https://example.com/buy/1"], against: .file(path: path, host: "example.com"))
         #expect(matches.map(\.result) == [.app])
     }
 }

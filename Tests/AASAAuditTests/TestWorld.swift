@@ -7,7 +7,8 @@ import TestSupport
 /// behaving as its first label says, and a CA file to trust it.
 final class TestWorld: Sendable {
     static let appID = "ABCDE12346.com.example.app"
-    static let validFile = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]},"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#
+    static let validFile =
+        #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]},"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#
 
     let server: LoopbackServer
     let directory: TemporaryDirectory
@@ -18,7 +19,8 @@ final class TestWorld: Sendable {
     init() throws {
         let ca = try TrustedTestCA()
         (pki, directory, caFile) = (ca.pki, ca.directory, ca.caFile)
-        server = try LoopbackServer(identity: try pki.issueServerIdentity(for: ["*.aasa.test"]), agentScript: Self.answer)
+        server = try LoopbackServer(
+            identity: try pki.issueServerIdentity(for: ["*.aasa.test"]), agentScript: Self.answer)
     }
 
     deinit {
@@ -29,13 +31,17 @@ final class TestWorld: Sendable {
     /// A fake of Apple's CDN at cdn.aasa.test/a/v1/HOST: the origin's file for most hosts, an
     /// older file for stale*, no copy (with Apple's headers) for nocdn*.
     static let cdnBase = "https://cdn.aasa.test/a/v1/"
-    static let olderFile = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.old"],"components":[{"/":"*"}]}]}}"#
+    static let olderFile =
+        #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.old"],"components":[{"/":"*"}]}]}}"#
 
     static func answerAsCDN(host: String) -> ScriptedResponse {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         switch kind {
         case "stale": return .json(olderFile)
-        case "nocdn": return .respond(status: 404, headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")], body: [])
+        case "nocdn":
+            return .respond(
+                status: 404, headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")],
+                body: [])
         default: return answer(host: host, path: AASALocation.wellKnown.path)
         }
     }
@@ -43,12 +49,18 @@ final class TestWorld: Sendable {
     /// The behaviour of a host, by its first label (before any digits).
     static func answer(host: String, path: String, userAgent: String?) -> ScriptedResponse {
         if host == "cdn.aasa.test", path.hasPrefix("/a/v1/") { return answerAsCDN(host: String(path.dropFirst(6))) }
-        if host.hasPrefix("botblock"), userAgent?.contains("AASA-Bot") == true { return .status(403, body: "<h1>Access denied</h1>") }
+        if host.hasPrefix("botblock"), userAgent?.contains("AASA-Bot") == true {
+            return .status(403, body: "<h1>Access denied</h1>")
+        }
         // The reverse: Apple's bot gets the file, a browser is refused.
-        if host.hasPrefix("browserblock"), userAgent?.contains("Safari") == true { return .status(403, body: "<h1>Access denied</h1>") }
+        if host.hasPrefix("browserblock"), userAgent?.contains("Safari") == true {
+            return .status(403, body: "<h1>Access denied</h1>")
+        }
         // Bot protection that answers Apple's bot with a 200 challenge page.
         if host.hasPrefix("challenge"), userAgent?.contains("AASA-Bot") == true {
-            return .respond(status: 200, headers: [("Content-Type", "text/html")], body: Array("<html><body>Checking your browser…</body></html>".utf8))
+            return .respond(
+                status: 200, headers: [("Content-Type", "text/html")],
+                body: Array("<html><body>Checking your browser…</body></html>".utf8))
         }
         return answer(host: host, path: path)
     }
@@ -58,19 +70,30 @@ final class TestWorld: Sendable {
         let wellKnown = path == AASALocation.wellKnown.path
         switch kind {
         case "good", "stale", "nocdn", "botblock", "browserblock", "challenge": return .json(validFile)
-        case "chunked": return .respond(status: 200, headers: [("Content-Type", "application/json")], body: Array(validFile.utf8), chunked: true)
-        case "redirect": return wellKnown ? .redirect(301, to: "https://www.\(host)\(path)") : .redirect(301, to: "https://www.\(host)\(path)")
+        case "chunked":
+            return .respond(
+                status: 200, headers: [("Content-Type", "application/json")], body: Array(validFile.utf8), chunked: true
+            )
+        case "redirect":
+            return wellKnown
+                ? .redirect(301, to: "https://www.\(host)\(path)") : .redirect(301, to: "https://www.\(host)\(path)")
         case "missing": return .status(404, body: "<h1>Not Found</h1>")
         case "rootonly": return wellKnown ? .status(404) : .json(validFile)
         case "textplain": return .json(validFile, contentType: "text/plain")
-        case "big": return .json(#"{"applinks":{"details":[]},"pad":""# + "\"" + String(repeating: "x", count: 200_000) + "\"}")
+        case "big":
+            return .json(#"{"applinks":{"details":[]},"pad":""# + "\"" + String(repeating: "x", count: 200_000) + "\"}")
         case "empty": return .respond(status: 200, headers: [("Content-Type", "application/json")], body: [])
         case "badjson": return .json("{\n  \"applinks\": {\"details\": [],}\n}")
         case "otherapp": return .json(validFile.replacingOccurrences(of: "com.example.app", with: "com.example.other"))
         case "hostile":
             return wellKnown
-                ? .respond(status: 200, headers: [("Content-Type", "text/html<script>alert(1)</script>"), ("Server", "<img src=x onerror=alert(2)>")],
-                           body: Array("<script>alert(3)</script>".utf8))
+                ? .respond(
+                    status: 200,
+                    headers: [
+                        ("Content-Type", "text/html<script>alert(1)</script>"),
+                        ("Server", "<img src=x onerror=alert(2)>"),
+                    ],
+                    body: Array("<script>alert(3)</script>".utf8))
                 : .redirect(302, to: "https://\(host)/<script>alert(7)</script>")
         default: return .status(500)
         }
@@ -79,6 +102,8 @@ final class TestWorld: Sendable {
     var connectTo: String { server.connectTo }
 
     func fetcherConfiguration(timeout: Double = 10, concurrency: Int = 8) -> FetcherConfiguration {
-        FetcherConfiguration(timeoutSeconds: timeout, userAgent: "aasa-audit-tests", connectTo: [connectTo], caCertFile: caFile, addressPolicy: .testServers, expectedConcurrency: concurrency)
+        FetcherConfiguration(
+            timeoutSeconds: timeout, userAgent: "aasa-audit-tests", connectTo: [connectTo], caCertFile: caFile,
+            addressPolicy: .testServers, expectedConcurrency: concurrency)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Standard output that cannot be written (a full disk, a closed pipe) ends no command early
 /// and crashes none: the reports and `--stats` are written, and the exit status says what
@@ -8,7 +8,9 @@ import TestSupport
 @Suite struct UnwritableOutputTests {
     /// Runs the binary with standard output on `/dev/full` (ENOSPC) or a pipe whose reader is
     /// gone (EPIPE); returns the status and standard error.
-    static func run(_ arguments: [String], stdout kind: String, in directory: URL) throws -> (status: Int32, stderr: String) {
+    static func run(_ arguments: [String], stdout kind: String, in directory: URL) throws -> (
+        status: Int32, stderr: String
+    ) {
         let process = Process()
         process.executableURL = CommandLineTests.binary
         process.arguments = arguments
@@ -38,7 +40,9 @@ import TestSupport
         try TestWorld.validFile.write(to: good, atomically: true, encoding: .utf8)
         let bad = directory.url.appendingPathComponent("bad.json")
         try "{".write(to: bad, atomically: true, encoding: .utf8)
-        for (arguments, expected) in [(["explain", "--codes"], 5), (["lint", good.path], 5), (["lint", bad.path], 1), (["--help"], 0)] {
+        for (arguments, expected) in [
+            (["explain", "--codes"], 5), (["lint", good.path], 5), (["lint", bad.path], 1), (["--help"], 0),
+        ] {
             let result = try Self.run(arguments, stdout: stdout, in: directory.url)
             // --help is ArgumentParser's own print: buffered, its loss not seen.
             if arguments != ["--help"] {
@@ -52,10 +56,15 @@ import TestSupport
 
     @Test func anAuditWritesItsReportsAndStatsWhenStdoutIsFull() throws {
         let world = try TestWorld()
-        try "good.aasa.test \(TestWorld.appID)\n".write(to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        try "good.aasa.test \(TestWorld.appID)\n".write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
         let stats = world.directory.url.appendingPathComponent("stats.json")
-        let arguments = ["audit", "--out", "out", "--stats", stats.path, "--connect-to", world.connectTo, "--cacert", world.caFile,
-                         "--timeout", "10", "--no-cdn"] + LoopbackNetworks.allowArguments
+        let arguments =
+            [
+                "audit", "--out", "out", "--stats", stats.path, "--connect-to", world.connectTo, "--cacert",
+                world.caFile,
+                "--timeout", "10", "--no-cdn",
+            ] + LoopbackNetworks.allowArguments
         let result = try Self.run(arguments, stdout: "full", in: world.directory.url)
         #expect(result.status == 5, "\(result.stderr)")
         let out = world.directory.url.appendingPathComponent("out")

@@ -13,7 +13,9 @@ import Testing
         let result = AssetLinksChecks.assessContent(file, expected: [], at: .assetlinks)
         let includes = result.findings.filter { $0.code == .assetlinksInclude }
         #expect(includes.count == AssetLinksChecks.maximumIncludes + 1)
-        #expect(includes.last?.message.contains("and 3010 more include statements") == true, "\(includes.last?.message ?? "")")
+        #expect(
+            includes.last?.message.contains("and 3010 more include statements") == true,
+            "\(includes.last?.message ?? "")")
         #expect(result.declarations?.includes.count == AssetLinksChecks.maximumIncludes)
         #expect(result.findings.count <= 60)
     }

@@ -4,12 +4,15 @@ import Testing
 
 /// One case per finding code and per severity rule of the two locations.
 @Suite struct DomainChecksTests {
-    func check(_ wellKnown: FetchedLocation, _ root: FetchedLocation, expecting appIDs: [String] = []) -> DomainChecks.Result {
+    func check(_ wellKnown: FetchedLocation, _ root: FetchedLocation, expecting appIDs: [String] = [])
+        -> DomainChecks.Result
+    {
         DomainChecks.assess(target: Fixture.target(appIDs), wellKnown: wellKnown, root: root)
     }
 
     @Test func aGoodFileAtBothLocationsPasses() {
-        let result = check(Fixture.served(Fixture.validFile), Fixture.served(Fixture.validFile, at: .root), expecting: [Fixture.appID])
+        let result = check(
+            Fixture.served(Fixture.validFile), Fixture.served(Fixture.validFile, at: .root), expecting: [Fixture.appID])
         #expect(result.findings.isEmpty)
         #expect(Verdict(findings: result.findings) == .pass)
         #expect(result.appIDs.applinks == [Fixture.appID])
@@ -17,13 +20,18 @@ import Testing
     }
 
     @Test func aRedirectAtWellKnownIsAnErrorNamingItsTarget() {
-        let result = check(Fixture.redirect(to: "https://www.example.com/.well-known/apple-app-site-association"), Fixture.served(Fixture.validFile, at: .root))
+        let result = check(
+            Fixture.redirect(to: "https://www.example.com/.well-known/apple-app-site-association"),
+            Fixture.served(Fixture.validFile, at: .root))
         #expect(result.findings.summary == ["http.redirect/error/well-known", "location.root-only/error/domain"])
-        #expect(result.findings[0].message.contains("to https://www.example.com/.well-known/apple-app-site-association"))
+        #expect(
+            result.findings[0].message.contains("to https://www.example.com/.well-known/apple-app-site-association"))
     }
 
     @Test func aRootRedirectBesideAGoodWellKnownFileIsOnlyInfo() {
-        let result = check(Fixture.served(Fixture.validFile), Fixture.redirect(to: "/.well-known/apple-app-site-association", at: .root))
+        let result = check(
+            Fixture.served(Fixture.validFile),
+            Fixture.redirect(to: "/.well-known/apple-app-site-association", at: .root))
         #expect(result.findings.summary == ["http.redirect/info/root"])
         #expect(Verdict(findings: result.findings) == .pass)
     }
@@ -31,12 +39,17 @@ import Testing
     @Test(arguments: [403, 404, 500, 204])
     func anyStatusButTwoHundredAtWellKnownFails(status: Int) {
         let result = check(Fixture.served("", status: status), Fixture.served("", at: .root, status: 404))
-        #expect(result.findings.summary == ["http.status/error/well-known", "http.status/info/root", "location.none/error/domain"])
+        #expect(
+            result.findings.summary == [
+                "http.status/error/well-known", "http.status/info/root", "location.none/error/domain",
+            ])
         #expect(result.findings[0].message.contains("HTTP \(status)"))
     }
 
     @Test func aValidFileOnlyAtTheRootIsRootOnly() {
-        let result = check(Fixture.served("nope", status: 404), Fixture.served(Fixture.validFile, at: .root), expecting: [Fixture.appID])
+        let result = check(
+            Fixture.served("nope", status: 404), Fixture.served(Fixture.validFile, at: .root),
+            expecting: [Fixture.appID])
         #expect(result.findings.summary == ["http.status/error/well-known", "location.root-only/error/domain"])
         #expect(result.appIDs == ServiceAppIDs())
     }
@@ -52,12 +65,14 @@ import Testing
         ("text/html; charset=utf-8", ["http.content-type/warning/well-known"]),
     ])
     func contentTypes(contentType: String, expected: [String]) {
-        let result = check(Fixture.served(Fixture.validFile, contentType: contentType), Fixture.served(Fixture.validFile, at: .root))
+        let result = check(
+            Fixture.served(Fixture.validFile, contentType: contentType), Fixture.served(Fixture.validFile, at: .root))
         #expect(result.findings.summary == expected)
     }
 
     @Test func aMissingContentTypeIsAWarning() {
-        let result = check(Fixture.served(Fixture.validFile, contentType: nil), Fixture.served(Fixture.validFile, at: .root))
+        let result = check(
+            Fixture.served(Fixture.validFile, contentType: nil), Fixture.served(Fixture.validFile, at: .root))
         #expect(result.findings.summary == ["http.content-type/warning/well-known"])
     }
 
@@ -67,12 +82,15 @@ import Testing
         #expect(result.findings.summary == ["body.too-large/error/well-known", "location.root-only/error/domain"])
         #expect(result.findings[0].message.contains("131073 bytes"))
 
-        let exactlyAtTheLimit = check(Fixture.served(Fixture.validFile + padding.dropLast()), Fixture.served(Fixture.validFile, at: .root))
+        let exactlyAtTheLimit = check(
+            Fixture.served(Fixture.validFile + padding.dropLast()), Fixture.served(Fixture.validFile, at: .root))
         #expect(exactlyAtTheLimit.findings.isEmpty)
     }
 
     @Test func aBodyCutAtTheReadCapIsTooLarge() {
-        let result = check(Fixture.served(Array(repeating: 0x20, count: 4096), truncated: true), Fixture.served("", at: .root, status: 404))
+        let result = check(
+            Fixture.served(Array(repeating: 0x20, count: 4096), truncated: true),
+            Fixture.served("", at: .root, status: 404))
         #expect(result.findings.summary == ["body.too-large/error/well-known", "http.status/info/root"])
         #expect(result.findings[0].message.contains("more than 4096 bytes"))
     }
@@ -83,7 +101,9 @@ import Testing
     }
 
     @Test func invalidJSONNamesLineAndColumn() {
-        let result = check(Fixture.served("{\n  \"applinks\": {\n    \"details\": [],\n  }\n}"), Fixture.served("", at: .root, status: 404))
+        let result = check(
+            Fixture.served("{\n  \"applinks\": {\n    \"details\": [],\n  }\n}"),
+            Fixture.served("", at: .root, status: 404))
         #expect(result.findings.summary == ["json.invalid/error/well-known", "http.status/info/root"])
         #expect(result.findings[0].message.contains("line 4, column 3"))
         #expect(result.findings[0].message.contains("trailing comma"))
@@ -95,7 +115,9 @@ import Testing
     }
 
     @Test func aFileWithoutApplinksOpensNoLinks() {
-        let result = check(Fixture.served(#"{"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#), Fixture.served("", at: .root, status: 404))
+        let result = check(
+            Fixture.served(#"{"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#),
+            Fixture.served("", at: .root, status: 404))
         #expect(result.findings.summary == ["applinks.missing/error/well-known", "http.status/info/root"])
         #expect(result.findings[0].message.contains("webcredentials"))
         #expect(result.appIDs.webcredentials == [Fixture.appID])
@@ -123,11 +145,15 @@ import Testing
     }
 
     @Test func appIDsComeFromEveryServiceAndBothDetailForms() {
-        let modern = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.a.one","ABCDE12346.a.two","ABCDE12346.a.one"],"components":[{}]}]},"webcredentials":{"apps":["ABCDE12346.a.web"]},"appclips":{"apps":["ABCDE12346.a.one.Clip"]},"activitycontinuation":{"apps":["ABCDE12346.a.ac"]}}"#
+        let modern =
+            #"{"applinks":{"details":[{"appIDs":["ABCDE12346.a.one","ABCDE12346.a.two","ABCDE12346.a.one"],"components":[{}]}]},"webcredentials":{"apps":["ABCDE12346.a.web"]},"appclips":{"apps":["ABCDE12346.a.one.Clip"]},"activitycontinuation":{"apps":["ABCDE12346.a.ac"]}}"#
         let result = check(Fixture.served(modern), Fixture.served(modern, at: .root))
         #expect(result.findings.isEmpty)
-        #expect(result.appIDs == ServiceAppIDs(applinks: ["ABCDE12346.a.one", "ABCDE12346.a.two"], webcredentials: ["ABCDE12346.a.web"],
-                                               appclips: ["ABCDE12346.a.one.Clip"], activitycontinuation: ["ABCDE12346.a.ac"]))
+        #expect(
+            result.appIDs
+                == ServiceAppIDs(
+                    applinks: ["ABCDE12346.a.one", "ABCDE12346.a.two"], webcredentials: ["ABCDE12346.a.web"],
+                    appclips: ["ABCDE12346.a.one.Clip"], activitycontinuation: ["ABCDE12346.a.ac"]))
         let legacy = #"{"applinks":{"apps":[],"details":{"ABCDE12346.a.old":{"paths":["*"]}}}}"#
         let legacyResult = check(Fixture.served(legacy), Fixture.served(legacy, at: .root))
         #expect(legacyResult.appIDs.applinks == ["ABCDE12346.a.old"])
@@ -135,8 +161,9 @@ import Testing
     }
 
     @Test func anExpectedAppIDMissingFromTheFileIsAnError() {
-        let result = check(Fixture.served(Fixture.validFile), Fixture.served(Fixture.validFile, at: .root),
-                           expecting: [Fixture.appID, "FGHIJ67890.com.example.other", "ABCDE12346.COM.EXAMPLE.APP"])
+        let result = check(
+            Fixture.served(Fixture.validFile), Fixture.served(Fixture.validFile, at: .root),
+            expecting: [Fixture.appID, "FGHIJ67890.com.example.other", "ABCDE12346.COM.EXAMPLE.APP"])
         #expect(result.findings.summary == ["appid.missing/error/well-known", "appid.missing/error/well-known"])
         #expect(result.findings[0].message.contains("FGHIJ67890.com.example.other"))
         #expect(result.findings[1].message.contains("differs only in case"))
@@ -151,7 +178,8 @@ import Testing
     }
 
     @Test func aBrokenRootCopyBesideAGoodWellKnownFileIsAtMostAWarning() {
-        let result = check(Fixture.served(Fixture.validFile), Fixture.served("{,}", at: .root, contentType: "text/html"))
+        let result = check(
+            Fixture.served(Fixture.validFile), Fixture.served("{,}", at: .root, contentType: "text/html"))
         #expect(result.findings.summary == ["http.content-type/warning/root", "json.invalid/warning/root"])
         #expect(Verdict(findings: result.findings) == .warn)
     }
@@ -168,7 +196,8 @@ import Testing
 
     @Test func aTwoHundredThatTimesOutMidBodyIsATimeoutNotAMissingFile() {
         var trickle = Fixture.served("{\"applinks\"")
-        trickle.record.error = TransferError(kind: .timeout, curlCode: 28, message: "Operation timed out after 5000 milliseconds")
+        trickle.record.error = TransferError(
+            kind: .timeout, curlCode: 28, message: "Operation timed out after 5000 milliseconds")
         let result = check(trickle, Fixture.failed(.skipped, at: .root))
         #expect(result.findings.summary == ["net.timeout/error/well-known"])
     }

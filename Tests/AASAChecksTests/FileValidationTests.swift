@@ -19,6 +19,8 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
     }
     static let good = #""appIDs":["\#(id)"],"components":[{"/":"/buy/*"}]"#
 
+    // A table: one case a line, however long (the formatter leaves it alone).
+    // swift-format-ignore
     static let cases: [ValidationCase] = [
         ValidationCase(file: entry(good), expected: [], detail: ""),
         ValidationCase(file: entry(good, top: #","applink":{}"#), expected: ["file.unknown-key/warning"], detail: "did you mean \"applinks\""),
@@ -89,7 +91,8 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
         let summary = result.findings.map { "\($0.code.rawValue)/\($0.severity.rawValue)" }
         #expect(summary == testCase.expected, "\(result.findings.map(\.message))")
         if !testCase.detail.isEmpty {
-            #expect(result.findings.contains { $0.message.contains(testCase.detail) }, "\(result.findings.map(\.message))")
+            #expect(
+                result.findings.contains { $0.message.contains(testCase.detail) }, "\(result.findings.map(\.message))")
         }
         #expect(result.findings.allSatisfy { $0.location == .file })
     }
@@ -131,27 +134,41 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
 }
 
 @Suite struct ExpectationTests {
-    static let file = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/help/*","exclude":true},{"/":"/buy/*"}]},{"appIDs":["ABCDE12346.com.example.other"],"components":[{"/":"/other/*"}]}]}}"#
+    static let file =
+        #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/help/*","exclude":true},{"/":"/buy/*"}]},{"appIDs":["ABCDE12346.com.example.other"],"components":[{"/":"/other/*"}]}]}}"#
 
     func check(_ expectations: [(String, Bool)], appIDs: [String] = ["ABCDE12346.com.example.app"]) -> [Finding] {
-        let target = DomainTarget(domain: "example.com", expectedAppIDs: appIDs, inputLine: 1,
-                                  expectations: expectations.enumerated().map { URLExpectation(url: $1.0, opensApp: $1.1, inputLine: $0 + 2) })
-        let result = DomainChecks.assess(target: target, wellKnown: Fixture.served(Self.file), root: Fixture.served(Self.file, at: .root))
+        let target = DomainTarget(
+            domain: "example.com", expectedAppIDs: appIDs, inputLine: 1,
+            expectations: expectations.enumerated().map { URLExpectation(url: $1.0, opensApp: $1.1, inputLine: $0 + 2) }
+        )
+        let result = DomainChecks.assess(
+            target: target, wellKnown: Fixture.served(Self.file), root: Fixture.served(Self.file, at: .root))
         return result.findings
     }
 
     @Test func metExpectationsAddNothing() {
-        #expect(check([("https://example.com/buy/1", true), ("https://example.com/help/faq", false), ("https://example.com/about", false)]).isEmpty)
+        #expect(
+            check([
+                ("https://example.com/buy/1", true), ("https://example.com/help/faq", false),
+                ("https://example.com/about", false),
+            ]).isEmpty)
     }
 
     @Test func aURLThatMustOpenTheAppButIsExcluded() {
         let findings = check([("https://example.com/help/faq", true)])
         #expect(findings.map(\.code) == [.matchExpectedApp])
-        #expect(findings[0].message == "https://example.com/help/faq (line 2) must open the app but stays in the browser: excluded by applinks.details[0].components[0].")
+        #expect(
+            findings[0].message
+                == "https://example.com/help/faq (line 2) must open the app but stays in the browser: excluded by applinks.details[0].components[0]."
+        )
     }
 
     @Test func aURLThatMustOpenTheAppButMatchesNothing() {
-        #expect(check([("https://example.com/nothing", true)]).map(\.message) == ["https://example.com/nothing (line 2) must open the app but no rule matches it."])
+        #expect(
+            check([("https://example.com/nothing", true)]).map(\.message) == [
+                "https://example.com/nothing (line 2) must open the app but no rule matches it."
+            ])
     }
 
     @Test func aURLThatOpensAnotherApp() {
@@ -164,7 +181,10 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
     @Test func aURLThatMustStayInTheBrowserButOpensTheApp() {
         let findings = check([("https://example.com/buy/9", false)])
         #expect(findings.map(\.code) == [.matchExpectedBrowser])
-        #expect(findings[0].message == "https://example.com/buy/9 (line 2) must stay in the browser but opens ABCDE12346.com.example.app (applinks.details[0].components[1]).")
+        #expect(
+            findings[0].message
+                == "https://example.com/buy/9 (line 2) must stay in the browser but opens ABCDE12346.com.example.app (applinks.details[0].components[1])."
+        )
         #expect(findings[0].severity == .error)
     }
 }

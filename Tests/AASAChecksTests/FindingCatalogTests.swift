@@ -9,7 +9,8 @@ import Testing
 @Suite struct FindingCatalogTests {
     static let id = Fixture.appID
     static let valid = Fixture.validFile
-    static let other = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.other"],"components":[{"/":"/other/*"}]}]}}"#
+    static let other =
+        #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.other"],"components":[{"/":"/other/*"}]}]}}"#
 
     /// A file whose applinks entry has `entry` merged in (JSON members, without braces).
     static func entry(_ members: String, applinks: String = "") -> String {
@@ -21,7 +22,10 @@ import Testing
     }
 
     static func lint(_ text: String, minimumIOS: String? = nil) -> [Finding] {
-        FileLint.lint(Array(text.utf8), size: text.utf8.count, options: ValidationOptions(minimumIOS: minimumIOS.flatMap(IOSVersion.init))).findings
+        FileLint.lint(
+            Array(text.utf8), size: text.utf8.count,
+            options: ValidationOptions(minimumIOS: minimumIOS.flatMap(IOSVersion.init))
+        ).findings
     }
 
     static func domain(
@@ -31,7 +35,9 @@ import Testing
         DomainChecks.assess(target: target, wellKnown: wellKnown, root: root, deviceView: view).findings
     }
 
-    static func android(_ fetched: FetchedLocation, expected: [AndroidApp] = [AndroidApp(package: "com.example.app")]) -> [Finding] {
+    static func android(_ fetched: FetchedLocation, expected: [AndroidApp] = [AndroidApp(package: "com.example.app")])
+        -> [Finding]
+    {
         AssetLinksChecks.assess(fetched, expected: expected).findings
     }
 
@@ -52,14 +58,21 @@ import Testing
         .netBlockedAddress: { domain(Fixture.failed(.blockedAddress)) },
         .httpRedirect: { domain(Fixture.redirect(to: "https://www.example.com/")) },
         .httpStatus: { domain(Fixture.served("", status: 404)) },
-        .httpContentType: { domain(Fixture.served(valid, contentType: "text/plain")) + domain(Fixture.served(valid, contentType: "application/pkcs7-mime")) },
+        .httpContentType: {
+            domain(Fixture.served(valid, contentType: "text/plain"))
+                + domain(Fixture.served(valid, contentType: "application/pkcs7-mime"))
+        },
         .bodyTooLarge: { domain(Fixture.served(valid + String(repeating: " ", count: AppleLimits.maximumFileBytes))) },
         .bodyEmpty: { domain(Fixture.served("")) },
         .jsonInvalid: { lint(#"{"applinks": {},}"#) },
         .jsonNotObject: { lint("[]") },
         .fileSigned: { domain(Fixture.signed(valid, problem: nil)) },
         .signatureInvalid: { domain(Fixture.signed(valid, problem: "The signature does not match the content.")) },
-        .jsonDuplicateKey: { lint(#"{"applinks":{"details":[]},"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]}}"#) },
+        .jsonDuplicateKey: {
+            lint(
+                #"{"applinks":{"details":[]},"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]}}"#
+            )
+        },
         .applinksMissing: { lint(#"{"webcredentials":{"apps":["\#(id)"]}}"#) },
         .appIDMalformed: { lint(rules(#"{"/":"/a"}"#).replacingOccurrences(of: id, with: "TEAM_ID.com.example.app")) },
         .appIDMissing: { domain(Fixture.served(valid), target: Fixture.target(["ABCDE12346.com.example.missing"])) },
@@ -68,8 +81,12 @@ import Testing
         .fileUnknownKey: { lint(#"{"applink":{},"applinks":{"details":[]}}"#) },
         .serviceInvalid: { lint(#"{"applinks":{"details":[]},"webcredentials":1}"#) },
         .appClipSuffix: { lint(#"{"applinks":{"details":[]},"appclips":{"apps":["\#(id)"]}}"#) },
-        .applinksUnknownKey: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""detail":1,"#)) },
-        .applinksLegacyApps: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""apps":["\#(id)"],"#)) },
+        .applinksUnknownKey: {
+            lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""detail":1,"#))
+        },
+        .applinksLegacyApps: {
+            lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""apps":["\#(id)"],"#))
+        },
         .detailsMissing: { lint(#"{"applinks":{}}"#) },
         .detailsEmpty: { lint(#"{"applinks":{"details":[]}}"#) },
         .detailsInvalid: { lint(#"{"applinks":{"details":1}}"#) },
@@ -84,61 +101,141 @@ import Testing
             return lint(mixed) + lint(mixed, minimumIOS: "12")
         },
         .entryUnreachable: {
-            lint(#"{"applinks":{"details":[{"appIDs":["\#(id)"],"components":[{"/":"*","exclude":true}]},{"appIDs":["\#(id)"],"components":[{"/":"/a"}]}]}}"#)
+            lint(
+                #"{"applinks":{"details":[{"appIDs":["\#(id)"],"components":[{"/":"*","exclude":true}]},{"appIDs":["\#(id)"],"components":[{"/":"/a"}]}]}}"#
+            )
         },
-        .valueType: { lint(entry(#""appID":1,"appIDs":["\#(id)"],"components":[{"/":"/a"}]"#)) + lint(rules(#"{"/":"/a","comment":1}"#)) },
+        .valueType: {
+            lint(entry(#""appID":1,"appIDs":["\#(id)"],"components":[{"/":"/a"}]"#))
+                + lint(rules(#"{"/":"/a","comment":1}"#))
+        },
         .componentUnknownKey: { lint(rules(#"{"path":"/a"}"#)) },
         .componentQueryDisabled: { lint(rules(#"{"/":"/a","?":{"q":true}}"#)) },
         .ruleUnreachable: { lint(rules(#"{"/":"*"},{"/":"/a"}"#)) },
         .pathsURL: { lint(entry(#""appID":"\#(id)","paths":["https://example.com/a"]"#)) },
         .patternTooLong: { lint(rules(#"{"/":"/\#(String(repeating: "a", count: 5000))"}"#)) },
-        .defaultsUnknownKey: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""defaults":{"case":true},"#)) },
+        .defaultsUnknownKey: {
+            lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""defaults":{"case":true},"#))
+        },
         .variableUndefined: { lint(rules(#"{"/":"/$(nope)"}"#)) },
-        .variableInvalid: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""substitutionVariables":{"a$":["x"]},"#)) },
-        .variableEmpty: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/$(v)"}]"#, applinks: #""substitutionVariables":{"v":[]},"#)) },
-        .variableShadowsBuiltin: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/$(alpha)"}]"#, applinks: #""substitutionVariables":{"alpha":["x"]},"#)) },
-        .variableUnused: { lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""substitutionVariables":{"v":["x"]},"#)) },
+        .variableInvalid: {
+            lint(
+                entry(
+                    #""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#,
+                    applinks: #""substitutionVariables":{"a$":["x"]},"#))
+        },
+        .variableEmpty: {
+            lint(
+                entry(
+                    #""appIDs":["\#(id)"],"components":[{"/":"/$(v)"}]"#,
+                    applinks: #""substitutionVariables":{"v":[]},"#))
+        },
+        .variableShadowsBuiltin: {
+            lint(
+                entry(
+                    #""appIDs":["\#(id)"],"components":[{"/":"/$(alpha)"}]"#,
+                    applinks: #""substitutionVariables":{"alpha":["x"]},"#))
+        },
+        .variableUnused: {
+            lint(
+                entry(
+                    #""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#,
+                    applinks: #""substitutionVariables":{"v":["x"]},"#))
+        },
         .featureMinIOS: { lint(valid, minimumIOS: "12") },
         .auditInterrupted: { DomainChecks.notAudited(Fixture.target()).findings },
-        .cdnMissing: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served("", at: .cdn, status: 404))) },
-        .cdnError: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served("<html></html>", at: .cdn))) },
-        .cdnUnchecked: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.failed(.dns, at: .cdn))) },
-        .cdnStale: { domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served(other, at: .cdn))) },
+        .cdnMissing: {
+            domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served("", at: .cdn, status: 404)))
+        },
+        .cdnError: {
+            domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served("<html></html>", at: .cdn)))
+        },
+        .cdnUnchecked: {
+            domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.failed(.dns, at: .cdn)))
+        },
+        .cdnStale: {
+            domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served(other, at: .cdn)))
+        },
         .uaBlocked: {
-            domain(Fixture.served(valid), view: DomainChecks.DeviceView(bot: agent(Fixture.served("", status: 403), .bot), browser: agent(Fixture.served(valid), .browser)))
+            domain(
+                Fixture.served(valid),
+                view: DomainChecks.DeviceView(
+                    bot: agent(Fixture.served("", status: 403), .bot), browser: agent(Fixture.served(valid), .browser)))
         },
         .uaDiffer: {
-            domain(Fixture.served(valid), view: DomainChecks.DeviceView(bot: agent(Fixture.served(valid), .bot), browser: agent(Fixture.served(other), .browser)))
+            domain(
+                Fixture.served(valid),
+                view: DomainChecks.DeviceView(
+                    bot: agent(Fixture.served(valid), .bot), browser: agent(Fixture.served(other), .browser)))
         },
         .locationDiffer: { domain(Fixture.served(valid), root: Fixture.served(other, at: .root)) },
         .serviceMissing: {
-            domain(Fixture.served(valid), target: DomainTarget(domain: "example.com", expectedAppIDs: [id], services: [AssociatedService(service: .webcredentials, file: "App.entitlements")]))
+            domain(
+                Fixture.served(valid),
+                target: DomainTarget(
+                    domain: "example.com", expectedAppIDs: [id],
+                    services: [AssociatedService(service: .webcredentials, file: "App.entitlements")]))
         },
         .matchExpectedApp: {
-            domain(Fixture.served(valid), target: DomainTarget(domain: "example.com", expectations: [URLExpectation(url: "https://example.com/help", opensApp: true, inputLine: 2)]))
+            domain(
+                Fixture.served(valid),
+                target: DomainTarget(
+                    domain: "example.com",
+                    expectations: [URLExpectation(url: "https://example.com/help", opensApp: true, inputLine: 2)]))
         },
         .assetlinksStatus: { android(Fixture.served("", at: .assetlinks, status: 404)) },
-        .assetlinksRedirect: { android(Fixture.redirect(to: "https://www.example.com/.well-known/assetlinks.json", at: .assetlinks)) },
-        .assetlinksContentType: { android(Fixture.served(Fixture.assetLinks, at: .assetlinks, contentType: "text/plain")) },
-        .assetlinksTooLarge: { android(Fixture.served(Array(repeating: UInt8(ascii: " "), count: 200_000), at: .assetlinks)) },
+        .assetlinksRedirect: {
+            android(Fixture.redirect(to: "https://www.example.com/.well-known/assetlinks.json", at: .assetlinks))
+        },
+        .assetlinksContentType: {
+            android(Fixture.served(Fixture.assetLinks, at: .assetlinks, contentType: "text/plain"))
+        },
+        .assetlinksTooLarge: {
+            android(Fixture.served(Array(repeating: UInt8(ascii: " "), count: 200_000), at: .assetlinks))
+        },
         .assetlinksJSONInvalid: { android(Fixture.served("[{\"relation\": [],}]", at: .assetlinks)) },
         .assetlinksNotList: { android(Fixture.served("{\"relation\": []}", at: .assetlinks)) },
-        .assetlinksRelation: { android(Fixture.served(Fixture.assetLinks.replacingOccurrences(of: "delegate_permission/common.handle_all_urls", with: "handle all urls"), at: .assetlinks)) },
-        .assetlinksStatement: { android(Fixture.served("[{\"relation\": [\"delegate_permission/common.handle_all_urls\"], \"target\": {\"namespace\": \"ios_app\"}}]", at: .assetlinks)) },
+        .assetlinksRelation: {
+            android(
+                Fixture.served(
+                    Fixture.assetLinks.replacingOccurrences(
+                        of: "delegate_permission/common.handle_all_urls", with: "handle all urls"), at: .assetlinks))
+        },
+        .assetlinksStatement: {
+            android(
+                Fixture.served(
+                    "[{\"relation\": [\"delegate_permission/common.handle_all_urls\"], \"target\": {\"namespace\": \"ios_app\"}}]",
+                    at: .assetlinks))
+        },
         .assetlinksFingerprint: { android(Fixture.served(Fixture.assetLinks.lowercased(), at: .assetlinks)) },
-        .assetlinksInclude: { android(Fixture.served("[{\"include\": \"https://example.com/more.json\"}]", at: .assetlinks)) },
-        .assetlinksPackageMissing: { android(Fixture.served(Fixture.assetLinks, at: .assetlinks), expected: [AndroidApp(package: "com.example.other")]) },
+        .assetlinksInclude: {
+            android(Fixture.served("[{\"include\": \"https://example.com/more.json\"}]", at: .assetlinks))
+        },
+        .assetlinksPackageMissing: {
+            android(
+                Fixture.served(Fixture.assetLinks, at: .assetlinks),
+                expected: [AndroidApp(package: "com.example.other")])
+        },
         .assetlinksFingerprintMissing: {
-            android(Fixture.served(Fixture.assetLinks, at: .assetlinks), expected: [AndroidApp(package: "com.example.app", fingerprint: Fixture.otherFingerprint)])
+            android(
+                Fixture.served(Fixture.assetLinks, at: .assetlinks),
+                expected: [AndroidApp(package: "com.example.app", fingerprint: Fixture.otherFingerprint)])
         },
         .matchCutShort: {
             DomainChecks.assess(
-                target: DomainTarget(domain: "example.com", expectations: [URLExpectation(url: "https://example.com/buy/1", opensApp: true, inputLine: 2)]),
-                wellKnown: Fixture.served(valid), root: Fixture.served("", at: .root, status: 404), options: ValidationOptions(matchVisits: 1)
+                target: DomainTarget(
+                    domain: "example.com",
+                    expectations: [URLExpectation(url: "https://example.com/buy/1", opensApp: true, inputLine: 2)]),
+                wellKnown: Fixture.served(valid), root: Fixture.served("", at: .root, status: 404),
+                options: ValidationOptions(matchVisits: 1)
             ).findings
         },
         .matchExpectedBrowser: {
-            domain(Fixture.served(valid), target: DomainTarget(domain: "example.com", expectations: [URLExpectation(url: "https://example.com/buy/1", opensApp: false, inputLine: 2)]))
+            domain(
+                Fixture.served(valid),
+                target: DomainTarget(
+                    domain: "example.com",
+                    expectations: [URLExpectation(url: "https://example.com/buy/1", opensApp: false, inputLine: 2)]))
         },
     ]
 
@@ -151,13 +248,18 @@ import Testing
     func theChecksEmitTheCodeAtItsCatalogSeverity(code: FindingCode) throws {
         let scenario = try #require(Self.scenarios[code])
         let findings = scenario()
-        #expect(findings.contains { $0.code == code }, "\(code.rawValue) is not emitted by its scenario: \(findings.summary)")
+        #expect(
+            findings.contains { $0.code == code },
+            "\(code.rawValue) is not emitted by its scenario: \(findings.summary)")
         for finding in findings {
             let entry = finding.code.definition
             let allowed = [entry.severity] + entry.cases.map(\.severity)
             // The root copy's findings are lowered by policy (DomainChecks), not by the catalog.
             guard finding.location != .root else { continue }
-            #expect(allowed.contains(finding.severity), "\(finding.code.rawValue) emitted as \(finding.severity.rawValue); the catalog says \(entry.severityText)")
+            #expect(
+                allowed.contains(finding.severity),
+                "\(finding.code.rawValue) emitted as \(finding.severity.rawValue); the catalog says \(entry.severityText)"
+            )
         }
     }
 
@@ -168,7 +270,8 @@ import Testing
         for (code, severityCase) in reached {
             #expect(code.definition.cases.contains(severityCase))
             let severities = Self.scenarios[code]!().filter { $0.code == code }.map(\.severity)
-            #expect(severities.contains(severityCase.severity), "\(code.rawValue): '\(severityCase.when)' never reached")
+            #expect(
+                severities.contains(severityCase.severity), "\(code.rawValue): '\(severityCase.when)' never reached")
             #expect(severities.contains(code.definition.severity), "\(code.rawValue): its usual severity never reached")
         }
         let declared = FindingCode.allCases.flatMap { code in code.definition.cases.map { (code, $0) } }
@@ -180,6 +283,7 @@ import Testing
         // the category decides which ones.
         let content = FindingCode.allCases.filter { $0.definition.category == .content }
         #expect(content.contains(.jsonInvalid) && content.contains(.bodyTooLarge) && content.contains(.ruleUnreachable))
-        #expect(!content.contains(.httpContentType) && !content.contains(.bodyEmpty) && !content.contains(.appIDMissing))
+        #expect(
+            !content.contains(.httpContentType) && !content.contains(.bodyEmpty) && !content.contains(.appIDMissing))
     }
 }

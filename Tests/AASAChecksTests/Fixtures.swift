@@ -4,14 +4,22 @@ import Foundation
 /// Builders of fetched locations, as the fetcher would record them.
 enum Fixture {
     static let appID = "ABCDE12346.com.example.app"
-    static let validFile = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]}}"#
+    static let validFile =
+        #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]}}"#
 
-    static func served(_ body: String, at location: AASALocation = .wellKnown, contentType: String? = "application/json", status: Int = 200) -> FetchedLocation {
+    static func served(
+        _ body: String, at location: AASALocation = .wellKnown, contentType: String? = "application/json",
+        status: Int = 200
+    ) -> FetchedLocation {
         served(Array(body.utf8), at: location, contentType: contentType, status: status)
     }
 
-    static func served(_ body: [UInt8], at location: AASALocation = .wellKnown, contentType: String? = "application/json", status: Int = 200, truncated: Bool = false) -> FetchedLocation {
-        var record = FetchRecord(location: location, url: "https://example.com\(location.path)", status: status, httpVersion: "2")
+    static func served(
+        _ body: [UInt8], at location: AASALocation = .wellKnown, contentType: String? = "application/json",
+        status: Int = 200, truncated: Bool = false
+    ) -> FetchedLocation {
+        var record = FetchRecord(
+            location: location, url: "https://example.com\(location.path)", status: status, httpVersion: "2")
         record.headers.contentType = contentType
         record.bodyBytes = body.count
         record.bodyTruncated = truncated
@@ -23,7 +31,8 @@ enum Fixture {
     static let fingerprint = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")
     static let otherFingerprint = (0..<32).map { String(format: "%02X", 255 - $0) }.joined(separator: ":")
     /// A good assetlinks.json declaring com.example.app for App Links with `fingerprint`.
-    static let assetLinks = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\#(fingerprint)"]}}]"#
+    static let assetLinks =
+        #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\#(fingerprint)"]}}]"#
 
     /// A signed file's content as the audit hands it to the checks: the signature on the
     /// record (verified unless `problem` says otherwise), the content as the body.
@@ -40,13 +49,18 @@ enum Fixture {
         return fetched
     }
 
-    static func redirect(to target: String, status: Int = 301, at location: AASALocation = .wellKnown) -> FetchedLocation {
-        var record = FetchRecord(location: location, url: "https://example.com\(location.path)", status: status, httpVersion: "1.1")
+    static func redirect(to target: String, status: Int = 301, at location: AASALocation = .wellKnown)
+        -> FetchedLocation
+    {
+        var record = FetchRecord(
+            location: location, url: "https://example.com\(location.path)", status: status, httpVersion: "1.1")
         record.redirectTarget = target
         return FetchedLocation(record: record)
     }
 
-    static func failed(_ kind: TransferErrorKind, at location: AASALocation = .wellKnown, message: String = "curl says no") -> FetchedLocation {
+    static func failed(
+        _ kind: TransferErrorKind, at location: AASALocation = .wellKnown, message: String = "curl says no"
+    ) -> FetchedLocation {
         var record = FetchRecord(location: location, url: "https://example.com\(location.path)")
         record.error = TransferError(kind: kind, curlCode: 7, message: message)
         return FetchedLocation(record: record)

@@ -8,7 +8,8 @@ import Testing
 /// Replays the fuzz seeds and every input a fuzzer ever crashed on
 /// (Tests/Fixtures/fuzz-regressions/checks-* and matcher-*), with the fuzz targets' checks.
 @Suite struct FuzzRegressionTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func files(in folder: String) -> [URL] {
         let directory = root.appendingPathComponent(folder)
@@ -37,7 +38,8 @@ import Testing
             let url = asMatcherInput ? String(decoding: bytes[..<newline], as: UTF8.self) : "/path/a?q=1#f"
             let fileBytes = asMatcherInput ? Array(bytes[min(newline + 1, bytes.count)...]) : bytes
             guard case .object(let object)? = try? JSONParser.parse(fileBytes) else { return }
-            let decision = Matcher(file: object, domain: "fuzz.example").decide(url.contains("://") ? url : "https://fuzz.example/" + url)
+            let decision = Matcher(file: object, domain: "fuzz.example").decide(
+                url.contains("://") ? url : "https://fuzz.example/" + url)
             if case .success(let decision) = decision {
                 #expect(decision.outcome != .app || !decision.appIDs.isEmpty)
             }

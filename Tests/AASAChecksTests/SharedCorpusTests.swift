@@ -10,7 +10,9 @@ enum SharedCorpus {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("../shared/corpus/aasa").standardizedFileURL
 
-    static var isAvailable: Bool { FileManager.default.fileExists(atPath: directory.appendingPathComponent("MANIFEST.tsv").path) }
+    static var isAvailable: Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent("MANIFEST.tsv").path)
+    }
 
     /// (file name, manifest notes) for every file.
     static func manifest() throws -> [(file: String, notes: String)] {
@@ -28,7 +30,10 @@ enum SharedCorpus {
     }
 }
 
-@Suite(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent (a user's clone has none): skipping the shared-corpus tests"))
+@Suite(
+    .enabled(
+        if: SharedCorpus.isAvailable,
+        "../shared/corpus is absent (a user's clone has none): skipping the shared-corpus tests"))
 struct SharedCorpusTests {
     @Test func sharedCorpusEveryFileGetsAVerdictAndInvalidJSONIsNamed() throws {
         let manifest = try SharedCorpus.manifest()
@@ -39,7 +44,9 @@ struct SharedCorpusTests {
             let verdict = Verdict(findings: result.findings)
             let saysInvalid = notes.contains("INVALID JSON")
             let foundInvalid = result.findings.contains { $0.code == .jsonInvalid }
-            #expect(saysInvalid == foundInvalid, "\(file): manifest says \(saysInvalid ? "invalid" : "valid"), checks found \(result.findings.summary)")
+            #expect(
+                saysInvalid == foundInvalid,
+                "\(file): manifest says \(saysInvalid ? "invalid" : "valid"), checks found \(result.findings.summary)")
             if foundInvalid {
                 invalid += 1
                 #expect(verdict == .fail)
@@ -52,12 +59,25 @@ struct SharedCorpusTests {
     @Test(arguments: [
         // Pinned by hand: what these real files must yield.
         ("0001.json", ["json.invalid/error/well-known"], "trailing comma"),
-        ("0054.json", ["json.invalid/error/well-known"], "control character U+000A inside a string (must be escaped) at line 8, column 19"),
+        (
+            "0054.json", ["json.invalid/error/well-known"],
+            "control character U+000A inside a string (must be escaped) at line 8, column 19"
+        ),
         ("0024.json", ["appid.malformed/error/well-known"], "REPLACE_WITH_DEVELOPMENT_TEAM_ID"),
         ("0188.json", ["appid.malformed/error/well-known"], "ABCD1234.com.apple.wwdc"),
-        ("0037.json", Array(repeating: "rule.unreachable/warning/well-known", count: 3), "exclusion never applies, because applinks.details[0].components[0] matches every URL first"),
-        ("0082.json", ["entry.unknown-key/warning/well-known", "entry.no-app/error/well-known"], "did you mean \"appID\""),
-        ("0103.json", ["appid.malformed/error/well-known", "paths.url/error/well-known", "paths.url/error/well-known"], "\"http://www.novelty.today/redirects/*\" is a full URL"),
+        (
+            "0037.json", Array(repeating: "rule.unreachable/warning/well-known", count: 3),
+            "exclusion never applies, because applinks.details[0].components[0] matches every URL first"
+        ),
+        (
+            "0082.json", ["entry.unknown-key/warning/well-known", "entry.no-app/error/well-known"],
+            "did you mean \"appID\""
+        ),
+        (
+            "0103.json",
+            ["appid.malformed/error/well-known", "paths.url/error/well-known", "paths.url/error/well-known"],
+            "\"http://www.novelty.today/redirects/*\" is a full URL"
+        ),
         ("0189.json", ["rule.unreachable/warning/well-known"], "applinks.details[0].paths[1]"),
     ])
     func sharedCorpusPinnedFiles(file: String, expected: [String], detail: String) throws {

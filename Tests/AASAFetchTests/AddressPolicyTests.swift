@@ -9,8 +9,10 @@ import Testing
 
     @Test(arguments: [
         ("127.0.0.1", "loopback"), ("127.255.0.9", "loopback"), ("10.1.2.3", "private"), ("172.16.0.1", "private"),
-        ("172.31.255.255", "private"), ("192.168.1.1", "private"), ("169.254.169.254", "link-local"), ("100.64.0.1", "CGNAT"),
-        ("100.100.100.200", "CGNAT"), ("0.0.0.0", "this network"), ("224.0.0.1", "multicast"), ("255.255.255.255", "reserved"),
+        ("172.31.255.255", "private"), ("192.168.1.1", "private"), ("169.254.169.254", "link-local"),
+        ("100.64.0.1", "CGNAT"),
+        ("100.100.100.200", "CGNAT"), ("0.0.0.0", "this network"), ("224.0.0.1", "multicast"),
+        ("255.255.255.255", "reserved"),
         ("198.18.0.1", "benchmarking"), ("192.0.2.7", "documentation"),
         ("::1", "loopback"), ("::", "unspecified"), ("fe80::1", "link-local"), ("fd00:ec2::254", "unique local"),
         ("fc00::1", "unique local"), ("ff02::1", "multicast"), ("2001:db8::1", "documentation"),
@@ -53,7 +55,9 @@ import Testing
         #expect(IPNetwork("0.0.0.0/0")?.contains(try #require(IPAddress("203.0.113.9"))) == true)
         #expect(IPNetwork("0.0.0.0/0")?.contains(try #require(IPAddress("::1"))) == false)
         #expect(IPNetwork("::1/128")?.description == "::1/128")
-        for bad in ["10.0.0.0/33", "::/129", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/٣", "example.com", "0x7f.1", "10.1", ""] {
+        for bad in [
+            "10.0.0.0/33", "::/129", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/٣", "example.com", "0x7f.1", "10.1", "",
+        ] {
             #expect(IPNetwork(bad) == nil, "\(bad) parsed")
         }
     }

@@ -2,13 +2,14 @@ import AASAFetch
 import AASAModel
 import Crypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The fetcher against real HTTPS servers on 127.0.0.1, with certificates from a test CA.
 @Suite struct FetcherTests {
     static let pki = try! TestPKI()
-    static let validJSON = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]}}"#
+    static let validJSON =
+        #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]}}"#
 
     let directory: TemporaryDirectory
     let caFile: String
@@ -18,25 +19,37 @@ import TestSupport
         caFile = try Self.pki.writeCACertificate(in: directory.url)
     }
 
-    func server(names: [String] = ["*.aasa.test"], validUntil: Date = Date().addingTimeInterval(86400), pki: TestPKI = pki,
-                script: @escaping @Sendable (String, String) -> ScriptedResponse) throws -> LoopbackServer {
+    func server(
+        names: [String] = ["*.aasa.test"], validUntil: Date = Date().addingTimeInterval(86400), pki: TestPKI = pki,
+        script: @escaping @Sendable (String, String) -> ScriptedResponse
+    ) throws -> LoopbackServer {
         let identity = try pki.issueServerIdentity(for: names, validUntil: validUntil)
         return try LoopbackServer(identity: identity, script: script)
     }
 
-    func fetcher(_ server: LoopbackServer, timeout: Double = 10, maximumBodyBytes: Int = 1 << 20, trustTestCA: Bool = true, concurrency: Int = 64,
-                 loops: Int = 1) throws -> Fetcher {
-        try Fetcher(configuration: FetcherConfiguration(
-            timeoutSeconds: timeout, userAgent: "aasa-audit-tests/1", maximumBodyBytes: maximumBodyBytes,
-            connectTo: [server.connectTo], caCertFile: trustTestCA ? caFile : nil, addressPolicy: .testServers, expectedConcurrency: concurrency, loopThreads: loops))
+    func fetcher(
+        _ server: LoopbackServer, timeout: Double = 10, maximumBodyBytes: Int = 1 << 20, trustTestCA: Bool = true,
+        concurrency: Int = 64,
+        loops: Int = 1
+    ) throws -> Fetcher {
+        try Fetcher(
+            configuration: FetcherConfiguration(
+                timeoutSeconds: timeout, userAgent: "aasa-audit-tests/1", maximumBodyBytes: maximumBodyBytes,
+                connectTo: [server.connectTo], caCertFile: trustTestCA ? caFile : nil, addressPolicy: .testServers,
+                expectedConcurrency: concurrency, loopThreads: loops))
     }
 
     func url(_ host: String, _ location: AASALocation) -> String { "https://\(host)\(location.path)" }
 
     @Test func fetchesAFileAndRecordsTheResponse() async throws {
         let server = try server { _, _ in
-            .respond(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=3600"), ("ETag", "\"v1\""), ("Server", "test")],
-                     body: Array(Self.validJSON.utf8))
+            .respond(
+                status: 200,
+                headers: [
+                    ("Content-Type", "application/json"), ("Cache-Control", "max-age=3600"), ("ETag", "\"v1\""),
+                    ("Server", "test"),
+                ],
+                body: Array(Self.validJSON.utf8))
         }
         defer { server.shutdown() }
         let fetcher = try fetcher(server)
@@ -72,7 +85,8 @@ import TestSupport
         defer { fetcher.shutdown() }
 
         let first = await fetcher.fetch(FetchRequest(url: url("a.aasa.test", .wellKnown), location: .wellKnown))
-        let second = await fetcher.fetch(FetchRequest(url: url("a.aasa.test", .root), location: .root, closeConnection: true))
+        let second = await fetcher.fetch(
+            FetchRequest(url: url("a.aasa.test", .root), location: .root, closeConnection: true))
         #expect(first.record.newConnection == true)
         #expect(second.record.newConnection == false)
         #expect(server.connectionCount == 1)
@@ -81,7 +95,9 @@ import TestSupport
 
     @Test func neverFollowsRedirects() async throws {
         let server = try server { host, path in
-            path.hasPrefix("/.well-known") ? .redirect(301, to: "https://www.aasa.test/.well-known/apple-app-site-association") : .json(Self.validJSON)
+            path.hasPrefix("/.well-known")
+                ? .redirect(301, to: "https://www.aasa.test/.well-known/apple-app-site-association")
+                : .json(Self.validJSON)
         }
         defer { server.shutdown() }
         let fetcher = try fetcher(server)
@@ -103,11 +119,13 @@ import TestSupport
         let fetcher = try fetcher(server)
         defer { fetcher.shutdown() }
 
-        let first = await fetcher.fetch(FetchRequest(url: url("one.aasa.test", .wellKnown), location: .wellKnown, closeConnection: true))
+        let first = await fetcher.fetch(
+            FetchRequest(url: url("one.aasa.test", .wellKnown), location: .wellKnown, closeConnection: true))
         #expect(first.record.status == 200)
         // From now on the file trusts nothing; a connection that read it again would fail.
         try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: caFile))
-        let second = await fetcher.fetch(FetchRequest(url: url("two.aasa.test", .wellKnown), location: .wellKnown, closeConnection: true))
+        let second = await fetcher.fetch(
+            FetchRequest(url: url("two.aasa.test", .wellKnown), location: .wellKnown, closeConnection: true))
         #expect(second.record.error == nil)
         #expect(second.record.status == 200)
         #expect(server.connectionCount == 2)
@@ -156,7 +174,9 @@ import TestSupport
 
     @Test func reportsARefusedConnection() async throws {
         let port = try LoopbackServer.unusedPort()
-        let fetcher = try Fetcher(configuration: FetcherConfiguration(userAgent: "t", connectTo: ["::127.0.0.1:\(port)"], caCertFile: caFile, addressPolicy: .testServers))
+        let fetcher = try Fetcher(
+            configuration: FetcherConfiguration(
+                userAgent: "t", connectTo: ["::127.0.0.1:\(port)"], caCertFile: caFile, addressPolicy: .testServers))
         defer { fetcher.shutdown() }
 
         let result = await fetcher.fetch(FetchRequest(url: url("down.aasa.test", .wellKnown), location: .wellKnown))
@@ -172,14 +192,19 @@ import TestSupport
         let server = try server { _, _ in .json(Self.validJSON) }
         defer { server.shutdown() }
         let connectTo = ["::127.0.0.1:\(server.port)"]
-        let guarded = try Fetcher(configuration: FetcherConfiguration(userAgent: "t", connectTo: connectTo, caCertFile: caFile))
+        let guarded = try Fetcher(
+            configuration: FetcherConfiguration(userAgent: "t", connectTo: connectTo, caCertFile: caFile))
         defer { guarded.shutdown() }
         let refused = await guarded.fetch(FetchRequest(url: url(host, .wellKnown), location: .wellKnown))
         #expect(refused.record.error?.kind == .blockedAddress)
-        #expect(refused.record.error?.message.contains("127.0.0.1 is loopback (127.0.0.0/8)") == true, "\(refused.record.error?.message ?? "")")
+        #expect(
+            refused.record.error?.message.contains("127.0.0.1 is loopback (127.0.0.0/8)") == true,
+            "\(refused.record.error?.message ?? "")")
         #expect(server.connectionCount == 0)
 
-        let allowing = try Fetcher(configuration: FetcherConfiguration(userAgent: "t", connectTo: connectTo, caCertFile: caFile, addressPolicy: .testServers))
+        let allowing = try Fetcher(
+            configuration: FetcherConfiguration(
+                userAgent: "t", connectTo: connectTo, caCertFile: caFile, addressPolicy: .testServers))
         defer { allowing.shutdown() }
         let fetched = await allowing.fetch(FetchRequest(url: url("good.aasa.test", .wellKnown), location: .wellKnown))
         #expect(fetched.record.status == 200)
@@ -201,9 +226,10 @@ import TestSupport
     @Test func aHostThatNeverCompletesAConnectionCostsTheConnectTimeout() async throws {
         let silent = try FaultServer(identity: nil, fault: .silent)
         defer { silent.shutdown() }
-        let fetcher = try Fetcher(configuration: FetcherConfiguration(
-            timeoutSeconds: 30, connectTimeoutSeconds: 1, userAgent: "aasa-audit-tests/1",
-            connectTo: [silent.connectTo("dead.aasa.test")], caCertFile: caFile, addressPolicy: .testServers))
+        let fetcher = try Fetcher(
+            configuration: FetcherConfiguration(
+                timeoutSeconds: 30, connectTimeoutSeconds: 1, userAgent: "aasa-audit-tests/1",
+                connectTo: [silent.connectTo("dead.aasa.test")], caCertFile: caFile, addressPolicy: .testServers))
         defer { fetcher.shutdown() }
         await expectEndedByTheOneSecondBudget(fetcher, host: "dead.aasa.test")
     }
@@ -229,7 +255,11 @@ import TestSupport
     }
 
     @Test func stopsReadingAtTheCapWhenTheLengthIsDeclared() async throws {
-        let server = try server { _, _ in .respond(status: 200, headers: [("Content-Type", "application/json")], body: Array(repeating: 0x20, count: 10_000)) }
+        let server = try server { _, _ in
+            .respond(
+                status: 200, headers: [("Content-Type", "application/json")],
+                body: Array(repeating: 0x20, count: 10_000))
+        }
         defer { server.shutdown() }
         let fetcher = try fetcher(server, maximumBodyBytes: 4096)
         defer { fetcher.shutdown() }
@@ -242,7 +272,9 @@ import TestSupport
     }
 
     @Test func stopsReadingAtTheCapWhenTheBodyIsChunked() async throws {
-        let server = try server { _, _ in .respond(status: 200, headers: [], body: Array(repeating: 0x20, count: 50_000), chunked: true) }
+        let server = try server { _, _ in
+            .respond(status: 200, headers: [], body: Array(repeating: 0x20, count: 50_000), chunked: true)
+        }
         defer { server.shutdown() }
         let fetcher = try fetcher(server, maximumBodyBytes: 4096)
         defer { fetcher.shutdown() }
@@ -258,7 +290,11 @@ import TestSupport
         let padded = #"{"applinks":{"details":[]},"pad":""# + String(repeating: " ", count: 200_000) + #""}"#
         let compressed = try await Gzip.compress(Array(padded.utf8))
         #expect(compressed.count < 2_000)
-        let server = try server { _, _ in .respond(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: compressed) }
+        let server = try server { _, _ in
+            .respond(
+                status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+                body: compressed)
+        }
         defer { server.shutdown() }
         let fetcher = try fetcher(server)
         defer { fetcher.shutdown() }
@@ -295,7 +331,9 @@ import TestSupport
         let fetcher = try fetcher(server, timeout: 120)
         defer { fetcher.shutdown() }
 
-        let task = Task { await fetcher.fetch(FetchRequest(url: url("slow.aasa.test", .wellKnown), location: .wellKnown)) }
+        let task = Task {
+            await fetcher.fetch(FetchRequest(url: url("slow.aasa.test", .wellKnown), location: .wellKnown))
+        }
         try await Task.sleep(for: .milliseconds(200))
         let started = ContinuousClock.now
         task.cancel()
@@ -318,7 +356,8 @@ import TestSupport
             for host in hosts {
                 group.addTask {
                     let first = await fetcher.fetch(FetchRequest(url: url(host, .wellKnown), location: .wellKnown))
-                    let second = await fetcher.fetch(FetchRequest(url: url(host, .root), location: .root, closeConnection: true))
+                    let second = await fetcher.fetch(
+                        FetchRequest(url: url(host, .root), location: .root, closeConnection: true))
                     return (host, [first, second])
                 }
             }

@@ -73,7 +73,9 @@ import Testing
             #expect(error.reason.contains("nesting deeper than \(JSONParser.defaultMaxDepth)"))
             #expect(error.offset == JSONParser.defaultMaxDepth)
         }
-        let allowed = String(repeating: "[", count: JSONParser.defaultMaxDepth) + String(repeating: "]", count: JSONParser.defaultMaxDepth)
+        let allowed =
+            String(repeating: "[", count: JSONParser.defaultMaxDepth)
+            + String(repeating: "]", count: JSONParser.defaultMaxDepth)
         #expect(throws: Never.self) { try JSONParser.parse(allowed) }
     }
 
@@ -87,7 +89,8 @@ import Testing
     }
 
     @Test func prettyPrintingRoundTrips() throws {
-        let source = #"{"applinks":{"details":[{"appIDs":["ABCDE12346.a.b"],"components":[{"/":"/x/*","comment":"say \"hi\"\n"}]}],"apps":[]},"n":-1.5E+3,"e":{},"l":[]}"#
+        let source =
+            #"{"applinks":{"details":[{"appIDs":["ABCDE12346.a.b"],"components":[{"/":"/x/*","comment":"say \"hi\"\n"}]}],"apps":[]},"n":-1.5E+3,"e":{},"l":[]}"#
         let value = try JSONParser.parse(source)
         let pretty = value.prettyPrinted()
         #expect(try JSONParser.parse(pretty) == value)

@@ -23,14 +23,18 @@ import Testing
     }
 
     @Test func aLoneStarMatchesEveryText() async {
-        await propertyCheck(input: Self.characters(Self.pathCharacters + ["*", "?", "$", "(", ")", "#", "&", "="]).string(of: 0...40)) { text in
+        await propertyCheck(
+            input: Self.characters(Self.pathCharacters + ["*", "?", "$", "(", ")", "#", "&", "="]).string(of: 0...40)
+        ) { text in
             #expect(Pattern("*", variables: VariableTable(), caseSensitive: true).matches(text))
             #expect(Pattern("*", variables: VariableTable(), caseSensitive: false).matches(text))
         }
     }
 
     @Test func aCatchAllRuleSendsEveryURLOnTheHostToTheApp() async throws {
-        let file = try #require(try JSONParser.parse(#"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"*"}]}]}}"#).objectValue)
+        let file = try #require(
+            try JSONParser.parse(#"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"*"}]}]}}"#).objectValue
+        )
         let matcher = Matcher(file: file, domain: "acme.example")
         await propertyCheck(input: Self.text, Self.text) { path, query in
             let decision = try matcher.decide("https://acme.example/\(path)?\(query)").get()
@@ -41,7 +45,8 @@ import Testing
     @Test func anExclusionListedFirstBlocksEveryURLItMatches() async throws {
         await propertyCheck(input: Self.text, Self.text) { prefix, rest in
             let excluded = "/" + prefix.filter { $0 != "%" && $0 != "/" }
-            let json = #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"\#(excluded)*","exclude":true},{"/":"*"},{"/":"\#(excluded)"}]}]}}"#
+            let json =
+                #"{"applinks":{"details":[{"appIDs":["T.a"],"components":[{"/":"\#(excluded)*","exclude":true},{"/":"*"},{"/":"\#(excluded)"}]}]}}"#
             let file = try #require(try JSONParser.parse(json).objectValue)
             let matcher = Matcher(file: file, domain: "acme.example")
             let decision = try matcher.decide("https://acme.example\(excluded)\(rest.filter { $0 != "%" })").get()

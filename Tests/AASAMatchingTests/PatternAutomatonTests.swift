@@ -1,6 +1,7 @@
-@testable import AASAMatching
 import PropertyBased
 import Testing
+
+@testable import AASAMatching
 
 /// The matcher's automaton: the same answers as a plain backtracking reading of the pattern
 /// language, at a cost bounded by states × text length whatever the pattern holds.
@@ -19,7 +20,8 @@ import Testing
             // "V" stands for $(v) in the generated patterns.
             return variables["v", default: []].contains { value in
                 (0...text.count).contains { end in
-                    reference(Array(value), Array(text.prefix(end)), variables: [:]) && reference(rest, Array(text.dropFirst(end)), variables: variables)
+                    reference(Array(value), Array(text.prefix(end)), variables: [:])
+                        && reference(rest, Array(text.dropFirst(end)), variables: variables)
                 }
             }
         default:
@@ -32,7 +34,8 @@ import Testing
     static let subject = Gen<Character?>.element(of: Array("abc")).map { $0! }.string(of: 0...9)
 
     @Test func agreesWithTheBacktrackingReading() async {
-        await propertyCheck(input: Self.patternText, Self.valueText, Self.valueText, Self.subject) { pattern, first, second, text in
+        await propertyCheck(input: Self.patternText, Self.valueText, Self.valueText, Self.subject) {
+            pattern, first, second, text in
             let variables = ["v": [first, second]]
             let source = pattern.replacingOccurrences(of: "V", with: "$(v)")
             let compiled = Pattern(source, variables: VariableTable(user: variables), caseSensitive: true)

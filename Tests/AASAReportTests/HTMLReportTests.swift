@@ -6,10 +6,15 @@ import Testing
 @Suite struct HTMLReportTests {
     static let markup = #"<script>alert(1)</script><img src=x onerror=alert(2)>"'&"#
 
-    func page(domains: [DomainReport], files: [[ServedFileDisplay]], problems: [InputProblem] = [Samples.problem()], complete: Bool = true) -> String {
+    func page(
+        domains: [DomainReport], files: [[ServedFileDisplay]], problems: [InputProblem] = [Samples.problem()],
+        complete: Bool = true
+    ) -> String {
         let html = HTMLReport()
         let tool = ToolInfo(version: "0.1.0")
-        var page = html.head(tool: tool, run: Samples.run(complete: complete), summary: Samples.summary(of: domains), input: InputInfo(problems: problems))
+        var page = html.head(
+            tool: tool, run: Samples.run(complete: complete), summary: Samples.summary(of: domains),
+            input: InputInfo(problems: problems))
         for (index, domain) in domains.enumerated() {
             page += html.row(index: index, report: domain, files: files[index])
         }
@@ -17,12 +22,17 @@ import Testing
     }
 
     @Test func showsTheSummaryAndARowPerDomain() {
-        let pass = DomainReport(domain: "good.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(applinks: ["ABCDE12346.a.b"]), findings: [])
+        let pass = DomainReport(
+            domain: "good.example", inputLine: 1, expectedAppIDs: [], fetches: [],
+            appIDs: ServiceAppIDs(applinks: ["ABCDE12346.a.b"]), findings: [])
         let fail = Samples.domain("bad.example")
         let text = page(domains: [pass, fail], files: [[], []])
         #expect(text.hasPrefix("<!DOCTYPE html>"))
         // A passing domain is one compact line; anchors are the domains' names.
-        #expect(text.contains(##"<section class="domain pass compact" id="good.example" data-verdict="pass"><div class="row"><span class="badge pass">pass</span><a class="name" href="#good.example">good.example</a>"##))
+        #expect(
+            text.contains(
+                ##"<section class="domain pass compact" id="good.example" data-verdict="pass"><div class="row"><span class="badge pass">pass</span><a class="name" href="#good.example">good.example</a>"##
+            ))
         #expect(text.contains(#"<section class="domain fail" id="bad.example" data-verdict="fail">"#))
         // Failures first: the fail filter is chosen when there are failures.
         #expect(text.contains(#"value="fail" checked>"#))
@@ -38,24 +48,40 @@ import Testing
     @Test func aSeverityChangedByPolicySaysWhatItWas() {
         var finding = Finding(code: .cdnStale, severity: .info, location: .cdn, message: "differs")
         finding.overriddenFrom = .warning
-        let domain = DomainReport(domain: "stale.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(), findings: [finding])
+        let domain = DomainReport(
+            domain: "stale.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+            findings: [finding])
         let text = page(domains: [domain], files: [[]])
-        #expect(text.contains(#"<span class="badge info">info</span><br><span class="where" title="changed by --severity">was warning</span>"#), "\(text.suffix(3000))")
+        #expect(
+            text.contains(
+                #"<span class="badge info">info</span><br><span class="where" title="changed by --severity">was warning</span>"#
+            ), "\(text.suffix(3000))")
     }
 
     @Test func showsChangesAtTheTop() {
         let html = HTMLReport()
         let tool = ToolInfo(version: "0.1.0")
-        let change = DomainChange(domain: "a.example", verdict: VerdictChange(from: .pass, to: .fail),
-                                  newFindings: [Finding(code: .httpRedirect, severity: .error, location: .wellKnown, message: "HTTP 301 redirect to <x>")], resolvedFindings: [])
-        let changed = RunChanges(previousRunStartedAt: Samples.started, domains: [change], addedDomains: [], removedDomains: ["gone.example"])
-        let text = html.head(tool: tool, run: Samples.run(), summary: Samples.summary(of: []), input: InputInfo(problems: []), changes: changed)
+        let change = DomainChange(
+            domain: "a.example", verdict: VerdictChange(from: .pass, to: .fail),
+            newFindings: [
+                Finding(
+                    code: .httpRedirect, severity: .error, location: .wellKnown, message: "HTTP 301 redirect to <x>")
+            ], resolvedFindings: [])
+        let changed = RunChanges(
+            previousRunStartedAt: Samples.started, domains: [change], addedDomains: [], removedDomains: ["gone.example"]
+        )
+        let text = html.head(
+            tool: tool, run: Samples.run(), summary: Samples.summary(of: []), input: InputInfo(problems: []),
+            changes: changed)
         #expect(text.contains("Changes since the run of 2026-11-18 11:06:40 UTC"))
         #expect(text.contains("<code>http.redirect</code> HTTP 301 redirect to &lt;x&gt;"))
         #expect(text.contains("No longer audited: gone.example"))
         #expect(!text.contains("New domains:"))
-        let unchanged = RunChanges(previousRunStartedAt: Samples.started, domains: [], addedDomains: [], removedDomains: [])
-        let quiet = html.head(tool: tool, run: Samples.run(), summary: Samples.summary(of: []), input: InputInfo(problems: []), changes: unchanged)
+        let unchanged = RunChanges(
+            previousRunStartedAt: Samples.started, domains: [], addedDomains: [], removedDomains: [])
+        let quiet = html.head(
+            tool: tool, run: Samples.run(), summary: Samples.summary(of: []), input: InputInfo(problems: []),
+            changes: unchanged)
         #expect(quiet.contains("No changes since the run of"))
         #expect(!quiet.contains("No longer audited"))
     }
@@ -70,27 +96,38 @@ import Testing
 
     @Test func escapesEverythingFromServersAndInput() {
         let hostile = Samples.domain("example.com", text: Self.markup)
-        let files = [[
-            ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .text("{\"applinks\": \"\(Self.markup)\"}")),
-            ServedFileDisplay(location: .root, sha256: "cd", content: .sameAs(domain: Self.markup, row: 9)),
-        ]]
+        let files = [
+            [
+                ServedFileDisplay(
+                    location: .wellKnown, sha256: "ab", content: .text("{\"applinks\": \"\(Self.markup)\"}")),
+                ServedFileDisplay(location: .root, sha256: "cd", content: .sameAs(domain: Self.markup, row: 9)),
+            ]
+        ]
         let text = page(domains: [hostile], files: files, problems: [Samples.problem(text: Self.markup)])
         // The page's own single script, and none from the data.
         #expect(text.components(separatedBy: "<script").count == 2)
         #expect(!text.contains("<img"))
         #expect(!text.contains("onerror=alert(2)>"))
-        #expect(text.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;"))
+        #expect(
+            text.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;"))
     }
 
     /// Mustache's built-in escaping compares whole Characters, so a quote or `<` that a
     /// combining mark follows is a different Character and passed through as it was.
     @Test func escapesMarkupFollowedByCombiningMarks() {
         let combined = "\"\u{301} onmouseover=alert(3) x=\"\u{301}<\u{301}script>'\u{301}&\u{301}"
-        let text = page(domains: [Samples.domain("example.com", text: combined)], files: [[]], problems: [Samples.problem(text: combined)])
+        let text = page(
+            domains: [Samples.domain("example.com", text: combined)], files: [[]],
+            problems: [Samples.problem(text: combined)])
         let scalars = Array(text.unicodeScalars)
-        let unescaped = scalars.indices.dropFirst().filter { scalars[$0] == "\u{301}" && "\"<'&".unicodeScalars.contains(scalars[$0 - 1]) }
-        #expect(unescaped.isEmpty, "\(unescaped.count) markup characters before a combining mark went through unescaped")
-        #expect(text.contains("&quot;\u{301} onmouseover=alert(3) x=&quot;\u{301}&lt;\u{301}script&gt;&#39;\u{301}&amp;\u{301}"))
+        let unescaped = scalars.indices.dropFirst().filter {
+            scalars[$0] == "\u{301}" && "\"<'&".unicodeScalars.contains(scalars[$0 - 1])
+        }
+        #expect(
+            unescaped.isEmpty, "\(unescaped.count) markup characters before a combining mark went through unescaped")
+        #expect(
+            text.contains(
+                "&quot;\u{301} onmouseover=alert(3) x=&quot;\u{301}&lt;\u{301}script&gt;&#39;\u{301}&amp;\u{301}"))
     }
 
     @Test func leavesTextWithoutMarkupAsItIs() {
@@ -100,12 +137,19 @@ import Testing
     }
 
     @Test func pointsAtAnEarlierRowForAFileServedAgain() {
-        let files = [[ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .text("{}"))],
-                     [ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .sameAs(domain: "first.example", row: 0)),
-                      ServedFileDisplay(location: .root, sha256: "ab", content: .sameAs(domain: "second.example", row: 1))]]
+        let files = [
+            [ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .text("{}"))],
+            [
+                ServedFileDisplay(
+                    location: .wellKnown, sha256: "ab", content: .sameAs(domain: "first.example", row: 0)),
+                ServedFileDisplay(location: .root, sha256: "ab", content: .sameAs(domain: "second.example", row: 1)),
+            ],
+        ]
         // Rows with a finding: a passing row without one is compact and shows no file.
-        let warned = DomainReport(domain: "bare.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-                                  findings: [Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain")])
+        let warned = DomainReport(
+            domain: "bare.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+            findings: [Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain")]
+        )
         let text = page(domains: [warned, warned], files: files)
         #expect(text.contains(#"<pre class="file">{}</pre>"#))
         #expect(text.contains(##"Identical to the file served by <a href="#first.example">first.example</a>"##))

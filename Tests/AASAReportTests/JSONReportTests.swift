@@ -1,15 +1,17 @@
 import AASAModel
 import AASAReport
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct JSONReportTests {
     func document(_ domains: [DomainReport], complete: Bool = true) -> Data {
         var data = Data()
         try! JSONReport.writeDocument(
-            tool: ToolInfo(version: "0.1.0"), run: Samples.run(complete: complete), summary: Samples.summary(of: domains),
-            input: InputInfo(problems: [Samples.problem()]), records: { each in try domains.forEach { try each(JSONReport.encodeRecord($0)) } }
+            tool: ToolInfo(version: "0.1.0"), run: Samples.run(complete: complete),
+            summary: Samples.summary(of: domains),
+            input: InputInfo(problems: [Samples.problem()]),
+            records: { each in try domains.forEach { try each(JSONReport.encodeRecord($0)) } }
         ) { data.append($0) }
         return data
     }
@@ -29,12 +31,16 @@ import TestSupport
     /// the layout `writeDocument` writes: this breaks if the two drift apart.
     @Test func theSnapshotReaderReadsWhatTheWriterWrites() throws {
         let domains = [Samples.domain("a.example"), Samples.minimalDomain(), Samples.domain("c.example", text: "y")]
-        let lines = document(domains).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Data($0) }
+        let lines = document(domains).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+            Data($0)
+        }
         let snapshot = try #require(JSONReport.snapshot(lines: lines))
         #expect(snapshot.startedAt == Samples.run().startedAt)
         #expect(snapshot.domains == domains.map(DomainSnapshot.init))
         #expect(JSONReport.snapshot(lines: [Data(#"{"domains":[]}"#.utf8)]) == nil)
-        #expect(JSONReport.snapshot(lines: document([]).split(separator: UInt8(ascii: "\n")).map { Data($0) })?.domains == [])
+        #expect(
+            JSONReport.snapshot(lines: document([]).split(separator: UInt8(ascii: "\n")).map { Data($0) })?.domains
+                == [])
     }
 
     @Test func anEmptyDomainListIsStillADocument() throws {
@@ -44,14 +50,25 @@ import TestSupport
     }
 
     @Test func fieldNamesAreThePublicOnes() throws {
-        let object = try #require(try JSONSerialization.jsonObject(with: document([Samples.domain()])) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: document([Samples.domain()])) as? [String: Any])
         #expect(Set(object.keys) == ["schemaVersion", "tool", "run", "summary", "input", "domains"])
         let domain = try #require((object["domains"] as? [[String: Any]])?.first)
-        #expect(Set(domain.keys) == ["domain", "inputLine", "expectedAppIDs", "verdict", "fetches", "appIDs", "findings", "expectedAndroidApps", "android"])
+        #expect(
+            Set(domain.keys) == [
+                "domain", "inputLine", "expectedAppIDs", "verdict", "fetches", "appIDs", "findings",
+                "expectedAndroidApps", "android",
+            ])
         let fetch = try #require((domain["fetches"] as? [[String: Any]])?.first)
-        #expect(Set(fetch.keys) == ["location", "url", "status", "httpVersion", "redirectTarget", "remoteIP", "newConnection",
-                                    "headers", "timings", "bodyBytes", "bodySHA256", "bodyTruncated", "error", "signature"])
-        #expect(Set((fetch["signature"] as? [String: Any] ?? [:]).keys) == ["format", "opened", "contentBytes", "signerSubject", "certificates", "verified", "problem"])
+        #expect(
+            Set(fetch.keys) == [
+                "location", "url", "status", "httpVersion", "redirectTarget", "remoteIP", "newConnection",
+                "headers", "timings", "bodyBytes", "bodySHA256", "bodyTruncated", "error", "signature",
+            ])
+        #expect(
+            Set((fetch["signature"] as? [String: Any] ?? [:]).keys) == [
+                "format", "opened", "contentBytes", "signerSubject", "certificates", "verified", "problem",
+            ])
         #expect(Set((fetch["headers"] as? [String: Any] ?? [:]).keys) == Set(ResponseHeaders.recordedNames))
         #expect((object["run"] as? [String: Any])?["startedAt"] as? String == "2026-11-18T11:06:40Z")
     }
@@ -66,7 +83,8 @@ import TestSupport
 
     @Test(.enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))
     func theSchemaRejectsWhatItDoesNotDescribe() async throws {
-        var object = try #require(try JSONSerialization.jsonObject(with: document([Samples.domain()])) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: document([Samples.domain()])) as? [String: Any])
         var domains = try #require(object["domains"] as? [[String: Any]])
         domains[0]["verdict"] = "maybe"
         domains[0]["undocumented"] = true
@@ -76,7 +94,9 @@ import TestSupport
     }
 
     @Test func theSchemaListsExactlyTheFindingCodes() throws {
-        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.file("docs/report.schema.json"))) as? [String: Any])
+        let schema = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.file("docs/report.schema.json")))
+                as? [String: Any])
         let definitions = try #require(schema["$defs"] as? [String: Any])
         let codes = try #require((definitions["findingCode"] as? [String: Any])?["enum"] as? [String])
         #expect(codes == FindingCode.allCases.map(\.rawValue))
@@ -88,9 +108,12 @@ import TestSupport
             #expect(findings.contains("`\(code.rawValue)`"), "docs/findings.md does not list \(code.rawValue)")
         }
         let format = try String(contentsOf: Repository.file("docs/report-format.md"), encoding: .utf8)
-        for field in ["schemaVersion", "startedAt", "complete", "findingsByCode", "inputLine", "expectedAppIDs", "redirectTarget",
-                      "newConnection", "bodySHA256", "bodyTruncated", "curlCode", "firstByteMs", "agent", "signature", "signerSubject", "contentBytes", "expectedAndroidApps", "android", "entitlements", "changes",
-                      "previousRunStartedAt", "newFindings", "resolvedFindings", "addedDomains", "removedDomains", "cdnURL"] + ResponseHeaders.recordedNames {
+        for field in [
+            "schemaVersion", "startedAt", "complete", "findingsByCode", "inputLine", "expectedAppIDs", "redirectTarget",
+            "newConnection", "bodySHA256", "bodyTruncated", "curlCode", "firstByteMs", "agent", "signature",
+            "signerSubject", "contentBytes", "expectedAndroidApps", "android", "entitlements", "changes",
+            "previousRunStartedAt", "newFindings", "resolvedFindings", "addedDomains", "removedDomains", "cdnURL",
+        ] + ResponseHeaders.recordedNames {
             #expect(format.contains("`\(field)`"), "docs/report-format.md does not describe \(field)")
         }
     }
@@ -99,6 +122,8 @@ import TestSupport
 @Suite struct FindingsDocumentTests {
     @Test func docsFindingsIsTheGeneratedTable() throws {
         let committed = try String(contentsOf: Repository.file("docs/findings.md"), encoding: .utf8)
-        #expect(committed == FindingsMarkdown.document(), "docs/findings.md is stale: run `aasa-audit explain --markdown > docs/findings.md`")
+        #expect(
+            committed == FindingsMarkdown.document(),
+            "docs/findings.md is stale: run `aasa-audit explain --markdown > docs/findings.md`")
     }
 }

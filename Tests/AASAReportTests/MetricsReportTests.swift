@@ -6,7 +6,8 @@ import Testing
     @Test func labelValuesAndHelpAreEscapedAsTheFormatSays() {
         let family = MetricsReport.Family(name: "aasa_audit_example", help: "a \\ help\nline")
         #expect(family.header == "# HELP aasa_audit_example a \\\\ help\\nline\n# TYPE aasa_audit_example gauge\n")
-        #expect(family.sample(1, labels: ["domain": "a\"b\\c\nd"]) == "aasa_audit_example{domain=\"a\\\"b\\\\c\\nd\"} 1\n")
+        #expect(
+            family.sample(1, labels: ["domain": "a\"b\\c\nd"]) == "aasa_audit_example{domain=\"a\\\"b\\\\c\\nd\"} 1\n")
         #expect(family.sample(0.25) == "aasa_audit_example 0.25\n")
     }
 

@@ -8,14 +8,32 @@ import Testing
     }
 
     @Test func newResolvedAndVerdictChanges() {
-        let redirect = Finding(code: .httpRedirect, severity: .error, location: .wellKnown, message: "HTTP 301 redirect to https://www.a.example/")
-        let contentType = Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "Content-Type is text/plain")
-        let timeoutThen = Finding(code: .netTimeout, severity: .error, location: .wellKnown, message: "Operation timed out after 10000 ms with 20 bytes")
-        let timeoutNow = Finding(code: .netTimeout, severity: .error, location: .wellKnown, message: "Operation timed out after 10001 ms with 31 bytes")
-        let previous = [snapshot("a.example", [contentType]), snapshot("b.example", [timeoutThen]), snapshot("gone.example", [])]
-        let current = [snapshot("a.example", [redirect, contentType]), snapshot("b.example", [timeoutNow]), snapshot("new.example", [])]
-        let changes = RunChanges.between(previous: previous, previousStartedAt: Date(timeIntervalSince1970: 0), current: current)
-        #expect(changes.domains == [DomainChange(domain: "a.example", verdict: VerdictChange(from: .warn, to: .fail), newFindings: [redirect], resolvedFindings: [])])
+        let redirect = Finding(
+            code: .httpRedirect, severity: .error, location: .wellKnown,
+            message: "HTTP 301 redirect to https://www.a.example/")
+        let contentType = Finding(
+            code: .httpContentType, severity: .warning, location: .wellKnown, message: "Content-Type is text/plain")
+        let timeoutThen = Finding(
+            code: .netTimeout, severity: .error, location: .wellKnown,
+            message: "Operation timed out after 10000 ms with 20 bytes")
+        let timeoutNow = Finding(
+            code: .netTimeout, severity: .error, location: .wellKnown,
+            message: "Operation timed out after 10001 ms with 31 bytes")
+        let previous = [
+            snapshot("a.example", [contentType]), snapshot("b.example", [timeoutThen]), snapshot("gone.example", []),
+        ]
+        let current = [
+            snapshot("a.example", [redirect, contentType]), snapshot("b.example", [timeoutNow]),
+            snapshot("new.example", []),
+        ]
+        let changes = RunChanges.between(
+            previous: previous, previousStartedAt: Date(timeIntervalSince1970: 0), current: current)
+        #expect(
+            changes.domains == [
+                DomainChange(
+                    domain: "a.example", verdict: VerdictChange(from: .warn, to: .fail), newFindings: [redirect],
+                    resolvedFindings: [])
+            ])
         #expect(changes.addedDomains == ["new.example"])
         #expect(changes.removedDomains == ["gone.example"])
     }
@@ -23,7 +41,8 @@ import Testing
     @Test func aFindingThatGoesAwayIsResolved() {
         let malformed = Finding(code: .appIDMalformed, severity: .error, location: .wellKnown, message: "placeholder")
         let change = snapshot("a.example", [malformed]).change(since: snapshot("a.example", [malformed, malformed]))
-        #expect(change == DomainChange(domain: "a.example", verdict: nil, newFindings: [], resolvedFindings: [malformed]))
+        #expect(
+            change == DomainChange(domain: "a.example", verdict: nil, newFindings: [], resolvedFindings: [malformed]))
         #expect(snapshot("a.example", [malformed]).change(since: snapshot("a.example", [malformed])) == nil)
     }
 

@@ -1,8 +1,8 @@
 import AASAModel
 import AASAReport
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The history's reading (since when, flapping, stale CDN copies), the alert document, the
 /// severity policy and the history page, on values.
@@ -11,7 +11,9 @@ import TestSupport
 
     /// Runs a day apart from 2026-11-01 03:00 UTC; each string gives the domains' verdicts in
     /// order (p, w, f; "-" for not audited), with "s" after a letter for a cdn.stale finding.
-    static func history(_ domains: [String], _ runs: [String], flapping: RunHistory.FlappingRule = .standard) -> RunHistory {
+    static func history(_ domains: [String], _ runs: [String], flapping: RunHistory.FlappingRule = .standard)
+        -> RunHistory
+    {
         RunHistory(runs: lines(domains, runs), flapping: flapping)
     }
 
@@ -25,19 +27,29 @@ import TestSupport
                 guard let letter = characters.popFirst() else { break }
                 let stale = characters.first == "s"
                 if stale { characters.removeFirst() }
-                let verdict: Verdict? = switch letter { case "p": .pass; case "w": .warn; case "f": .fail; default: nil }
+                let verdict: Verdict? =
+                    switch letter {
+                    case "p": .pass
+                    case "w": .warn
+                    case "f": .fail
+                    default: nil
+                    }
                 guard let verdict else { continue }
                 var codes = verdict == .fail ? ["http.status"] : verdict == .warn ? ["http.content-type"] : []
                 if stale { codes.append("cdn.stale") }
                 entries.append(HistoryDomain(domain: domain, verdict: verdict, codes: codes))
             }
             let name = RunHistoryTests.folderName(started)
-            return HistoryRun(run: name, startedAt: started, finishedAt: started.addingTimeInterval(60), domains: entries)
+            return HistoryRun(
+                run: name, startedAt: started, finishedAt: started.addingTimeInterval(60), domains: entries)
         }
     }
 
     static func folderName(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: false)
+        date.formatted(
+            Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().dateTimeSeparator(.standard).time(
+                includingFractionalSeconds: false
+            )
             .timeSeparator(.omitted)) + "Z"
     }
 
@@ -76,7 +88,9 @@ import TestSupport
         let standing = Self.history(["a.example"], old).standings()[0]
         #expect(standing.changes == 0 && !standing.flapping)
         // Another rule: 2 changes in 3 runs.
-        #expect(Self.history(["a.example"], ["p", "f", "p"], flapping: .init(changes: 2, window: 3)).standings()[0].flapping)
+        #expect(
+            Self.history(["a.example"], ["p", "f", "p"], flapping: .init(changes: 2, window: 3)).standings()[0].flapping
+        )
     }
 
     @Test func howLongApplesCDNCopyHasBeenStale() throws {
@@ -99,13 +113,18 @@ import TestSupport
         #expect(try JSONReport.makeDecoder().decode(HistoryRun.self, from: line) == run)
         // The reader the store uses gives the same run.
         #expect(try HistoryRun(line: line) == run)
-        #expect(throws: HistoryLineError.self) { try HistoryRun(line: Data(text.replacingOccurrences(of: #""a.example","fail""#, with: #""a.example",7"#).utf8)) }
+        #expect(throws: HistoryLineError.self) {
+            try HistoryRun(
+                line: Data(text.replacingOccurrences(of: #""a.example","fail""#, with: #""a.example",7"#).utf8))
+        }
         if ReportSchemaValidator.isAvailable {
-            let errors = try await ReportSchemaValidator.errors(in: line, schema: Repository.file("docs/history.schema.json"))
+            let errors = try await ReportSchemaValidator.errors(
+                in: line, schema: Repository.file("docs/history.schema.json"))
             #expect(errors.isEmpty, "\(errors)")
             // The schema is not a rubber stamp.
             let wrong = try await ReportSchemaValidator.errors(
-                in: Data(text.replacingOccurrences(of: #""fail""#, with: #""broken""#).utf8), schema: Repository.file("docs/history.schema.json"))
+                in: Data(text.replacingOccurrences(of: #""fail""#, with: #""broken""#).utf8),
+                schema: Repository.file("docs/history.schema.json"))
             #expect(!wrong.isEmpty)
         }
     }
@@ -114,7 +133,8 @@ import TestSupport
     /// escapes and white space included, and a damaged line is still refused.
     @Test func aLineReadsAsJSONDecoderReadsIt() throws {
         let head = #"{"domains":"#
-        let tail = #","finishedAt":"2026-11-01T03:01:00Z","run":"2026-11-01T030000Z","schemaVersion":1,"startedAt":"2026-11-01T03:00:00Z","verdicts":{"fail":1,"pass":1,"warn":1}}"#
+        let tail =
+            #","finishedAt":"2026-11-01T03:01:00Z","run":"2026-11-01T030000Z","schemaVersion":1,"startedAt":"2026-11-01T03:00:00Z","verdicts":{"fail":1,"pass":1,"warn":1}}"#
         let lists = [
             #"[["a.example","pass"],["b.example","fail","http.status","cdn.stale"],["c.example","warn","x\"y\\z\u00e9\ud83d\ude00\n"]]"#,
             #"[ [ "a.example" , "pass" ] , [ "b.example","fail" ,"http.status"],["c.example", "warn"] ]"#,
@@ -128,7 +148,10 @@ import TestSupport
             #expect(read.startedAt == expected.startedAt && read.finishedAt == expected.finishedAt)
         }
         #expect(try HistoryRun(line: Data((head + lists[0] + tail).utf8)).domains[2].codes == ["x\"y\\zé😀\n"])
-        for damaged in [#"[["a.example","pass"],["b.example","maybe"]]"#, #"[["a.example","pass"],["b.example"]]"#, #"[["a.example","pass"]"#, #"[["a.example",1]]"#] {
+        for damaged in [
+            #"[["a.example","pass"],["b.example","maybe"]]"#, #"[["a.example","pass"],["b.example"]]"#,
+            #"[["a.example","pass"]"#, #"[["a.example",1]]"#,
+        ] {
             #expect(throws: (any Error).self, "\(damaged)") { try HistoryRun(line: Data((head + damaged + tail).utf8)) }
         }
     }
@@ -146,13 +169,16 @@ import TestSupport
 }
 
 @Suite struct RunAlertTests {
-    let run = RunAlert.Run(startedAt: Date(timeIntervalSince1970: 1_793_502_000), folder: "/r/2026-11-01T030000Z",
-                           report: "/r/2026-11-01T030000Z/report.html", previousRunStartedAt: nil)
+    let run = RunAlert.Run(
+        startedAt: Date(timeIntervalSince1970: 1_793_502_000), folder: "/r/2026-11-01T030000Z",
+        report: "/r/2026-11-01T030000Z/report.html", previousRunStartedAt: nil)
 
     func flagged(_ domain: String, _ verdict: Verdict, _ codes: [FindingCode]) -> FlaggedDomain {
         let severity: Severity = verdict == .fail ? .error : .warning
-        return FlaggedDomain(DomainReport(domain: domain, inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-                                          findings: codes.map { Finding(code: $0, severity: severity, location: .wellKnown, message: "x") }))!
+        return FlaggedDomain(
+            DomainReport(
+                domain: domain, inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                findings: codes.map { Finding(code: $0, severity: severity, location: .wellKnown, message: "x") }))!
     }
 
     func finding(_ code: FindingCode, _ severity: Severity) -> Finding {
@@ -160,29 +186,43 @@ import TestSupport
     }
 
     @Test func theFirstRunAlertsOnEveryFailingAndWarningDomain() {
-        let alert = RunAlert(run: run, verdicts: VerdictCounts(), changes: nil,
-                             flagged: [flagged("a.example", .fail, [.httpStatus]), flagged("b.example", .warn, [.httpContentType])])
+        let alert = RunAlert(
+            run: run, verdicts: VerdictCounts(), changes: nil,
+            flagged: [flagged("a.example", .fail, [.httpStatus]), flagged("b.example", .warn, [.httpContentType])])
         #expect(alert.failures.map(\.domain) == ["a.example"] && alert.failures[0].codes == ["http.status"])
         #expect(alert.warnings.map(\.domain) == ["b.example"])
         #expect(alert.isSent(on: .failures) && alert.isSent(on: .changes))
     }
 
     @Test func newFailuresNewErrorsNewWarningsAndRecoveries() {
-        let changes = RunChanges(previousRunStartedAt: run.startedAt, domains: [
-            // Started failing.
-            DomainChange(domain: "a.example", verdict: VerdictChange(from: .pass, to: .fail), newFindings: [finding(.httpRedirect, .error)], resolvedFindings: []),
-            // Failing before, a new error now.
-            DomainChange(domain: "b.example", verdict: nil, newFindings: [finding(.appIDMissing, .error)], resolvedFindings: []),
-            // Failing before, an error went away, still failing: not news.
-            DomainChange(domain: "c.example", verdict: nil, newFindings: [], resolvedFindings: [finding(.httpStatus, .error)]),
-            // Recovered.
-            DomainChange(domain: "d.example", verdict: VerdictChange(from: .fail, to: .pass), newFindings: [], resolvedFindings: [finding(.httpStatus, .error)]),
-            // Started warning.
-            DomainChange(domain: "e.example", verdict: VerdictChange(from: .pass, to: .warn), newFindings: [finding(.cdnStale, .warning)], resolvedFindings: []),
-        ], addedDomains: ["f.example", "g.example"], removedDomains: [])
+        let changes = RunChanges(
+            previousRunStartedAt: run.startedAt,
+            domains: [
+                // Started failing.
+                DomainChange(
+                    domain: "a.example", verdict: VerdictChange(from: .pass, to: .fail),
+                    newFindings: [finding(.httpRedirect, .error)], resolvedFindings: []),
+                // Failing before, a new error now.
+                DomainChange(
+                    domain: "b.example", verdict: nil, newFindings: [finding(.appIDMissing, .error)],
+                    resolvedFindings: []),
+                // Failing before, an error went away, still failing: not news.
+                DomainChange(
+                    domain: "c.example", verdict: nil, newFindings: [], resolvedFindings: [finding(.httpStatus, .error)]
+                ),
+                // Recovered.
+                DomainChange(
+                    domain: "d.example", verdict: VerdictChange(from: .fail, to: .pass), newFindings: [],
+                    resolvedFindings: [finding(.httpStatus, .error)]),
+                // Started warning.
+                DomainChange(
+                    domain: "e.example", verdict: VerdictChange(from: .pass, to: .warn),
+                    newFindings: [finding(.cdnStale, .warning)], resolvedFindings: []),
+            ], addedDomains: ["f.example", "g.example"], removedDomains: [])
         let flaggedDomains = [
             flagged("a.example", .fail, [.httpRedirect]), flagged("b.example", .fail, [.httpStatus, .appIDMissing]),
-            flagged("c.example", .fail, [.netTimeout]), flagged("e.example", .warn, [.cdnStale]), flagged("f.example", .fail, [.netDNS]),
+            flagged("c.example", .fail, [.netTimeout]), flagged("e.example", .warn, [.cdnStale]),
+            flagged("f.example", .fail, [.netDNS]),
         ]
         let alert = RunAlert(run: run, verdicts: VerdictCounts(), changes: changes, flagged: flaggedDomains)
         #expect(alert.failures.map(\.domain) == ["f.example", "a.example", "b.example"])
@@ -191,18 +231,26 @@ import TestSupport
         #expect(alert.recoveries.map(\.domain) == ["d.example"] && alert.recoveries[0].verdict == .pass)
         #expect(alert.warnings.map(\.domain) == ["e.example"])
         #expect(alert.text.hasPrefix("aasa-audit: 3 new failures, 1 new warning, 1 recovered."))
-        #expect(alert.text.contains("Failing: f.example (net.dns); a.example (http.redirect); b.example (appid.missing)"))
+        #expect(
+            alert.text.contains("Failing: f.example (net.dns); a.example (http.redirect); b.example (appid.missing)"))
         #expect(alert.text.contains("Recovered: d.example"))
         #expect(alert.text.hasSuffix("Report: /r/2026-11-01T030000Z/report.html"))
     }
 
     @Test func whatEachTriggerSendsOn() {
-        let recovered = RunChanges(previousRunStartedAt: run.startedAt, domains: [
-            DomainChange(domain: "d.example", verdict: VerdictChange(from: .fail, to: .pass), newFindings: [], resolvedFindings: []),
-        ], addedDomains: [], removedDomains: [])
+        let recovered = RunChanges(
+            previousRunStartedAt: run.startedAt,
+            domains: [
+                DomainChange(
+                    domain: "d.example", verdict: VerdictChange(from: .fail, to: .pass), newFindings: [],
+                    resolvedFindings: [])
+            ], addedDomains: [], removedDomains: [])
         let alert = RunAlert(run: run, verdicts: VerdictCounts(), changes: recovered, flagged: [])
         #expect(!alert.isSent(on: .failures) && alert.isSent(on: .changes) && alert.isSent(on: .always))
-        let quiet = RunAlert(run: run, verdicts: VerdictCounts(), changes: RunChanges(previousRunStartedAt: run.startedAt, domains: [], addedDomains: [], removedDomains: []), flagged: [])
+        let quiet = RunAlert(
+            run: run, verdicts: VerdictCounts(),
+            changes: RunChanges(previousRunStartedAt: run.startedAt, domains: [], addedDomains: [], removedDomains: []),
+            flagged: [])
         #expect(!quiet.isSent(on: .changes) && quiet.isSent(on: .always))
         #expect(quiet.text.hasPrefix("aasa-audit: no changes."))
     }
@@ -227,8 +275,12 @@ import TestSupport
 
     @Test func badEntriesSayWhatIsWrong() {
         #expect(throws: SeverityPolicyError.malformed("cdn.stale")) { try SeverityPolicy(entries: ["cdn.stale"]) }
-        #expect(throws: SeverityPolicyError.unknownSeverity("cdn.stale=fatal", "fatal")) { try SeverityPolicy(entries: ["cdn.stale=fatal"]) }
-        #expect(throws: SeverityPolicyError.unknownCode("cdn.stael=info", "cdn.stael")) { try SeverityPolicy(entries: ["cdn.stael=info"]) }
+        #expect(throws: SeverityPolicyError.unknownSeverity("cdn.stale=fatal", "fatal")) {
+            try SeverityPolicy(entries: ["cdn.stale=fatal"])
+        }
+        #expect(throws: SeverityPolicyError.unknownCode("cdn.stael=info", "cdn.stael")) {
+            try SeverityPolicy(entries: ["cdn.stael=info"])
+        }
     }
 
     @Test func appliedFindingsKeepTheCatalogsSeverityAndTheVerdictFollows() throws {
@@ -237,11 +289,14 @@ import TestSupport
         let applied = policy.apply([stale])
         #expect(applied[0].severity == .info && applied[0].overriddenFrom == .warning)
         #expect(Verdict(findings: applied) == .pass)
-        let typed = policy.apply([Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain")])
+        let typed = policy.apply([
+            Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain")
+        ])
         #expect(Verdict(findings: typed) == .fail)
         // Written with the catalog's severity beside its own; read back the same.
         let json = try JSONReport.makeEncoder().encode(applied[0])
-        #expect(String(decoding: json, as: UTF8.self).contains(#""severity":"info","severityOverriddenFrom":"warning""#))
+        #expect(
+            String(decoding: json, as: UTF8.self).contains(#""severity":"info","severityOverriddenFrom":"warning""#))
         #expect(try JSONReport.makeDecoder().decode(Finding.self, from: json) == applied[0])
         // A finding already at the wanted severity is left as it is.
         #expect(try SeverityPolicy(entries: ["cdn.stale=warning"]).apply([stale]) == [stale])
@@ -264,7 +319,8 @@ import TestSupport
         #expect(page.contains(#"<tr id="c.example" data-verdict="warn" data-stale="1">"#))
         #expect(page.contains("1 d (2 runs)"))
         // Self-contained: no script, style or font fetched from anywhere.
-        #expect(!page.contains("src=") && !page.contains("<link") && !page.contains("@import") && !page.contains("url("))
+        #expect(
+            !page.contains("src=") && !page.contains("<link") && !page.contains("@import") && !page.contains("url("))
         // Failures first: the fail filter is chosen.
         #expect(page.contains(#"value="fail" checked"#))
     }
@@ -289,7 +345,8 @@ import TestSupport
         #expect(abs(more.utf8.count - many.utf8.count) < 100, "\(many.utf8.count) → \(more.utf8.count) bytes")
         // The newest run is drawn and listed; the oldest is neither.
         let lines = RunHistoryTests.lines(["a.example"], Array(repeating: "p", count: 6_000))
-        #expect(more.contains("href=\"\(lines[5_999].run)/report.html\"") && !more.contains(lines[0].run + "/report.html"))
+        #expect(
+            more.contains("href=\"\(lines[5_999].run)/report.html\"") && !more.contains(lines[0].run + "/report.html"))
     }
 
     /// Nor with the number of domains: beyond `maximumRows`, the domains worth a look.
@@ -297,9 +354,13 @@ import TestSupport
         func page(domains: Int, failing: Set<Int>) -> String {
             let started = Date(timeIntervalSince1970: 1_793_502_000)
             let entries = (0..<domains).map { index in
-                HistoryDomain(domain: "d\(index).example", verdict: failing.contains(index) ? .fail : .pass, codes: failing.contains(index) ? ["http.status"] : [])
+                HistoryDomain(
+                    domain: "d\(index).example", verdict: failing.contains(index) ? .fail : .pass,
+                    codes: failing.contains(index) ? ["http.status"] : [])
             }
-            let run = HistoryRun(run: "2026-11-01T030000Z", startedAt: started, finishedAt: started.addingTimeInterval(60), domains: entries)
+            let run = HistoryRun(
+                run: "2026-11-01T030000Z", startedAt: started, finishedAt: started.addingTimeInterval(60),
+                domains: entries)
             return HistoryIndexPage().render(RunHistory(runs: [run]), tool: ToolInfo(version: "9.9"))
         }
         func rows(_ page: String) -> Int { page.components(separatedBy: "<tr id=").count - 1 }
@@ -312,8 +373,13 @@ import TestSupport
     }
 
     @Test func namesAndCodesAreEscaped() {
-        let run = HistoryRun(run: "2026-11-01T030000Z", startedAt: Date(timeIntervalSince1970: 1_793_502_000), finishedAt: Date(timeIntervalSince1970: 1_793_502_060),
-                             domains: [HistoryDomain(domain: "x\"><script>alert(1)</script>", verdict: .fail, codes: ["<img src=x onerror=alert(2)>"])])
+        let run = HistoryRun(
+            run: "2026-11-01T030000Z", startedAt: Date(timeIntervalSince1970: 1_793_502_000),
+            finishedAt: Date(timeIntervalSince1970: 1_793_502_060),
+            domains: [
+                HistoryDomain(
+                    domain: "x\"><script>alert(1)</script>", verdict: .fail, codes: ["<img src=x onerror=alert(2)>"])
+            ])
         let page = HistoryIndexPage().render(RunHistory(runs: [run]), tool: ToolInfo(version: "9.9"))
         #expect(!page.contains("<script>alert(1)") && !page.contains("<img src=x"))
         #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))

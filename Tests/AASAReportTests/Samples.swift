@@ -7,7 +7,8 @@ enum Samples {
     static let finished = Date(timeIntervalSince1970: 1_795_000_042)
 
     static let options = RunOptions(
-        inputFiles: ["domains.txt"], outputDirectory: "reports", concurrency: 64, timeoutSeconds: 10, userAgent: "aasa-audit/0.1.0",
+        inputFiles: ["domains.txt"], outputDirectory: "reports", concurrency: 64, timeoutSeconds: 10,
+        userAgent: "aasa-audit/0.1.0",
         failOn: .error, resolve: ["*:443:127.0.0.1"], connectTo: [], caCertFile: "/tmp/ca.pem")
 
     static func run(complete: Bool = true) -> RunInfo {
@@ -19,7 +20,8 @@ enum Samples {
         for name in ResponseHeaders.recordedNames { headers.set(name: name, value: "\(name): \(text)") }
         var record = FetchRecord(
             location: location, url: "https://example.com\(location.path)?\(text)", status: 301, httpVersion: "2",
-            redirectTarget: "https://www.example.com/\(text)", remoteIP: "127.0.0.1", newConnection: true, headers: headers,
+            redirectTarget: "https://www.example.com/\(text)", remoteIP: "127.0.0.1", newConnection: true,
+            headers: headers,
             timings: FetchTimings(dnsMs: 1.5, connectMs: 2.25, tlsMs: 9.75, firstByteMs: 12, totalMs: 13.5),
             bodyBytes: 42, bodySHA256: String(repeating: "ab", count: 32), bodyTruncated: false,
             error: TransferError(kind: .other, curlCode: 56, message: "Recv failure \(text)"))
@@ -37,22 +39,34 @@ enum Samples {
         var report = DomainReport(
             domain: name, inputLine: 3, expectedAppIDs: ["ABCDE12346.com.example.\(text)"],
             fetches: [fullFetch(.wellKnown, text: text), fullFetch(.root, text: text)],
-            appIDs: ServiceAppIDs(applinks: ["ABCDE12346.\(text)"], webcredentials: [], appclips: ["ABCDE12346.a.Clip"], activitycontinuation: ["ABCDE12346.\(text)"]),
-            findings: findings ?? FindingCode.allCases.enumerated().map { index, code in
-                Finding(code: code, severity: Severity.allCases[index % 3], location: [.wellKnown, .root, .domain][index % 3], message: "\(code.rawValue): \(text)")
-            })
+            appIDs: ServiceAppIDs(
+                applinks: ["ABCDE12346.\(text)"], webcredentials: [], appclips: ["ABCDE12346.a.Clip"],
+                activitycontinuation: ["ABCDE12346.\(text)"]),
+            findings: findings
+                ?? FindingCode.allCases.enumerated().map { index, code in
+                    Finding(
+                        code: code, severity: Severity.allCases[index % 3],
+                        location: [.wellKnown, .root, .domain][index % 3], message: "\(code.rawValue): \(text)")
+                })
         let fingerprint = (0..<32).map { String(format: "%02X", $0) }.joined(separator: ":")
         report.expectedAndroidApps = ["com.example.\(text)@\(fingerprint)", "com.example.lite"]
         report.android = AndroidDeclarations(
-            apps: [.init(package: "com.example.\(text)", fingerprints: [fingerprint], relations: ["delegate_permission/common.handle_all_urls"])],
+            apps: [
+                .init(
+                    package: "com.example.\(text)", fingerprints: [fingerprint],
+                    relations: ["delegate_permission/common.handle_all_urls"])
+            ],
             includes: ["https://other.example/.well-known/assetlinks.json"])
         return report
     }
 
     static func minimalDomain() -> DomainReport {
-        DomainReport(domain: "bare.example", inputLine: nil, expectedAppIDs: [],
-                     fetches: [FetchRecord(location: .wellKnown, url: "https://bare.example/.well-known/apple-app-site-association")],
-                     appIDs: ServiceAppIDs(), findings: [])
+        DomainReport(
+            domain: "bare.example", inputLine: nil, expectedAppIDs: [],
+            fetches: [
+                FetchRecord(location: .wellKnown, url: "https://bare.example/.well-known/apple-app-site-association")
+            ],
+            appIDs: ServiceAppIDs(), findings: [])
     }
 
     static func problem(text: String = "https://x") -> InputProblem {

@@ -5,20 +5,35 @@ import Testing
 @Suite struct TerminalReportTests {
     /// What a file or server says reaches the terminal only with its controls made visible:
     /// C0, DEL, C1, and the bidirectional overrides and isolates that reorder a line.
-    @Test(arguments: ["\u{1B}[2J", "\u{7F}", "\u{85}", "\u{9B}31m", "\u{202E}", "\u{2066}", "\u{200F}", "\u{2028}", "\u{061C}"])
+    @Test(arguments: [
+        "\u{1B}[2J", "\u{7F}", "\u{85}", "\u{9B}31m", "\u{202E}", "\u{2066}", "\u{200F}", "\u{2028}", "\u{061C}",
+    ])
     func controlsAndBidiOverridesAreMadeVisible(hostile: String) {
         let cleaned = TerminalReport(colour: false).clean("key\(hostile)end")
-        #expect(cleaned.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) && $0.isASCII })
+        #expect(
+            cleaned.unicodeScalars.allSatisfy {
+                $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) && $0.isASCII
+            })
         #expect(cleaned.hasPrefix("key\\u{") && cleaned.hasSuffix("end"))
     }
 
     @Test func printsEachLocationTheAppIDsAndExplainedFindings() {
-        var wellKnown = FetchRecord(location: .wellKnown, url: "https://example.com/.well-known/apple-app-site-association", status: 301, httpVersion: "1.1")
+        var wellKnown = FetchRecord(
+            location: .wellKnown, url: "https://example.com/.well-known/apple-app-site-association", status: 301,
+            httpVersion: "1.1")
         wellKnown.redirectTarget = "https://www.example.com/"
         let report = DomainReport(
             domain: "example.com", inputLine: nil, expectedAppIDs: ["ABCDE12346.a.b"],
-            fetches: [wellKnown, FetchRecord(location: .root, url: "https://example.com/apple-app-site-association", status: 404)],
-            appIDs: ServiceAppIDs(), findings: [Finding(code: .httpRedirect, severity: .error, location: .wellKnown, message: "HTTP 301 redirect to https://www.example.com/.")])
+            fetches: [
+                wellKnown,
+                FetchRecord(location: .root, url: "https://example.com/apple-app-site-association", status: 404),
+            ],
+            appIDs: ServiceAppIDs(),
+            findings: [
+                Finding(
+                    code: .httpRedirect, severity: .error, location: .wellKnown,
+                    message: "HTTP 301 redirect to https://www.example.com/.")
+            ])
         let text = TerminalReport(colour: false).domain(report)
         #expect(text.hasPrefix("example.com  FAIL\n"))
         #expect(text.contains(".well-known  301  → https://www.example.com/"))
@@ -31,8 +46,9 @@ import Testing
 
     @Test func neutralisesTerminalEscapesFromServers() {
         let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J"
-        let report = DomainReport(domain: "example.com", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-                                  findings: [Finding(code: .netOther, severity: .error, location: .wellKnown, message: hostile)])
+        let report = DomainReport(
+            domain: "example.com", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+            findings: [Finding(code: .netOther, severity: .error, location: .wellKnown, message: hostile)])
         let text = TerminalReport(colour: false).domain(report)
         #expect(!text.contains("\u{1B}"))
         #expect(text.contains("\\u{1b}]0;pwned\\u{7}"))
@@ -44,9 +60,15 @@ import Testing
         summary.verdicts.pass = 1
         summary.verdicts.warn = 1
         summary.verdicts.fail = 1
-        let failing = FlaggedDomain(DomainReport(domain: "bad.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-                                                 findings: [Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: ""), Finding(code: .httpContentType, severity: .warning, location: .root, message: "")]))!
-        let text = TerminalReport(colour: false).runSummary(summary: summary, flagged: [failing], problems: [Samples.problem()], seconds: 1.25, complete: true)
+        let failing = FlaggedDomain(
+            DomainReport(
+                domain: "bad.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                findings: [
+                    Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: ""),
+                    Finding(code: .httpContentType, severity: .warning, location: .root, message: ""),
+                ]))!
+        let text = TerminalReport(colour: false).runSummary(
+            summary: summary, flagged: [failing], problems: [Samples.problem()], seconds: 1.25, complete: true)
         #expect(text.contains("Audited 3 domains in 1.2 s: 1 pass, 1 warn, 1 fail"))
         #expect(text.contains("FAIL bad.example  http.status"))
         #expect(text.contains("domains.txt:7: \"https://x\" is a URL"))
@@ -60,11 +82,19 @@ import Testing
         summary.verdicts.pass = 16
         summary.verdicts.fail = 284
         let interrupted = (0..<284).compactMap {
-            FlaggedDomain(DomainReport(domain: "d\($0).example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-                                       findings: [Finding(code: .auditInterrupted, severity: .error, location: .domain, message: "Not audited.")]))
+            FlaggedDomain(
+                DomainReport(
+                    domain: "d\($0).example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                    findings: [
+                        Finding(code: .auditInterrupted, severity: .error, location: .domain, message: "Not audited.")
+                    ]))
         }
-        let text = TerminalReport(colour: false).runSummary(summary: summary, flagged: interrupted, problems: [], seconds: 2.1, complete: false)
-        #expect(text.hasPrefix("Interrupted after 2.1 s: 16 of 300 domains audited (16 pass, 0 warn, 0 fail); 284 not audited."), "\(text)")
+        let text = TerminalReport(colour: false).runSummary(
+            summary: summary, flagged: interrupted, problems: [], seconds: 2.1, complete: false)
+        #expect(
+            text.hasPrefix(
+                "Interrupted after 2.1 s: 16 of 300 domains audited (16 pass, 0 warn, 0 fail); 284 not audited."),
+            "\(text)")
         #expect(!text.contains("Failing:"))
     }
 
@@ -74,8 +104,12 @@ import Testing
         summary.verdicts.pass = 8
         summary.findingsByCode["cdn.unchecked"] = 8
         summary.auditorProblems = AuditorProblems.notices(summary)
-        let text = TerminalReport(colour: false).runSummary(summary: summary, flagged: [], problems: [], seconds: 1, complete: true)
-        #expect(text.hasPrefix("Not checked properly: Apple's CDN could not be reached from this machine for 8 of 8 domains"), "\(text)")
+        let text = TerminalReport(colour: false).runSummary(
+            summary: summary, flagged: [], problems: [], seconds: 1, complete: true)
+        #expect(
+            text.hasPrefix(
+                "Not checked properly: Apple's CDN could not be reached from this machine for 8 of 8 domains"),
+            "\(text)")
     }
 }
 

@@ -9,7 +9,8 @@ import Testing
     }
 
     @Test func readsDomainsAppIDsCommentsAndBlankLines() {
-        let result = parse("""
+        let result = parse(
+            """
             # production
             example.com ABCDE12346.com.example.app  FGHIJ67890.com.example.other
             \twww.example.com   # the www host
@@ -17,11 +18,14 @@ import Testing
             Shop.Example.COM.
             """)
         #expect(result.problems.isEmpty)
-        #expect(result.targets == [
-            DomainTarget(domain: "example.com", expectedAppIDs: ["ABCDE12346.com.example.app", "FGHIJ67890.com.example.other"], inputLine: 2),
-            DomainTarget(domain: "www.example.com", expectedAppIDs: [], inputLine: 3),
-            DomainTarget(domain: "shop.example.com", expectedAppIDs: [], inputLine: 5),
-        ])
+        #expect(
+            result.targets == [
+                DomainTarget(
+                    domain: "example.com",
+                    expectedAppIDs: ["ABCDE12346.com.example.app", "FGHIJ67890.com.example.other"], inputLine: 2),
+                DomainTarget(domain: "www.example.com", expectedAppIDs: [], inputLine: 3),
+                DomainTarget(domain: "shop.example.com", expectedAppIDs: [], inputLine: 5),
+            ])
     }
 
     @Test(arguments: [
@@ -86,13 +90,18 @@ import Testing
 
     @Test func androidAppsAreReadBesideAppIDsAndBadOnesNamed() {
         let fingerprint = (0..<32).map { String(format: "%02x", $0) }.joined(separator: ":")
-        let result = parse("""
+        let result = parse(
+            """
             a.example ABCDE12346.com.example.app android:com.example.app@\(fingerprint) android:com.example.lite
             b.example android:example android:com.example.app@AB:CD
             c.example
             """)
         #expect(result.targets.map(\.domain) == ["a.example", "b.example", "c.example"])
-        #expect(result.targets[0].androidApps == [AndroidApp(package: "com.example.app", fingerprint: fingerprint.uppercased()), AndroidApp(package: "com.example.lite")])
+        #expect(
+            result.targets[0].androidApps == [
+                AndroidApp(package: "com.example.app", fingerprint: fingerprint.uppercased()),
+                AndroidApp(package: "com.example.lite"),
+            ])
         #expect(result.targets[0].auditsAndroid && result.targets[0].expectedAppIDs == ["ABCDE12346.com.example.app"])
         #expect(result.targets[1].androidApps.isEmpty)
         #expect(!result.targets[2].auditsAndroid)
@@ -105,15 +114,23 @@ import Testing
     @Test func fingerprintsAreReadAsPeoplePasteThem() throws {
         let google = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")
         let apksigner = google.replacingOccurrences(of: ":", with: "").lowercased()
-        for pasted in [google, google.lowercased(), apksigner, apksigner.uppercased(), "SHA256:" + google, "sha256:" + apksigner, "SHA-256:" + apksigner] {
+        for pasted in [
+            google, google.lowercased(), apksigner, apksigner.uppercased(), "SHA256:" + google, "sha256:" + apksigner,
+            "SHA-256:" + apksigner,
+        ] {
             let app = try AndroidApp.parse("com.example.app@" + pasted).get()
             #expect(app.fingerprint == google, "\(pasted)")
         }
-        for bad in [String(apksigner.dropLast()), apksigner + "0", google.replacingOccurrences(of: ":", with: "-"), "SHA1:" + apksigner, String(apksigner.dropLast()) + "g"] {
+        for bad in [
+            String(apksigner.dropLast()), apksigner + "0", google.replacingOccurrences(of: ":", with: "-"),
+            "SHA1:" + apksigner, String(apksigner.dropLast()) + "g",
+        ] {
             #expect(throws: AndroidAppError.self, "\(bad)") { try AndroidApp.parse("com.example.app@" + bad).get() }
         }
         let result = parse("a.example android:com.example.app@\(apksigner)\n")
-        #expect(result.problems.isEmpty && result.targets[0].androidApps == [AndroidApp(package: "com.example.app", fingerprint: google)])
+        #expect(
+            result.problems.isEmpty
+                && result.targets[0].androidApps == [AndroidApp(package: "com.example.app", fingerprint: google)])
     }
 
     /// The fast reading of a plain line agrees with the full one: what it accepts, `normalize`
@@ -129,10 +146,14 @@ import Testing
         for _ in 0..<20_000 {
             // Labels of plain characters, now and then something else.
             var text = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
-                String((0..<Int.random(in: 0...4, using: &generator)).map { _ in letters.randomElement(using: &generator)! })
+                String(
+                    (0..<Int.random(in: 0...4, using: &generator)).map { _ in letters.randomElement(using: &generator)!
+                    })
             }.joined(separator: ".")
             if Int.random(in: 0..<8, using: &generator) == 0 {
-                text.insert(junk.randomElement(using: &generator)!, at: text.index(text.startIndex, offsetBy: Int.random(in: 0...text.count, using: &generator)))
+                text.insert(
+                    junk.randomElement(using: &generator)!,
+                    at: text.index(text.startIndex, offsetBy: Int.random(in: 0...text.count, using: &generator)))
             }
             guard let host = plain(text) else { continue }
             accepted += 1
@@ -140,8 +161,13 @@ import Testing
             #expect(host == text)
         }
         #expect(accepted > 1_000)
-        for text in ["example.com", "a-b.example.co", "xn--bcher-kva.example", "123.example.com", "a.b0"] { #expect(plain(text) == text, "\(text)") }
-        for text in ["Example.com", "example.com.", "example", "-a.example", "a-.example", "a..b", "1.2.3.4", "a.123", "a.0x1f", "a.0xyz", "a b.c", "é.example", ".a.b", ""] {
+        for text in ["example.com", "a-b.example.co", "xn--bcher-kva.example", "123.example.com", "a.b0"] {
+            #expect(plain(text) == text, "\(text)")
+        }
+        for text in [
+            "Example.com", "example.com.", "example", "-a.example", "a-.example", "a..b", "1.2.3.4", "a.123", "a.0x1f",
+            "a.0xyz", "a b.c", "é.example", ".a.b", "",
+        ] {
             #expect(plain(text) == nil, "\(text)")
         }
     }
@@ -157,7 +183,10 @@ import Testing
 
     @Test func reportsAMalformedAppIDButStillAuditsTheDomain() {
         let result = parse("a.example TEAM_ID.com.example.app ABCDE12346.com.example.app\n")
-        #expect(result.targets == [DomainTarget(domain: "a.example", expectedAppIDs: ["ABCDE12346.com.example.app"], inputLine: 1)])
+        #expect(
+            result.targets == [
+                DomainTarget(domain: "a.example", expectedAppIDs: ["ABCDE12346.com.example.app"], inputLine: 1)
+            ])
         #expect(result.problems.count == 1)
         #expect(result.problems.first?.message.contains("placeholder") == true)
     }
@@ -171,7 +200,8 @@ import Testing
     }
 
     @Test func namesALineThatIsNotUTF8() {
-        let bytes: [UInt8] = Array("a.example\n".utf8) + [0x62, 0xFF, 0x2E, 0x65, 0x78, 0x0A] + Array("c.example\n".utf8)
+        let bytes: [UInt8] =
+            Array("a.example\n".utf8) + [0x62, 0xFF, 0x2E, 0x65, 0x78, 0x0A] + Array("c.example\n".utf8)
         let result = DomainListParser.parse(bytes, fileName: "d.txt")
         #expect(result.targets.map(\.domain) == ["a.example", "c.example"])
         #expect(result.problems.map(\.line) == [2])
@@ -191,7 +221,8 @@ import Testing
     }
 
     @Test func readsPlusAndMinusLinesUnderTheirDomain() {
-        let result = parse("""
+        let result = parse(
+            """
             example.com ABCDE12346.com.example.app
               + https://example.com/buy/1
               - https://example.com/help/x   # stays on the web
@@ -199,11 +230,15 @@ import Testing
               + https://WWW.example.com/
             """)
         #expect(result.problems.isEmpty)
-        #expect(result.targets[0].expectations == [
-            URLExpectation(url: "https://example.com/buy/1", opensApp: true, inputLine: 2),
-            URLExpectation(url: "https://example.com/help/x", opensApp: false, inputLine: 3),
-        ])
-        #expect(result.targets[1].expectations == [URLExpectation(url: "https://WWW.example.com/", opensApp: true, inputLine: 5)])
+        #expect(
+            result.targets[0].expectations == [
+                URLExpectation(url: "https://example.com/buy/1", opensApp: true, inputLine: 2),
+                URLExpectation(url: "https://example.com/help/x", opensApp: false, inputLine: 3),
+            ])
+        #expect(
+            result.targets[1].expectations == [
+                URLExpectation(url: "https://WWW.example.com/", opensApp: true, inputLine: 5)
+            ])
     }
 
     @Test(arguments: [
@@ -233,7 +268,8 @@ import Testing
     @Test func aHundredThousandLinesAreReadWithEveryBadLineNamed() async {
         var text = "\u{FEFF}"
         for line in 1...100_000 {
-            text += line % 10 == 0 ? "bad\(line).example:8443\r\n" : "host\(line).example ABCDE12346.com.example.app\r\n"
+            text +=
+                line % 10 == 0 ? "bad\(line).example:8443\r\n" : "host\(line).example ABCDE12346.com.example.app\r\n"
         }
         let bytes = Array(text.utf8)
         let result = await offThePool { DomainListParser.parse(bytes, fileName: "big.txt") }
@@ -243,8 +279,12 @@ import Testing
         #expect(result.problems.allSatisfy { $0.line % 10 == 0 && $0.message.contains("names a port") })
         #expect(result.problems.prefix(100).map(\.line) == Array(stride(from: 10, through: 1_000, by: 10)))
         #expect(result.problems.last?.line == 1_010)
-        #expect(result.problems.last?.message.hasPrefix("9900 more lines from here on have a problem like the one above") == true)
-        #expect(result.targets.first == DomainTarget(domain: "host1.example", expectedAppIDs: ["ABCDE12346.com.example.app"], inputLine: 1))
+        #expect(
+            result.problems.last?.message.hasPrefix("9900 more lines from here on have a problem like the one above")
+                == true)
+        #expect(
+            result.targets.first
+                == DomainTarget(domain: "host1.example", expectedAppIDs: ["ABCDE12346.com.example.app"], inputLine: 1))
         #expect(result.targets.last?.inputLine == 99_999)
     }
 
@@ -270,7 +310,9 @@ import Testing
     }
 
     @Test func anOverlongLineIsRejectedWithoutHoldingIt() {
-        let bytes = Array("a.example\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 100_000) + Array("\nb.example\n".utf8)
+        let bytes =
+            Array("a.example\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 100_000)
+            + Array("\nb.example\n".utf8)
         let result = DomainListParser.parse(bytes, fileName: "d.txt")
         #expect(result.targets.map(\.domain) == ["a.example", "b.example"])
         #expect(result.problems.map(\.line) == [2])

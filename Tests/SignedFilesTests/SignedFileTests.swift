@@ -1,13 +1,14 @@
 import AASAModel
 import Foundation
 import SignedFiles
-import Testing
 import TestSupport
+import Testing
 
 /// Signed files made with the openssl command, opened and verified with OpenSSL's CMS.
 @Suite struct SignedFileTests {
     static let host = "signed.aasa.test"
-    static let content = Array(#"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]}}"#.utf8)
+    static let content = Array(
+        #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]}}"#.utf8)
 
     let ca: TrustedTestCA
     let identity: ServerIdentity
@@ -32,7 +33,9 @@ import TestSupport
         #expect(opened.signature.problem == nil)
         #expect(opened.content == Self.content)
         #expect(opened.signature.contentBytes == Self.content.count)
-        #expect(opened.signature.signerSubject?.contains("CN = \(Self.host)") == true, "\(opened.signature.signerSubject ?? "")")
+        #expect(
+            opened.signature.signerSubject?.contains("CN = \(Self.host)") == true,
+            "\(opened.signature.signerSubject ?? "")")
         #expect(opened.signature.certificates == 1)
     }
 
@@ -43,39 +46,56 @@ import TestSupport
         let opened = try #require(SignedFile.open(signed, host: Self.host, trust: trust))
         #expect(opened.signature.opened)
         #expect(!opened.signature.verified)
-        #expect(opened.signature.problem?.hasPrefix("The signature does not match the content") == true, "\(opened.signature.problem ?? "")")
+        #expect(
+            opened.signature.problem?.hasPrefix("The signature does not match the content") == true,
+            "\(opened.signature.problem ?? "")")
         #expect(opened.content.map { String(decoding: $0, as: UTF8.self).contains("/guy/") } == true)
     }
 
     @Test func aSignerFromAnUntrustedCAOrForAnotherNameDoesNotVerify() throws {
         let stranger = try TestPKI(name: "someone else").issueServerIdentity(for: [Self.host])
-        let untrusted = try #require(SignedFile.open(try maker.sign(Self.content, with: stranger), host: Self.host, trust: trust))
+        let untrusted = try #require(
+            SignedFile.open(try maker.sign(Self.content, with: stranger), host: Self.host, trust: trust))
         #expect(!untrusted.signature.verified)
-        #expect(untrusted.signature.problem?.hasPrefix("The signer's certificate does not chain to a trusted CA") == true, "\(untrusted.signature.problem ?? "")")
+        #expect(
+            untrusted.signature.problem?.hasPrefix("The signer's certificate does not chain to a trusted CA") == true,
+            "\(untrusted.signature.problem ?? "")")
 
         let otherName = try pki.issueServerIdentity(for: ["other.example"])
-        let misnamed = try #require(SignedFile.open(try maker.sign(Self.content, with: otherName), host: Self.host, trust: trust))
+        let misnamed = try #require(
+            SignedFile.open(try maker.sign(Self.content, with: otherName), host: Self.host, trust: trust))
         #expect(!misnamed.signature.verified)
-        #expect(misnamed.signature.problem?.contains("is not valid for \(Self.host)") == true, "\(misnamed.signature.problem ?? "")")
+        #expect(
+            misnamed.signature.problem?.contains("is not valid for \(Self.host)") == true,
+            "\(misnamed.signature.problem ?? "")")
         // Without a domain to name (a local file), only the signature and the chain count.
-        #expect(SignedFile.open(try maker.sign(Self.content, with: otherName), host: nil, trust: trust)?.signature.verified == true)
+        #expect(
+            SignedFile.open(try maker.sign(Self.content, with: otherName), host: nil, trust: trust)?.signature.verified
+                == true)
     }
 
     @Test func filesThatCannotBeOpenedSayWhy() throws {
-        let detached = try #require(SignedFile.open(try maker.sign(Self.content, with: identity, as: .detached), host: Self.host, trust: trust))
+        let detached = try #require(
+            SignedFile.open(try maker.sign(Self.content, with: identity, as: .detached), host: Self.host, trust: trust))
         #expect(!detached.signature.opened && detached.content == nil)
         #expect(detached.signature.problem?.contains("detached signature") == true)
 
-        let enveloped = try #require(SignedFile.open(try maker.sign(Self.content, with: identity, as: .enveloped), host: Self.host, trust: trust))
+        let enveloped = try #require(
+            SignedFile.open(try maker.sign(Self.content, with: identity, as: .enveloped), host: Self.host, trust: trust)
+        )
         #expect(!enveloped.signature.opened)
-        #expect(enveloped.signature.problem?.contains("encrypted (enveloped)") == true, "\(enveloped.signature.problem ?? "")")
+        #expect(
+            enveloped.signature.problem?.contains("encrypted (enveloped)") == true,
+            "\(enveloped.signature.problem ?? "")")
 
         let signed = try maker.sign(Self.content, with: identity)
-        let truncated = try #require(SignedFile.open(Array(signed.prefix(signed.count / 2)), host: Self.host, trust: trust))
+        let truncated = try #require(
+            SignedFile.open(Array(signed.prefix(signed.count / 2)), host: Self.host, trust: trust))
         #expect(!truncated.signature.opened)
         #expect(truncated.signature.problem?.hasPrefix("The file looks signed (CMS/PKCS#7) but cannot be read") == true)
 
-        let nested = try #require(SignedFile.open(try maker.sign(signed, with: identity), host: Self.host, trust: trust))
+        let nested = try #require(
+            SignedFile.open(try maker.sign(signed, with: identity), host: Self.host, trust: trust))
         #expect(!nested.signature.opened)
         #expect(nested.signature.problem?.contains("nested") == true)
 
@@ -96,7 +116,8 @@ import TestSupport
     @Test func anEncryptedPEMBlockIsRefusedWithoutAskingForAPassPhrase() throws {
         let signed = try maker.sign(Self.content, with: identity, as: .pem)
         var lines = String(decoding: signed, as: UTF8.self).split(separator: "\n").map(String.init)
-        lines.insert(contentsOf: ["Proc-Type: 4,ENCRYPTED", "DEK-Info: AES-128-CBC,00112233445566778899AABBCCDDEEFF", ""], at: 1)
+        lines.insert(
+            contentsOf: ["Proc-Type: 4,ENCRYPTED", "DEK-Info: AES-128-CBC,00112233445566778899AABBCCDDEEFF", ""], at: 1)
         let encrypted = Array(lines.joined(separator: "\n").utf8)
         let opened = try #require(SignedFile.open(encrypted, host: Self.host, trust: trust))
         #expect(!opened.signature.opened && opened.content == nil)
@@ -109,7 +130,10 @@ import TestSupport
         let other = Array(identity.certificatePEM.utf8)
         // Not recognised as signed at all: it does not start like one.
         #expect(SignedFile.open(other, host: Self.host, trust: trust) == nil)
-        let relabelled = Array(identity.certificatePEM.replacingOccurrences(of: "-----BEGIN CERTIFICATE-----", with: "-----BEGIN PKCS7-----").utf8)
+        let relabelled = Array(
+            identity.certificatePEM.replacingOccurrences(
+                of: "-----BEGIN CERTIFICATE-----", with: "-----BEGIN PKCS7-----"
+            ).utf8)
         let opened = try #require(SignedFile.open(relabelled, host: Self.host, trust: trust))
         #expect(opened.signature.problem?.contains("cannot be read") == true, "\(opened.signature.problem ?? "")")
     }
@@ -137,37 +161,55 @@ import TestSupport
         let opened = try #require(SignedFile.open(signed, host: Self.host, trust: trust))
         #expect(opened.signature.opened, "the content is still read")
         #expect(!opened.signature.verified)
-        #expect(opened.signature.problem?.contains("The signature uses \(name)") == true, "\(opened.signature.problem ?? "")")
+        #expect(
+            opened.signature.problem?.contains("The signature uses \(name)") == true,
+            "\(opened.signature.problem ?? "")")
         // SHA-256 and stronger pass.
-        #expect(SignedFile.open(try maker.sign(Self.content, with: identity, digest: "sha384"), host: Self.host, trust: trust)?.signature.verified == true)
+        #expect(
+            SignedFile.open(
+                try maker.sign(Self.content, with: identity, digest: "sha384"), host: Self.host, trust: trust)?
+                .signature.verified == true)
     }
 
     @Test func aWeakKeyIsNotVerifiedAndSaysSo() throws {
         let weak = try maker.identity(keySpec: "rsa:512", host: Self.host, issuedBy: pki)
-        let opened = try #require(SignedFile.open(try maker.sign(Self.content, with: weak), host: Self.host, trust: trust))
+        let opened = try #require(
+            SignedFile.open(try maker.sign(Self.content, with: weak), host: Self.host, trust: trust))
         #expect(opened.signature.opened && !opened.signature.verified)
-        #expect(opened.signature.problem?.contains("The signer's key is RSA 512 bits") == true, "\(opened.signature.problem ?? "")")
+        #expect(
+            opened.signature.problem?.contains("The signer's key is RSA 512 bits") == true,
+            "\(opened.signature.problem ?? "")")
         // The issue's case: RSA-512 with MD5.
-        let both = try #require(SignedFile.open(try maker.sign(Self.content, with: weak, digest: "md5"), host: Self.host, trust: trust))
+        let both = try #require(
+            SignedFile.open(try maker.sign(Self.content, with: weak, digest: "md5"), host: Self.host, trust: trust))
         #expect(!both.signature.verified)
-        #expect(both.signature.problem?.contains("The signature uses MD5 (39 bits of security)") == true, "\(both.signature.problem ?? "")")
+        #expect(
+            both.signature.problem?.contains("The signature uses MD5 (39 bits of security)") == true,
+            "\(both.signature.problem ?? "")")
         // RSA 2048 is enough.
         let strong = try maker.identity(keySpec: "rsa:2048", host: Self.host, issuedBy: pki)
-        let good = try #require(SignedFile.open(try maker.sign(Self.content, with: strong), host: Self.host, trust: trust))
+        let good = try #require(
+            SignedFile.open(try maker.sign(Self.content, with: strong), host: Self.host, trust: trust))
         #expect(good.signature.verified, "\(good.signature.problem ?? "")")
     }
 
     @Test func anExpiredOrNotYetValidSignerIsNamedAsSuch() throws {
         let day: TimeInterval = 86_400
         let expired = try pki.issueServerIdentity(
-            for: [Self.host], validFrom: Date().addingTimeInterval(-10 * day), validUntil: Date().addingTimeInterval(-2 * day))
-        let old = try #require(SignedFile.open(try maker.sign(Self.content, with: expired), host: Self.host, trust: trust))
+            for: [Self.host], validFrom: Date().addingTimeInterval(-10 * day),
+            validUntil: Date().addingTimeInterval(-2 * day))
+        let old = try #require(
+            SignedFile.open(try maker.sign(Self.content, with: expired), host: Self.host, trust: trust))
         #expect(!old.signature.verified)
-        #expect(old.signature.problem?.hasPrefix("The signer's certificate expired on 20") == true, "\(old.signature.problem ?? "")")
+        #expect(
+            old.signature.problem?.hasPrefix("The signer's certificate expired on 20") == true,
+            "\(old.signature.problem ?? "")")
 
         let future = try pki.issueServerIdentity(
-            for: [Self.host], validFrom: Date().addingTimeInterval(2 * day), validUntil: Date().addingTimeInterval(10 * day))
-        let early = try #require(SignedFile.open(try maker.sign(Self.content, with: future), host: Self.host, trust: trust))
+            for: [Self.host], validFrom: Date().addingTimeInterval(2 * day),
+            validUntil: Date().addingTimeInterval(10 * day))
+        let early = try #require(
+            SignedFile.open(try maker.sign(Self.content, with: future), host: Self.host, trust: trust))
         #expect(early.signature.problem?.contains("is not valid before") == true, "\(early.signature.problem ?? "")")
     }
 
@@ -180,7 +222,8 @@ import TestSupport
 
     /// The fuzzer's hostile seeds (Fuzz/Seeds/signed): each opens, or says why not, at once.
     @Test func theFuzzSeedsOpenOrSayWhy() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Fuzz/Seeds/signed")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(names.count >= 5)

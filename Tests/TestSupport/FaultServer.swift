@@ -36,8 +36,10 @@ public enum RawResponse: Sendable {
     }
 
     /// A response head and body; `contentLength` overrides the true length (to lie).
-    public static func http(status: String = "200 OK", version: String = "HTTP/1.1", headers: [String] = ["Content-Type: application/json"],
-                            body: [UInt8], contentLength: Int?? = .some(nil), then ending: Ending = .keepOpen) -> RawResponse {
+    public static func http(
+        status: String = "200 OK", version: String = "HTTP/1.1", headers: [String] = ["Content-Type: application/json"],
+        body: [UInt8], contentLength: Int?? = .some(nil), then ending: Ending = .keepOpen
+    ) -> RawResponse {
         var head = "\(version) \(status)\r\n" + headers.map { $0 + "\r\n" }.joined()
         switch contentLength {
         case .some(.some(let length)): head += "Content-Length: \(length)\r\n"
@@ -143,9 +145,10 @@ final class RawHTTPHandler: ChannelInboundHandler {
             received.removeFirst(end + 4)
             let lines = head.components(separatedBy: "\r\n")
             let path = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-            let host = lines.first { $0.lowercased().hasPrefix("host:") }.map {
-                String($0.dropFirst(5).trimmingCharacters(in: .whitespaces).split(separator: ":").first ?? "")
-            } ?? ""
+            let host =
+                lines.first { $0.lowercased().hasPrefix("host:") }.map {
+                    String($0.dropFirst(5).trimmingCharacters(in: .whitespaces).split(separator: ":").first ?? "")
+                } ?? ""
             answer(script(host, path), context: context)
         }
     }
@@ -157,7 +160,10 @@ final class RawHTTPHandler: ChannelInboundHandler {
 
     private func headEnd() -> Int? {
         guard received.count >= 4 else { return nil }
-        for index in 0...(received.count - 4) where received[index] == 13 && received[index + 1] == 10 && received[index + 2] == 13 && received[index + 3] == 10 {
+        for index in 0...(received.count - 4)
+        where received[index] == 13 && received[index + 1] == 10 && received[index + 2] == 13
+            && received[index + 3] == 10
+        {
             return index
         }
         return nil
@@ -187,7 +193,8 @@ final class RawHTTPHandler: ChannelInboundHandler {
             let handler = NIOLoopBound(self, eventLoop: channel.eventLoop)
             channel.eventLoop.scheduleTask(in: delay) { handler.value.answer(inner, channel: channel) }
         case .endlessChunks(let head):
-            let chunk = ByteBuffer(bytes: Array("4000\r\n".utf8) + Array(repeating: UInt8(ascii: " "), count: 0x4000) + Array("\r\n".utf8))
+            let chunk = ByteBuffer(
+                bytes: Array("4000\r\n".utf8) + Array(repeating: UInt8(ascii: " "), count: 0x4000) + Array("\r\n".utf8))
             channel.write(ByteBuffer(bytes: Array(head.utf8)), promise: nil)
             Self.pump(channel, chunk)
         }

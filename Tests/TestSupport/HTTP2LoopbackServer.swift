@@ -27,7 +27,8 @@ public final class HTTP2LoopbackServer: Sendable {
             return channel.configureHTTP2Pipeline(mode: .server) { stream in
                 stream.eventLoop.makeCompletedFuture {
                     try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
-                    try stream.pipeline.syncOperations.addHandler(HoldingHTTP2Handler(connection: number, log: log, held: held, body: body, hold: hold))
+                    try stream.pipeline.syncOperations.addHandler(
+                        HoldingHTTP2Handler(connection: number, log: log, held: held, body: body, hold: hold))
                 }
             }.map { _ in }
         }
@@ -57,7 +58,10 @@ final class HoldingHTTP2Handler: ChannelInboundHandler {
     private let body: String
     private let hold: TimeAmount
 
-    init(connection: Int, log: NIOLockedValueBox<LoopbackListener.Log>, held: NIOLoopBound<HeldAnswer>, body: String, hold: TimeAmount) {
+    init(
+        connection: Int, log: NIOLockedValueBox<LoopbackListener.Log>, held: NIOLoopBound<HeldAnswer>, body: String,
+        hold: TimeAmount
+    ) {
         self.connection = connection
         self.log = log
         self.held = held
@@ -69,7 +73,10 @@ final class HoldingHTTP2Handler: ChannelInboundHandler {
         guard case .head(let head) = unwrapInboundIn(data) else { return }
         let host = String((head.headers.first(name: "host") ?? "").split(separator: ":").first ?? "")
         log.withLockedValue {
-            $0.requests.append(ServedRequest(host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"), connection: connection))
+            $0.requests.append(
+                ServedRequest(
+                    host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"),
+                    connection: connection))
         }
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         let answer = { [body] in Self.answer(loopBound.value, body: body) }
@@ -93,7 +100,9 @@ final class HoldingHTTP2Handler: ChannelInboundHandler {
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: "application/json")
         headers.add(name: "content-length", value: String(body.utf8.count))
-        context.write(NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: .http2, status: .ok, headers: headers))), promise: nil)
+        context.write(
+            NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: .http2, status: .ok, headers: headers))),
+            promise: nil)
         context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
         context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
     }

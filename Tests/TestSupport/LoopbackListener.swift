@@ -20,7 +20,12 @@ public final class LoopbackListener: Sendable {
 
     /// - Parameter configure: sets up each accepted connection's pipeline, given its number
     ///   (1 for the first) and the log.
-    init(configure: @escaping @Sendable (_ channel: Channel, _ number: Int, _ log: NIOLockedValueBox<Log>) -> EventLoopFuture<Void>) throws {
+    init(
+        configure:
+            @escaping @Sendable (_ channel: Channel, _ number: Int, _ log: NIOLockedValueBox<Log>) -> EventLoopFuture<
+                Void
+            >
+    ) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let log = NIOLockedValueBox(Log())
         let bootstrap = ServerBootstrap(group: group)

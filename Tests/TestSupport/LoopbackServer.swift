@@ -51,12 +51,18 @@ public final class LoopbackServer: Sendable {
     /// - Parameters:
     ///   - identity: the TLS identity; nil serves plain HTTP on the port.
     ///   - script: the answer for a (host, path); called on the server's threads.
-    public convenience init(identity: ServerIdentity?, script: @escaping @Sendable (_ host: String, _ path: String) -> ScriptedResponse) throws {
+    public convenience init(
+        identity: ServerIdentity?, script: @escaping @Sendable (_ host: String, _ path: String) -> ScriptedResponse
+    ) throws {
         try self.init(identity: identity, agentScript: { host, path, _ in script(host, path) })
     }
 
     /// - Parameter agentScript: the answer for a (host, path, User-Agent).
-    public init(identity: ServerIdentity?, agentScript script: @escaping @Sendable (_ host: String, _ path: String, _ userAgent: String?) -> ScriptedResponse) throws {
+    public init(
+        identity: ServerIdentity?,
+        agentScript script:
+            @escaping @Sendable (_ host: String, _ path: String, _ userAgent: String?) -> ScriptedResponse
+    ) throws {
         let sslContext = try identity.map { try NIOSSLContext(configuration: $0.tlsConfiguration()) }
         listener = try LoopbackListener { channel, number, log in
             channel.eventLoop.makeCompletedFuture {
@@ -64,7 +70,8 @@ public final class LoopbackServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                 }
                 try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                try channel.pipeline.syncOperations.addHandler(ScriptedHTTPHandler(connection: number, log: log, script: script))
+                try channel.pipeline.syncOperations.addHandler(
+                    ScriptedHTTPHandler(connection: number, log: log, script: script))
             }
         }
     }
@@ -111,7 +118,10 @@ final class ScriptedHTTPHandler: ChannelInboundHandler {
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
 
-    init(connection: Int, log: NIOLockedValueBox<LoopbackListener.Log>, script: @escaping @Sendable (String, String, String?) -> ScriptedResponse) {
+    init(
+        connection: Int, log: NIOLockedValueBox<LoopbackListener.Log>,
+        script: @escaping @Sendable (String, String, String?) -> ScriptedResponse
+    ) {
         self.connection = connection
         self.log = log
         self.script = script
@@ -129,7 +139,8 @@ final class ScriptedHTTPHandler: ChannelInboundHandler {
             guard let head else { return }
             let hostHeader = head.headers.first(name: "host") ?? ""
             let host = String(hostHeader.split(separator: ":").first ?? "")
-            var request = ServedRequest(host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"), connection: connection)
+            var request = ServedRequest(
+                host: host, path: head.uri, userAgent: head.headers.first(name: "user-agent"), connection: connection)
             request.method = head.method.rawValue
             request.contentType = head.headers.first(name: "content-type")
             request.body = body
@@ -151,14 +162,16 @@ final class ScriptedHTTPHandler: ChannelInboundHandler {
             } else {
                 headers.replaceOrAdd(name: "content-length", value: String(body.count))
             }
-            let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)
+            let head = HTTPResponseHead(
+                version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             if chunked {
                 // Several chunks, so the client really sees chunked framing.
                 var offset = 0
                 while offset < body.count {
                     let end = min(offset + 4096, body.count)
-                    context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body[offset..<end])))), promise: nil)
+                    context.write(
+                        wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body[offset..<end])))), promise: nil)
                     offset = end
                 }
             } else if !body.isEmpty {

@@ -10,12 +10,16 @@ public enum ProcessRunner {
     }
 
     /// Runs a short-lived tool, blocking the caller (for quick helpers such as gzip or python).
-    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> Result {
+    public static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
+    ) throws -> Result {
         try start(executable, arguments, in: directory, environment: environment).wait()
     }
 
     /// Runs a program without blocking a thread of the concurrency pool while it runs.
-    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) async throws -> Result {
+    public static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
+    ) async throws -> Result {
         try await start(executable, arguments, in: directory, environment: environment).finished()
     }
 
@@ -66,7 +70,9 @@ public enum ProcessRunner {
             let out = stdout.wait()
             let err = stderr.wait()
             process.waitUntilExit()
-            return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+            return Result(
+                status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                stderr: String(decoding: err, as: UTF8.self))
         }
 
         /// `wait()` on a Dispatch thread, so that the awaiting task frees its pool thread.

@@ -14,11 +14,13 @@ public enum PrometheusTextParser {
 
     public static let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first { candidate in
         FileManager.default.isExecutableFile(atPath: candidate)
-            && (try? ProcessRunner.run(URL(fileURLWithPath: candidate), ["-c", "import prometheus_client.parser"]).status) == 0
+            && (try? ProcessRunner.run(URL(fileURLWithPath: candidate), ["-c", "import prometheus_client.parser"])
+                .status) == 0
     }
 
     public static var isAvailable: Bool { python != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
-    public static let unavailableMessage = "Python's prometheus_client is not installed (apt-get install python3-prometheus-client): skipping the metrics parse"
+    public static let unavailableMessage =
+        "Python's prometheus_client is not installed (apt-get install python3-prometheus-client): skipping the metrics parse"
 
     /// One line per sample: `TYPE name{label=value,...} value`. Throws when the parser rejects the text.
     public static func samples(in file: URL) async throws -> [String] {

@@ -34,10 +34,13 @@ public enum ReportSchemaValidator {
         python != nil || ProcessInfo.processInfo.environment["CI"] == "true"
     }
 
-    public static let unavailableMessage = "Python's jsonschema is not installed (apt-get install python3-jsonschema): skipping schema validation"
+    public static let unavailableMessage =
+        "Python's jsonschema is not installed (apt-get install python3-jsonschema): skipping schema validation"
 
     /// The validation errors of `document` (empty when it is valid against `schema`).
-    public static func errors(in document: Data, schema: URL = Repository.file("docs/report.schema.json")) async throws -> [String] {
+    public static func errors(in document: Data, schema: URL = Repository.file("docs/report.schema.json")) async throws
+        -> [String]
+    {
         guard let python else { return ["no Python with jsonschema: \(unavailableMessage)"] }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).json")
         try document.write(to: file)

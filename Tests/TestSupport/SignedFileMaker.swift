@@ -30,7 +30,8 @@ public struct SignedFileMaker: Sendable {
     ///   - digest: the signer's digest (`-md`), e.g. "md5"; nil: openssl's default (SHA-256).
     ///   - contentType: an encapsulated content type other than id-data (dotted OID).
     public func sign(
-        _ content: [UInt8], with identity: ServerIdentity, as kind: Kind = .der, digest: String? = nil, contentType: String? = nil
+        _ content: [UInt8], with identity: ServerIdentity, as kind: Kind = .der, digest: String? = nil,
+        contentType: String? = nil
     ) throws -> [UInt8] {
         let name = UUID().uuidString
         let input = directory.appendingPathComponent("\(name).json")
@@ -43,15 +44,18 @@ public struct SignedFileMaker: Sendable {
         defer { [input, certificate, key, output].forEach { try? FileManager.default.removeItem(at: $0) } }
         let files = ["-in", input.path, "-out", output.path]
         let signer = ["-signer", certificate.path, "-inkey", key.path] + (digest.map { ["-md", $0] } ?? [])
-        var arguments: [String] = switch kind {
-        case .der: ["smime", "-sign", "-nodetach", "-outform", "DER"] + signer + files
-        case .pem: ["smime", "-sign", "-nodetach", "-outform", "PEM"] + signer + files
-        case .detached: ["smime", "-sign", "-outform", "DER"] + signer + files
-        // cms, not smime: PKCS#7 encrypts only to RSA keys, CMS also to EC ones (ECDH).
-        case .enveloped: ["cms", "-encrypt", "-aes256", "-outform", "DER", "-recip", certificate.path] + files
-        }
+        var arguments: [String] =
+            switch kind {
+            case .der: ["smime", "-sign", "-nodetach", "-outform", "DER"] + signer + files
+            case .pem: ["smime", "-sign", "-nodetach", "-outform", "PEM"] + signer + files
+            case .detached: ["smime", "-sign", "-outform", "DER"] + signer + files
+            // cms, not smime: PKCS#7 encrypts only to RSA keys, CMS also to EC ones (ECDH).
+            case .enveloped: ["cms", "-encrypt", "-aes256", "-outform", "DER", "-recip", certificate.path] + files
+            }
         if let contentType {
-            arguments = ["cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-econtent_type", contentType] + signer + files
+            arguments =
+                ["cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-econtent_type", contentType] + signer
+                + files
         }
         return try run(arguments, output: output)
     }
@@ -63,13 +67,20 @@ public struct SignedFileMaker: Sendable {
         let file = { (suffix: String) in directory.appendingPathComponent("\(name).\(suffix)") }
         try ca.caCertificatePEM.write(to: file("ca.crt"), atomically: true, encoding: .utf8)
         try ca.caPrivateKeyPEM.write(to: file("ca.key"), atomically: true, encoding: .utf8)
-        defer { ["ca.crt", "ca.key", "csr", "key", "crt"].forEach { try? FileManager.default.removeItem(at: file($0)) } }
+        defer {
+            ["ca.crt", "ca.key", "csr", "key", "crt"].forEach { try? FileManager.default.removeItem(at: file($0)) }
+        }
         _ = try run(
-            ["req", "-new", "-newkey", keySpec, "-nodes", "-keyout", file("key").path, "-subj", "/CN=\(host)",
-             "-addext", "subjectAltName=DNS:\(host)", "-out", file("csr").path], output: file("csr"))
+            [
+                "req", "-new", "-newkey", keySpec, "-nodes", "-keyout", file("key").path, "-subj", "/CN=\(host)",
+                "-addext", "subjectAltName=DNS:\(host)", "-out", file("csr").path,
+            ], output: file("csr"))
         let certificate = try run(
-            ["x509", "-req", "-in", file("csr").path, "-CA", file("ca.crt").path, "-CAkey", file("ca.key").path,
-             "-set_serial", "\(UInt32.random(in: 1...UInt32.max))", "-days", "1", "-copy_extensions", "copy", "-out", file("crt").path],
+            [
+                "x509", "-req", "-in", file("csr").path, "-CA", file("ca.crt").path, "-CAkey", file("ca.key").path,
+                "-set_serial", "\(UInt32.random(in: 1...UInt32.max))", "-days", "1", "-copy_extensions", "copy", "-out",
+                file("crt").path,
+            ],
             output: file("crt"))
         return ServerIdentity(
             certificatePEM: String(decoding: certificate, as: UTF8.self),
@@ -78,7 +89,9 @@ public struct SignedFileMaker: Sendable {
 
     private func run(_ arguments: [String], output: URL) throws -> [UInt8] {
         let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/openssl"), arguments)
-        guard result.status == 0 else { throw Failure(description: "openssl \(arguments.first ?? ""): \(result.stderr)") }
+        guard result.status == 0 else {
+            throw Failure(description: "openssl \(arguments.first ?? ""): \(result.stderr)")
+        }
         return Array(try Data(contentsOf: output))
     }
 }

@@ -46,7 +46,8 @@ public struct TestPKI: Sendable {
 
     /// A server identity for the given DNS names, valid now unless told otherwise.
     public func issueServerIdentity(
-        for names: [String], validFrom: Date = Date().addingTimeInterval(-3600), validUntil: Date = Date().addingTimeInterval(86400)
+        for names: [String], validFrom: Date = Date().addingTimeInterval(-3600),
+        validUntil: Date = Date().addingTimeInterval(86400)
     ) throws -> ServerIdentity {
         let key = P256.Signing.PrivateKey()
         let certificate = try Certificate(
@@ -81,7 +82,8 @@ public struct ServerIdentity: Sendable {
     func tlsConfiguration() throws -> TLSConfiguration {
         let certificate = try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem)
         let key = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
         configuration.applicationProtocols = ["http/1.1"]
         return configuration
     }

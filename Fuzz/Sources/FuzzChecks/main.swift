@@ -1,6 +1,6 @@
-import FuzzDriver
 import AASAChecks
 import AASAModel
+import FuzzDriver
 
 /// Bytes to findings: the whole pipeline a served file goes through (size, JSON syntax,
 /// validation of every key, rule compilation), with and without --min-ios.

@@ -1,6 +1,6 @@
-import FuzzDriver
 import AASAJSON
 import AASAMatching
+import FuzzDriver
 
 /// The matcher: the first line is a URL (or a path on fuzz.example), the rest a file. Checks
 /// what must hold whatever the input: no crash, an app result names apps, the rule that

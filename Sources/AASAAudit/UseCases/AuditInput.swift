@@ -43,13 +43,16 @@ public struct AuditInput: Sendable {
             problems += parsed.problems
         }
         for path in entitlements {
-            let parsed = EntitlementsParser.parse(try read(path, role: "the entitlements file"), fileName: path, appIDs: appIDs)
+            let parsed = EntitlementsParser.parse(
+                try read(path, role: "the entitlements file"), fileName: path, appIDs: appIDs)
             lists.append(parsed.targets)
             problems += parsed.problems
         }
         let targets = EntitlementsParser.merge(lists)
         guard !targets.isEmpty else {
-            throw InputError("\(files.joined(separator: ", ")) list\(files.count == 1 ? "s" : "") no domain to audit.", problems: problems)
+            throw InputError(
+                "\(files.joined(separator: ", ")) list\(files.count == 1 ? "s" : "") no domain to audit.",
+                problems: problems)
         }
         return AuditInput(files: files, targets: targets, problems: problems)
     }

@@ -19,7 +19,9 @@ public enum AuditJob {
         /// Android apps.
         public var auditsAndroid = false
 
-        public init(domainsFile: String?, entitlements: [String], appIDs: [String], settings: AuditSettings, statsFile: String?) {
+        public init(
+            domainsFile: String?, entitlements: [String], appIDs: [String], settings: AuditSettings, statsFile: String?
+        ) {
             self.domainsFile = domainsFile
             self.entitlements = entitlements
             self.appIDs = appIDs
@@ -31,7 +33,8 @@ public enum AuditJob {
     public static func run(_ request: Request, console: any Console) async throws -> ExitStatus {
         let started = ContinuousClock.now
         try AuditInput.validateAppIDs(request.appIDs)
-        var loaded = try AuditInput.load(domainsFile: request.domainsFile, entitlements: request.entitlements, appIDs: request.appIDs)
+        var loaded = try AuditInput.load(
+            domainsFile: request.domainsFile, entitlements: request.entitlements, appIDs: request.appIDs)
         if request.auditsAndroid {
             for index in loaded.targets.indices { loaded.targets[index].auditsAndroid = true }
         }
@@ -53,7 +56,9 @@ public enum AuditJob {
         defer { ticker?.cancel() }
         let interruption = Interruption(console: console)
         let runTask = Task {
-            try await AuditRun.run(targets: input.targets, inputProblems: input.problems, settings: settings) { progressLine?.update($0) }
+            try await AuditRun.run(targets: input.targets, inputProblems: input.problems, settings: settings) {
+                progressLine?.update($0)
+            }
         }
         interruption.cancels(runTask)
         let result: AuditRunResult
@@ -68,14 +73,18 @@ public enum AuditJob {
         let text = TerminalReport(colour: console.colour)
         // What changed since the last run comes first: it is what a nightly mail is read for.
         if let changes = result.changes, result.complete {
-            console.print(changes.isEmpty ? "No changes since the last run.\n" : "Since the last run:\n" + text.changes(changes) + "\n")
+            console.print(
+                changes.isEmpty
+                    ? "No changes since the last run.\n" : "Since the last run:\n" + text.changes(changes) + "\n")
         }
-        console.print(text.runSummary(
-            summary: result.summary, flagged: result.flaggedDomains, problems: input.problems,
-            seconds: result.durationSeconds, complete: result.complete, since: result.notPassingSince))
+        console.print(
+            text.runSummary(
+                summary: result.summary, flagged: result.flaggedDomains, problems: input.problems,
+                seconds: result.durationSeconds, complete: result.complete, since: result.notPassingSince))
         console.print("Reports: \(result.reportJSON.path)\n         \(result.reportHTML.path)\n")
         if result.complete, result.historyProblem == nil {
-            console.print("History: \(settings.outputDirectory.appendingPathComponent(RunHistoryStore.indexName).path)\n")
+            console.print(
+                "History: \(settings.outputDirectory.appendingPathComponent(RunHistoryStore.indexName).path)\n")
         }
         if let problem = result.historyProblem { console.printError("aasa-audit: \(problem)\n") }
         if let notification = result.notification, let notify = settings.notification {
@@ -95,11 +104,16 @@ public enum AuditJob {
         // signal that came once every report was written stopped nothing.
         let interruptedBy = result.complete ? nil : interruption.signal
         if interruptedBy != nil {
-            console.print("The run was interrupted: its partial reports are in \(result.reportJSON.deletingLastPathComponent().path); latest.json and latest.html still show the last complete run.\n")
+            console.print(
+                "The run was interrupted: its partial reports are in \(result.reportJSON.deletingLastPathComponent().path); latest.json and latest.html still show the last complete run.\n"
+            )
         } else if interruption.signal != nil {
-            console.print("A signal came after every domain was audited: the run is complete and latest.json and latest.html show it.\n")
+            console.print(
+                "A signal came after every domain was audited: the run is complete and latest.json and latest.html show it.\n"
+            )
         }
-        let status = ExitPolicy.audit(result, problems: input.problems, failOn: settings.failOn, interruptedBy: interruptedBy)
+        let status = ExitPolicy.audit(
+            result, problems: input.problems, failOn: settings.failOn, interruptedBy: interruptedBy)
         return statsFailed ? ExitStatus(max(status.code, ExitStatus.usage.code)) : status
     }
 }

@@ -39,11 +39,16 @@ public enum BoundedFileReader {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            throw FileReadError(path: path, reason: code == ENOENT ? "no such file" : code == EACCES ? "permission denied" : String(cString: strerror(code)))
+            throw FileReadError(
+                path: path,
+                reason: code == ENOENT
+                    ? "no such file" : code == EACCES ? "permission denied" : String(cString: strerror(code)))
         }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+        guard fstat(descriptor, &status) == 0 else {
+            throw FileReadError(path: path, reason: String(cString: strerror(errno)))
+        }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw FileReadError(path: path, reason: "it is \(kind(of: status.st_mode)), not a regular file")
         }
@@ -69,7 +74,9 @@ public enum BoundedFileReader {
         var bytes: [UInt8] = []
         var piece = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= prefix {
-            let got = piece.withUnsafeMutableBytes { systemRead(STDIN_FILENO, $0.baseAddress!, min($0.count, prefix + 1 - bytes.count)) }
+            let got = piece.withUnsafeMutableBytes {
+                systemRead(STDIN_FILENO, $0.baseAddress!, min($0.count, prefix + 1 - bytes.count))
+            }
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else { throw FileReadError(path: "-", reason: String(cString: strerror(errno))) }
             if got == 0 { break }
@@ -92,7 +99,8 @@ public enum BoundedFileReader {
 
     static func describe(_ error: Error) -> String {
         let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
             return String(cString: strerror(Int32(underlying.code)))
         }
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }

@@ -8,7 +8,8 @@ public enum DomainCheck {
     /// - Parameter androidApps: `PACKAGE` or `PACKAGE@FINGERPRINT` texts; any makes the domain's
     ///   `assetlinks.json` audited.
     public static func run(
-        domain: String, appIDs: [String], androidApps: [String] = [], validation: ValidationOptions, deviceView: DeviceViewSettings,
+        domain: String, appIDs: [String], androidApps: [String] = [], validation: ValidationOptions,
+        deviceView: DeviceViewSettings,
         fetcher configuration: FetcherConfiguration
     ) async throws -> DomainReport {
         let host = try AuditInput.host(domain)

@@ -28,7 +28,8 @@ public enum HistoryQuery {
     static func folder(_ output: String) throws(InputError) -> URL {
         let folder = URL(fileURLWithPath: output)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw InputError("\(output) is not a folder: give the --out of your audits (default: reports).")
         }
         return folder

@@ -38,7 +38,8 @@ final class Interruption {
                     return (value.signal == nil, value.cancel)
                 }
                 guard first else { _exit(128 + number) }
-                console.printError("\naasa-audit: interrupted; writing the report of what was audited (again to quit at once)\n")
+                console.printError(
+                    "\naasa-audit: interrupted; writing the report of what was audited (again to quit at once)\n")
                 cancel?()
             }
         }

@@ -11,7 +11,9 @@ public enum LocalLint {
     /// A record per file, in order; a file that cannot be read gets a record with its error.
     /// - Parameter caFile: the CAs a signed file's signer must chain to (nil: libcurl's bundle).
     /// - Parameter androidApps: what an `assetlinks.json` among the files must declare.
-    public static func run(_ paths: [String], options: ValidationOptions, caFile: String? = nil, androidApps: [AndroidApp] = []) -> [LintRecord] {
+    public static func run(
+        _ paths: [String], options: ValidationOptions, caFile: String? = nil, androidApps: [AndroidApp] = []
+    ) -> [LintRecord] {
         let signedFiles = SignedFileOpener(caFile: caFile ?? FetcherConfiguration.defaultCAFile)
         return paths.map { path in
             do throws(FileReadError) {
@@ -21,13 +23,17 @@ public enum LocalLint {
                 if FileLint.isAssetLinks(contents.bytes) {
                     let result = FileLint.lintAssetLinks(contents.bytes, size: contents.size, expected: androidApps)
                     let findings = options.severityPolicy.apply(result.findings)
-                    return LintRecord(file: path, verdict: Verdict(findings: findings), appIDs: nil, findings: findings, android: result.android)
+                    return LintRecord(
+                        file: path, verdict: Verdict(findings: findings), appIDs: nil, findings: findings,
+                        android: result.android)
                 }
                 let opened = contents.truncated ? nil : signedFiles.open(contents.bytes, host: nil)
                 let result = FileLint.lint(
-                    opened?.content ?? contents.bytes, size: contents.size, truncated: contents.truncated, signature: opened?.signature, options: options)
+                    opened?.content ?? contents.bytes, size: contents.size, truncated: contents.truncated,
+                    signature: opened?.signature, options: options)
                 let findings = options.severityPolicy.apply(result.findings)
-                return LintRecord(file: path, verdict: Verdict(findings: findings), appIDs: result.appIDs, findings: findings)
+                return LintRecord(
+                    file: path, verdict: Verdict(findings: findings), appIDs: result.appIDs, findings: findings)
             } catch {
                 return LintRecord(file: path, verdict: .fail, appIDs: nil, findings: [], error: error.message)
             }

@@ -52,7 +52,8 @@ final class ProgressLine: Sendable {
     private func draw(_ progress: AuditProgress, at now: ContinuousClock.Instant) {
         let elapsed = (now - started).seconds
         let rate = elapsed > 0 ? Double(progress.done) / elapsed : 0
-        var line = "\(progress.done)/\(progress.total) domains · \(Self.oneDecimal(rate))/s · \(progress.failing) failing · \(Self.duration(elapsed))"
+        var line =
+            "\(progress.done)/\(progress.total) domains · \(Self.oneDecimal(rate))/s · \(progress.failing) failing · \(Self.duration(elapsed))"
         if let (domain, since) = progress.oldestInFlight, (now - since) >= .seconds(3) {
             line += " · waiting on \(TerminalSafe.text(domain)) (\(Self.duration((now - since).seconds)))"
         }

@@ -12,9 +12,9 @@ public struct RunStatistics: Codable {
     public static func measure(since start: ContinuousClock.Instant, domains: Int) -> RunStatistics {
         var usage = rusage()
         #if os(Linux)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         #else
-        getrusage(RUSAGE_SELF, &usage)
+            getrusage(RUSAGE_SELF, &usage)
         #endif
         let elapsed = ContinuousClock.now - start
         return RunStatistics(
@@ -28,17 +28,18 @@ public struct RunStatistics: Codable {
     /// getrusage's peak: kilobytes on Linux, bytes on macOS.
     static func maxRSSBytes(_ usage: rusage) -> Int {
         #if os(Linux)
-        Int(usage.ru_maxrss) * 1024
+            Int(usage.ru_maxrss) * 1024
         #else
-        Int(usage.ru_maxrss)
+            Int(usage.ru_maxrss)
         #endif
     }
 
     /// VmHWM from /proc/self/status (Linux only; nil elsewhere).
     static func peakResidentBytes() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return nil }
         return kilobytes * 1024
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 // read(2) and write(2) by the name each platform's module gives them (Foundation's FileHandle
@@ -9,16 +9,16 @@ import Darwin
 
 func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-    Glibc.read(descriptor, buffer, count)
+        Glibc.read(descriptor, buffer, count)
     #else
-    Darwin.read(descriptor, buffer, count)
+        Darwin.read(descriptor, buffer, count)
     #endif
 }
 
 func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-    Glibc.write(descriptor, buffer, count)
+        Glibc.write(descriptor, buffer, count)
     #else
-    Darwin.write(descriptor, buffer, count)
+        Darwin.write(descriptor, buffer, count)
     #endif
 }

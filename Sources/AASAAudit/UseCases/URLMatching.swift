@@ -36,7 +36,8 @@ public enum URLMatching {
         let (file, servingHost) = try await load(source)
         return urls.map { url in
             let parsed = try! MatchURL.parse(url).get()  // validated above
-            return MatchRecord(url: url, decision: Matcher(file: file, domain: servingHost ?? parsed.host).decide(parsed))
+            return MatchRecord(
+                url: url, decision: Matcher(file: file, domain: servingHost ?? parsed.host).decide(parsed))
         }
     }
 
@@ -48,7 +49,10 @@ public enum URLMatching {
             // A signed file is matched on its content (its signature is lint's business).
             let opened = SignedFileOpener(caFile: nil).open(bytes, host: nil)
             if let opened, opened.content == nil {
-                throw UnusableFile(message: "\(path) is a signed file that cannot be opened: \(opened.signature.problem ?? "no content").", exitStatus: .usage)
+                throw UnusableFile(
+                    message:
+                        "\(path) is a signed file that cannot be opened: \(opened.signature.problem ?? "no content").",
+                    exitStatus: .usage)
             }
             return (try object(from: opened?.content ?? bytes, describedAs: path), normalisedHost)
         case .domain(let domain, let configuration):
@@ -61,7 +65,8 @@ public enum URLMatching {
             let assessment = LocationChecks.assess(fetched)
             guard let file = assessment.file else {
                 let reasons = assessment.findings.filter { $0.severity == .error }.map(\.message)
-                throw UnusableFile(message: "\(url) serves no usable file: \(reasons.joined(separator: " "))", exitStatus: .failed)
+                throw UnusableFile(
+                    message: "\(url) serves no usable file: \(reasons.joined(separator: " "))", exitStatus: .failed)
             }
             return (file, host)
         }
