@@ -7,40 +7,94 @@ import Foundation
 /// An audit of many domains. A run workspace (the output folder, its lock, a new run folder,
 /// the previous run), the bounded concurrent loop feeding an accumulator (summary, changes),
 /// and the report outputs (JSON, HTML, JUnit, metrics) fed as domains complete; when the run
-/// is complete its reports become `latest.*`.
+/// is complete its reports become `latest.*`. Each phase is a method of `AuditRunSession`.
 public enum AuditRun {
     public static func run(
         targets: [DomainTarget], inputProblems: [InputProblem], settings: AuditSettings,
         progress: @escaping @Sendable (AuditProgress) -> Void = { _ in }
     ) async throws(AuditRunError) -> AuditRunResult {
+        let session = try AuditRunSession.open(targets: targets, settings: settings)
+        defer { session.workspace.close() }
+        await session.auditDomains(progress: progress)
+        try session.recordUnreachedDomains()
+        var finished = try session.writeReports(inputProblems: inputProblems)
+        // The reports are in place: the history, the index and the alert cannot lose them.
+        let history = session.updateHistory(finished)
+        if !Task.isCancelled { finished.notification = await session.sendAlert(finished) }
+        try session.writeMetrics(finished)
+        return session.result(finished, history: history)
+    }
+}
+
+/// One run's state through its phases, in order: open, audit the domains, record the ones not
+/// reached, write the reports, update the history, send the alert, write the metrics.
+final class AuditRunSession {
+    let targets: [DomainTarget]
+    let settings: AuditSettings
+    let startedAt: Date
+    let clock = ContinuousClock.now
+    let fetcher: Fetcher
+    let workspace: RunWorkspace
+    let outputs: Outputs
+    private(set) var accumulator: RunAccumulator
+    private var writeError: Error?
+    private(set) var complete = false
+    private var written: (json: URL, html: URL)?
+
+    private init(
+        targets: [DomainTarget], settings: AuditSettings, startedAt: Date, fetcher: Fetcher, workspace: RunWorkspace,
+        outputs: Outputs
+    ) {
+        self.targets = targets
+        self.startedAt = startedAt
+        self.settings = settings
+        self.fetcher = fetcher
+        self.workspace = workspace
+        self.outputs = outputs
+        accumulator = RunAccumulator(domainCount: targets.count, previous: workspace.previousRun)
+    }
+
+    /// The fetcher, the output folder (locked, a run folder made, the previous run being read)
+    /// and every output started: an unusable destination fails here, before any fetch.
+    static func open(targets: [DomainTarget], settings: AuditSettings) throws(AuditRunError) -> AuditRunSession {
         let startedAt = Date()
-        let clock = ContinuousClock.now
         let fetcher: Fetcher
         do {
             fetcher = try Fetcher(configuration: settings.fetcher)
         } catch {
             throw .fetcherSetup("cannot start the fetcher: \(error)")
         }
-        let workspace: RunWorkspace
         let outputs = Outputs(settings: settings)
+        let workspace: RunWorkspace
         do {
             workspace = try RunWorkspace(output: settings.outputDirectory, startedAt: startedAt)
-            try outputs.start(RunStart(runDirectory: workspace.runDirectory, domainCount: targets.count))
         } catch {
             fetcher.shutdown()
             throw error
         }
-        defer { workspace.close() }
-
-        var accumulator = RunAccumulator(domainCount: targets.count, previous: workspace.previousRun)
-        var writeError: Error?
-        func record(_ domain: AuditedDomain, rendered: [Data?], reached: Bool = true) {
-            accumulator.add(domain, reached: reached)
-            do { try outputs.add(domain, rendered: rendered) } catch { writeError = writeError ?? error }
+        do {
+            try outputs.start(RunStart(runDirectory: workspace.runDirectory, domainCount: targets.count))
+        } catch {
+            workspace.close()
+            fetcher.shutdown()
+            throw error
         }
+        return AuditRunSession(
+            targets: targets, settings: settings, startedAt: startedAt, fetcher: fetcher, workspace: workspace,
+            outputs: outputs)
+    }
+
+    private func record(_ domain: AuditedDomain, rendered: [Data?], reached: Bool = true) {
+        accumulator.add(domain, reached: reached)
+        do { try outputs.add(domain, rendered: rendered) } catch { writeError = writeError ?? error }
+    }
+
+    /// The bounded concurrent loop, until every domain is audited or the task is cancelled.
+    func auditDomains(progress: @Sendable (AuditProgress) -> Void) async {
         let auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
         await AuditLoop.run(targets: targets, concurrency: settings.concurrency, auditor: auditor, outputs: outputs.all)
-        { completed in
+        {
+            completed in
             record(completed.domain, rendered: completed.rendered)
             progress(
                 AuditProgress(
@@ -48,82 +102,112 @@ public enum AuditRun {
                     elapsedSeconds: (ContinuousClock.now - clock).seconds, oldestInFlight: completed.oldestInFlight))
         }
         fetcher.shutdown()
-        let complete = accumulator.complete
+        complete = accumulator.complete
         accumulator.finishComparing(interrupted: !complete)
-        // Every domain of the input appears in the reports, audited or not.
-        var notAuditedRecords = NotAuditedRecords(outputs: outputs.all)
+    }
+
+    /// Every domain of the input appears in the reports, audited or not.
+    func recordUnreachedDomains() throws(AuditRunError) {
+        var records = NotAuditedRecords(outputs: outputs.all)
         for index in accumulator.notAudited {
             let domain = AuditedDomain(index: index, report: DomainChecks.notAudited(targets[index]), served: [])
-            record(domain, rendered: notAuditedRecords.render(targets[index], index: index), reached: false)
+            record(domain, rendered: records.render(targets[index], index: index), reached: false)
         }
         if let writeError {
             outputs.discard()
             throw .reports("cannot write to \(workspace.runDirectory.path): \(writeError)")
         }
+    }
 
+    /// The run's reports, and when it is complete `latest.*` and `--keep`'s pruning.
+    func writeReports(inputProblems: [InputProblem]) throws(AuditRunError) -> FinishedRun {
         var summary = accumulator.summary
         summary.inputProblems = inputProblems.count
         let notices = AuditorProblems.notices(summary)
         summary.auditorProblems = notices.isEmpty ? nil : notices
         let run = RunInfo(startedAt: startedAt, finishedAt: Date(), complete: complete, options: settings.runOptions)
-        var finished = FinishedRun(
+        let finished = FinishedRun(
             tool: AASAAuditVersion.tool, run: run, summary: summary, input: InputInfo(problems: inputProblems),
             changes: accumulator.runChanges(domains: targets.map(\.domain)))
-        let written: (json: URL, html: URL)
         do {
-            written = try outputs.finishReports(finished)
+            let written = try outputs.finishReports(finished)
+            self.written = written
             if complete { try workspace.publish(json: written.json, html: written.html, keep: settings.keepRuns) }
         } catch {
             outputs.discard()
             throw .reports("cannot write the reports in \(workspace.runDirectory.path): \(error)")
         }
-        // The reports are in place: the history, the index and the alert cannot lose them.
-        var historyProblem: String?
+        return finished
+    }
+
+    struct HistoryUpdate {
+        var problem: String?
+        /// Since when, for the domains the closing summary lists.
         var notPassingSince: [String: RunHistory.Streak] = [:]
-        // A signal now (the run is complete, its reports in place) skips what is left: the
-        // history and the alert. The next run adds this one to history.json from its report.
-        if complete, Task.isCancelled {
-            historyProblem =
-                "interrupted after the reports were written: history.json, index.html and the alert were skipped (the next run adds this run to the history)"
-        } else if complete {
-            let entry = HistoryRun(
-                run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: run.finishedAt,
-                domains: accumulator.takeHistoryDomains())
-            // Since when, for the domains the closing summary lists.
-            let listed = Set(
-                [Verdict.fail, .warn].flatMap { verdict in
-                    accumulator.flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
-                        .map(\.domain)
-                })
-            do {
-                notPassingSince = try RunHistoryIndex.update(output: workspace.output, with: entry, sinceFor: listed)
-            } catch is CancellationError {
-                historyProblem =
-                    "interrupted while the history was updated: history.json and index.html are as they were, and the alert was skipped (the next run adds this run to the history)"
-            } catch {
-                historyProblem = "cannot update the history in \(workspace.output.path): \(error.localizedDescription)"
-            }
-            if let notification = settings.notification, !Task.isCancelled {
-                let alert = RunAlert(
-                    run: RunAlert.Run(
-                        startedAt: startedAt, folder: workspace.runDirectory.path, report: written.html.path,
-                        previousRunStartedAt: finished.changes?.previousRunStartedAt,
-                        reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
-                    verdicts: summary.verdicts, changes: finished.changes, flagged: accumulator.flaggedDomains)
-                finished.notification = await RunNotification.send(alert, settings: notification)
-            }
+    }
+
+    /// A complete run's line in `history.json` and `index.html` anew. A signal now (the reports
+    /// are in place) skips it and the alert: the next run adds this one from its report.
+    func updateHistory(_ finished: FinishedRun) -> HistoryUpdate {
+        guard complete else { return HistoryUpdate() }
+        guard !Task.isCancelled else {
+            return HistoryUpdate(
+                problem:
+                    "interrupted after the reports were written: history.json, index.html and the alert were skipped (the next run adds this run to the history)"
+            )
         }
+        let entry = HistoryRun(
+            run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: finished.run.finishedAt,
+            domains: accumulator.takeHistoryDomains())
+        let listed = Set(
+            [Verdict.fail, .warn].flatMap { verdict in
+                accumulator.flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
+                    .map(\.domain)
+            })
+        do {
+            return HistoryUpdate(
+                notPassingSince: try RunHistoryIndex.update(output: workspace.output, with: entry, sinceFor: listed))
+        } catch is CancellationError {
+            return HistoryUpdate(
+                problem:
+                    "interrupted while the history was updated: history.json and index.html are as they were, and the alert was skipped (the next run adds this run to the history)"
+            )
+        } catch {
+            return HistoryUpdate(
+                problem: "cannot update the history in \(workspace.output.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// `--notify`'s alert, after a complete run.
+    func sendAlert(_ finished: FinishedRun) async -> NotificationResult? {
+        guard complete, let notification = settings.notification, let written else { return nil }
+        let alert = RunAlert(
+            run: RunAlert.Run(
+                startedAt: startedAt, folder: workspace.runDirectory.path, report: written.html.path,
+                previousRunStartedAt: finished.changes?.previousRunStartedAt,
+                reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
+            verdicts: finished.summary.verdicts, changes: finished.changes, flagged: accumulator.flaggedDomains)
+        return await RunNotification.send(alert, settings: notification)
+    }
+
+    /// Last, with the alert's outcome.
+    func writeMetrics(_ finished: FinishedRun) throws(AuditRunError) {
         do {
             try outputs.finishMetrics(finished)
         } catch {
             outputs.discard()
             throw .reports("cannot write the metrics: \(error)")
         }
-        return AuditRunResult(
-            runDirectory: workspace.runDirectory, reportJSON: written.json, reportHTML: written.html, summary: summary,
-            flaggedDomains: accumulator.flaggedDomains, complete: complete, durationSeconds: run.durationSeconds,
-            changes: finished.changes,
-            notification: finished.notification, historyProblem: historyProblem, notPassingSince: notPassingSince)
+    }
+
+    func result(_ finished: FinishedRun, history: HistoryUpdate) -> AuditRunResult {
+        AuditRunResult(
+            runDirectory: workspace.runDirectory, reportJSON: written?.json ?? workspace.runDirectory,
+            reportHTML: written?.html ?? workspace.runDirectory, summary: finished.summary,
+            flaggedDomains: accumulator.flaggedDomains, complete: complete,
+            durationSeconds: finished.run.durationSeconds,
+            changes: finished.changes, notification: finished.notification, historyProblem: history.problem,
+            notPassingSince: history.notPassingSince)
     }
 }
 

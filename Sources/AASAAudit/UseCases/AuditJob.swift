@@ -30,48 +30,67 @@ public enum AuditJob {
         }
     }
 
+    /// The phases, in order: read the input, run the audit with a progress line and signal
+    /// handling, print what it found, write `--stats`, say how it ended.
     public static func run(_ request: Request, console: any Console) async throws -> ExitStatus {
         let started = ContinuousClock.now
+        let (input, settings) = try prepare(request)
+        let interruption = Interruption(console: console)
+        let result = try await audit(input, settings: settings, console: console, interruption: interruption)
+        printOutcome(result, input: input, settings: settings, console: console)
+        let statsWritten = writeStatistics(request.statsFile, since: started, result: result, console: console)
+        let interruptedBy = sayHowItEnded(result, interruption: interruption, console: console)
+        let status = ExitPolicy.audit(
+            result, problems: input.problems, failOn: settings.failOn, interruptedBy: interruptedBy)
+        return statsWritten ? status : ExitStatus(max(status.code, ExitStatus.usage.code))
+    }
+
+    /// The domains to audit, and the settings with the files they came from. `--stats` is
+    /// checked here, before the run (a folder that cannot be written, a destination that is
+    /// neither a regular file nor a device).
+    static func prepare(_ request: Request) throws -> (AuditInput, AuditSettings) {
         try AuditInput.validateAppIDs(request.appIDs)
-        var loaded = try AuditInput.load(
+        var input = try AuditInput.load(
             domainsFile: request.domainsFile, entitlements: request.entitlements, appIDs: request.appIDs)
         if request.auditsAndroid {
-            for index in loaded.targets.indices { loaded.targets[index].auditsAndroid = true }
+            for index in input.targets.indices { input.targets[index].auditsAndroid = true }
         }
-        let input = loaded
         var settings = request.settings
         settings.inputFiles = input.files
         if let statsFile = request.statsFile {
-            // Found before the run rather than after it (a folder that cannot be written, a
-            // destination that is neither a regular file nor a device).
             do {
                 try AtomicFileWriter(destination: URL(fileURLWithPath: statsFile)).abandon()
             } catch {
                 throw InputError("cannot write --stats \(statsFile): \(BoundedFileReader.describe(error)).")
             }
         }
+        return (input, settings)
+    }
 
+    /// The run, with a progress line on a terminal, cancelled by the first SIGINT or SIGTERM.
+    static func audit(
+        _ input: AuditInput, settings: AuditSettings, console: any Console, interruption: Interruption
+    ) async throws -> AuditRunResult {
         let progressLine = console.errorIsTerminal ? ProgressLine(console: console) : nil
         let ticker = progressLine.map { line in Task { await line.tick() } }
-        defer { ticker?.cancel() }
-        let interruption = Interruption(console: console)
+        defer {
+            ticker?.cancel()
+            progressLine?.clear()
+        }
         let runTask = Task {
             try await AuditRun.run(targets: input.targets, inputProblems: input.problems, settings: settings) {
                 progressLine?.update($0)
             }
         }
         interruption.cancels(runTask)
-        let result: AuditRunResult
-        do {
-            result = try await runTask.value
-        } catch {
-            progressLine?.clear()
-            throw error
-        }
-        progressLine?.clear()
+        return try await runTask.value
+    }
 
+    /// What changed since the last run first (what a nightly mail is read for), then the
+    /// summary, where the reports are, the history's problem and the alert's outcome.
+    static func printOutcome(_ result: AuditRunResult, input: AuditInput, settings: AuditSettings, console: any Console)
+    {
         let text = TerminalReport(colour: console.colour)
-        // What changed since the last run comes first: it is what a nightly mail is read for.
         if let changes = result.changes, result.complete {
             console.print(
                 changes.isEmpty
@@ -91,17 +110,26 @@ public enum AuditJob {
             let line = notification.summary(notify) + "\n"
             notification.state == .failed ? console.printError("aasa-audit: " + line) : console.print(line)
         }
-        var statsFailed = false
-        if let statsFile = request.statsFile {
-            do {
-                try RunStatistics.measure(since: started, domains: result.summary.domains).write(to: statsFile)
-            } catch {
-                console.printError("aasa-audit: cannot write --stats \(statsFile): \(error.localizedDescription)\n")
-                statsFailed = true
-            }
+    }
+
+    /// `--stats`; false when it could not be written.
+    static func writeStatistics(
+        _ statsFile: String?, since started: ContinuousClock.Instant, result: AuditRunResult, console: any Console
+    ) -> Bool {
+        guard let statsFile else { return true }
+        do {
+            try RunStatistics.measure(since: started, domains: result.summary.domains).write(to: statsFile)
+            return true
+        } catch {
+            console.printError("aasa-audit: cannot write --stats \(statsFile): \(error.localizedDescription)\n")
+            return false
         }
-        // Say what was committed: an interrupted run's reports are in its run folder only; a
-        // signal that came once every report was written stopped nothing.
+    }
+
+    /// Says what was committed: an interrupted run's reports are in its run folder only; a
+    /// signal that came once every domain was audited stopped nothing. Returns the signal that
+    /// interrupted the run, if one did.
+    static func sayHowItEnded(_ result: AuditRunResult, interruption: Interruption, console: any Console) -> Int32? {
         let interruptedBy = result.complete ? nil : interruption.signal
         if interruptedBy != nil {
             console.print(
@@ -112,8 +140,6 @@ public enum AuditJob {
                 "A signal came after every domain was audited: the run is complete and latest.json and latest.html show it.\n"
             )
         }
-        let status = ExitPolicy.audit(
-            result, problems: input.problems, failOn: settings.failOn, interruptedBy: interruptedBy)
-        return statsFailed ? ExitStatus(max(status.code, ExitStatus.usage.code)) : status
+        return interruptedBy
     }
 }
