@@ -31,26 +31,24 @@ public enum AuditRun {
 final class AuditRunSession {
     let targets: [DomainTarget]
     let settings: AuditSettings
+    /// When the run started (its folder's name), and the clock its progress is timed by.
     let startedAt: Date
     let clock = ContinuousClock.now
-    let fetcher: Fetcher
-    let workspace: RunWorkspace
-    let outputs: Outputs
+    /// What the phases work with: opened in `open`, the fetcher shut down after the loop, the
+    /// workspace closed when the run returns.
+    let (fetcher, workspace, outputs): (Fetcher, RunWorkspace, Outputs)
+    /// What the run gathers as domains complete (summary, changes, history).
     private(set) var accumulator: RunAccumulator
     private var writeError: Error?
     private(set) var complete = false
+    /// The reports, once written.
     private var written: (json: URL, html: URL)?
 
     private init(
-        targets: [DomainTarget], settings: AuditSettings, startedAt: Date, fetcher: Fetcher, workspace: RunWorkspace,
-        outputs: Outputs
+        targets: [DomainTarget], settings: AuditSettings, startedAt: Date, parts: (Fetcher, RunWorkspace, Outputs)
     ) {
-        self.targets = targets
-        self.startedAt = startedAt
-        self.settings = settings
-        self.fetcher = fetcher
-        self.workspace = workspace
-        self.outputs = outputs
+        (self.targets, self.settings, self.startedAt) = (targets, settings, startedAt)
+        (fetcher, workspace, outputs) = parts
         accumulator = RunAccumulator(domainCount: targets.count, previous: workspace.previousRun)
     }
 
@@ -80,8 +78,7 @@ final class AuditRunSession {
             throw error
         }
         return AuditRunSession(
-            targets: targets, settings: settings, startedAt: startedAt, fetcher: fetcher, workspace: workspace,
-            outputs: outputs)
+            targets: targets, settings: settings, startedAt: startedAt, parts: (fetcher, workspace, outputs))
     }
 
     private func record(_ domain: AuditedDomain, rendered: [Data?], reached: Bool = true) {
