@@ -18,8 +18,8 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "An Android app its assetlinks.json must declare, with its signing certificate's SHA-256 fingerprint when given (repeatable; audits assetlinks.json).",
-            valueName: "package[@fingerprint]"))
-    var android: [String] = []
+            valueName: AndroidAppOption.help), transform: AndroidAppOption.parse)
+    var android: [AndroidApp] = []
     @Flag(help: "Print the domain's JSON record, as the audit report holds it.") var json = false
     @Option(help: "The least severity that fails: error, or warning.") var failOn: FailThreshold = .error
     @OptionGroup var validation: ValidationOptionGroup

@@ -30,18 +30,14 @@ struct LintCommand: ParsableCommand {
     var cacert: String?
     @Option(
         help: ArgumentHelp(
-            "For an assetlinks.json: an Android app it must declare (repeatable).", valueName: "package[@fingerprint]"))
-    var android: [String] = []
+            "For an assetlinks.json: an Android app it must declare (repeatable).", valueName: AndroidAppOption.help),
+        transform: AndroidAppOption.parse)
+    var android: [AndroidApp] = []
     @OptionGroup var validation: ValidationOptionGroup
 
     func validate() throws {
         guard LintLineFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be text, compact or github.")
-        }
-        for text in android {
-            if case .failure(let error) = AndroidApp.parse(text) {
-                throw ValidationError("--android: \(error.reason).")
-            }
         }
         if let cacert {
             do { try CACertificateFile.check(cacert) } catch {
@@ -51,11 +47,10 @@ struct LintCommand: ParsableCommand {
     }
 
     func run() throws {
-        let apps = android.compactMap { try? AndroidApp.parse($0).get() }
         try AuditInput.validateAppIDs(appIDs)
         var options = validation.options
         options.expectedAppIDs = appIDs
-        let records = LocalLint.run(files, options: options, caFile: cacert, androidApps: apps)
+        let records = LocalLint.run(files, options: options, caFile: cacert, androidApps: android)
         let console = StandardConsole()
         let text = TerminalReport(colour: console.colour)
         switch (json, LintLineFormat(rawValue: format) ?? .text) {

@@ -5,24 +5,18 @@ import AASAModel
 /// `check`: one domain audited on demand, as a run would audit it.
 public enum DomainCheck {
     /// Audits `domain` (any form a user types that names one host) against `appIDs`.
-    /// - Parameter androidApps: `PACKAGE` or `PACKAGE@FINGERPRINT` texts; any makes the domain's
-    ///   `assetlinks.json` audited.
+    /// - Parameter androidApps: what its `assetlinks.json` must declare; any makes the file
+    ///   audited.
     public static func run(
-        domain: String, appIDs: [String], androidApps: [String] = [], validation: ValidationOptions,
+        domain: String, appIDs: [String], androidApps: [AndroidApp] = [], validation: ValidationOptions,
         deviceView: DeviceViewSettings,
         fetcher configuration: FetcherConfiguration
     ) async throws -> DomainReport {
         let host = try AuditInput.host(domain)
         try AuditInput.validateAppIDs(appIDs)
-        let apps = try androidApps.map { text throws(InputError) in
-            switch AndroidApp.parse(text) {
-            case .success(let app): return app
-            case .failure(let error): throw InputError("--android: \(error.reason).")
-            }
-        }
         let fetcher = try FetcherSetup.make(configuration)
         let outcome = await DomainAuditor(fetcher: fetcher, validation: validation, deviceView: deviceView)
-            .audit(DomainTarget(domain: host, expectedAppIDs: appIDs, androidApps: apps))
+            .audit(DomainTarget(domain: host, expectedAppIDs: appIDs, androidApps: androidApps))
         fetcher.shutdown()
         return outcome.report
     }
