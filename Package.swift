@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CLibcurl"], linkerSettings: [.linkedLibrary("ssl")]),
         // Typed calls into OpenSSL's CMS (PKCS#7) implementation, for signed files.
         .target(name: "CCMS", linkerSettings: [.linkedLibrary("crypto")]),
+        // The commit a release was built from (Scripts/release.sh defines it; empty otherwise).
+        .target(name: "CBuildInfo"),
         // The executable's allocator: jemalloc and its settings (docs/performance.md).
         .target(name: "CMallocSettings", linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]),
 
@@ -67,7 +69,7 @@ let package = Package(
             name: "AASAAudit",
             dependencies: [
                 "AASAModel", "AASAJSON", "AASAMatching", "AASAChecks", "AASAFetch", "AASAReport", "DomainList",
-                "SignedFiles",
+                "SignedFiles", "CBuildInfo",
             ]
         ),
 

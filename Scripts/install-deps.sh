@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages aasa-audit needs to build and test, when they are missing:
+# Installs the Debian packages aasa-audit needs to build and test, when they are missing
+# (with the argument `release`, also those that make and test the release packages):
 # libcurl (OpenSSL flavour), libidn2 and jemalloc headers, pkg-config, CA certificates, and Python's
 # jsonschema and prometheus_client (the tests validate reports against
 # docs/report.schema.json and metrics with the real Prometheus parser).
@@ -7,6 +8,10 @@
 set -euo pipefail
 
 packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client)
+# `install-deps.sh release`: also what Scripts/release.sh and Scripts/test-release.sh use.
+if [ "${1:-}" = "release" ]; then
+  packages+=(dpkg-dev fakeroot patchelf lintian mmdebstrap openssl)
+fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

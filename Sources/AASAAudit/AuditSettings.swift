@@ -1,12 +1,18 @@
 import AASAChecks
 import AASAFetch
 import AASAModel
+import CBuildInfo
 import Foundation
 
 /// The version the reports name.
 public enum AASAAuditVersion {
     public static let current = "0.2.0"
-    public static var tool: ToolInfo { ToolInfo(version: current) }
+    /// The commit a release was built from (`Scripts/release.sh`); nil for other builds.
+    public static let commit: String? = {
+        let text = String(cString: aasa_build_commit())
+        return text.isEmpty ? nil : text
+    }()
+    public static var tool: ToolInfo { ToolInfo(version: current, commit: commit) }
     public static var defaultUserAgent: String { "aasa-audit/\(current)" }
 }
 

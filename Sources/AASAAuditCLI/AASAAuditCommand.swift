@@ -8,7 +8,7 @@ struct AASAAuditCommand: AsyncParsableCommand {
         commandName: "aasa-audit",
         abstract: "Audits the apple-app-site-association files that iOS universal links depend on.",
         discussion: "Exit status: 0 when no domain fails, 1 when any does, 2 for usage or input errors.",
-        version: AASAAuditVersion.current,
+        version: AASAAuditVersion.tool.versionLine,
         subcommands: [
             AuditCommand.self, CheckCommand.self, LintCommand.self, MatchCommand.self, DiffCommand.self,
             HistoryCommand.self, ExplainCommand.self,

@@ -9,11 +9,17 @@ public enum ReportSchema {
 public struct ToolInfo: Codable, Sendable, Equatable {
     public var name: String
     public var version: String
+    /// The commit a release binary was built from; absent for other builds.
+    public var commit: String?
 
-    public init(name: String = "aasa-audit", version: String) {
+    public init(name: String = "aasa-audit", version: String, commit: String? = nil) {
         self.name = name
         self.version = version
+        self.commit = commit
     }
+
+    /// `0.2.0`, or `0.2.0 (commit 1a2b3c4d5e6f)` for a release build.
+    public var versionLine: String { version + (commit.map { " (commit \($0))" } ?? "") }
 }
 
 /// The options a run was made with, as the report records them.

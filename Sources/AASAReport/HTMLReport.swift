@@ -59,7 +59,7 @@ public struct HTMLReport: Sendable {
     }
 
     public func tail(tool: ToolInfo) -> String {
-        tailTemplate.render(["tool": "\(tool.name) \(tool.version)"])
+        tailTemplate.render(["tool": "\(tool.name) \(tool.versionLine)"])
     }
 }
 
@@ -112,7 +112,7 @@ struct HeadView {
 
     init(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges?) {
         title = "AASA audit \(Self.format(run.startedAt))"
-        self.tool = "\(tool.name) \(tool.version)"
+        self.tool = "\(tool.name) \(tool.versionLine)"
         schemaVersion = ReportSchema.version
         startedAt = Self.format(run.startedAt)
         finishedAt = Self.format(run.finishedAt)

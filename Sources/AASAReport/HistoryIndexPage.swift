@@ -35,7 +35,7 @@ public struct HistoryIndexPage: Sendable {
     public func render(_ history: RunHistory, tool: ToolInfo, to write: (String) throws -> Void) rethrows {
         guard let latest = history.latest else { return }
         let rule = history.flapping
-        let toolName = "\(tool.name) \(tool.version)"
+        let toolName = "\(tool.name) \(tool.versionLine)"
         let capped = history.latestDomainCount > Self.maximumRows
         var counts = IndexHeadView.Counts()
         history.forEachStanding { standing in

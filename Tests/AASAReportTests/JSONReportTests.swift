@@ -5,10 +5,11 @@ import TestSupport
 import Testing
 
 @Suite struct JSONReportTests {
-    func document(_ domains: [DomainReport], complete: Bool = true) -> Data {
+    func document(_ domains: [DomainReport], complete: Bool = true, tool: ToolInfo = ToolInfo(version: "0.1.0")) -> Data
+    {
         var data = Data()
         try! JSONReport.writeDocument(
-            tool: ToolInfo(version: "0.1.0"), run: Samples.run(complete: complete),
+            tool: tool, run: Samples.run(complete: complete),
             summary: Samples.summary(of: domains),
             input: InputInfo(problems: [Samples.problem()]),
             records: { each in try domains.forEach { try each(JSONReport.encodeRecord($0)) } }
@@ -79,6 +80,12 @@ import Testing
         #expect(try await ReportSchemaValidator.errors(in: full) == [])
         let empty = document([])
         #expect(try await ReportSchemaValidator.errors(in: empty) == [])
+        // A release binary's report names the commit it was built from.
+        let release = document([], tool: ToolInfo(version: "0.2.0", commit: "1a2b3c4d5e6f"))
+        #expect(try await ReportSchemaValidator.errors(in: release) == [])
+        #expect(String(decoding: release, as: UTF8.self).contains(#""commit":"1a2b3c4d5e6f""#))
+        #expect(!String(decoding: empty, as: UTF8.self).contains("commit"))
+        #expect(ToolInfo(version: "0.2.0", commit: "1a2b").versionLine == "0.2.0 (commit 1a2b)")
     }
 
     @Test(.enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Proves the release on a clean system: makes a minimal Debian bookworm root with mmdebstrap
+# (no Swift in it), installs dist/aasa-audit_*_amd64.deb there with apt-get, and uses it:
+# --version, lint of a good and a broken file (exit 0 and 1), check of an HTTPS host served on
+# loopback with a CA made here (--cacert, --connect-to, --allow-network), man aasa-audit,
+# systemd-analyze verify of the units, an audit into /var/lib/aasa-audit/reports, the tarball's
+# binary; then purges the package and shows that nothing but the reports is left. Prints the
+# time the install and the first check took.
+#
+#   Scripts/release.sh && Scripts/test-release.sh
+#
+# Needs root (mmdebstrap's root mode, chroot), mmdebstrap, openssl and python3, and Debian's
+# package registry (the root and the package's dependencies come from it). About a minute.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+deb=$(ls dist/aasa-audit_*_amd64.deb)
+tarball=$(ls dist/aasa-audit-*-linux-x86_64.tar.gz)
+work=$(mktemp -d)
+server=
+cleanup() {
+  [ -z "$server" ] || kill "$server" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A CA of this run's own, and check.aasa.test's certificate signed by it.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/ca.key" -out "$work/ca.pem" -days 2 \
+  -subj "/CN=aasa-audit release test CA" 2>/dev/null
+openssl req -newkey rsa:2048 -nodes -keyout "$work/server.key" -out "$work/server.csr" -subj "/CN=check.aasa.test" 2>/dev/null
+printf 'subjectAltName=DNS:check.aasa.test\n' > "$work/san.ext"
+openssl x509 -req -in "$work/server.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial -days 2 \
+  -extfile "$work/san.ext" -out "$work/server.pem" 2>/dev/null
+
+# The files: a good one served and linted, a broken one linted.
+good='{"applinks":{"details":[{"appIDs":["QX7TM4K2RB.com.example.app"],"components":[{"/":"/products/*"}]}]}}'
+printf '%s\n' "$good" > "$work/good.json"
+printf '{"applinks":{"details":[{"appIDs":["not an app id"],"components":[{"/":7}]}]}\n' > "$work/broken.json"
+
+# An HTTPS server on loopback: the good file at both locations, as JSON.
+port_file="$work/port"
+python3 - "$work" "$port_file" <<'PY' &
+import http.server, ssl, sys
+work, port_file = sys.argv[1], sys.argv[2]
+body = open(f"{work}/good.json", "rb").read()
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        found = self.path in ("/.well-known/apple-app-site-association", "/apple-app-site-association")
+        self.send_response(200 if found else 404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body) if found else 0))
+        self.end_headers()
+        if found:
+            self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(f"{work}/server.pem", f"{work}/server.key")
+server.socket = context.wrap_socket(server.socket, server_side=True)
+open(port_file, "w").write(str(server.server_address[1]))
+server.serve_forever()
+PY
+server=$!
+for _ in $(seq 50); do [ -s "$port_file" ] && break; sleep 0.1; done
+port=$(cat "$port_file")
+
+# What runs inside the root.
+cat > "$work/inside.sh" <<EOF
+#!/bin/sh
+set -eu
+cd /root
+say() { printf '\n== %s\n' "\$*"; }
+expect() { want=\$1; shift; set +e; "\$@"; got=\$?; set -e; [ "\$got" = "\$want" ] || { echo "FAILED: \$* exited \$got, not \$want"; exit 1; }; }
+
+say "no Swift here"
+! command -v swift
+! ls /usr/lib/swift 2>/dev/null
+
+say "apt-get install ./$(basename "$deb")"
+start=\$(date +%s.%N)
+apt-get install -y -q ./$(basename "$deb") >/tmp/install.log 2>&1 || { cat /tmp/install.log; exit 1; }
+echo "install: \$(echo "\$(date +%s.%N) - \$start" | bc) s"
+
+say "aasa-audit --version"
+aasa-audit --version
+
+say "lint: a good file (exit 0), a broken one (exit 1)"
+expect 0 aasa-audit lint good.json
+expect 1 aasa-audit lint broken.json
+
+say "check of an HTTPS host on loopback, with this run's CA"
+start=\$(date +%s.%N)
+expect 0 aasa-audit check check.aasa.test --cacert ca.pem --connect-to check.aasa.test:443:127.0.0.1:$port --allow-network 127.0.0.1 --no-cdn --app-id QX7TM4K2RB.com.example.app
+echo "first check: \$(echo "\$(date +%s.%N) - \$start" | bc) s"
+
+say "man aasa-audit"
+man -P cat aasa-audit 2>/dev/null | head -4
+
+say "systemd-analyze verify"
+systemd-analyze verify /lib/systemd/system/aasa-audit.service /lib/systemd/system/aasa-audit.timer
+echo "units verify"
+
+say "an audit into /var/lib/aasa-audit/reports"
+printf 'check.aasa.test QX7TM4K2RB.com.example.app\n' > /root/domains.txt
+expect 0 aasa-audit audit /root/domains.txt --out /var/lib/aasa-audit/reports --cacert ca.pem --connect-to check.aasa.test:443:127.0.0.1:$port --allow-network 127.0.0.1 --no-cdn
+ls /var/lib/aasa-audit/reports
+
+say "the tarball's binary"
+mkdir -p /root/tarball && tar -xzf $(basename "$tarball") -C /root/tarball
+/root/tarball/*/bin/aasa-audit --version
+expect 1 /root/tarball/*/bin/aasa-audit lint broken.json
+
+say "purge: nothing left but the reports"
+dpkg -L aasa-audit | sort > /root/files
+apt-get purge -y -q aasa-audit >/dev/null 2>&1
+left=""
+while read -r path; do
+  [ -f "\$path" ] && left="\$left \$path"
+done < /root/files
+[ -z "\$left" ] || { echo "FAILED: left behind:\$left"; exit 1; }
+[ ! -e /etc/aasa-audit ] || { echo "FAILED: /etc/aasa-audit left behind"; exit 1; }
+ls /var/lib/aasa-audit/reports/latest.json
+echo "nothing of the package is left; the reports are"
+
+say "release test passed"
+EOF
+chmod +x "$work/inside.sh"
+
+time mmdebstrap --variant=minbase --include=ca-certificates,man-db,systemd,bc bookworm /dev/null \
+  --customize-hook="copy-in $deb $tarball $work/ca.pem $work/good.json $work/broken.json $work/inside.sh /root" \
+  --customize-hook='chroot "$1" /root/inside.sh'
