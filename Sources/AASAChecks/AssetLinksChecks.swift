@@ -221,11 +221,13 @@ public enum AssetLinksChecks {
                 findings.append(Finding(.assetlinksPackageMissing, location, "No statement declares \(app.package)."))
                 continue
             }
+            // Declared, but for another relation (credentials sharing, passkeys): its own code.
             guard declared.relations.contains(handleAllURLs) else {
+                let relations = declared.relations.isEmpty ? "no relation" : declared.relations.joined(separator: ", ")
                 findings.append(
                     Finding(
-                        .assetlinksPackageMissing, location,
-                        "\(app.package) is declared only for \(declared.relations.isEmpty ? "no relation" : declared.relations.joined(separator: ", ")), not for \(handleAllURLs): its App Links are not verified."
+                        .assetlinksRelation, location,
+                        "\(app.package) is declared only for \(relations), not for \(handleAllURLs): its App Links are not verified (common.get_login_creds shares credentials and passkeys; it does not open links)."
                     ))
                 continue
             }

@@ -509,8 +509,10 @@ extension FindingCode {
             FindingDefinition(
                 .android, .error,
                 meaning:
-                    "A statement's relation is not a non-empty array of kind/detail strings (such as delegate_permission/common.handle_all_urls). One malformed statement makes Google's parser reject the whole file.",
-                fix: "Write \"relation\": [\"delegate_permission/common.handle_all_urls\"].")
+                    "A statement's relation is not a non-empty array of kind/detail strings (such as delegate_permission/common.handle_all_urls), which makes Google's parser reject the whole file; or an Android app the input names is declared only for other relations (delegate_permission/common.get_login_creds alone shares credentials and passkeys, it does not verify links), so its App Links are not verified.",
+                fix:
+                    "Write \"relation\": [\"delegate_permission/common.handle_all_urls\"] (with get_login_creds beside it when the app also shares credentials)."
+            )
         case .assetlinksStatement:
             FindingDefinition(
                 .android, .error,
@@ -537,7 +539,7 @@ extension FindingCode {
             FindingDefinition(
                 .android, .error,
                 meaning:
-                    "An Android app the input names is not declared for App Links: no android_app statement for its package has the relation delegate_permission/common.handle_all_urls (get_login_creds alone is for shared credentials, not links).",
+                    "An Android app the input names is not declared at all: no android_app statement names its package (one declared for another relation only is assetlinks.relation).",
                 fix:
                     "Add a statement for the package with \"relation\": [\"delegate_permission/common.handle_all_urls\"] and its signing certificate's fingerprint."
             )

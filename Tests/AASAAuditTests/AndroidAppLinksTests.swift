@@ -109,7 +109,7 @@ import Testing
             ("relation.aasa.test", "assetlinks.relation"),
             ("namespace.aasa.test", "assetlinks.statement"), ("lower.aasa.test", "assetlinks.fingerprint"),
             ("short.aasa.test", "assetlinks.fingerprint"),
-            ("include.aasa.test", "assetlinks.include"), ("credentials.aasa.test", "assetlinks.package-missing"),
+            ("include.aasa.test", "assetlinks.include"), ("credentials.aasa.test", "assetlinks.relation"),
             ("upload-key.aasa.test", "assetlinks.fingerprint-missing"), ("huge.aasa.test", "assetlinks.too-large"),
         ]
         for (host, code) in cases {
@@ -118,6 +118,13 @@ import Testing
             // An Android error fails the domain whose AASA is fine.
             if code != "assetlinks.include" { #expect(report.verdict == .fail, "\(host)") }
         }
+        // Declared for credentials sharing only: the wrong relation, not a missing package.
+        let (credentials, credentialCodes) = await android("credentials.aasa.test")
+        #expect(!credentialCodes.contains("assetlinks.package-missing"))
+        #expect(
+            credentials.findings.contains {
+                $0.message.contains("declared only for delegate_permission/common.get_login_creds")
+            })
         let (upload, _) = await android("upload-key.aasa.test")
         #expect(upload.findings.contains { $0.message.contains("app signing key") })
 
