@@ -1,15 +1,14 @@
 #!/usr/bin/env python3
 """Measures `audit` at scale on loopback, for docs/robustness.md (1M unique domains):
 
-    Scripts/scale-probe.py BINARY DOMAINS OUT [--term-after SECONDS | --term-at-line TEXT] [-- EXTRA AUDIT OPTIONS]
+    Scripts/scale-probe.py BINARY DOMAINS OUT [--term-after SECONDS] [-- EXTRA AUDIT OPTIONS]
 
 Runs `BINARY audit DOMAINS --out OUT --no-cdn` with every host sent to a TCP listener on
 127.0.0.1 (`--connect-to` and `--allow-network`) that accepts and closes at once: each domain
 is audited quickly, with real connections. Prints, as JSON: seconds from the start to the
 first connection (the first request), wall seconds, peak RSS (KiB, from wait4), the exit
-status, and with --term-after / --term-at-line the seconds from SIGTERM to the exit.
---term-at-line sends SIGTERM when the audit's standard error (its progress line) or
-standard output first contains TEXT.
+status, and with --term-after (SIGTERM that many seconds after the start) the seconds from
+SIGTERM to the exit.
 """
 import json
 import os
@@ -29,7 +28,6 @@ if "--" in args:
     args = args[:args.index("--")]
 binary, domains, out = args[:3]
 term_after = float(args[args.index("--term-after") + 1]) if "--term-after" in args else None
-term_line = args[args.index("--term-at-line") + 1] if "--term-at-line" in args else None
 
 listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -55,7 +53,6 @@ command = [binary, "audit", domains, "--out", out, "--no-cdn", "--connect-to", f
 start = time.monotonic()
 process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 termed = None
-seen = b""
 streams = [process.stdout, process.stderr]
 while streams:
     timeout = None if term_after is None or termed else max(0, start + term_after - time.monotonic())
@@ -68,12 +65,6 @@ while streams:
         chunk = os.read(stream.fileno(), 65536)
         if not chunk:
             streams.remove(stream)
-            continue
-        if term_line is not None and termed is None:
-            seen = (seen + chunk)[-4096:]
-            if term_line.encode() in seen:
-                process.send_signal(signal.SIGTERM)
-                termed = time.monotonic()
 _, status, usage = os.wait4(process.pid, 0)
 end = time.monotonic()
 print(json.dumps({

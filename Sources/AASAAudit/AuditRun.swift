@@ -17,12 +17,12 @@ public enum AuditRun {
         defer { session.workspace.close() }
         await session.auditDomains(progress: progress)
         try session.recordUnreachedDomains()
-        var finished = try session.writeReports(inputProblems: inputProblems)
+        var (finished, reports) = try session.writeReports(inputProblems: inputProblems)
         // The reports are in place: the history, the index and the alert cannot lose them.
         let history = session.updateHistory(finished)
-        if !Task.isCancelled { finished.notification = await session.sendAlert(finished) }
+        if !Task.isCancelled { finished.notification = await session.sendAlert(finished, report: reports.html) }
         try session.writeMetrics(finished)
-        return session.result(finished, history: history)
+        return session.result(finished, reports: reports, history: history)
     }
 }
 
@@ -41,8 +41,6 @@ final class AuditRunSession {
     private(set) var accumulator: RunAccumulator
     private var writeError: Error?
     private(set) var complete = false
-    /// The reports, once written.
-    private var written: (json: URL, html: URL)?
 
     private init(
         targets: [DomainTarget], settings: AuditSettings, startedAt: Date, parts: (Fetcher, RunWorkspace, Outputs)
@@ -117,7 +115,7 @@ final class AuditRunSession {
     }
 
     /// The run's reports, and when it is complete `latest.*` and `--keep`'s pruning.
-    func writeReports(inputProblems: [InputProblem]) throws(AuditRunError) -> FinishedRun {
+    func writeReports(inputProblems: [InputProblem]) throws(AuditRunError) -> (FinishedRun, (json: URL, html: URL)) {
         var summary = accumulator.summary
         summary.inputProblems = inputProblems.count
         let notices = AuditorProblems.notices(summary)
@@ -128,13 +126,12 @@ final class AuditRunSession {
             changes: accumulator.runChanges(domains: targets.map(\.domain)))
         do {
             let written = try outputs.finishReports(finished)
-            self.written = written
             if complete { try workspace.publish(json: written.json, html: written.html, keep: settings.keepRuns) }
+            return (finished, written)
         } catch {
             outputs.discard()
             throw .reports("cannot write the reports in \(workspace.runDirectory.path): \(error)")
         }
-        return finished
     }
 
     struct HistoryUpdate {
@@ -176,11 +173,11 @@ final class AuditRunSession {
     }
 
     /// `--notify`'s alert, after a complete run.
-    func sendAlert(_ finished: FinishedRun) async -> NotificationResult? {
-        guard complete, let notification = settings.notification, let written else { return nil }
+    func sendAlert(_ finished: FinishedRun, report: URL) async -> NotificationResult? {
+        guard complete, let notification = settings.notification else { return nil }
         let alert = RunAlert(
             run: RunAlert.Run(
-                startedAt: startedAt, folder: workspace.runDirectory.path, report: written.html.path,
+                startedAt: startedAt, folder: workspace.runDirectory.path, report: report.path,
                 previousRunStartedAt: finished.changes?.previousRunStartedAt,
                 reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
             verdicts: finished.summary.verdicts, changes: finished.changes, flagged: accumulator.flaggedDomains)
@@ -197,10 +194,10 @@ final class AuditRunSession {
         }
     }
 
-    func result(_ finished: FinishedRun, history: HistoryUpdate) -> AuditRunResult {
+    func result(_ finished: FinishedRun, reports: (json: URL, html: URL), history: HistoryUpdate) -> AuditRunResult {
         AuditRunResult(
-            runDirectory: workspace.runDirectory, reportJSON: written?.json ?? workspace.runDirectory,
-            reportHTML: written?.html ?? workspace.runDirectory, summary: finished.summary,
+            runDirectory: workspace.runDirectory, reportJSON: reports.json,
+            reportHTML: reports.html, summary: finished.summary,
             flaggedDomains: accumulator.flaggedDomains, complete: complete,
             durationSeconds: finished.run.durationSeconds,
             changes: finished.changes, notification: finished.notification, historyProblem: history.problem,
