@@ -24,14 +24,23 @@ public struct DomainAuditor: Sendable {
 
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
         async let cdnFetch = fetchCDN(target.domain)
+        let files = AssociationFiles.audits(for: target.wants)
+        let requests = files.map { $0.requests(domain: target.domain) }
         let plan = OriginFetchPlan(
             fetcher: fetcher, domain: target.domain, botUserAgent: deviceView.botUserAgent,
             browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent,
-            assetLinks: target.auditsAndroid
+            extraRequests: requests.flatMap { $0 }
         )
         .openingSignedFiles(with: signedFiles)
         let origin = await plan.run()
-        return judge(target, origin: origin, cdn: await cdnFetch)
+        var associations: [AssociationOutcome] = []
+        var answers = origin.extra[...]
+        for (file, asked) in zip(files, requests) {
+            let own = Array(answers.prefix(asked.count))
+            answers = answers.dropFirst(asked.count)
+            associations.append(await file.audit(own, more: DeadlineFetch(plan: plan, started: origin.started)))
+        }
+        return judge(target, origin: origin, cdn: await cdnFetch, associations: associations)
     }
 
     /// Everything after the fetches, in a plain function: its values live on the thread's
@@ -39,9 +48,10 @@ public struct DomainAuditor: Sendable {
     /// which lives in the task's own allocator for the whole audit of the domain, about 36 KB:
     /// a third of the memory of each domain in flight at `--concurrency 1000`.
     @inline(never)
-    func judge(_ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?)
-        -> DomainOutcome
-    {
+    func judge(
+        _ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?,
+        associations: [AssociationOutcome] = []
+    ) -> DomainOutcome {
         // Signed files are judged on their content, their signature beside it (the plan opened
         // the origin's; the CDN's copy is opened here).
         // A host that gives Apple's bot no file but gives a browser one is judged on the
@@ -54,20 +64,17 @@ public struct DomainAuditor: Sendable {
             botAgent: deviceView.botUserAgent ?? AppleLimits.botUserAgent)
         let checked = DomainChecks.assess(
             target: target, wellKnown: judged, root: root, options: validation, deviceView: view)
-        // Android's file: its findings join the domain's (at the assetlinks location), so the
-        // domain's verdict is its worst platform's.
-        let android = origin.assetLinks.map { AssetLinksChecks.assess($0, expected: target.androidApps) }
+        // The other association files: their findings join the domain's (at their own
+        // location), so the domain's verdict is its worst platform's.
         let fetches =
-            [origin.wellKnown.record, root.record] + [origin.browser, cdn, origin.assetLinks].compactMap { $0?.record }
+            [origin.wellKnown.record, root.record] + [origin.browser, cdn].compactMap { $0?.record }
+            + associations.flatMap(\.fetches)
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: fetches, appIDs: checked.appIDs,
-            findings: validation.severityPolicy.apply(checked.findings + (android?.findings ?? [])),
+            findings: validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings)),
             entitlements: target.services.isEmpty ? nil : target.services)
-        if target.auditsAndroid {
-            report.expectedAndroidApps = target.androidApps.map(\.description)
-            report.android = android?.declarations
-        }
+        for outcome in associations { report.associations.merge(outcome.records) }
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
             Self.servedBody(fetched, parsed: file)
         }

@@ -24,9 +24,9 @@ struct OriginFetchPlan: Sendable {
     /// agent and no browser fetch (`--no-ua-check`).
     let botUserAgent: String?
     let browserUserAgent: String?
-    /// Whether Android's `assetlinks.json` is fetched too (on the same connection: at once
-    /// over HTTP/2, last over HTTP/1.1). A domain without Android apps costs no request.
-    var assetLinks = false
+    /// The requests the domain's other association files ask for (`AssociationFiles`), on the
+    /// same connection: at once over HTTP/2, last over HTTP/1.1. None costs nothing.
+    var extraRequests: [FetchRequest] = []
     /// Applied to each answer of the AASA locations as it arrives: the auditor opens signed
     /// files here, once, so that a signed file given to the bot counts as a usable one (no
     /// browser is asked) and the checks get its content.
@@ -41,8 +41,10 @@ struct OriginFetchPlan: Sendable {
         var root: FetchedLocation
         /// `.well-known` as a browser, when the bot got no usable file.
         var browser: FetchedLocation?
-        /// Android's `assetlinks.json`, when asked for.
-        var assetLinks: FetchedLocation?
+        /// The answers to `extraRequests`, in their order.
+        var extra: [FetchedLocation]
+        /// When the domain's first request started: its `--timeout` runs from here.
+        var started: ContinuousClock.Instant
     }
 
     func run() async -> Fetched {
@@ -54,36 +56,37 @@ struct OriginFetchPlan: Sendable {
         let request = wellKnownRequest
         let fetcher = fetcher
 
-        // The root (and assetlinks.json) start as soon as the connection turns out to multiplex.
-        // With assetlinks.json to come, the root leaves the connection open: its task may start
-        // after the root is done, and would then need a connection of its own.
+        // The root (and the extra requests) start as soon as the connection turns out to
+        // multiplex. With extra requests to come, the root leaves the connection open: their
+        // tasks may start after the root is done, and would then need a connection of their own.
+        let closingRoot = extraRequests.isEmpty
         let earlyRoot = Task { [self] () -> FetchedLocation? in
             guard await multiplexing.value else { return nil }
-            return opening(await fetcher.fetch(rootRequest(closing: !assetLinks)))
+            return opening(await fetcher.fetch(rootRequest(closing: closingRoot)))
         }
-        let earlyAssetLinks: Task<FetchedLocation?, Never>? =
-            assetLinks
-            ? Task { [self] in
+        let earlyExtra = extraRequests.map { request in
+            Task { () -> FetchedLocation? in
                 guard await multiplexing.value else { return nil }
-                return await fetcher.fetch(assetLinksRequest())
-            } : nil
+                return await fetcher.fetch(request)
+            }
+        }
         var wellKnown = await withTaskCancellationHandler {
             opening(await fetcher.fetch(request))
         } onCancel: {
             earlyRoot.cancel()
-            earlyAssetLinks?.cancel()
+            earlyExtra.forEach { $0.cancel() }
         }
         multiplexing.resolve(false)
         if botUserAgent != nil { wellKnown.record.agent = .bot }
 
         if let error = wellKnown.record.error, DomainAuditor.hostUnreachable(error) {
             earlyRoot.cancel()
-            earlyAssetLinks?.cancel()
+            earlyExtra.forEach { $0.cancel() }
             _ = await earlyRoot.value
-            _ = await earlyAssetLinks?.value
+            for task in earlyExtra { _ = await task.value }
             return Fetched(
                 wellKnown: wellKnown, root: skipped(.root, because: error), browser: nil,
-                assetLinks: assetLinks ? skipped(.assetlinks, because: error) : nil)
+                extra: extraRequests.map { skipped($0, because: error) }, started: started)
         }
         var browser: FetchedLocation?
         if let browserUserAgent, DeviceViewChecks.usableFile(wellKnown) == nil {
@@ -105,26 +108,20 @@ struct OriginFetchPlan: Sendable {
             root = early
         } else {
             // HTTP/1.1: after .well-known (and the browser's) on the same connection.
-            root = opening(await fetchWithinDeadline(rootRequest(closing: !assetLinks), started: started))
+            root = opening(await fetchWithinDeadline(rootRequest(closing: closingRoot), started: started))
         }
-        var android: FetchedLocation?
-        if let earlyAssetLinks {
+        var extra: [FetchedLocation] = []
+        for (request, task) in zip(extraRequests, earlyExtra) {
             if let early = await withTaskCancellationHandler(
-                operation: { await earlyAssetLinks.value }, onCancel: { earlyAssetLinks.cancel() })
+                operation: { await task.value }, onCancel: { task.cancel() })
             {
-                android = early
+                extra.append(early)
             } else {
-                // HTTP/1.1: last, closing the connection.
-                android = await fetchWithinDeadline(assetLinksRequest(), started: started)
+                // HTTP/1.1: last, in order, on the same connection.
+                extra.append(await fetchWithinDeadline(request, started: started))
             }
         }
-        return Fetched(wellKnown: wellKnown, root: root, browser: browser, assetLinks: android)
-    }
-
-    /// `assetlinks.json`, closing the connection when done (over HTTP/2 libcurl closes it once
-    /// no other stream uses it; a root still running then leaves it in curl's cache).
-    func assetLinksRequest() -> FetchRequest {
-        FetchRequest(url: DomainAuditor.url(domain, .assetlinks), location: .assetlinks, closeConnection: true)
+        return Fetched(wellKnown: wellKnown, root: root, browser: browser, extra: extra, started: started)
     }
 
     /// The root closes the domain's connection when it is done (libcurl closes a multiplexed
@@ -154,7 +151,11 @@ struct OriginFetchPlan: Sendable {
     }
 
     func skipped(_ location: AASALocation, because error: TransferError) -> FetchedLocation {
-        var record = FetchRecord(location: location, url: DomainAuditor.url(domain, location))
+        skipped(FetchRequest(url: DomainAuditor.url(domain, location), location: location), because: error)
+    }
+
+    func skipped(_ request: FetchRequest, because error: TransferError) -> FetchedLocation {
+        var record = FetchRecord(location: request.location, url: request.url)
         let reason = error.kind == .other ? "the server broke the connection" : "could not reach the host"
         record.error = TransferError(
             kind: .skipped, curlCode: 0,

@@ -1,3 +1,4 @@
+import AASAAudit
 import AASAModel
 import ArgumentParser
 
@@ -13,4 +14,49 @@ enum AndroidAppOption {
         case .failure(let error): throw ValidationError("\(error.reason).")
         }
     }
+}
+
+/// `audit --android`: every domain's `assetlinks.json` is audited, not only theirs that name apps.
+struct AssetLinksAuditOptions: ParsableArguments {
+    @Flag(
+        name: .customLong("android"),
+        help:
+            "Audit every domain's Android assetlinks.json too (domains naming android:PACKAGE are always audited for it)."
+    ) var everyDomain = false
+    @Option(
+        name: .customLong("android-manifest"),
+        help: ArgumentHelp(
+            "An app's AndroidManifest.xml (source XML): audit the assetlinks.json of every host its android:autoVerify=\"true\" intent filters name, for --android-package, and judge the dynamic rules against the manifest's paths (repeatable).",
+            valueName: "file"))
+    var manifests: [String] = []
+    @Option(
+        name: .customLong("android-package"),
+        help: ArgumentHelp(
+            "The app the manifests' hosts must declare (repeatable; default: the manifest's package attribute).",
+            valueName: AndroidAppOption.help), transform: AndroidAppOption.parse)
+    var manifestApps: [AndroidApp] = []
+
+    /// What every domain is audited for, beside its line.
+    var wants: AssociationWants { everyDomain ? AssociationWants(android: []) : AssociationWants() }
+
+    /// The manifests, as input files.
+    var projectFiles: [AppProjectFile] { manifests.map { .androidManifest($0, apps: manifestApps) } }
+
+    func validate() throws {
+        if !manifestApps.isEmpty && manifests.isEmpty {
+            throw ValidationError("--android-package needs --android-manifest.")
+        }
+    }
+}
+
+/// `check`, `lint` and `match`: `--android PACKAGE[@FINGERPRINT]`, repeatable.
+struct AssetLinksAppOptions: ParsableArguments {
+    @Option(
+        name: .customLong("android"),
+        help: ArgumentHelp(
+            "An Android app assetlinks.json must declare, with its signing certificate's SHA-256 fingerprint when given (repeatable). check audits the domain's assetlinks.json for it; lint checks an assetlinks.json file; match decides URLs for it.",
+            valueName: AndroidAppOption.help), transform: AndroidAppOption.parse)
+    var apps: [AndroidApp] = []
+
+    var wants: AssociationWants { apps.isEmpty ? AssociationWants() : AssociationWants(android: apps) }
 }

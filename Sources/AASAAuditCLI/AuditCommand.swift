@@ -30,10 +30,7 @@ struct AuditCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Threads doing the TLS and HTTP work, each with its own curl multi handle; more help only when the CPU, not the network, is the limit.",
             valueName: "n")) var fetchThreads = FetcherConfiguration.defaultLoopThreads
-    @Flag(
-        help:
-            "Audit every domain's Android assetlinks.json too (domains naming android:PACKAGE are always audited for it)."
-    ) var android = false
+    @OptionGroup var assetLinks: AssetLinksAuditOptions
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
@@ -76,7 +73,8 @@ struct AuditCommand: AsyncParsableCommand {
         settings.notification = notification.settings
         var request = AuditJob.Request(
             domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
-        request.auditsAndroid = android
+        request.everyDomainWants = assetLinks.wants
+        request.projectFiles = assetLinks.projectFiles
         try endCommand(with: await AuditJob.run(request, console: StandardConsole()))
     }
 }

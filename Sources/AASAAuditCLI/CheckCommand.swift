@@ -15,11 +15,7 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("app-id"), help: ArgumentHelp("An app ID the file must name (repeatable).", valueName: "id"))
     var appIDs: [String] = []
-    @Option(
-        help: ArgumentHelp(
-            "An Android app its assetlinks.json must declare, with its signing certificate's SHA-256 fingerprint when given (repeatable; audits assetlinks.json).",
-            valueName: AndroidAppOption.help), transform: AndroidAppOption.parse)
-    var android: [AndroidApp] = []
+    @OptionGroup var assetLinks: AssetLinksAppOptions
     @Flag(help: "Print the domain's JSON record, as the audit report holds it.") var json = false
     @Option(help: "The least severity that fails: error, or warning.") var failOn: FailThreshold = .error
     @OptionGroup var validation: ValidationOptionGroup
@@ -37,7 +33,7 @@ struct CheckCommand: AsyncParsableCommand {
         var reports: [DomainReport] = []
         for host in hosts {
             let report = try await DomainCheck.run(
-                domain: host, appIDs: appIDs, androidApps: android, validation: validation.options,
+                domain: host, appIDs: appIDs, wants: assetLinks.wants, validation: validation.options,
                 deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
             if !json {
                 console.print(TerminalReport(colour: console.colour).domain(report) + (host == hosts.last ? "" : "\n"))

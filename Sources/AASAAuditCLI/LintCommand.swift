@@ -28,11 +28,7 @@ struct LintCommand: ParsableCommand {
             "Trust the CA certificates in this PEM file, instead of the system's, when verifying a signed file's signer.",
             valueName: "file"))
     var cacert: String?
-    @Option(
-        help: ArgumentHelp(
-            "For an assetlinks.json: an Android app it must declare (repeatable).", valueName: AndroidAppOption.help),
-        transform: AndroidAppOption.parse)
-    var android: [AndroidApp] = []
+    @OptionGroup var assetLinks: AssetLinksAppOptions
     @OptionGroup var validation: ValidationOptionGroup
 
     func validate() throws {
@@ -50,7 +46,7 @@ struct LintCommand: ParsableCommand {
         try AuditInput.validateAppIDs(appIDs)
         var options = validation.options
         options.expectedAppIDs = appIDs
-        let records = LocalLint.run(files, options: options, caFile: cacert, androidApps: android)
+        let records = LocalLint.run(files, options: options, caFile: cacert, wants: assetLinks.wants)
         let console = StandardConsole()
         let text = TerminalReport(colour: console.colour)
         switch (json, LintLineFormat(rawValue: format) ?? .text) {

@@ -9,6 +9,8 @@ struct MatchCommand: AsyncParsableCommand {
         discussion: """
             aasa-audit match --file FILE [--domain HOST] URL...   (a local file, as if served by HOST; by default each URL's host)
             aasa-audit match DOMAIN URL...                        (the file DOMAIN serves at /.well-known/, fetched first)
+            With --android PACKAGE, the same forms decide with assetlinks.json's Android 15 dynamic rules
+            (the domain's file is fetched with its includes); the app's manifest bounds them and is not seen.
             """)
 
     @Option(
@@ -20,6 +22,7 @@ struct MatchCommand: AsyncParsableCommand {
     var domain: String?
     @Argument(help: "With --file: the URLs. Without: the domain, then the URLs.") var arguments: [String]
     @Flag(help: "Print a JSON array, one object per URL, in argument order.") var json = false
+    @OptionGroup var assetLinks: AssetLinksAppOptions
     @OptionGroup var fetch: FetchOptions
 
     func validate() throws {
@@ -31,6 +34,7 @@ struct MatchCommand: AsyncParsableCommand {
         }
         if file != nil, arguments.isEmpty { throw ValidationError("Give at least one URL to match.") }
         do { try URLMatching.validate(urls) } catch { throw ValidationError(error.message) }
+        if assetLinks.apps.count > 1 { throw ValidationError("match decides for one app: give --android once.") }
     }
 
     var urls: [String] { file == nil ? Array(arguments.dropFirst()) : arguments }
@@ -38,7 +42,12 @@ struct MatchCommand: AsyncParsableCommand {
     func run() async throws {
         let source: URLMatching.Source =
             file.map { .file(path: $0, host: domain) } ?? .domain(arguments[0], fetch.configuration(concurrency: 1))
-        let records = try await URLMatching.run(urls, against: source)
+        let records =
+            if let app = assetLinks.apps.first {
+                try await AssetLinksMatching.run(urls, app: app, against: source)
+            } else {
+                try await URLMatching.run(urls, against: source)
+            }
         let console = StandardConsole()
         console.print(json ? try prettyJSON(records) : TerminalReport(colour: console.colour).matches(records))
     }

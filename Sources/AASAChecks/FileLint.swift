@@ -8,33 +8,8 @@ public enum FileLint {
         public var verdict: Verdict
         public var appIDs: ServiceAppIDs
         public var findings: [Finding]
-        /// Set when the file is an Android `assetlinks.json`.
-        public var android: AndroidDeclarations?
-    }
-
-    /// Whether bytes are an Android `assetlinks.json` rather than an association file: a JSON
-    /// array whose first statement has `relation`, `target` or `include`.
-    public static func isAssetLinks(_ bytes: [UInt8]) -> Bool {
-        guard case .array(let items)? = try? JSONParser.parse(bytes), case .object(let first)? = items.first else {
-            return false
-        }
-        return first["relation"] != nil || first["target"] != nil || first["include"] != nil
-    }
-
-    /// `lint` of an Android `assetlinks.json`, offline, with the apps it must declare.
-    public static func lintAssetLinks(_ bytes: [UInt8], size: Int, expected: [AndroidApp]) -> Result {
-        var findings: [Finding] = []
-        if size > AppleLimits.maximumFileBytes {
-            findings.append(
-                Finding(
-                    .assetlinksTooLarge, .file,
-                    "The file is \(size) bytes; this audit reads at most \(AppleLimits.maximumFileBytes)."))
-            return Result(verdict: Verdict(findings: findings), appIDs: ServiceAppIDs(), findings: findings)
-        }
-        let checked = AssetLinksChecks.assessContent(bytes, expected: expected, at: .file)
-        return Result(
-            verdict: Verdict(findings: checked.findings), appIDs: ServiceAppIDs(), findings: checked.findings,
-            android: checked.declarations)
+        /// The file's section when it is another association file (`AssociationFiles.swift`).
+        public var associations = AssociationRecords()
     }
 
     /// - Parameters:
@@ -60,6 +35,6 @@ public enum FileLint {
         }
         return Result(
             verdict: Verdict(findings: findings), appIDs: assessed.content?.appIDs ?? ServiceAppIDs(),
-            findings: findings, android: nil)
+            findings: findings)
     }
 }

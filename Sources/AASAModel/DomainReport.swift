@@ -44,11 +44,9 @@ public struct DomainReport: Codable, Sendable, Equatable {
     public var findings: [Finding]
     /// The entitlement entries that named this host, when it came from `--entitlements`.
     public var entitlements: [AssociatedService]?
-    /// The Android apps the input named for this host (`PACKAGE` or `PACKAGE@FINGERPRINT`),
-    /// when its `assetlinks.json` was audited.
-    public var expectedAndroidApps: [String]?
-    /// What its `assetlinks.json` declares, when it was audited and parsed.
-    public var android: AndroidDeclarations?
+    /// The sections of the other association files it was audited for (`AssociationFiles.swift`),
+    /// encoded at the top level of the record.
+    public var associations = AssociationRecords()
 
     public init(
         domain: String, inputLine: Int?, expectedAppIDs: [String], fetches: [FetchRecord], appIDs: ServiceAppIDs,
@@ -64,6 +62,36 @@ public struct DomainReport: Codable, Sendable, Equatable {
         self.findings = findings
         self.entitlements = entitlements
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case domain, inputLine, expectedAppIDs, verdict, fetches, appIDs, findings, entitlements
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        domain = try container.decode(String.self, forKey: .domain)
+        inputLine = try container.decodeIfPresent(Int.self, forKey: .inputLine)
+        expectedAppIDs = try container.decode([String].self, forKey: .expectedAppIDs)
+        verdict = try container.decode(Verdict.self, forKey: .verdict)
+        fetches = try container.decode([FetchRecord].self, forKey: .fetches)
+        appIDs = try container.decode(ServiceAppIDs.self, forKey: .appIDs)
+        findings = try container.decode([Finding].self, forKey: .findings)
+        entitlements = try container.decodeIfPresent([AssociatedService].self, forKey: .entitlements)
+        associations = try AssociationRecords(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(domain, forKey: .domain)
+        try container.encodeIfPresent(inputLine, forKey: .inputLine)
+        try container.encode(expectedAppIDs, forKey: .expectedAppIDs)
+        try container.encode(verdict, forKey: .verdict)
+        try container.encode(fetches, forKey: .fetches)
+        try container.encode(appIDs, forKey: .appIDs)
+        try container.encode(findings, forKey: .findings)
+        try container.encodeIfPresent(entitlements, forKey: .entitlements)
+        try associations.encode(to: encoder)
+    }
 }
 
 /// One domain to audit, as the input listed it.
@@ -77,23 +105,19 @@ public struct DomainTarget: Sendable, Equatable {
     /// The services an app's entitlements name this host for; empty when it came from a
     /// domains file only (then applinks is what matters).
     public var services: [AssociatedService]
-    /// Android apps its `assetlinks.json` must declare (`android:` tokens).
-    public var androidApps: [AndroidApp]
-    /// Whether its `assetlinks.json` is audited: when Android apps are named, or `--android`.
-    public var auditsAndroid: Bool
+    /// What it asks of the other association files (`AssociationFiles.swift`).
+    public var wants: AssociationWants
 
     public init(
         domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = [],
-        services: [AssociatedService] = [],
-        androidApps: [AndroidApp] = [], auditsAndroid: Bool? = nil
+        services: [AssociatedService] = [], wants: AssociationWants = AssociationWants()
     ) {
         self.domain = domain
         self.expectedAppIDs = expectedAppIDs
         self.inputLine = inputLine
         self.expectations = expectations
         self.services = services
-        self.androidApps = androidApps
-        self.auditsAndroid = auditsAndroid ?? !androidApps.isEmpty
+        self.wants = wants
     }
 }
 

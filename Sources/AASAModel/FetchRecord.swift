@@ -177,7 +177,7 @@ extension FetchRecord {
         case (.wellKnown, _): ".well-known"
         case (.root, _): "root"
         case (.cdn, _): "Apple CDN"
-        case (.assetlinks, _): "assetlinks.json"
+        case (.assetlinks, _): url.hasSuffix(AASALocation.assetlinks.path) ? "assetlinks.json" : "included list"
         }
     }
 }

@@ -24,7 +24,8 @@ public enum AASALocation: String, Codable, Sendable, CaseIterable {
     /// Apple's CDN copy (`https://app-site-association.cdn-apple.com/a/v1/<host>`), which
     /// devices on iOS 14 and later read instead of the origin.
     case cdn
-    /// Android's Digital Asset Links file, audited beside the AASA when Android apps are named.
+    /// `/.well-known/assetlinks.json` (Digital Asset Links), when a domain's line asks for it,
+    /// and the lists it includes.
     case assetlinks
 
     /// The path on the origin; the CDN's URL is built from its base instead.
@@ -54,7 +55,7 @@ public enum FindingLocation: String, Codable, Sendable {
     case domain
     case file
     case cdn
-    /// Android's `assetlinks.json`: the findings of the Android platform.
+    /// `assetlinks.json` and the lists it includes.
     case assetlinks
 
     public init(_ location: AASALocation) {

@@ -20,8 +20,9 @@ public enum FindingCategory: String, Sendable, CaseIterable {
     case expectations
     /// What devices really get: Apple's CDN copy, and Apple's bot against a browser.
     case deviceView
-    /// Android's `assetlinks.json` (Digital Asset Links), audited beside the AASA.
-    case android
+    /// `assetlinks.json` (Digital Asset Links), audited beside the AASA; its entries are in
+    /// `FindingCatalog+AssetLinks.swift`.
+    case assetLinks
     /// The run itself, not the domain.
     case run
 
@@ -34,7 +35,7 @@ public enum FindingCategory: String, Sendable, CaseIterable {
         case .domain: "The domain as a whole"
         case .expectations: "What the input expects"
         case .deviceView: "What devices see: Apple's CDN and Apple's bot"
-        case .android: "Android App Links: assetlinks.json"
+        case .assetLinks: FindingDefinition.assetLinksTitle
         case .run: "The run"
         }
     }
@@ -468,89 +469,11 @@ extension FindingCode {
                 .expectations, .error,
                 meaning: "A URL that domains.txt says must stay in the browser (a - line) opens an app.",
                 fix: "Add an exclusion before the rule that matches it; 'aasa-audit match' shows which rule decides.")
-        case .assetlinksStatus:
-            FindingDefinition(
-                .android, .error,
-                meaning:
-                    "assetlinks.json was not served with HTTP 200. Android's verifier then finds no statements for the host, and App Links open in the browser (Android 11 and older: every host of the app then fails).",
-                fix:
-                    "Serve https://HOST/.well-known/assetlinks.json with status 200 to every client, Google's verifier included."
-            )
-        case .assetlinksRedirect:
-            FindingDefinition(
-                .android, .error,
-                meaning:
-                    "assetlinks.json answered with a redirect. Google's verifier follows none (its API reports REDIRECT), not even apex to www or to the same path.",
-                fix: "Serve the file directly, with 200, on this exact host.")
-        case .assetlinksContentType:
-            FindingDefinition(
-                .android, .error,
-                meaning:
-                    "assetlinks.json is not served as application/json; Google's API reports WRONG_CONTENT_TYPE and the statements are not read.",
-                fix: "Serve the file with Content-Type: application/json.")
-        case .assetlinksTooLarge:
-            FindingDefinition(
-                .android, .error,
-                meaning:
-                    "assetlinks.json is larger than the 128 KB this audit reads. Google's verifier has a limit too (TOO_LARGE) without publishing the number; real files are a few hundred bytes.",
-                fix: "Keep the file small: one statement per app, only the fingerprints in use.")
-        case .assetlinksJSONInvalid:
-            FindingDefinition(
-                .android, .error,
-                meaning:
-                    "assetlinks.json is not strict JSON (a trailing comma, a comment, a byte-order mark...). Google's parser rejects the whole file.",
-                fix: "Write strict JSON; `python3 -m json.tool assetlinks.json` must accept it.")
-        case .assetlinksNotList:
-            FindingDefinition(
-                .android, .error,
-                meaning: "assetlinks.json is not a non-empty array of statements (a single object is not accepted).",
-                fix: "Write [ {\"relation\": [...], \"target\": {...}} ], one object per statement.")
-        case .assetlinksRelation:
-            FindingDefinition(
-                .android, .error,
-                meaning:
-                    "A statement's relation is not a non-empty array of kind/detail strings (such as delegate_permission/common.handle_all_urls), which makes Google's parser reject the whole file; or an Android app the input names is declared only for other relations (delegate_permission/common.get_login_creds alone shares credentials and passkeys, it does not verify links), so its App Links are not verified.",
-                fix:
-                    "Write \"relation\": [\"delegate_permission/common.handle_all_urls\"] (with get_login_creds beside it when the app also shares credentials)."
-            )
-        case .assetlinksStatement:
-            FindingDefinition(
-                .android, .error,
-                meaning:
-                    "A statement's target is missing or malformed: an unknown namespace, an android_app without package_name or without a non-empty sha256_cert_fingerprints array, a web target without site. One malformed statement makes Google's parser reject the whole file.",
-                fix:
-                    "Give each statement {\"namespace\": \"android_app\", \"package_name\": ..., \"sha256_cert_fingerprints\": [...]}, or {\"namespace\": \"web\", \"site\": \"https://...\"}."
-            )
-        case .assetlinksFingerprint:
-            FindingDefinition(
-                .android, .error,
-                meaning:
-                    "A certificate fingerprint is malformed: not 32 colon-separated upper-case hex bytes (lower case, no colons, a 20-byte SHA-1). Android compares the exact upper-case text, so it never matches.",
-                fix:
-                    "Copy the SHA-256 fingerprint as keytool -list -v or the Play Console prints it (AB:CD:...:EF, 95 characters)."
-            )
-        case .assetlinksInclude:
-            FindingDefinition(
-                .android, .info,
-                meaning:
-                    "The file includes another statement list ({\"include\": URL}). Android follows it; this audit reports it and does not follow it (an include is one more host to trust and to audit on its own).",
-                fix: "Audit the included file's host too, or inline its statements.")
-        case .assetlinksPackageMissing:
-            FindingDefinition(
-                .android, .error,
-                meaning:
-                    "An Android app the input names is not declared at all: no android_app statement names its package (one declared for another relation only is assetlinks.relation).",
-                fix:
-                    "Add a statement for the package with \"relation\": [\"delegate_permission/common.handle_all_urls\"] and its signing certificate's fingerprint."
-            )
-        case .assetlinksFingerprintMissing:
-            FindingDefinition(
-                .android, .error,
-                meaning:
-                    "The package is declared, but not with the fingerprint the input names. The usual cause: the file lists the upload key's fingerprint while Google Play re-signs the app with its app signing key (Play Console, App integrity, App signing), so installed apps never match; debug builds use yet another key.",
-                fix:
-                    "List the app signing key's SHA-256 fingerprint from the Play Console (the upload key's may stay beside it)."
-            )
+        case .assetlinksStatus, .assetlinksRedirect, .assetlinksContentType, .assetlinksTooLarge,
+            .assetlinksJSONInvalid, .assetlinksNotList, .assetlinksRelation, .assetlinksStatement,
+            .assetlinksFingerprint, .assetlinksInclude, .assetlinksPackageMissing, .assetlinksFingerprintMissing,
+            .assetlinksSite, .assetlinksDynamicRules, .assetlinksIncludeFailed, .assetlinksManifestScope:
+            assetLinksDefinition
         case .matchCutShort:
             FindingDefinition(
                 .expectations, .warning,

@@ -82,7 +82,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case matchExpectedBrowser = "match.expected-browser"
     case matchCutShort = "match.cut-short"
 
-    // Android App Links: assetlinks.json.
+    // assetlinks.json (Digital Asset Links): FindingCatalog+AssetLinks.swift.
     case assetlinksStatus = "assetlinks.status"
     case assetlinksRedirect = "assetlinks.redirect"
     case assetlinksContentType = "assetlinks.content-type"
@@ -95,6 +95,10 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case assetlinksInclude = "assetlinks.include"
     case assetlinksPackageMissing = "assetlinks.package-missing"
     case assetlinksFingerprintMissing = "assetlinks.fingerprint-missing"
+    case assetlinksSite = "assetlinks.site"
+    case assetlinksDynamicRules = "assetlinks.dynamic-rules"
+    case assetlinksIncludeFailed = "assetlinks.include-failed"
+    case assetlinksManifestScope = "assetlinks.manifest-scope"
 }
 
 extension FindingCode {

@@ -18,7 +18,7 @@ extension RowView: MustacheParent {
         case "services": services
         case "hasServices": hasServices
         case "files": files
-        case "android": android.map { $0 as Any }
+        case "associations": associations
         default: nil
         }
     }

@@ -168,8 +168,8 @@ struct RowView {
     let services: [ServiceView]
     let hasServices: Bool
     let files: [FileView]
-    /// Android: what assetlinks.json declares and what the input expects; nil when not audited.
-    let android: String?
+    /// The other association files' paragraphs (`AssociationSections`).
+    let associations: [String]
 
     init(index: Int, report: DomainReport, files: [ServedFileDisplay]) {
         self.index = index
@@ -196,14 +196,7 @@ struct RowView {
             let error = report.findings.first { $0.code == .jsonInvalid && $0.location == location }
             return FileView(file, row: index, errorAt: error.flatMap { MessagePosition.parse($0.message) })
         }
-        android = report.expectedAndroidApps.map { expected in
-            let declared =
-                report.android.map {
-                    $0.apps.map { "\($0.package) [\($0.fingerprints.joined(separator: ", "))]" }.joined(separator: "; ")
-                } ?? "no usable assetlinks.json"
-            return "declared: \(declared.isEmpty ? "no android_app statement" : declared)"
-                + (expected.isEmpty ? "" : "; expected: \(expected.joined(separator: ", "))")
-        }
+        associations = AssociationSections.htmlParagraphs(report.associations)
     }
 }
 

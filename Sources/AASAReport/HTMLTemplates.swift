@@ -167,7 +167,7 @@ enum HTMLTemplates {
         {{/findings}}</ul>{{/hasFindings}}
         <details><summary>Details: {{#hasServices}}app IDs, {{/hasServices}}fetches and served file</summary>
         {{#hasExpected}}<p>Expected app IDs: <code>{{expected}}</code></p>{{/hasExpected}}
-        {{#android}}<p>Android apps ({{.}})</p>{{/android}}
+        {{#associations}}<p>{{.}}</p>{{/associations}}
         {{#hasServices}}<dl class="fetch">{{#services}}<dt>{{service}}</dt><dd>{{appIDs}}</dd>{{/services}}</dl>{{/hasServices}}
         {{#locations}}<h3 class="muted">{{name}}</h3><pre class="fetch">{{details}}</pre>
         {{/locations}}

@@ -9,11 +9,22 @@ public struct LintRecord: Codable, Sendable, Equatable {
     public var findings: [Finding]
     /// Why the file could not be read, when it could not.
     public var error: String?
-    /// For an Android `assetlinks.json` (recognised by its content): what it declares.
-    public var android: AndroidDeclarations?
+    /// For another association file (recognised by its content): its section
+    /// (`AssociationFiles.swift`), at the top level of the record.
+    public var associations = AssociationRecords()
 
     private enum CodingKeys: String, CodingKey {
-        case file, verdict, appIDs, findings, error, android
+        case file, verdict, appIDs, findings, error
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        file = try container.decode(String.self, forKey: .file)
+        verdict = try container.decode(Verdict.self, forKey: .verdict)
+        appIDs = try container.decodeIfPresent(ServiceAppIDs.self, forKey: .appIDs)
+        findings = try container.decode([Finding].self, forKey: .findings)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        associations = try AssociationRecords(from: decoder)
     }
 
     /// A finding as `lint --json` writes it: the report's fields, and `line` and `column` when
@@ -38,18 +49,18 @@ public struct LintRecord: Codable, Sendable, Equatable {
         try container.encodeIfPresent(appIDs, forKey: .appIDs)
         try container.encode(findings.map(PositionedFinding.init), forKey: .findings)
         try container.encodeIfPresent(error, forKey: .error)
-        try container.encodeIfPresent(android, forKey: .android)
+        try associations.encode(to: encoder)
     }
 
     public init(
         file: String, verdict: Verdict, appIDs: ServiceAppIDs?, findings: [Finding], error: String? = nil,
-        android: AndroidDeclarations? = nil
+        associations: AssociationRecords = AssociationRecords()
     ) {
         self.file = file
         self.verdict = verdict
         self.appIDs = appIDs
         self.findings = findings
         self.error = error
-        self.android = android
+        self.associations = associations
     }
 }

@@ -22,6 +22,23 @@ public struct MatchRecord: Encodable, Sendable {
         public var exclude: Bool
         /// The rule as written in the file: the component object, or the `paths` string.
         public var source: JSONValue
+
+        public init(path: String, entry: Int, index: Int, kind: RuleSet.RuleKind, exclude: Bool, source: JSONValue) {
+            self.path = path
+            self.entry = entry
+            self.index = index
+            self.kind = kind
+            self.exclude = exclude
+            self.source = source
+        }
+    }
+
+    public init(url: String, result: MatchOutcome, appIDs: [String], rule: RuleRecord?, reason: String) {
+        self.url = url
+        self.result = result
+        self.appIDs = appIDs
+        self.rule = rule
+        self.reason = reason
     }
 
     public init(url: String, decision: MatchDecision) {

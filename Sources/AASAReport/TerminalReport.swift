@@ -53,10 +53,7 @@ public struct TerminalReport: Sendable {
         if !report.expectedAppIDs.isEmpty {
             lines.append("  Expected    \(report.expectedAppIDs.map(clean).joined(separator: ", "))")
         }
-        if let expected = report.expectedAndroidApps {
-            lines.append("  Android     \(report.android.map(androidLine) ?? "(no usable assetlinks.json)")")
-            if !expected.isEmpty { lines.append("  Expected    \(expected.map(clean).joined(separator: ", "))") }
-        }
+        lines += AssociationSections.terminalLines(report.associations, in: self)
         lines += findingLines(report.findings, clean: "No findings: the file is served correctly.")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -68,8 +65,8 @@ public struct TerminalReport: Sendable {
             lines.append("  \(paint(clean(error), .red))")
             return lines.joined(separator: "\n") + "\n"
         }
-        if let android = record.android {
-            lines.append("  Android     \(androidLine(android))")
+        if let own = AssociationSections.lintTerminalLines(record.associations, in: self) {
+            lines += own
         } else {
             lines.append("  App IDs     \(appIDLine(record.appIDs ?? ServiceAppIDs(), none: "(none)"))")
         }
@@ -130,16 +127,6 @@ public struct TerminalReport: Sendable {
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// Each declared package with its fingerprints (shortened) and whether it handles links.
-    func androidLine(_ declarations: AndroidDeclarations) -> String {
-        guard !declarations.apps.isEmpty else { return "(no android_app statement)" }
-        return declarations.apps.map { app in
-            let links = app.relations.contains("delegate_permission/common.handle_all_urls") ? "" : " (not for links)"
-            let prints = app.fingerprints.map { String($0.prefix(11)) + "…" }.joined(separator: ", ")
-            return clean("\(app.package) [\(prints)]\(links)")
-        }.joined(separator: "; ")
     }
 
     func appIDLine(_ ids: ServiceAppIDs, none: String) -> String {

@@ -189,8 +189,7 @@ public enum DomainListParser {
                 where !targets[position].androidApps.contains(app)
                     && targets[position].androidApps.count < maximumAppIDsPerDomain
                 {
-                    targets[position].androidApps.append(app)
-                    targets[position].auditsAndroid = true
+                    targets[position].wants.android = targets[position].androidApps + [app]
                 }
                 for id in appIDs where appIDsOfTarget[position, default: []].insert(id).inserted {
                     guard targets[position].expectedAppIDs.count < maximumAppIDsPerDomain else {

@@ -111,6 +111,7 @@ public enum EntitlementsParser {
                 merged[index].services.append(service)
             }
             merged[index].expectations += target.expectations
+            merged[index].wants.merge(target.wants)
         }
         return merged
     }

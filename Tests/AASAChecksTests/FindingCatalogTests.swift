@@ -209,7 +209,54 @@ import Testing
         },
         .assetlinksFingerprint: { android(Fixture.served(Fixture.assetLinks.lowercased(), at: .assetlinks)) },
         .assetlinksInclude: {
-            android(Fixture.served("[{\"include\": \"https://example.com/more.json\"}]", at: .assetlinks))
+            // An include with other standard fields (an error), and a valid one in lint (a note).
+            android(
+                Fixture.served(
+                    "[{\"include\": \"https://example.com/more.json\", \"relation\": [\"delegate_permission/common.handle_all_urls\"]}]",
+                    at: .assetlinks))
+                + AssetLinksChecks.assessContent(
+                    Array("[{\"include\": \"https://example.com/more.json\"}]".utf8), expected: [], at: .file
+                ).findings
+        },
+        .assetlinksIncludeFailed: {
+            AssetLinksChecks.assess(
+                Fixture.served("[{\"include\": \"https://example.com/more.json\"}]", at: .assetlinks),
+                included: [
+                    .init(
+                        url: "https://example.com/more.json",
+                        includedFrom: "https://example.com/.well-known/assetlinks.json",
+                        fetched: Fixture.served("", at: .assetlinks, status: 404))
+                ], expected: [AndroidApp(package: "com.example.app")]
+            ).findings
+        },
+        .assetlinksSite: {
+            android(
+                Fixture.served(
+                    "[{\"relation\": [\"delegate_permission/common.get_login_creds\"], \"target\": {\"namespace\": \"web\", \"site\": \"https://example.com/\"}}]",
+                    at: .assetlinks), expected: [])
+        },
+        .assetlinksDynamicRules: {
+            // Components of the wrong type (all rules dropped: an error); an unknown key (a warning).
+            android(
+                Fixture.served(
+                    Fixture.assetLinks.replacingOccurrences(
+                        of: "\"target\"",
+                        with:
+                            "\"relation_extensions\": {\"delegate_permission/common.handle_all_urls\": {\"dynamic_app_link_components\": {\"/\": \"/a\"}}}, \"target\""
+                    ) + "", at: .assetlinks))
+                + android(
+                    Fixture.served(
+                        Fixture.assetLinks.replacingOccurrences(
+                            of: "\"target\"",
+                            with:
+                                "\"relation_extensions\": {\"delegate_permission/common.handle_all_urls\": {\"dynamic_app_link_components\": [{\"path\": \"/a\"}]}}, \"target\""
+                        ), at: .assetlinks))
+        },
+        .assetlinksManifestScope: {
+            AndroidManifestScope.findings(
+                rules: DynamicAppLinkRules(components: [.init(index: 0, path: "/admin/*", exclude: false)]),
+                package: "com.example.app",
+                scope: AndroidManifest.HostScope(host: "example.com", paths: [.prefix("/shop")]))
         },
         .assetlinksPackageMissing: {
             android(
@@ -266,6 +313,7 @@ import Testing
     @Test func eachNamedSeverityCaseIsReached() {
         let reached: [(FindingCode, SeverityCase)] = [
             (.entryMixedFormats, .mixedFormatsForOldIOS), (.valueType, .commentNotString),
+            (.assetlinksInclude, .includeNotFollowedOffline), (.assetlinksDynamicRules, .dynamicRulesNotice),
         ]
         for (code, severityCase) in reached {
             #expect(code.definition.cases.contains(severityCase))

@@ -32,9 +32,12 @@ public struct AuditInput: Sendable {
 
     /// The domains file (when given, or the default when no entitlements are), then the
     /// entitlements files, whose hosts must name `appIDs`.
-    public static func load(domainsFile: String?, entitlements: [String], appIDs: [String]) throws -> AuditInput {
-        let domainsFile = domainsFile ?? (entitlements.isEmpty ? defaultDomainsFile : nil)
-        let files = (domainsFile.map { [$0] } ?? []) + entitlements
+    /// - Parameter projectFiles: other app project files that name hosts (`AppProjectFile`).
+    public static func load(
+        domainsFile: String?, entitlements: [String], appIDs: [String], projectFiles: [AppProjectFile] = []
+    ) throws -> AuditInput {
+        let domainsFile = domainsFile ?? (entitlements.isEmpty && projectFiles.isEmpty ? defaultDomainsFile : nil)
+        let files = (domainsFile.map { [$0] } ?? []) + entitlements + projectFiles.map(\.path)
         var lists: [[DomainTarget]] = []
         var problems: [InputProblem] = []
         if let domainsFile {
@@ -45,6 +48,11 @@ public struct AuditInput: Sendable {
         for path in entitlements {
             let parsed = EntitlementsParser.parse(
                 try read(path, role: "the entitlements file"), fileName: path, appIDs: appIDs)
+            lists.append(parsed.targets)
+            problems += parsed.problems
+        }
+        for file in projectFiles {
+            let parsed = file.parse(try read(file.path, role: file.role), file.path)
             lists.append(parsed.targets)
             problems += parsed.problems
         }
@@ -86,5 +94,21 @@ public struct AuditInput: Sendable {
         case .success(let pasted): return pasted
         case .failure(let error): throw InputError("\"\(text)\" \(error.reason).")
         }
+    }
+}
+
+/// An app project file that names hosts to audit, read like an entitlements file: a kind of
+/// file is a path, a role for messages and a parser (`Android/AndroidManifestInput.swift`).
+public struct AppProjectFile: Sendable {
+    public var path: String
+    public var role: String
+    public var parse: @Sendable (_ bytes: [UInt8], _ fileName: String) -> DomainListParser.Result
+
+    public init(
+        path: String, role: String, parse: @escaping @Sendable ([UInt8], String) -> DomainListParser.Result
+    ) {
+        self.path = path
+        self.role = role
+        self.parse = parse
     }
 }

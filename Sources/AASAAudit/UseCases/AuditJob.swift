@@ -15,9 +15,10 @@ public enum AuditJob {
         public var settings: AuditSettings
         /// `--stats FILE`.
         public var statsFile: String?
-        /// `--android`: every domain's `assetlinks.json` is audited, not only theirs that name
-        /// Android apps.
-        public var auditsAndroid = false
+        /// The association files every domain is audited for, beside what its line asks.
+        public var everyDomainWants = AssociationWants()
+        /// App project files that name more hosts (`--android-manifest`).
+        public var projectFiles: [AppProjectFile] = []
 
         public init(
             domainsFile: String?, entitlements: [String], appIDs: [String], settings: AuditSettings, statsFile: String?
@@ -51,9 +52,10 @@ public enum AuditJob {
     static func prepare(_ request: Request) throws -> (AuditInput, AuditSettings) {
         try AuditInput.validateAppIDs(request.appIDs)
         var input = try AuditInput.load(
-            domainsFile: request.domainsFile, entitlements: request.entitlements, appIDs: request.appIDs)
-        if request.auditsAndroid {
-            for index in input.targets.indices { input.targets[index].auditsAndroid = true }
+            domainsFile: request.domainsFile, entitlements: request.entitlements, appIDs: request.appIDs,
+            projectFiles: request.projectFiles)
+        if request.everyDomainWants != AssociationWants() {
+            for index in input.targets.indices { input.targets[index].wants.merge(request.everyDomainWants) }
         }
         var settings = request.settings
         settings.inputFiles = input.files

@@ -5,10 +5,9 @@ import AASAModel
 /// `check`: one domain audited on demand, as a run would audit it.
 public enum DomainCheck {
     /// Audits `domain` (any form a user types that names one host) against `appIDs`.
-    /// - Parameter androidApps: what its `assetlinks.json` must declare; any makes the file
-    ///   audited.
+    /// - Parameter wants: the other association files to audit, and what they must declare.
     public static func run(
-        domain: String, appIDs: [String], androidApps: [AndroidApp] = [], validation: ValidationOptions,
+        domain: String, appIDs: [String], wants: AssociationWants = AssociationWants(), validation: ValidationOptions,
         deviceView: DeviceViewSettings,
         fetcher configuration: FetcherConfiguration
     ) async throws -> DomainReport {
@@ -16,7 +15,7 @@ public enum DomainCheck {
         try AuditInput.validateAppIDs(appIDs)
         let fetcher = try FetcherSetup.make(configuration)
         let outcome = await DomainAuditor(fetcher: fetcher, validation: validation, deviceView: deviceView)
-            .audit(DomainTarget(domain: host, expectedAppIDs: appIDs, androidApps: androidApps))
+            .audit(DomainTarget(domain: host, expectedAppIDs: appIDs, wants: wants))
         fetcher.shutdown()
         return outcome.report
     }

@@ -10,9 +10,10 @@ public enum LocalLint {
 
     /// A record per file, in order; a file that cannot be read gets a record with its error.
     /// - Parameter caFile: the CAs a signed file's signer must chain to (nil: libcurl's bundle).
-    /// - Parameter androidApps: what an `assetlinks.json` among the files must declare.
+    /// - Parameter wants: what the other association files among them must declare.
     public static func run(
-        _ paths: [String], options: ValidationOptions, caFile: String? = nil, androidApps: [AndroidApp] = []
+        _ paths: [String], options: ValidationOptions, caFile: String? = nil,
+        wants: AssociationWants = AssociationWants()
     ) -> [LintRecord] {
         let signedFiles = SignedFileOpener(caFile: caFile ?? FetcherConfiguration.defaultCAFile)
         return paths.map { path in
@@ -20,12 +21,11 @@ public enum LocalLint {
                 let contents = try BoundedFileReader.read(path, prefix: readLimit)
                 // A signed file is linted on its content; no domain to name (the signer's name
                 // is not checked).
-                if FileLint.isAssetLinks(contents.bytes) {
-                    let result = FileLint.lintAssetLinks(contents.bytes, size: contents.size, expected: androidApps)
+                if let result = AssociationFileLint.lint(contents.bytes, size: contents.size, wants: wants) {
                     let findings = options.severityPolicy.apply(result.findings)
                     return LintRecord(
                         file: path, verdict: Verdict(findings: findings), appIDs: nil, findings: findings,
-                        android: result.android)
+                        associations: result.associations)
                 }
                 let opened = contents.truncated ? nil : signedFiles.open(contents.bytes, host: nil)
                 let result = FileLint.lint(

@@ -106,21 +106,48 @@ public struct AndroidDeclarations: Codable, Sendable, Equatable {
         public var package: String
         public var fingerprints: [String]
         public var relations: [String]
+        /// How many Android 15 dynamic rules (`dynamic_app_link_components`) its statements give;
+        /// absent when none.
+        public var dynamicRules: Int?
 
-        public init(package: String, fingerprints: [String], relations: [String]) {
+        public init(package: String, fingerprints: [String], relations: [String], dynamicRules: Int? = nil) {
             self.package = package
             self.fingerprints = fingerprints
             self.relations = relations
+            self.dynamicRules = dynamicRules
         }
     }
 
-    /// The apps of the `android_app` statements, merged by package, in order of appearance.
+    /// The apps of the `android_app` statements Google's parser keeps (the included files'
+    /// too), merged by package, in order of appearance.
     public var apps: [App]
-    /// `include` statements (not followed).
+    /// The URLs of `include` directives, in order (followed by `audit` and `check`, with their
+    /// fetches in the record's `fetches`).
     public var includes: [String]
 
     public init(apps: [App] = [], includes: [String] = []) {
         self.apps = apps
         self.includes = includes
     }
+}
+
+extension DomainReport {
+    /// `assetlinks.json`'s section of the record: what it declares.
+    public var android: AndroidDeclarations? {
+        get { associations.android }
+        set { associations.android = newValue }
+    }
+
+    /// `assetlinks.json`'s section of the record: the apps the input named.
+    public var expectedAndroidApps: [String]? {
+        get { associations.expectedAndroidApps }
+        set { associations.expectedAndroidApps = newValue }
+    }
+}
+
+extension DomainTarget {
+    /// The apps its `assetlinks.json` must declare (`android:` tokens).
+    public var androidApps: [AndroidApp] { wants.android ?? [] }
+    /// Whether its `assetlinks.json` is audited: Android apps are named, or `--android`.
+    public var auditsAndroid: Bool { wants.android != nil }
 }

@@ -1,0 +1,44 @@
+import AASAFetch
+import AASAModel
+
+/// The seam's list in the engine: for each association file a domain's line asks for besides
+/// the AASA (`AssociationWants`), the type that audits it. A kind lives in its own folder
+/// (`Android/AssetLinksAudit.swift`); `DomainAuditor` only speaks to this protocol.
+protocol AssociationFileAudit: Sendable {
+    /// The requests it adds to the domain's connection, made with the AASA's.
+    func requests(domain: String) -> [FetchRequest]
+    /// Judges the answers to those requests (in their order), fetching what they lead to
+    /// (includes) with `more`, within the domain's one deadline.
+    func audit(_ answers: [FetchedLocation], more: DeadlineFetch) async -> AssociationOutcome
+}
+
+/// What auditing one association file gives a domain's record.
+struct AssociationOutcome: Sendable {
+    var findings: [Finding] = []
+    /// Its fetches, for the record's `fetches`.
+    var fetches: [FetchRecord] = []
+    /// Its section of the record.
+    var records = AssociationRecords()
+}
+
+enum AssociationFiles {
+    /// The audits a domain's wants call for, in a fixed order.
+    static func audits(for wants: AssociationWants) -> [any AssociationFileAudit] {
+        var audits: [any AssociationFileAudit] = []
+        if let apps = wants.android {
+            audits.append(AssetLinksAudit(expected: apps, manifestScope: wants.androidManifestScope))
+        }
+        return audits
+    }
+}
+
+/// A fetch within what is left of a domain's `--timeout`: what an association file uses to
+/// fetch beyond its first requests.
+struct DeadlineFetch: Sendable {
+    let plan: OriginFetchPlan
+    let started: ContinuousClock.Instant
+
+    func callAsFunction(_ request: FetchRequest) async -> FetchedLocation {
+        await plan.fetchWithinDeadline(request, started: started)
+    }
+}

@@ -1,0 +1,31 @@
+import AASAJSON
+import AASAModel
+
+/// `lint` of an `assetlinks.json`: recognised by its content, checked offline.
+extension FileLint {
+    /// Whether bytes are an Android `assetlinks.json` rather than an association file: a JSON
+    /// array whose first statement has `relation`, `target` or `include`.
+    public static func isAssetLinks(_ bytes: [UInt8]) -> Bool {
+        guard case .array(let items)? = try? JSONParser.parse(bytes), case .object(let first)? = items.first else {
+            return false
+        }
+        return first["relation"] != nil || first["target"] != nil || first["include"] != nil
+    }
+
+    /// `lint` of an Android `assetlinks.json`, offline, with the apps it must declare.
+    public static func lintAssetLinks(_ bytes: [UInt8], size: Int, expected: [AndroidApp]) -> Result {
+        var findings: [Finding] = []
+        if size > AppleLimits.maximumFileBytes {
+            findings.append(
+                Finding(
+                    .assetlinksTooLarge, .file,
+                    "The file is \(size) bytes; this audit reads at most \(AppleLimits.maximumFileBytes)."))
+            return Result(verdict: Verdict(findings: findings), appIDs: ServiceAppIDs(), findings: findings)
+        }
+        let checked = AssetLinksChecks.assessContent(bytes, expected: expected, at: .file)
+        return Result(
+            verdict: Verdict(findings: checked.findings), appIDs: ServiceAppIDs(), findings: checked.findings,
+            associations: AssociationRecords(android: checked.declarations))
+    }
+
+}

@@ -1,0 +1,229 @@
+import AASAJSON
+import AASAMatching
+import AASAModel
+
+/// Android 15's Dynamic App Links: the ordered rules of an `android_app` statement's
+/// `relation_extensions` → `delegate_permission/common.handle_all_urls` →
+/// `dynamic_app_link_components` (`developer.android.com/training/app-links/configure-assetlinks`).
+/// Each component may have `/` (a path pattern), `#` (a fragment pattern), `?` (an object of
+/// query parameter → pattern), `exclude` (a boolean) and `comment`. The first component that
+/// matches a URL decides: `exclude` keeps it in the browser. Patterns use `*` (any run) and `?`
+/// (one character). The app's manifest bounds the scope: rules cannot widen it, and are not seen here.
+public struct DynamicAppLinkRules: Sendable, Equatable {
+    public struct QueryRule: Sendable, Equatable {
+        public var name: String
+        public var pattern: String
+    }
+
+    public struct Component: Sendable, Equatable {
+        public var index: Int
+        public var path: String?
+        public var fragment: String?
+        public var query: [QueryRule]?
+        public var exclude: Bool
+        public var comment: String?
+        /// The component as written.
+        public var source: JSONValue = .object(JSONObject())
+
+        public init(
+            index: Int, path: String? = nil, fragment: String? = nil, query: [QueryRule]? = nil, exclude: Bool,
+            comment: String? = nil
+        ) {
+            self.index = index
+            self.path = path
+            self.fragment = fragment
+            self.query = query
+            self.exclude = exclude
+            self.comment = comment
+        }
+
+        /// `{"/": "/shop/*", "exclude": true}` as a reader would write it.
+        public var summary: String {
+            var parts: [String] = []
+            if let path { parts.append("\"/\": \"\(path)\"") }
+            if let query {
+                parts.append("\"?\": {\(query.map { "\"\($0.name)\": \"\($0.pattern)\"" }.joined(separator: ", "))}")
+            }
+            if let fragment { parts.append("\"#\": \"\(fragment)\"") }
+            if exclude { parts.append("\"exclude\": true") }
+            return "{\(parts.joined(separator: ", "))}"
+        }
+    }
+
+    public var components: [Component]
+
+    public init(components: [Component]) {
+        self.components = components
+    }
+
+    /// How Android's syntax looks, for messages about shapes that are not it.
+    public static let syntax =
+        "Android 15's syntax: inside the app's own statement, \"relation_extensions\": {\"delegate_permission/common.handle_all_urls\": {\"dynamic_app_link_components\": [{\"/\": \"/shop/*\"}, {\"/\": \"/admin/*\", \"exclude\": true}]}}."
+
+    /// Components past this many are not read; real files have a handful.
+    public static let maximumComponents = 1_000
+
+    static let knownKeys: Set<String> = ["/", "#", "?", "exclude", "comment"]
+
+    /// Reads a statement's `relation_extensions`, with the problems found.
+    static func read(
+        _ extensions: JSONValue, relations: [String], at place: ([JSONLocator.Step]) -> String
+    ) -> (rules: DynamicAppLinkRules?, problems: [StatementList.Problem]) {
+        var problems: [StatementList.Problem] = []
+        func drop(_ path: [JSONLocator.Step], _ why: String) -> (DynamicAppLinkRules?, [StatementList.Problem]) {
+            problems.append(
+                StatementList.Problem(
+                    code: .assetlinksDynamicRules, effect: .dropsDynamicRules, place: place(path),
+                    message:
+                        "\(why) Android discards every dynamic rule of this statement (its App Links still verify; the manifest alone decides)."
+                ))
+            return (nil, problems)
+        }
+        guard case .object(let byRelation) = extensions else {
+            return drop([], "relation_extensions is \(ContentChecks.article(extensions.typeName)), not an object.")
+        }
+        guard let extensionValue = byRelation[StatementList.handleAllURLs] else { return (nil, problems) }
+        let base: [JSONLocator.Step] = [.key(StatementList.handleAllURLs)]
+        if !relations.contains(StatementList.handleAllURLs) {
+            problems.append(
+                StatementList.Problem(
+                    code: .assetlinksDynamicRules, effect: .notice, place: place(base),
+                    message:
+                        "Dynamic rules for \(StatementList.handleAllURLs), in a statement whose relation does not grant it: they never apply.",
+                    severity: .warning))
+        }
+        guard case .object(let extensionObject) = extensionValue else {
+            return drop(base, "The extension for \(StatementList.handleAllURLs) is not an object.")
+        }
+        guard let componentsValue = extensionObject["dynamic_app_link_components"] else { return (nil, problems) }
+        let listPath = base + [.key("dynamic_app_link_components")]
+        guard case .array(let values) = componentsValue else {
+            return drop(
+                listPath,
+                "dynamic_app_link_components is \(ContentChecks.article(componentsValue.typeName)), not an array.")
+        }
+        var components: [Component] = []
+        for (index, value) in values.prefix(maximumComponents).enumerated() {
+            let path = listPath + [.index(index)]
+            guard case .object(let object) = value else {
+                return drop(path, "Component \(index) is \(ContentChecks.article(value.typeName)), not an object.")
+            }
+            var component = Component(index: index, exclude: false)
+            component.source = value
+            for (key, member) in object.members {
+                switch key {
+                case "/", "#":
+                    guard case .string(let pattern) = member else {
+                        return drop(
+                            path + [.key(key)],
+                            "\"\(key)\" is \(ContentChecks.article(member.typeName)), not a pattern string.")
+                    }
+                    if key == "/" { component.path = pattern } else { component.fragment = pattern }
+                case "?":
+                    guard case .object(let parameters) = member else {
+                        return drop(
+                            path + [.key(key)],
+                            "\"?\" is \(ContentChecks.article(member.typeName)), not an object of parameter → pattern (e.g. {\"ref\": \"*\"})."
+                        )
+                    }
+                    var rules: [QueryRule] = []
+                    for (name, pattern) in parameters.members {
+                        guard case .string(let text) = pattern else {
+                            return drop(
+                                path + [.key(key), .key(name)],
+                                "The pattern of query parameter \"\(name.prefix(60))\" is \(ContentChecks.article(pattern.typeName)), not a string."
+                            )
+                        }
+                        rules.append(QueryRule(name: name, pattern: text))
+                    }
+                    component.query = rules
+                case "exclude":
+                    guard case .bool(let exclude) = member else {
+                        return drop(
+                            path + [.key(key)],
+                            "\"exclude\" is \(ContentChecks.article(member.typeName)), not true or false.")
+                    }
+                    component.exclude = exclude
+                case "comment":
+                    guard case .string(let comment) = member else {
+                        return drop(
+                            path + [.key(key)],
+                            "\"comment\" is \(ContentChecks.article(member.typeName)), not a string.")
+                    }
+                    component.comment = comment
+                default:
+                    let hint =
+                        ["path": "/", "paths": "/", "fragment": "#", "query": "?"][key].map {
+                            " (for \(key), the key is \"\($0)\")"
+                        } ?? ""
+                    problems.append(
+                        StatementList.Problem(
+                            code: .assetlinksDynamicRules, effect: .notice, place: place(path + [.key(key)]),
+                            message:
+                                "Component \(index) has the key \"\(key.prefix(60))\", which Android does not know\(hint): it is ignored, so this component matches more than it seems to.",
+                            severity: .warning))
+                }
+            }
+            components.append(component)
+        }
+        if values.count > maximumComponents {
+            problems.append(
+                StatementList.Problem(
+                    code: .assetlinksDynamicRules, effect: .notice, place: place(listPath),
+                    message: "\(values.count) components; the first \(maximumComponents) were read.",
+                    severity: .warning))
+        }
+        return (DynamicAppLinkRules(components: components), problems)
+    }
+
+    /// What the rules decide for a URL.
+    public enum Decision: Sendable, Equatable {
+        /// The component (by index) that sends it to the app.
+        case app(Component)
+        /// The component that keeps it in the browser.
+        case excluded(Component)
+        /// No component matches: the dynamic rules do not send it to the app.
+        case none
+    }
+
+    /// The first component that matches decides. Patterns are matched against the URL's path,
+    /// fragment and query values as written (case-sensitive); every `?` parameter must be present
+    /// and match; a component without a key matches every value of it.
+    public func decide(_ url: MatchURL) -> Decision {
+        var budget = MatchBudget()
+        let parameters = Self.queryParameters(url.query)
+        for component in components {
+            if let path = component.path,
+                !Pattern(path, variables: nil, caseSensitive: true).matches(url.path, budget: &budget)
+            {
+                continue
+            }
+            if let fragment = component.fragment,
+                !Pattern(fragment, variables: nil, caseSensitive: true).matches(url.fragment ?? "", budget: &budget)
+            {
+                continue
+            }
+            if let query = component.query,
+                !query.allSatisfy({ rule in
+                    parameters.contains {
+                        $0.name == rule.name
+                            && Pattern(rule.pattern, variables: nil, caseSensitive: true).matches(
+                                $0.value, budget: &budget)
+                    }
+                })
+            {
+                continue
+            }
+            return component.exclude ? .excluded(component) : .app(component)
+        }
+        return .none
+    }
+
+    static func queryParameters(_ query: String?) -> [(name: String, value: String)] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { item in
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (String(pair[0]), pair.count > 1 ? String(pair[1]) : "")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import AASAModel
+
+/// The seam's list in the renderers: each association file's part of a domain in the terminal
+/// and in the HTML report, from its section of the record. A kind's own text lives in its
+/// folder (`Android/AssetLinksSections.swift`).
+enum AssociationSections {
+    /// A domain's lines, aligned as the rest ("  Label       value").
+    static func terminalLines(_ records: AssociationRecords, in report: TerminalReport) -> [String] {
+        report.assetLinksLines(records)
+    }
+
+    /// A linted file's lines when it is one of these files; nil for an AASA.
+    static func lintTerminalLines(_ records: AssociationRecords, in report: TerminalReport) -> [String]? {
+        report.assetLinksLintLines(records)
+    }
+
+    /// A domain's paragraphs in the HTML report's details (plain text: the template escapes it).
+    static func htmlParagraphs(_ records: AssociationRecords) -> [String] {
+        [AssetLinksSections.htmlParagraph(records)].compactMap { $0 }
+    }
+}

@@ -1,0 +1,104 @@
+import AASAModel
+
+/// The hosts an app's `AndroidManifest.xml` (source XML, as kept in the repository) verifies:
+/// each `<intent-filter android:autoVerify="true">` with an `http` or `https` scheme gives its
+/// `<data android:host>`s, with the paths its `<data>` elements accept. A `*.` wildcard host
+/// is verified on its base domain, as Android does. One target per host, for the app given
+/// (`--android-package`, since Gradle sets the package; else the manifest's `package`).
+public enum AndroidManifestParser {
+    static let namespacePrefix = "android:"
+
+    public static func parse(_ bytes: [UInt8], fileName: String, apps: [AndroidApp]) -> DomainListParser.Result {
+        var problems: [InputProblem] = []
+        func problem(_ severity: Severity, line: Int, _ text: String, _ message: String) {
+            problems.append(
+                InputProblem(
+                    file: fileName, line: line, text: String(text.prefix(200)), severity: severity, message: message))
+        }
+        let elements: [XMLScanner.Element]
+        do {
+            elements = try XMLScanner.elements(bytes)
+        } catch {
+            problem(.error, line: error.line, "", "Not well-formed XML: \(error.description).")
+            return DomainListParser.Result(targets: [], problems: problems)
+        }
+        guard let manifest = elements.first(where: { $0.depth == 0 }), manifest.name == "manifest" else {
+            problem(
+                .error, line: elements.first?.line ?? 1, "",
+                "The root element is not <manifest>: not an AndroidManifest.xml.")
+            return DomainListParser.Result(targets: [], problems: problems)
+        }
+        var apps = apps
+        if apps.isEmpty {
+            guard let package = manifest["package"], AndroidPackageName.isValid(package) else {
+                problem(
+                    .error, line: manifest.line, "<manifest>",
+                    "The manifest names no package (modern builds set it in Gradle): pass --android-package PACKAGE[@FINGERPRINT]."
+                )
+                return DomainListParser.Result(targets: [], problems: problems)
+            }
+            apps = [AndroidApp(package: package)]
+        }
+        var order: [String] = []
+        var scopes: [String: AndroidManifest.HostScope] = [:]
+        for (index, filter) in elements.enumerated() where filter.name == "intent-filter" {
+            guard filter[namespacePrefix + "autoVerify"] == "true" else { continue }
+            let inside = elements[(index + 1)..<(filter.closesAt ?? index + 1)]
+            let data = inside.filter { $0.name == "data" }
+            let schemes = Set(data.compactMap { $0[namespacePrefix + "scheme"]?.lowercased() })
+            guard schemes.contains("https") || schemes.contains("http") else { continue }
+            var paths: [AndroidManifest.PathRule] = []
+            for element in data {
+                for (attribute, value) in element.attributes {
+                    switch attribute {
+                    case namespacePrefix + "path": paths.append(.exact(value))
+                    case namespacePrefix + "pathPrefix": paths.append(.prefix(value))
+                    case namespacePrefix + "pathPattern": paths.append(.pattern(value))
+                    case namespacePrefix + "pathSuffix": paths.append(.suffix(value))
+                    case namespacePrefix + "pathAdvancedPattern": paths.append(.advancedPattern(value))
+                    default: break
+                    }
+                }
+            }
+            for element in data {
+                guard var host = element[namespacePrefix + "host"] else { continue }
+                if host.hasPrefix("*.") {
+                    host.removeFirst(2)
+                    problem(
+                        .info, line: element.line, "android:host=\"*.\(host)\"",
+                        "A wildcard host is verified on its base domain: \(host)'s assetlinks.json is audited.")
+                }
+                switch HostName.normalize(host) {
+                case .failure(let error):
+                    problem(
+                        .error, line: element.line, "android:host=\"\(host)\"",
+                        "\"\(host)\" \(error.reason) (line \(element.line), column \(element.column)); the host is not audited."
+                    )
+                case .success(let normalized):
+                    if var scope = scopes[normalized] {
+                        // A filter without paths accepts every path of the host.
+                        if scope.paths != nil { scope.paths = paths.isEmpty ? nil : scope.paths! + paths }
+                        scopes[normalized] = scope
+                    } else {
+                        order.append(normalized)
+                        scopes[normalized] = AndroidManifest.HostScope(
+                            host: normalized, paths: paths.isEmpty ? nil : paths, file: fileName, line: element.line)
+                    }
+                }
+            }
+        }
+        if order.isEmpty {
+            problem(
+                .warning, line: manifest.line, "<manifest>",
+                "No <intent-filter android:autoVerify=\"true\"> with an http(s) scheme and a host: the manifest verifies no App Links host."
+            )
+        }
+        let targets = order.compactMap { host -> DomainTarget? in
+            guard let scope = scopes[host] else { return nil }
+            return DomainTarget(
+                domain: host, inputLine: scope.line, wants: AssociationWants(android: apps, androidManifestScope: scope)
+            )
+        }
+        return DomainListParser.Result(targets: targets, problems: problems)
+    }
+}
