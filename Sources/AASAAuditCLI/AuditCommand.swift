@@ -47,6 +47,10 @@ struct AuditCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Write the run's resource use (wall and CPU time, peak memory) to this file as JSON.", valueName: "file"))
     var stats: String?
+    @Flag(
+        help:
+            "Print nothing when every domain passes and nothing changed since the last run (cron mails any output); otherwise the summary as usual."
+    ) var quiet = false
     @OptionGroup var notification: NotifyOptions
     @OptionGroup var validation: ValidationOptionGroup
     @OptionGroup var deviceView: DeviceViewOptions
@@ -75,6 +79,7 @@ struct AuditCommand: AsyncParsableCommand {
             domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
         request.everyDomainWants = assetLinks.wants
         request.projectFiles = assetLinks.projectFiles
+        request.quiet = quiet
         try endCommand(with: await AuditJob.run(request, console: StandardConsole()))
     }
 }

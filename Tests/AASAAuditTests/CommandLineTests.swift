@@ -51,6 +51,34 @@ import Testing
         #expect(second.stdout.contains("No longer audited: good2.aasa.test"))
     }
 
+    /// `--quiet`: a first run, and a run with a change or a failure, print their summary; a
+    /// night on which every domain passes and nothing changed prints nothing at all.
+    @Test func quietNightsPrintNothing() async throws {
+        let world = try TestWorld()
+        let domains = world.directory.url.appendingPathComponent("domains.txt")
+        try "good.aasa.test \(TestWorld.appID)\n".write(to: domains, atomically: true, encoding: .utf8)
+        let arguments = ["audit", "--quiet"] + fetchArguments(world)
+        let first = try await run(arguments, in: world.directory.url)
+        #expect(first.status == 0)
+        #expect(first.stdout.contains("1 pass, 0 warn, 0 fail"), "a first run is news: \(first.stdout)")
+        let quiet = try await run(arguments, in: world.directory.url)
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet.stdout)\(quiet.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(
+                atPath: world.directory.url.appendingPathComponent("reports").path
+            )
+            .filter { $0.hasPrefix("20") }.count == 2, "the quiet run still wrote its reports")
+        try "good.aasa.test \(TestWorld.appID)\nmissing.aasa.test\n".write(
+            to: domains, atomically: true, encoding: .utf8)
+        let failing = try await run(arguments, in: world.directory.url)
+        #expect(failing.status == 1)
+        #expect(failing.stdout.hasPrefix("Since the last run:"), "\(failing.stdout)")
+        // A failure that did not change is still printed: only passing, unchanged nights are quiet.
+        let again = try await run(arguments, in: world.directory.url)
+        #expect(again.stdout.contains("No changes since the last run"), "\(again.stdout)")
+    }
+
     @Test func checkTakesSeveralDomainsAndPastedForms() async throws {
         let world = try TestWorld()
         let result = try await run(

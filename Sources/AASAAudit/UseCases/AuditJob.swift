@@ -19,6 +19,8 @@ public enum AuditJob {
         public var everyDomainWants = AssociationWants()
         /// App project files that name more hosts (`--android-manifest`).
         public var projectFiles: [AppProjectFile] = []
+        /// `--quiet`: nothing on stdout for a run with nothing to read (`AuditJob.isQuietNight`).
+        public var quiet = false
 
         public init(
             domainsFile: String?, entitlements: [String], appIDs: [String], settings: AuditSettings, statsFile: String?
@@ -38,7 +40,11 @@ public enum AuditJob {
         let (input, settings) = try prepare(request)
         let interruption = Interruption(console: console)
         let result = try await audit(input, settings: settings, console: console, interruption: interruption)
-        printOutcome(result, input: input, settings: settings, console: console)
+        if !(request.quiet && isQuietNight(result, input: input)) {
+            printOutcome(result, input: input, settings: settings, console: console)
+        } else if let problem = result.historyProblem {
+            console.printError("aasa-audit: \(problem)\n")
+        }
         let statsWritten = writeStatistics(request.statsFile, since: started, result: result, console: console)
         let interruptedBy = sayHowItEnded(result, interruption: interruption, console: console)
         let status = ExitPolicy.audit(
@@ -86,6 +92,16 @@ public enum AuditJob {
         }
         interruption.cancels(runTask)
         return try await runTask.value
+    }
+
+    /// A night with nothing to read: a complete run in which every domain passed, nothing
+    /// changed since the last run (a first run is a change), the input had no problem, the
+    /// machine had none (`AuditorProblems`), the history was updated and no alert failed.
+    static func isQuietNight(_ result: AuditRunResult, input: AuditInput) -> Bool {
+        result.complete && result.summary.verdicts.pass == result.summary.domains
+            && result.changes?.isEmpty == true && input.problems.isEmpty
+            && (result.summary.auditorProblems ?? []).isEmpty && result.historyProblem == nil
+            && result.notification?.state != .failed
     }
 
     /// What changed since the last run first (what a nightly mail is read for), then the
