@@ -126,7 +126,14 @@ final class AuditRunSession {
             changes: accumulator.runChanges(domains: targets.map(\.domain)))
         do {
             let written = try outputs.finishReports(finished)
-            if complete { try workspace.publish(json: written.json, html: written.html, keep: settings.keepRuns) }
+            // latest.* is the last run whose verdicts can be trusted: one that this machine could
+            // not check properly (`AuditorProblems`) stays in its folder, and the next run is
+            // compared with the last sound one.
+            if complete {
+                try workspace.publish(
+                    json: written.json, html: written.html, keep: settings.keepRuns,
+                    latest: summary.auditorProblems == nil)
+            }
             return (finished, written)
         } catch {
             outputs.discard()
@@ -152,7 +159,7 @@ final class AuditRunSession {
         }
         let entry = HistoryRun(
             run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: finished.run.finishedAt,
-            domains: accumulator.takeHistoryDomains())
+            domains: accumulator.takeHistoryDomains(), auditorProblems: finished.summary.auditorProblems)
         let listed = Set(
             [Verdict.fail, .warn].flatMap { verdict in
                 accumulator.flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
@@ -180,7 +187,8 @@ final class AuditRunSession {
                 startedAt: startedAt, folder: workspace.runDirectory.path, report: report.path,
                 previousRunStartedAt: finished.changes?.previousRunStartedAt,
                 reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
-            verdicts: finished.summary.verdicts, changes: finished.changes, flagged: accumulator.flaggedDomains)
+            verdicts: finished.summary.verdicts, changes: finished.changes, flagged: accumulator.flaggedDomains,
+            auditorProblems: finished.summary.auditorProblems)
         return await RunNotification.send(alert, settings: notification)
     }
 

@@ -205,7 +205,7 @@ struct RunHistoryStore {
         guard let snapshot = JSONReport.snapshot(lines: lines), snapshot.complete else { return nil }
         return HistoryRun(
             run: name, startedAt: snapshot.startedAt, finishedAt: snapshot.finishedAt,
-            domains: snapshot.domains.map(HistoryDomain.init))
+            domains: snapshot.domains.map(HistoryDomain.init), auditorProblems: snapshot.auditorProblems)
     }
 
     /// The file's last line, read from the end (at most `limit` bytes).

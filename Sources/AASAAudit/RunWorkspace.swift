@@ -32,9 +32,12 @@ final class RunWorkspace {
 
     /// Makes the run's reports the folder's `latest.*` (atomically, each), then keeps only the
     /// newest `keep` run folders.
-    func publish(json: URL, html: URL, keep: Int?) throws {
-        try AtomicFileWriter.replace(output.appendingPathComponent(Self.latestJSON), withCopyOf: json)
-        try AtomicFileWriter.replace(output.appendingPathComponent(Self.latestHTML), withCopyOf: html)
+    /// - Parameter latest: false for a run whose verdicts cannot be trusted: `latest.*` stay.
+    func publish(json: URL, html: URL, keep: Int?, latest: Bool = true) throws {
+        if latest {
+            try AtomicFileWriter.replace(output.appendingPathComponent(Self.latestJSON), withCopyOf: json)
+            try AtomicFileWriter.replace(output.appendingPathComponent(Self.latestHTML), withCopyOf: html)
+        }
         if let keep { RunPruning.prune(output, keep: keep) }
     }
 

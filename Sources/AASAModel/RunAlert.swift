@@ -37,6 +37,10 @@ public struct RunAlert: Codable, Sendable, Equatable {
     public var warnings: [Domain]
     /// Domains whose verdict got better.
     public var recoveries: [Domain]
+    /// What kept this machine from checking the run properly (`AuditorProblems`); absent for a
+    /// sound run. Then the lists are empty: no domain's change can be trusted, and the alert
+    /// is about the audit, not the sites.
+    public var auditorProblems: [String]?
 
     public struct Run: Codable, Sendable, Equatable {
         public var startedAt: Date
@@ -75,7 +79,9 @@ public struct RunAlert: Codable, Sendable, Equatable {
 
     /// Whether the trigger asks for this alert to be sent.
     public func isSent(on trigger: AlertTrigger) -> Bool {
-        switch trigger {
+        // A team hears that its audit cannot check, whatever it asked to hear about.
+        if auditorProblems != nil { return true }
+        return switch trigger {
         case .failures: counts.failures > 0
         case .changes: counts.failures + counts.warnings + counts.recoveries > 0
         case .always: true
@@ -86,7 +92,13 @@ public struct RunAlert: Codable, Sendable, Equatable {
     ///   - changes: against the previous complete run; nil for the first run (then every failing
     ///     and warning domain is new).
     ///   - flagged: the run's domains that did not pass, in input order.
-    public init(run: Run, verdicts: VerdictCounts, changes: RunChanges?, flagged: [FlaggedDomain]) {
+    public init(
+        run: Run, verdicts: VerdictCounts, changes: RunChanges?, flagged: [FlaggedDomain],
+        auditorProblems: [String]? = nil
+    ) {
+        // Nothing this run says of a domain is compared: its failures may be this machine's.
+        let changes = auditorProblems == nil ? changes : nil
+        let flagged = auditorProblems == nil ? flagged : []
         var failures: [Domain] = []
         var warnings: [Domain] = []
         var recoveries: [Domain] = []
@@ -157,6 +169,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
         self.failures = Array(failures.prefix(Self.listLimit))
         self.warnings = Array(warnings.prefix(Self.listLimit))
         self.recoveries = Array(recoveries.prefix(Self.listLimit))
+        self.auditorProblems = auditorProblems
         text = ""
         text = composedText
     }
@@ -164,6 +177,14 @@ public struct RunAlert: Codable, Sendable, Equatable {
     private var composedText: String {
         var lines: [String] = []
         let total = verdicts.pass + verdicts.warn + verdicts.fail
+        if let auditorProblems {
+            lines.append(
+                "aasa-audit: this machine could not check the \(total) domains properly, so this alert says nothing about the sites; the next sound run is compared with the last sound one."
+            )
+            lines += auditorProblems
+            lines.append("Report: \(run.reportURL ?? run.report)")
+            return lines.joined(separator: "\n")
+        }
         var parts: [String] = []
         if counts.failures > 0 { parts.append("\(counts.failures) new failure\(counts.failures == 1 ? "" : "s")") }
         if counts.warnings > 0 { parts.append("\(counts.warnings) new warning\(counts.warnings == 1 ? "" : "s")") }

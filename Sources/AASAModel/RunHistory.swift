@@ -15,12 +15,19 @@ public struct HistoryRun: Codable, Sendable, Equatable {
     public var verdicts: VerdictCounts
     /// Every domain of the run, in its input order.
     public var domains: [HistoryDomain]
+    /// Why the run could not check properly (`AuditorProblems`: this machine's DNS, Apple's CDN
+    /// out of reach); absent for a sound run. Such a run counts for nothing in since-when,
+    /// flapping, recoveries and trends.
+    public var auditorProblems: [String]?
 
-    public init(run: String, startedAt: Date, finishedAt: Date, domains: [HistoryDomain]) {
+    public init(
+        run: String, startedAt: Date, finishedAt: Date, domains: [HistoryDomain], auditorProblems: [String]? = nil
+    ) {
         self.run = run
         self.startedAt = startedAt
         self.finishedAt = finishedAt
         self.domains = domains
+        self.auditorProblems = auditorProblems
         var verdicts = VerdictCounts()
         for domain in domains { verdicts[domain.verdict] += 1 }
         self.verdicts = verdicts
@@ -38,7 +45,9 @@ public struct HistoryRun: Codable, Sendable, Equatable {
                 let finishedAt = (object["finishedAt"] as? String).flatMap(Self.date),
                 (object["domains"] as? [Any])?.isEmpty == true
             else { throw HistoryLineError() }
-            self.init(run: run, startedAt: startedAt, finishedAt: finishedAt, domains: parts.domains)
+            self.init(
+                run: run, startedAt: startedAt, finishedAt: finishedAt, domains: parts.domains,
+                auditorProblems: object["auditorProblems"] as? [String])
             return
         }
         guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any],
@@ -61,7 +70,9 @@ public struct HistoryRun: Codable, Sendable, Equatable {
             }
             entries.append(HistoryDomain(domain: name, verdict: verdict, codes: codes))
         }
-        self.init(run: run, startedAt: startedAt, finishedAt: finishedAt, domains: entries)
+        self.init(
+            run: run, startedAt: startedAt, finishedAt: finishedAt, domains: entries,
+            auditorProblems: object["auditorProblems"] as? [String])
     }
 
     private static func date(_ text: String) -> Date? {
@@ -132,6 +143,11 @@ public struct RunHistory: Sendable, Equatable {
         public var finishedAt: Date
         public var verdicts: VerdictCounts
         public var domainCount: Int
+        /// Why it could not check properly; nil for a sound run.
+        public var auditorProblems: [String]? = nil
+
+        /// Whether its verdicts count (since when, flapping, recoveries, trends).
+        public var isSound: Bool { auditorProblems == nil }
     }
 
     /// When a domain flaps: its verdict changed at least `changes` times over the last `window`
@@ -194,11 +210,14 @@ public struct RunHistory: Sendable, Equatable {
     }
 
     public let flapping: FlappingRule
-    /// Oldest first.
+    /// Oldest first, sound or not.
     public private(set) var runs: [Run] = []
-    /// The newest run's domains, in its order.
+    /// The newest sound run's domains, in its order.
     public private(set) var latestDomains: [HistoryDomain] = []
     private var states: [String: DomainState] = [:]
+    /// The indices in `runs` of the sound runs: a domain's states count in sound runs only, so
+    /// that a night on which this machine could not check breaks no streak and starts none.
+    private var soundRuns: [Int] = []
 
     public init(flapping: FlappingRule = .standard) {
         self.flapping = flapping
@@ -212,13 +231,20 @@ public struct RunHistory: Sendable, Equatable {
 
     public var latest: Run? { runs.last }
 
-    /// Adds the next run (newer than every run added so far).
+    /// The newest sound run; nil when there is none.
+    public var latestSound: Run? { soundRuns.last.map { runs[$0] } }
+
+    /// Adds the next run (newer than every run added so far). A run that could not check
+    /// properly is kept in `runs` (the page shows it, marked) and changes no domain's state.
     public mutating func add(_ run: HistoryRun) {
-        let number = runs.count
         runs.append(
             Run(
                 run: run.run, startedAt: run.startedAt, finishedAt: run.finishedAt, verdicts: run.verdicts,
-                domainCount: run.domains.count))
+                domainCount: run.domains.count, auditorProblems: run.auditorProblems))
+        guard run.auditorProblems == nil else { return }
+        // Domain states count sound runs: `number` is this run's place among them.
+        let number = soundRuns.count
+        soundRuns.append(runs.count - 1)
         latestDomains = run.domains
         let stale = FindingCode.cdnStale.rawValue
         let oldestInWindow = number - flapping.window + 1
@@ -257,18 +283,18 @@ public struct RunHistory: Sendable, Equatable {
     /// Every domain of the newest run, in its order, one at a time: a fleet of a million
     /// domains needs no array of them.
     public func forEachStanding(_ body: (Standing) throws -> Void) rethrows {
-        let newest = runs.count - 1
+        let newest = soundRuns.count - 1
         let oldestInWindow = newest - flapping.window + 1
         func streak(from first: Int) -> Streak {
-            Streak(
-                since: runs[first].run, sinceDate: runs[first].startedAt, runs: newest - first + 1,
-                reachesOldest: first == 0)
+            let run = runs[soundRuns[first]]
+            return Streak(
+                since: run.run, sinceDate: run.startedAt, runs: newest - first + 1, reachesOldest: first == 0)
         }
         for domain in latestDomains {
             guard let state = states[domain.domain] else { continue }
             let window = state.recent.filter { $0.run >= oldestInWindow }.map(\.verdict)
             let changes = zip(window, window.dropFirst()).filter { $0 != $1 }.count
-            let lastPassed = domain.verdict == .pass ? nil : state.lastPassed.map { runs[$0].startedAt }
+            let lastPassed = domain.verdict == .pass ? nil : state.lastPassed.map { runs[soundRuns[$0]].startedAt }
             try body(
                 Standing(
                     domain: domain.domain, verdict: domain.verdict, codes: domain.codes,

@@ -141,6 +141,8 @@ struct IndexHeadView {
         let warn: Int
         let fail: Int
         let report: String
+        /// Why this machine could not check it: the run counts for nothing in the history.
+        let notChecked: String?
     }
 
     /// What the head counts of the newest run's domains.
@@ -181,7 +183,8 @@ struct IndexHeadView {
         runs = listed.reversed().map { run in
             RunView(
                 started: HistoryIndexPage.format(run.startedAt), pass: run.verdicts.pass, warn: run.verdicts.warn,
-                fail: run.verdicts.fail, report: HistoryIndexPage.reportLink(run.run))
+                fail: run.verdicts.fail, report: HistoryIndexPage.reportLink(run.run),
+                notChecked: run.auditorProblems?.joined(separator: " "))
         }
     }
 }

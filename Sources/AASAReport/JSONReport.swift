@@ -79,6 +79,8 @@ public struct ReportSnapshot: Sendable, Equatable {
     public var complete: Bool
     /// In the report's order.
     public var domains: [DomainSnapshot]
+    /// Why the run could not check properly (`summary.auditorProblems`); nil for a sound run.
+    public var auditorProblems: [String]? = nil
 }
 
 extension JSONReport {
@@ -95,9 +97,10 @@ extension JSONReport {
                 continue
             }
             if line.first == UInt8(ascii: "]") {
-                guard let run = runInfo(tailLine: line) else { return nil }
+                guard let tail = tail(line) else { return nil }
                 return ReportSnapshot(
-                    startedAt: run.startedAt, finishedAt: run.finishedAt, complete: run.complete, domains: domains)
+                    startedAt: tail.run.startedAt, finishedAt: tail.run.finishedAt, complete: tail.run.complete,
+                    domains: domains, auditorProblems: tail.summary?.auditorProblems)
             }
             var record = line
             if record.last == UInt8(ascii: ",") { record = record.dropLast() }
@@ -111,12 +114,21 @@ extension JSONReport {
     /// The `run` of a report's last line (`],"input":…,"run":{…},…}`), or nil when the line is
     /// not such a tail.
     public static func runInfo(tailLine line: Data) -> RunInfo? {
+        tail(line)?.run
+    }
+
+    fileprivate static func tail(_ line: Data) -> ReportTail? {
         guard line.starts(with: "],".utf8) else { return nil }
-        return try? makeDecoder().decode(ReportTail.self, from: Data("{".utf8) + line.dropFirst(2)).run
+        return try? makeDecoder().decode(ReportTail.self, from: Data("{".utf8) + line.dropFirst(2))
     }
 }
 
 /// The part of a report's tail that `JSONReport.snapshot(lines:)` reads.
 private struct ReportTail: Decodable {
+    struct Summary: Decodable {
+        var auditorProblems: [String]?
+    }
+
     var run: RunInfo
+    var summary: Summary?
 }

@@ -52,6 +52,11 @@ public enum MetricsReport {
         name: "aasa_audit_last_run_timestamp_seconds", help: "When the last run finished, in seconds since the epoch.")
     public static let runComplete = Family(
         name: "aasa_audit_run_complete", help: "1 when the last run audited every domain.")
+    public static let runSound = Family(
+        name: "aasa_audit_run_sound",
+        help:
+            "1 when this machine could check the last run properly; 0 when its DNS or its reach to Apple's CDN failed (exit 3), and the verdicts are not the sites'."
+    )
 
     /// A domain's verdict samples (one per verdict, 1 for its own).
     public static func verdictSamples(_ report: DomainReport) -> String {
@@ -89,6 +94,7 @@ public enum MetricsReport {
         text += runDuration.header + runDuration.sample(run.durationSeconds)
         text += lastRunTimestamp.header + lastRunTimestamp.sample(run.finishedAt.timeIntervalSince1970)
         text += runComplete.header + runComplete.sample(run.complete ? 1 : 0)
+        text += runSound.header + runSound.sample(summary.auditorProblems == nil ? 1 : 0)
         return text
     }
 

@@ -220,6 +220,56 @@ import Testing
         #expect(warning.text.hasSuffix("Report: https://audits.example/aasa/\(folder)/report.html"))
     }
 
+    /// A night on which this machine's DNS fails is not the sites' failure: the alert says the
+    /// audit could not check (never "new failures"), latest.* keep the last sound run, the
+    /// history marks the run and counts it for nothing, the metrics say so, and the next sound
+    /// run announces no recoveries.
+    @Test func aNightWithBrokenDNSIsNotTheSitesFailure() async throws {
+        let world = try TestWorld()
+        let receiver = try Receiver(statuses: [200])
+        let out = world.directory.url.appendingPathComponent("reports")
+        var sound = notifying(
+            settings(world, out: out), url: "http://127.0.0.1:\(receiver.server.port)/hook", on: .failures)
+        sound.metricsFile = world.directory.url.appendingPathComponent("aasa.prom")
+        let hosts = ["good.aasa.test", "good2.aasa.test", "good3.aasa.test", "good4.aasa.test", "good5.aasa.test"]
+        let first = try await audit(hosts, sound)
+        #expect(first.summary.verdicts.pass == 5 && first.notification?.state == .notNeeded)
+        let latest = try Data(contentsOf: out.appendingPathComponent("latest.json"))
+
+        // Every name this machine looks up fails to resolve: the test world sends every host
+        // to a name under .invalid (RFC 6761), as a machine whose resolver is down would.
+        var broken = sound
+        broken.fetcher.connectTo = ["::dns-is-down.invalid:443"]
+        let outage = try await audit(hosts, broken)
+        #expect(outage.summary.verdicts.fail == 5)
+        #expect(outage.summary.auditorProblems?.first?.contains("this machine's DNS is probably not working") == true)
+        #expect(outage.notification?.state == .sent)
+        let alert = try receiver.alert(0)
+        #expect(alert.failures.isEmpty && alert.recoveries.isEmpty && alert.counts.failures == 0)
+        #expect(!alert.text.contains("new failure"), "\(alert.text)")
+        #expect(alert.text.contains("could not check") && alert.auditorProblems?.count == 1, "\(alert.text)")
+        #expect(try Data(contentsOf: out.appendingPathComponent("latest.json")) == latest, "latest.* stay")
+        let lines = try historyLines(out)
+        #expect(lines.count == 2 && lines[1].auditorProblems != nil && lines[0].auditorProblems == nil)
+        let history = RunHistory(runs: lines)
+        #expect(history.standings().allSatisfy { $0.verdict == .pass && $0.notPassingSince == nil })
+        let metrics = try String(contentsOf: broken.metricsFile!, encoding: .utf8)
+        #expect(metrics.contains("aasa_audit_run_sound 0"), "\(metrics)")
+        let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains("not checked properly: counts for nothing"))
+
+        // Two such nights make no domain flap; the next sound night announces no recovery.
+        _ = try await audit(hosts, broken)
+        let next = try await audit(hosts, sound)
+        #expect(next.changes?.isEmpty == true, "compared with the last sound run")
+        #expect(next.notification?.state == .notNeeded)
+        #expect(receiver.posts.count == 2, "an alert per outage night, none after")
+        let after = RunHistory(runs: try historyLines(out))
+        #expect(after.runs.count == 4 && after.runs.filter(\.isSound).count == 2)
+        #expect(after.standings().allSatisfy { !$0.flapping && $0.changes == 0 })
+        #expect(try String(contentsOf: sound.metricsFile!, encoding: .utf8).contains("aasa_audit_run_sound 1"))
+    }
+
     @Test func aFailedAlertIsCountedExitsFourAndLosesNoReport() async throws {
         let world = try TestWorld()
         let receiver = try Receiver(statuses: [500])

@@ -109,7 +109,8 @@ public enum AuditJob {
     static func printOutcome(_ result: AuditRunResult, input: AuditInput, settings: AuditSettings, console: any Console)
     {
         let text = TerminalReport(colour: console.colour)
-        if let changes = result.changes, result.complete {
+        let sound = result.summary.auditorProblems == nil
+        if let changes = result.changes, result.complete, sound {
             console.print(
                 changes.isEmpty
                     ? "No changes since the last run.\n" : "Since the last run:\n" + text.changes(changes) + "\n")
@@ -118,6 +119,11 @@ public enum AuditJob {
             text.runSummary(
                 summary: result.summary, flagged: result.flaggedDomains, problems: input.problems,
                 seconds: result.durationSeconds, complete: result.complete, since: result.notPassingSince))
+        if !sound, result.complete, result.changes != nil {
+            console.print(
+                "Not compared with the last run: this machine could not check properly, so nothing here is news about the sites; latest.* and the history's streaks still show the last sound run.\n"
+            )
+        }
         console.print("Reports: \(result.reportJSON.path)\n         \(result.reportHTML.path)\n")
         if result.complete, result.historyProblem == nil {
             console.print(
