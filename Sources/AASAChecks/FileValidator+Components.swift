@@ -10,9 +10,21 @@ extension FileValidator {
             report(.valueType, "\(path) is \(Self.a(value)), not an object; it is ignored.")
             return
         }
-        reportUnknownKeys(
-            of: component, in: path, known: Self.componentKeys, as: .componentUnknownKey,
-            effect: "iOS ignores it, so the rule matches more than intended")
+        let unknown = component.keys.filter { !Self.componentKeys.contains($0) }
+        let matchers = ["/", "?", "#"].filter { component[$0] != nil }
+        if !unknown.isEmpty, matchers.isEmpty, component["exclude"]?.boolValue != true {
+            // Nothing left to match on: the rule opens every URL of the site in the app.
+            for key in unknown {
+                report(
+                    .componentUnknownKey, .matchesEverything,
+                    "Unknown key \"\(key)\" in \(path)\(hint(key, among: Self.componentKeys)): iOS ignores it, and the rule has no /, ? or # left, so it matches every URL: every link to this site opens the app."
+                )
+            }
+        } else {
+            reportUnknownKeys(
+                of: component, in: path, known: Self.componentKeys, as: .componentUnknownKey,
+                effect: "iOS ignores it, so the rule matches more than intended")
+        }
         validateComponentValues(component, path: path, allowComment: true)
     }
 

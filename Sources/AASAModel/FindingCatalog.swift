@@ -55,6 +55,10 @@ public struct SeverityCase: Sendable, Hashable {
     /// `entry.mixed-formats` when the app still supports iOS 12 or older.
     public static let mixedFormatsForOldIOS = SeverityCase(
         .info, when: "with --min-ios 12 or older, where the mix is needed")
+    /// `component.unknown-key` when the unknown key was the rule's only matcher: it now matches
+    /// every URL.
+    public static let matchesEverything = SeverityCase(
+        .error, when: "when the rule has no /, ? or # left and so matches every URL")
     /// `value.type` for a component's `comment`, which iOS never reads.
     public static let commentNotString = SeverityCase(.warning, when: "for a comment that is not a string")
 }
@@ -322,9 +326,9 @@ extension FindingCode {
                 fix: "Give the key the type Apple documents; the message names the type expected.")
         case .componentUnknownKey:
             FindingDefinition(
-                .content, .warning,
+                .content, .warning, cases: [.matchesEverything],
                 meaning:
-                    "A components rule holds a key iOS does not know (path for /, query for ?, casesensitive for caseSensitive, ...); it is ignored, so the rule matches more than intended.",
+                    "A components rule holds a key iOS does not know (path for /, query for ?, casesensitive for caseSensitive, ...); it is ignored, so the rule matches more than intended. When nothing else is left to match on ({\"path\": \"/buy/*\"}), the rule matches every URL and every link to the site opens the app: an error.",
                 fix: "Use the keys /, ?, #, exclude, comment, caseSensitive, percentEncoded.")
         case .componentQueryDisabled:
             FindingDefinition(

@@ -57,11 +57,17 @@ import Testing
     }
 
     @Test func unknownKeysAreWarningsThatSayWhatTheyCost() {
-        let (rules, problems) = Self.rules(#"[{"path": "/shop/*"}]"#)
+        let (rules, problems) = Self.rules(#"[{"/": "/shop/*", "query": "x"}]"#)
         #expect(rules?.components.count == 1)
         #expect(problems.map(\.severity) == [.warning])
-        #expect(problems[0].message.contains("the key is \"/\""))
+        #expect(problems[0].message.contains("the key is \"?\""))
         #expect(problems[0].message.contains("matches more than it seems"))
+        // Nothing left to match on: every URL goes to the app, an error.
+        let (_, everything) = Self.rules(#"[{"path": "/shop/*"}]"#)
+        #expect(everything.map(\.severity) == [.warning, nil])
+        #expect(everything[1].message.contains("matches every URL"))
+        let lint = FileLint.lintAssetLinks(Self.file(#"[{"path": "/shop/*"}]"#), size: 1, expected: [])
+        #expect(lint.verdict == .fail)
     }
 
     @Test func blogPostShapesAreNamed() {

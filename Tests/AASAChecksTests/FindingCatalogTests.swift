@@ -109,7 +109,7 @@ import Testing
             lint(entry(#""appID":1,"appIDs":["\#(id)"],"components":[{"/":"/a"}]"#))
                 + lint(rules(#"{"/":"/a","comment":1}"#))
         },
-        .componentUnknownKey: { lint(rules(#"{"path":"/a"}"#)) },
+        .componentUnknownKey: { lint(rules(#"{"path":"/a"},{"/":"/b","query":"x"}"#)) },
         .componentQueryDisabled: { lint(rules(#"{"/":"/a","?":{"q":true}}"#)) },
         .ruleUnreachable: { lint(rules(#"{"/":"*"},{"/":"/a"}"#)) },
         .pathsURL: { lint(entry(#""appID":"\#(id)","paths":["https://example.com/a"]"#)) },
@@ -313,7 +313,8 @@ import Testing
     @Test func eachNamedSeverityCaseIsReached() {
         let reached: [(FindingCode, SeverityCase)] = [
             (.entryMixedFormats, .mixedFormatsForOldIOS), (.valueType, .commentNotString),
-            (.assetlinksInclude, .includeNotFollowedOffline), (.assetlinksDynamicRules, .dynamicRulesNotice),
+            (.componentUnknownKey, .matchesEverything), (.assetlinksInclude, .includeNotFollowedOffline),
+            (.assetlinksDynamicRules, .dynamicRulesNotice),
         ]
         for (code, severityCase) in reached {
             #expect(code.definition.cases.contains(severityCase))

@@ -164,6 +164,17 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
                             severity: .warning))
                 }
             }
+            let unknown = object.keys.filter { !knownKeys.contains($0) }
+            if !unknown.isEmpty, component.path == nil, component.fragment == nil, component.query == nil,
+                !component.exclude
+            {
+                problems.append(
+                    StatementList.Problem(
+                        code: .assetlinksDynamicRules, effect: .notice, place: place(path),
+                        message:
+                            "Component \(index) has no \"/\", \"?\" or \"#\" Android knows (only \(unknown.map { "\"\($0.prefix(40))\"" }.joined(separator: ", "))), so it matches every URL: every link the manifest accepts opens the app."
+                    ))
+            }
             components.append(component)
         }
         if values.count > maximumComponents {
