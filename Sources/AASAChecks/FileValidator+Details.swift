@@ -14,6 +14,12 @@ extension FileValidator {
                 report(.applinksLegacyApps, "applinks.apps is not empty; the legacy key must be [] (or left out).")
             default: report(.valueType, "applinks.apps is \(Self.a(apps)), not an array (the legacy key must be []).")
             }
+        } else if let minimum = options.minimumIOS, minimum < IOSVersion.components, Self.usesLegacyPaths(applinks) {
+            // Apple's original documentation: the iOS 9-12 format needs "apps": [] present.
+            report(
+                .applinksLegacyApps, .appsMissingForOldIOS,
+                "applinks has no \"apps\": [] key. The paths format of iOS 9 to 12 required it present and empty, and the app supports iOS \(minimum) (--min-ios): add \"apps\": [] to applinks."
+            )
         }
         if let variables = applinks["substitutionVariables"] {
             validateVariables(variables)
@@ -44,6 +50,15 @@ extension FileValidator {
             report(.detailsInvalid, "applinks.details is \(Self.a(other)), not an array: no app gets any link.")
         }
         validateRules(RuleSet(file: file), applinks: applinks)
+    }
+
+    /// Whether an entry gives `paths` (the iOS 9-12 format), in either form of `details`.
+    static func usesLegacyPaths(_ applinks: JSONObject) -> Bool {
+        switch applinks["details"] {
+        case .object?: true
+        case .array(let entries)?: entries.contains { $0.objectValue?["paths"] != nil }
+        default: false
+        }
     }
 
     mutating func validateEntry(_ value: JSONValue, path: String) {

@@ -59,6 +59,10 @@ public struct SeverityCase: Sendable, Hashable {
     /// every URL.
     public static let matchesEverything = SeverityCase(
         .error, when: "when the rule has no /, ? or # left and so matches every URL")
+    /// `applinks.legacy-apps` for a paths-format file without `"apps": []`, when the app supports
+    /// iOS 12 or older.
+    public static let appsMissingForOldIOS = SeverityCase(
+        .error, when: "for a paths-format file without the key, with --min-ios 12 or older")
     /// `value.type` for a component's `comment`, which iOS never reads.
     public static let commentNotString = SeverityCase(.warning, when: "for a comment that is not a string")
 }
@@ -252,10 +256,10 @@ extension FindingCode {
                 fix: "Remove it, or spell the key as Apple does.")
         case .applinksLegacyApps:
             FindingDefinition(
-                .content, .warning,
+                .content, .warning, cases: [.appsMissingForOldIOS],
                 meaning:
-                    "The legacy applinks.apps key is not an empty array; it was required empty in the iOS 9 format and carries nothing.",
-                fix: "Make it [] or remove it.")
+                    "The legacy applinks.apps key is not an empty array; it was required empty in the iOS 9 format and carries nothing. Or a file in the paths format (iOS 9 to 12) has no \"apps\": [] at all while the app supports those versions (--min-ios 12 or older): Apple's original documentation required the key present and empty, and those devices ignore the file without it.",
+                fix: "Make it []: \"applinks\": {\"apps\": [], \"details\": [...]}.")
         case .detailsMissing:
             FindingDefinition(
                 .content, .error,

@@ -86,6 +86,7 @@ import Testing
         },
         .applinksLegacyApps: {
             lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""apps":["\#(id)"],"#))
+                + lint(entry(#""appID":"\#(id)","paths":["/a/*"]"#), minimumIOS: "12")
         },
         .detailsMissing: { lint(#"{"applinks":{}}"#) },
         .detailsEmpty: { lint(#"{"applinks":{"details":[]}}"#) },
@@ -313,7 +314,8 @@ import Testing
     @Test func eachNamedSeverityCaseIsReached() {
         let reached: [(FindingCode, SeverityCase)] = [
             (.entryMixedFormats, .mixedFormatsForOldIOS), (.valueType, .commentNotString),
-            (.componentUnknownKey, .matchesEverything), (.assetlinksInclude, .includeNotFollowedOffline),
+            (.componentUnknownKey, .matchesEverything), (.applinksLegacyApps, .appsMissingForOldIOS),
+            (.assetlinksInclude, .includeNotFollowedOffline),
             (.assetlinksDynamicRules, .dynamicRulesNotice),
         ]
         for (code, severityCase) in reached {
