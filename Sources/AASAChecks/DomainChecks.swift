@@ -141,10 +141,12 @@ public enum DomainChecks {
             capped.severity = fallback.answered200 ? min(finding.severity, .warning) : .info
             // No root copy beside a good .well-known file is how it should be today: say so
             // quietly, not as a status to fix.
-            if primary.file != nil, finding.code == .httpStatus, root.record.status == 404 || root.record.status == 410
-            {
-                capped.message =
-                    "No copy at the root location (HTTP \(root.record.status!)): fine, only iOS 9 devices fell back to it."
+            if finding.code == .httpStatus, root.record.status == 404 || root.record.status == 410 {
+                return Finding(
+                    .locationRootAbsent, .root,
+                    primary.file != nil
+                        ? "No copy at the root location (HTTP \(root.record.status!)): fine, only iOS 9 devices fell back to it."
+                        : "No copy at the root location either (HTTP \(root.record.status!)).")
             }
             return capped
         }

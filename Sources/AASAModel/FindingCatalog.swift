@@ -226,6 +226,12 @@ extension FindingCode {
                 meaning:
                     "A valid file is served only at /apple-app-site-association. Current iOS and Apple's CDN read only /.well-known/.",
                 fix: "Serve the same file at /.well-known/apple-app-site-association.")
+        case .locationRootAbsent:
+            FindingDefinition(
+                .domain, .info,
+                meaning:
+                    "No copy at the root location /apple-app-site-association (HTTP 404 or 410). That is how it should be today: only iOS 9 devices fell back to it. Reported apart from http.status so that counts and code lists show only what needs fixing.",
+                fix: "Nothing to do.")
         case .locationNone:
             FindingDefinition(
                 .domain, .error,

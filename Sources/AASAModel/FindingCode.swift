@@ -32,6 +32,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     // The domain as a whole.
     case locationRootOnly = "location.root-only"
     case locationNone = "location.none"
+    case locationRootAbsent = "location.root-absent"
 
     // The whole file, key by key (aasa-hosting-rules.md §4, aasa-matching.md).
     case fileUnknownKey = "file.unknown-key"

@@ -89,8 +89,8 @@ public struct HistoryLineError: Error {}
 public struct HistoryDomain: Codable, Sendable, Equatable {
     public var domain: String
     public var verdict: Verdict
-    /// The distinct codes of its findings, the most severe first (errors, then warnings, then
-    /// info), in the report's order within a severity.
+    /// The distinct codes of its errors and warnings, the most severe first, in the report's
+    /// order within a severity (notes are left out).
     public var codes: [String]
 
     public init(domain: String, verdict: Verdict, codes: [String]) {
@@ -107,9 +107,11 @@ public struct HistoryDomain: Codable, Sendable, Equatable {
         self.init(domain: snapshot.domain, verdict: snapshot.verdict, codes: Self.codes(snapshot.findings))
     }
 
+    /// Notes (info findings) are left out: a history's codes are what needs fixing.
     static func codes(_ findings: [Finding]) -> [String] {
         var seen = Set<String>()
-        return findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }
+        return findings.enumerated().filter { $0.element.severity != .info }
+            .sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }
             .map(\.element.code.rawValue).filter { seen.insert($0).inserted }
     }
 

@@ -17,7 +17,7 @@ import Testing
         ),
         (
             "missing.aasa.test", .fail,
-            ["http.status/error/well-known", "http.status/info/root", "location.none/error/domain"]
+            ["http.status/error/well-known", "location.root-absent/info/root", "location.none/error/domain"]
         ),
         ("rootonly.aasa.test", .fail, ["http.status/error/well-known", "location.root-only/error/domain"]),
         ("textplain.aasa.test", .warn, ["http.content-type/warning/well-known", "http.content-type/warning/root"]),

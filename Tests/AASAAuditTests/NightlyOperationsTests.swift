@@ -80,7 +80,7 @@ import Testing
                 ["ua.blocked/error/well-known"],
                 [],
                 ["ua.blocked/error/well-known"],
-                ["http.status/error/well-known", "http.status/info/root", "location.none/error/domain"],
+                ["http.status/error/well-known", "location.root-absent/info/root", "location.none/error/domain"],
             ])
         #expect(report.domains[3].findings[0].message.contains("a challenge page"))
         // The judged file of a blocked host is the browser's copy: its app IDs are reported.

@@ -25,7 +25,7 @@ import Testing
         let result = DomainChecks.assess(
             target: Fixture.target(), wellKnown: Fixture.served(file),
             root: root ?? Fixture.served("", at: .root, status: 404), deviceView: view)
-        return result.findings.filter { $0.code != .httpStatus }.map {
+        return result.findings.filter { $0.code != .httpStatus && $0.code != .locationRootAbsent }.map {
             "\($0.code.rawValue)/\($0.severity.rawValue)/\($0.location.rawValue): \($0.message)"
         }
     }

@@ -41,7 +41,7 @@ import Testing
         let result = check(Fixture.served("", status: status), Fixture.served("", at: .root, status: 404))
         #expect(
             result.findings.summary == [
-                "http.status/error/well-known", "http.status/info/root", "location.none/error/domain",
+                "http.status/error/well-known", "location.root-absent/info/root", "location.none/error/domain",
             ])
         #expect(result.findings[0].message.contains("HTTP \(status)"))
     }
@@ -91,7 +91,7 @@ import Testing
         let result = check(
             Fixture.served(Array(repeating: 0x20, count: 4096), truncated: true),
             Fixture.served("", at: .root, status: 404))
-        #expect(result.findings.summary == ["body.too-large/error/well-known", "http.status/info/root"])
+        #expect(result.findings.summary == ["body.too-large/error/well-known", "location.root-absent/info/root"])
         #expect(result.findings[0].message.contains("more than 4096 bytes"))
     }
 
@@ -104,21 +104,21 @@ import Testing
         let result = check(
             Fixture.served("{\n  \"applinks\": {\n    \"details\": [],\n  }\n}"),
             Fixture.served("", at: .root, status: 404))
-        #expect(result.findings.summary == ["json.invalid/error/well-known", "http.status/info/root"])
+        #expect(result.findings.summary == ["json.invalid/error/well-known", "location.root-absent/info/root"])
         #expect(result.findings[0].message.contains("line 4, column 3"))
         #expect(result.findings[0].message.contains("trailing comma"))
     }
 
     @Test func aTopLevelArrayIsNotAnObject() {
         let result = check(Fixture.served("[]"), Fixture.served("", at: .root, status: 404))
-        #expect(result.findings.summary == ["json.not-object/error/well-known", "http.status/info/root"])
+        #expect(result.findings.summary == ["json.not-object/error/well-known", "location.root-absent/info/root"])
     }
 
     @Test func aFileWithoutApplinksOpensNoLinks() {
         let result = check(
             Fixture.served(#"{"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#),
             Fixture.served("", at: .root, status: 404))
-        #expect(result.findings.summary == ["applinks.missing/error/well-known", "http.status/info/root"])
+        #expect(result.findings.summary == ["applinks.missing/error/well-known", "location.root-absent/info/root"])
         #expect(result.findings[0].message.contains("webcredentials"))
         #expect(result.appIDs.webcredentials == [Fixture.appID])
     }

@@ -78,6 +78,7 @@ import Testing
         .appIDMissing: { domain(Fixture.served(valid), target: Fixture.target(["ABCDE12346.com.example.missing"])) },
         .locationRootOnly: { domain(Fixture.served("", status: 404), root: Fixture.served(valid, at: .root)) },
         .locationNone: { domain(Fixture.served("", status: 404)) },
+        .locationRootAbsent: { domain(Fixture.served(valid), root: Fixture.served("", at: .root, status: 404)) },
         .fileUnknownKey: { lint(#"{"applink":{},"applinks":{"details":[]}}"#) },
         .serviceInvalid: { lint(#"{"applinks":{"details":[]},"webcredentials":1}"#) },
         .appClipSuffix: { lint(#"{"applinks":{"details":[]},"appclips":{"apps":["\#(id)"]}}"#) },

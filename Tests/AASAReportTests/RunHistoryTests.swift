@@ -156,7 +156,7 @@ import Testing
         }
     }
 
-    @Test func codesAreKeptMostSevereFirst() {
+    @Test func codesAreKeptMostSevereFirstWithoutNotes() {
         let findings = [
             Finding(code: .fileSigned, severity: .info, location: .wellKnown, message: "signed"),
             Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain"),
@@ -164,7 +164,8 @@ import Testing
             Finding(code: .httpContentType, severity: .warning, location: .root, message: "text/plain"),
         ]
         let domain = HistoryDomain(DomainSnapshot(domain: "a.example", verdict: .fail, findings: findings))
-        #expect(domain.codes == ["http.status", "http.content-type", "file.signed"])
+        // The note (file.signed, info) needs no fixing: it is not among the history's codes.
+        #expect(domain.codes == ["http.status", "http.content-type"])
     }
 }
 
