@@ -59,4 +59,13 @@ struct AssetLinksAppOptions: ParsableArguments {
     var apps: [AndroidApp] = []
 
     var wants: AssociationWants { apps.isEmpty ? AssociationWants() : AssociationWants(android: apps) }
+
+    static let matchDiscussion = """
+        With --android PACKAGE, the same forms decide with assetlinks.json's Android 15 dynamic rules
+        (the domain's file is fetched with its includes); the app's manifest bounds them and is not seen.
+        """
+
+    func validateForMatch() throws {
+        if apps.count > 1 { throw ValidationError("match decides for one app: give --android once.") }
+    }
 }

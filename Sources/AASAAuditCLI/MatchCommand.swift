@@ -9,9 +9,8 @@ struct MatchCommand: AsyncParsableCommand {
         discussion: """
             aasa-audit match --file FILE [--domain HOST] URL...   (a local file, as if served by HOST; by default each URL's host)
             aasa-audit match DOMAIN URL...                        (the file DOMAIN serves at /.well-known/, fetched first)
-            With --android PACKAGE, the same forms decide with assetlinks.json's Android 15 dynamic rules
-            (the domain's file is fetched with its includes); the app's manifest bounds them and is not seen.
-            """)
+
+            """ + AssetLinksAppOptions.matchDiscussion)
 
     @Option(
         help: ArgumentHelp("A local association file to match against, instead of fetching one.", valueName: "file"))
@@ -34,7 +33,7 @@ struct MatchCommand: AsyncParsableCommand {
         }
         if file != nil, arguments.isEmpty { throw ValidationError("Give at least one URL to match.") }
         do { try URLMatching.validate(urls) } catch { throw ValidationError(error.message) }
-        if assetLinks.apps.count > 1 { throw ValidationError("match decides for one app: give --android once.") }
+        try assetLinks.validateForMatch()
     }
 
     var urls: [String] { file == nil ? Array(arguments.dropFirst()) : arguments }

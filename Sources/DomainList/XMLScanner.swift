@@ -1,5 +1,5 @@
 /// The elements of an XML document, in order, with their attributes and positions: enough for
-/// project files such as `AndroidManifest.xml` (a developer's own file, bounded by the input
+/// an app's project files, such as its manifest (a developer's own file, bounded by the input
 /// reader's size cap). It reads start and end tags, attributes in either quote, the five named
 /// entities and character references; it skips comments, processing instructions, CDATA, the
 /// doctype and text. Malformed markup is an error with its line and column. (Foundation's

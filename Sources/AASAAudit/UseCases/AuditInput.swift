@@ -98,7 +98,7 @@ public struct AuditInput: Sendable {
 }
 
 /// An app project file that names hosts to audit, read like an entitlements file: a kind of
-/// file is a path, a role for messages and a parser (`Android/AndroidManifestInput.swift`).
+/// file is a path, a role for messages and a parser (each kind's in its association file's room).
 public struct AppProjectFile: Sendable {
     public var path: String
     public var role: String

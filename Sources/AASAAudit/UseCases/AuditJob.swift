@@ -17,7 +17,7 @@ public enum AuditJob {
         public var statsFile: String?
         /// The association files every domain is audited for, beside what its line asks.
         public var everyDomainWants = AssociationWants()
-        /// App project files that name more hosts (`--android-manifest`).
+        /// App project files that name more hosts (an app's manifest).
         public var projectFiles: [AppProjectFile] = []
         /// `--quiet`: nothing on stdout for a run with nothing to read (`AuditJob.isQuietNight`).
         public var quiet = false
