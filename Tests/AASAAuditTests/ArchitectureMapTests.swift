@@ -48,4 +48,26 @@ import Testing
             !Self.exists("AASAChecks/NoSuchFile.swift") && Self.exists("AASAAudit/AuditRun")
                 && Self.exists("docs/architecture.md"))
     }
+
+    /// The seam for association files (docs/architecture.md, "Association files: the seam"):
+    /// only Android's rooms, the seam's lists and the input parsers mention it.
+    @Test func androidLivesInItsOwnRooms() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
+        let allowedNames: Set<String> = [
+            "AssociationFiles.swift", "AssociationSections.swift", "DomainListParser.swift",
+            "AndroidManifestParser.swift", "AndroidAppOption.swift",
+        ]
+        var mentioning: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            guard path.hasSuffix(".swift") || path.hasSuffix(".c") || path.hasSuffix(".h") else { continue }
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            if text.lowercased().contains("android") { mentioning.append(path) }
+        }
+        #expect(mentioning.count >= 10, "the sources were not read: \(mentioning)")
+        let outside = mentioning.filter { path in
+            !path.contains("/Android/") && !allowedNames.contains(String(path.split(separator: "/").last ?? ""))
+        }
+        #expect(outside.isEmpty, "Android code outside its rooms and the seam's lists: \(outside.sorted())")
+    }
 }
