@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "AASAModel"),
         .target(name: "AASAMatching", dependencies: ["AASAJSON"]),
         .target(name: "AASAChecks", dependencies: ["AASAModel", "AASAJSON", "AASAMatching"]),
-        .target(name: "DomainList", dependencies: ["AASAModel", "AASAMatching", "CIDN2"]),
+        .target(name: "DomainList", dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "CIDN2"]),
         .target(
             name: "AASAReport",
             dependencies: [

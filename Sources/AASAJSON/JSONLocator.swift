@@ -1,4 +1,4 @@
-/// Where a value stands in a JSON text: the line and column (both from 1, columns in bytes) of
+/// Where a value stands in a JSON text: the line and column (both from 1, as `TextPosition`) of
 /// the value a JSON pointer names, for messages that point into a file. The text must be one
 /// that `JSONParser` accepted; the walk is iterative and reads each byte at most once.
 public enum JSONLocator {
@@ -77,13 +77,8 @@ public enum JSONLocator {
         var peek: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
         var position: Position {
-            var line = 1
-            var lineStart = 0
-            for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
-                line += 1
-                lineStart = index + 1
-            }
-            return Position(line: line, column: offset - lineStart + 1)
+            let position = TextPosition(of: offset, in: bytes)
+            return Position(line: position.line, column: position.column)
         }
 
         mutating func skipSpace() {

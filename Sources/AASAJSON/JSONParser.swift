@@ -367,10 +367,15 @@ private struct Cursor {
     }
 }
 
-/// The 1-based line and column of a byte offset. Computed only when an error is reported.
-struct TextPosition {
-    var line = 1
-    var column = 1
+/// The 1-based line and column of a byte offset, the column counting characters as an editor
+/// does. Computed only when a position is reported (parse errors, `JSONLocator`, `XMLScanner`).
+public struct TextPosition: Sendable, Equatable {
+    public var line = 1
+    public var column = 1
+
+    public init(of offset: Int, in bytes: [UInt8]) {
+        self = bytes.withUnsafeBufferPointer { TextPosition(of: offset, in: $0) }
+    }
 
     init(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
         var index = 0

@@ -1,3 +1,5 @@
+import AASAJSON
+
 /// The elements of an XML document, in order, with their attributes and positions: enough for
 /// an app's project files, such as its manifest (a developer's own file, bounded by the input
 /// reader's size cap). It reads start and end tags, attributes in either quote, the five named
@@ -131,13 +133,8 @@ public enum XMLScanner {
         var peek: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
         var position: (line: Int, column: Int) {
-            var line = 1
-            var lineStart = 0
-            for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
-                line += 1
-                lineStart = index + 1
-            }
-            return (line, offset - lineStart + 1)
+            let position = TextPosition(of: offset, in: bytes)
+            return (position.line, position.column)
         }
 
         func error(_ reason: String) -> ScanError {
