@@ -7,13 +7,8 @@ public enum JSONLocator {
         case index(Int)
     }
 
-    public struct Position: Sendable, Equatable {
-        public var line: Int
-        public var column: Int
-    }
-
     /// The position of the value at `path`; nil when the path names nothing.
-    public static func locate(_ path: [Step], in bytes: [UInt8]) -> Position? {
+    public static func locate(_ path: [Step], in bytes: [UInt8]) -> TextPosition? {
         var scanner = Scanner(bytes: bytes)
         scanner.skipSpace()
         for step in path {
@@ -76,10 +71,7 @@ public enum JSONLocator {
 
         var peek: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
-        var position: Position {
-            let position = TextPosition(of: offset, in: bytes)
-            return Position(line: position.line, column: position.column)
-        }
+        var position: TextPosition { TextPosition(of: offset, in: bytes) }
 
         mutating func skipSpace() {
             while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { offset += 1 }

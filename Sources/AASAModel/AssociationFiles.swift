@@ -38,8 +38,6 @@ public struct AssociationRecords: Codable, Sendable, Equatable {
         self.android = android
     }
 
-    public var isEmpty: Bool { self == AssociationRecords() }
-
     /// Takes the sections `other` has.
     public mutating func merge(_ other: AssociationRecords) {
         expectedAndroidApps = other.expectedAndroidApps ?? expectedAndroidApps

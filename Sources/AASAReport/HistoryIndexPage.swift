@@ -33,7 +33,9 @@ public struct HistoryIndexPage: Sendable {
     /// Writes the page for a history of at least one run: `write` gets it in pieces. The
     /// domains are gone through twice (the head's counts, then the rows), one at a time.
     public func render(_ history: RunHistory, tool: ToolInfo, to write: (String) throws -> Void) rethrows {
-        guard let latest = history.latest else { return }
+        // The rows are the last sound run's domains (`RunHistory`): they link its report and
+        // count durations to it; a newer run this machine could not check is only listed.
+        guard let latest = history.latestSound ?? history.latest else { return }
         let rule = history.flapping
         let toolName = "\(tool.name) \(tool.versionLine)"
         let capped = history.latestDomainCount > Self.maximumRows
@@ -120,6 +122,9 @@ struct IndexHeadView {
     let hasFailures: Bool
     let warnFirst: Bool
     let hasProblems: Bool
+    /// The newest run could not check properly: when it ran, and why (the rows are the last
+    /// sound run's).
+    let newestNotChecked: String?
     /// Rows on the page, when fewer than the domains.
     let rowsCapped: Bool
     let rows: Int
@@ -155,13 +160,18 @@ struct IndexHeadView {
     init(history: RunHistory, counts: Counts, tool: String, rule: RunHistory.FlappingRule) {
         rows = counts.rows
         rowsCapped = counts.rows < history.latestDomainCount
-        let latestRun = history.runs[history.runs.count - 1]
-        title = "Universal links: history to \(HistoryIndexPage.format(latestRun.startedAt))"
+        let newest = history.runs[history.runs.count - 1]
+        let latestRun = history.latestSound ?? newest
+        newestNotChecked =
+            newest.isSound
+            ? nil
+            : "The newest run (\(HistoryIndexPage.format(newest.startedAt)) UTC) could not check properly: \((newest.auditorProblems ?? []).joined(separator: " ")) The domains below are the last sound run's."
+        title = "Universal links: history to \(HistoryIndexPage.format(newest.startedAt))"
         self.tool = tool
         runCount = history.runs.count
         oneRun = runCount == 1
         first = HistoryIndexPage.format(history.runs[0].startedAt)
-        latest = HistoryIndexPage.format(latestRun.startedAt)
+        latest = HistoryIndexPage.format(newest.startedAt)
         latestReport = HistoryIndexPage.reportLink(latestRun.run)
         domains = latestRun.domainCount
         (pass, warn, fail) = (latestRun.verdicts.pass, latestRun.verdicts.warn, latestRun.verdicts.fail)

@@ -22,6 +22,7 @@ enum HistoryIndexTemplates {
         <header>
         <h1>Universal links: history</h1>
         <p class="meta">{{runCount}} complete run{{^oneRun}}s{{/oneRun}} kept, {{first}} to {{latest}} UTC · newest run: <a href="{{latestReport}}">report</a> · {{tool}} · history schema {{schemaVersion}}</p>
+        {{#newestNotChecked}}<p class="warn-note"><b>Not checked:</b> {{.}}</p>{{/newestNotChecked}}
         <div class="tiles">
         <div class="tile"><b>{{domains}}</b>domains now</div>
         <div class="tile pass"><b>{{pass}}</b>pass</div>

@@ -7,7 +7,7 @@ import AASAJSON
 /// doctype and text. Malformed markup is an error with its line and column. (Foundation's
 /// XMLParser would bring libxml2 into the static release binary for this one file.)
 public enum XMLScanner {
-    public struct Element: Sendable, Equatable {
+    public struct Element: Sendable {
         public var name: String
         public var attributes: [(name: String, value: String)]
         public var line: Int
@@ -19,12 +19,6 @@ public enum XMLScanner {
 
         public subscript(attribute: String) -> String? {
             attributes.last { $0.name == attribute }?.value
-        }
-
-        public static func == (lhs: Element, rhs: Element) -> Bool {
-            lhs.name == rhs.name && lhs.line == rhs.line && lhs.column == rhs.column
-                && lhs.attributes.map(\.name) == rhs.attributes.map(\.name)
-                && lhs.attributes.map(\.value) == rhs.attributes.map(\.value)
         }
     }
 
@@ -132,10 +126,7 @@ public enum XMLScanner {
 
         var peek: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
-        var position: (line: Int, column: Int) {
-            let position = TextPosition(of: offset, in: bytes)
-            return (position.line, position.column)
-        }
+        var position: TextPosition { TextPosition(of: offset, in: bytes) }
 
         func error(_ reason: String) -> ScanError {
             let position = self.position

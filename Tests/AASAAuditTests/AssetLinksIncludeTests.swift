@@ -83,7 +83,7 @@ import Testing
         let failing: [(String, String, String)] = [
             ("redirect.aasa.test", "https://redirect.aasa.test/moved.json", "redirect"),
             ("missing.aasa.test", "https://missing.aasa.test/gone.json", "HTTP 404"),
-            ("refused.aasa.test", "https://blocked.aasa.test/list.json", "127.0.0.2"),
+            ("refused.aasa.test", "https://blocked.aasa.test/list.json", "Only public addresses are fetched"),
         ]
         for (host, url, why) in failing {
             let report = await audit(host, [Self.app])

@@ -257,6 +257,12 @@ import Testing
         #expect(metrics.contains("aasa_audit_run_sound 0"), "\(metrics)")
         let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(index.contains("not checked properly: counts for nothing"))
+        // The page's rows and its counts stay the last sound run's, and it says why.
+        #expect(index.contains("<b>Not checked:</b> The newest run"))
+        #expect(index.contains("this machine&#39;s DNS") || index.contains("this machine's DNS"))
+        #expect(
+            index.contains(#"<div class="tile pass"><b>5</b>pass</div>"#)
+                && index.contains(#"<div class="tile fail"><b>0</b>fail</div>"#), "the head counts the sound run")
 
         // Two such nights make no domain flap; the next sound night announces no recovery.
         _ = try await audit(hosts, broken)

@@ -471,9 +471,7 @@ enum URLParts {
         }
         var lowered = host.lowercased()
         if lowered.hasSuffix("."), lowered.count > 1 { lowered.removeLast() }
-        guard !lowered.isEmpty,
-            lowered.allSatisfy({ !$0.isWhitespace && $0 != "\\" && $0 != "%" || $0 == "%" && lowered.hasPrefix("[") })
-        else {
+        guard !lowered.isEmpty, !lowered.contains(where: { $0.isWhitespace || $0 == "\\" || $0 == "%" }) else {
             return .failure(IncludeURLProblem(text: "has no valid host (\"not a valid URL\")"))
         }
         let defaultPort = scheme == "https" ? 443 : 80
