@@ -97,7 +97,7 @@ public struct DomainAuditor: Sendable {
     /// server broke (reset, empty reply, protocol error).
     static func hostUnreachable(_ error: TransferError) -> Bool {
         switch error.kind {
-        case .dns, .connect, .timeout, .tlsCertificate, .tlsHandshake, .blockedAddress: true
+        case .dns, .connect, .timeout, .tlsCertificate, .tlsHandshake, .blockedAddress, .local: true
         case .other: error.brokeConnection
         case .skipped, .cancelled: false
         }

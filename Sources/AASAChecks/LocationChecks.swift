@@ -150,6 +150,7 @@ public enum LocationChecks {
             case .tlsCertificate: .tlsCertificate
             case .tlsHandshake: .tlsHandshake
             case .blockedAddress: .netBlockedAddress
+            case .local: .auditUnchecked
             case .skipped, .cancelled, .other: .netOther
             }
         return Finding(code, location, error.message)

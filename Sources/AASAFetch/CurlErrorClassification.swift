@@ -5,8 +5,12 @@ import CLibcurl
 enum CurlErrorClassification {
     static func kind(of code: CURLcode) -> TransferErrorKind {
         switch code {
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+        case CURLE_COULDNT_RESOLVE_HOST:
             .dns
+        case CURLE_OUT_OF_MEMORY, CURLE_FAILED_INIT, CURLE_COULDNT_RESOLVE_PROXY, CURLE_INTERFACE_FAILED,
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+            CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER:
+            .local
         case CURLE_COULDNT_CONNECT:
             .connect
         case CURLE_OPERATION_TIMEDOUT:
@@ -45,5 +49,12 @@ extension TransferError {
     /// fail the same way.
     public var brokeConnection: Bool {
         curlCode > 0 && CurlErrorClassification.brokeConnection(CURLcode(UInt32(curlCode)))
+    }
+}
+
+extension TransferErrorKind {
+    /// The kind of failure libcurl's result code `curlCode` (a `CURLcode`) is.
+    public init(curlCode: Int) {
+        self = CurlErrorClassification.kind(of: CURLcode(UInt32(curlCode)))
     }
 }

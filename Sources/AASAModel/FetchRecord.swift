@@ -165,6 +165,9 @@ public enum TransferErrorKind: String, Codable, Sendable {
     /// Not attempted, because an earlier fetch from the same host could not reach it.
     case skipped
     case cancelled
+    /// This machine could not make the request (out of memory, a CA bundle or network
+    /// interface it cannot use): says nothing about the site.
+    case local
     case other
 }
 

@@ -96,6 +96,11 @@ extension FindingCode {
     /// Where the code is explained: its anchor in `docs/findings.md`.
     public var documentationAnchor: String { "docs/findings.md#\(rawValue)" }
 
+    /// Whether a finding with this code says the domain was not checked (the run was
+    /// interrupted before it, or this machine could not make the request), rather than
+    /// anything about the domain.
+    public var meansNotChecked: Bool { self == .auditInterrupted || self == .auditUnchecked }
+
     public var definition: FindingDefinition {
         switch self {
         case .netDNS:
@@ -407,6 +412,12 @@ extension FindingCode {
                 meaning:
                     "The file relies on a feature newer than the oldest iOS the app supports (--min-ios): components need iOS 13, substitutionVariables iOS 13.5, defaults iOS 14. Older devices ignore it.",
                 fix: "Keep a legacy appID + paths entry for older iOS, or raise the app's minimum.")
+        case .auditUnchecked:
+            FindingDefinition(
+                .run, .error,
+                meaning:
+                    "This machine could not make the request (out of memory, a CA bundle or network interface it cannot use): the domain was not checked. History counts it as not checked, not as a failure.",
+                fix: "Mend what the message names on the machine running the audit, then run it again.")
         case .auditInterrupted:
             FindingDefinition(
                 .run, .error,

@@ -78,6 +78,11 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         self.findings = findings
     }
 
+    /// Whether the run did not check the domain (`FindingCode.meansNotChecked`).
+    public var notChecked: Bool {
+        !findings.isEmpty && findings.allSatisfy { $0.code.meansNotChecked || $0.severity == .info }
+    }
+
     public init(_ report: DomainReport) {
         self.init(domain: report.domain, verdict: report.verdict, findings: report.findings)
     }
@@ -86,6 +91,8 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     /// finding when its code and location are: messages may carry details (byte counts,
     /// timings) that vary from run to run. The run's own `audit.interrupted` is left out.
     public func change(since previous: DomainSnapshot) -> DomainChange? {
+        // A domain not checked on either side has no news: neither a failure nor a recovery.
+        guard !notChecked, !previous.notChecked else { return nil }
         func key(_ finding: Finding) -> String { "\(finding.code.rawValue)@\(finding.location.rawValue)" }
         /// The findings of `list` beyond as many of the same key in `other`, in order.
         func surplus(_ list: [Finding], over other: [Finding]) -> [Finding] {

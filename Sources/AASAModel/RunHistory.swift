@@ -103,6 +103,12 @@ public struct HistoryDomain: Codable, Sendable, Equatable {
         self.init(domain: report.domain, verdict: report.verdict, codes: Self.codes(report.findings))
     }
 
+    /// Whether the run did not check it (its only codes say so: `FindingCode.meansNotChecked`):
+    /// such an entry is neither a failure nor a pass in since-when, flapping and trends.
+    public var notChecked: Bool {
+        !codes.isEmpty && codes.allSatisfy { FindingCode(rawValue: $0)?.meansNotChecked == true }
+    }
+
     public init(_ snapshot: DomainSnapshot) {
         self.init(domain: snapshot.domain, verdict: snapshot.verdict, codes: Self.codes(snapshot.findings))
     }
@@ -253,6 +259,14 @@ public struct RunHistory: Sendable, Equatable {
         // Room at once: growing a table of a million states holds two of them for a while.
         states.reserveCapacity(max(states.count, run.domains.count))
         for domain in run.domains {
+            if domain.notChecked {
+                // Not checked: its streaks go on through this run, and nothing else changes.
+                if var state = states[domain.domain], state.lastSeen == number - 1 {
+                    state.lastSeen = number
+                    states[domain.domain] = state
+                }
+                continue
+            }
             let isStale = domain.codes.contains(stale)
             guard var state = states[domain.domain] else {
                 states[domain.domain] = DomainState(
@@ -293,14 +307,22 @@ public struct RunHistory: Sendable, Equatable {
                 since: run.run, sinceDate: run.startedAt, runs: newest - first + 1, reachesOldest: first == 0)
         }
         for domain in latestDomains {
-            guard let state = states[domain.domain] else { continue }
+            guard let state = states[domain.domain] else {
+                // Never checked in the kept runs: nothing to say beyond that.
+                try body(
+                    Standing(
+                        domain: domain.domain, verdict: domain.verdict, codes: domain.codes, notPassingSince: nil,
+                        changes: 0, flapping: false, cdnStaleSince: nil, lastPassed: nil))
+                continue
+            }
             let window = state.recent.filter { $0.run >= oldestInWindow }.map(\.verdict)
             let changes = zip(window, window.dropFirst()).filter { $0 != $1 }.count
             let lastPassed = domain.verdict == .pass ? nil : state.lastPassed.map { runs[soundRuns[$0]].startedAt }
             try body(
                 Standing(
                     domain: domain.domain, verdict: domain.verdict, codes: domain.codes,
-                    notPassingSince: domain.verdict == .pass ? nil : streak(from: state.verdictSince),
+                    notPassingSince: domain.verdict == .pass || domain.notChecked
+                        ? nil : streak(from: state.verdictSince),
                     changes: changes, flapping: changes >= flapping.changes,
                     cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed))
         }

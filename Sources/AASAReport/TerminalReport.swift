@@ -205,9 +205,12 @@ public struct TerminalReport: Sendable {
         }
         var verdicts = summary.verdicts
         // Domains an interrupted run never reached are counted apart, not listed as failing.
-        let notAudited = flagged.filter { $0.codes == [.auditInterrupted] }
-        let audited = flagged.filter { $0.codes != [.auditInterrupted] }
-        verdicts.fail -= notAudited.count
+        // Domains this machine could not check are listed apart too.
+        let notChecked = flagged.filter { !$0.codes.isEmpty && $0.codes.allSatisfy(\.meansNotChecked) }
+        let notAudited = notChecked.filter { $0.codes == [.auditInterrupted] }
+        let unchecked = notChecked.filter { $0.codes != [.auditInterrupted] }
+        let audited = flagged.filter { $0.codes.isEmpty || !$0.codes.allSatisfy(\.meansNotChecked) }
+        verdicts.fail -= notChecked.count
         let time = String(format: "%.1f", seconds)
         let counts =
             "\(paint("\(verdicts.pass) pass", .green)), \(paint("\(verdicts.warn) warn", .yellow)), \(paint("\(verdicts.fail) fail", .red))"
@@ -234,6 +237,10 @@ public struct TerminalReport: Sendable {
                 )
             }
             if domains.count > limit { lines.append("  … and \(domains.count - limit) more (see the report)") }
+        }
+        if !unchecked.isEmpty {
+            lines.append("Not checked (this machine could not make the request; see audit.unchecked in the report):")
+            lines.append("  " + unchecked.prefix(limit).map { clean($0.domain) }.joined(separator: ", "))
         }
         if !problems.isEmpty {
             lines.append("Input lines not audited as written:")

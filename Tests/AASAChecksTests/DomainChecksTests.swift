@@ -187,6 +187,7 @@ import Testing
     @Test(arguments: [
         (TransferErrorKind.dns, "net.dns"), (.connect, "net.connect"), (.timeout, "net.timeout"),
         (.tlsCertificate, "tls.certificate"), (.tlsHandshake, "tls.handshake"), (.other, "net.other"),
+        (.local, "audit.unchecked"),
     ])
     func transferFailuresMapToTheirCodes(kind: TransferErrorKind, code: String) {
         let result = check(Fixture.failed(kind), Fixture.failed(.skipped, at: .root))

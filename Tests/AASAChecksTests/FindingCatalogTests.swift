@@ -56,6 +56,7 @@ import Testing
         .tlsHandshake: { domain(Fixture.failed(.tlsHandshake)) },
         .netOther: { domain(Fixture.failed(.other)) },
         .netBlockedAddress: { domain(Fixture.failed(.blockedAddress)) },
+        .auditUnchecked: { domain(Fixture.failed(.local)) },
         .httpRedirect: { domain(Fixture.redirect(to: "https://www.example.com/")) },
         .httpStatus: { domain(Fixture.served("", status: 404)) },
         .httpContentType: {

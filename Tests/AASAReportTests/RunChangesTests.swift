@@ -48,7 +48,9 @@ import Testing
 
     @Test func anInterruptionIsNotAChange() {
         let interrupted = Finding(code: .auditInterrupted, severity: .error, location: .domain, message: "interrupted")
-        let change = snapshot("a.example", [interrupted]).change(since: snapshot("a.example", []))
-        #expect(change?.newFindings == [] && change?.verdict == VerdictChange(from: .pass, to: .fail))
+        #expect(snapshot("a.example", [interrupted]).change(since: snapshot("a.example", [])) == nil)
+        let failing = Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "404")
+        #expect(snapshot("a.example", [failing]).change(since: snapshot("a.example", [interrupted])) == nil)
+        #expect(snapshot("a.example", [failing]).change(since: snapshot("a.example", [])) != nil)
     }
 }

@@ -10,7 +10,8 @@ import Testing
     static let day = 86_400.0
 
     /// Runs a day apart from 2026-11-01 03:00 UTC; each string gives the domains' verdicts in
-    /// order (p, w, f; "-" for not audited), with "s" after a letter for a cdn.stale finding.
+    /// order (p, w, f; "u" for not checked: this machine could not make the request; "-" for not
+    /// audited), with "s" after a letter for a cdn.stale finding.
     static func history(_ domains: [String], _ runs: [String], flapping: RunHistory.FlappingRule = .standard)
         -> RunHistory
     {
@@ -31,11 +32,14 @@ import Testing
                     switch letter {
                     case "p": .pass
                     case "w": .warn
-                    case "f": .fail
+                    case "f", "u": .fail
                     default: nil
                     }
                 guard let verdict else { continue }
-                var codes = verdict == .fail ? ["http.status"] : verdict == .warn ? ["http.content-type"] : []
+                var codes =
+                    letter == "u"
+                    ? ["audit.unchecked"]
+                    : verdict == .fail ? ["http.status"] : verdict == .warn ? ["http.content-type"] : []
                 if stale { codes.append("cdn.stale") }
                 entries.append(HistoryDomain(domain: domain, verdict: verdict, codes: codes))
             }
@@ -72,6 +76,33 @@ import Testing
         #expect(always.notPassingSince?.reachesOldest == true && always.lastPassed == nil)
         // A passing domain has no streak to report.
         #expect(Self.history(["z.example"], ["f", "p"]).standings()[0].notPassingSince == nil)
+    }
+
+    @Test func aDomainThisMachineCouldNotCheckIsNeitherAFailureNorAPass() throws {
+        // Failing for two runs, not checked, failing again: still failing since the first run,
+        // and the night it was not checked is not a change of verdict.
+        let failing = Self.history(["a.example"], ["p", "f", "f", "u", "f"]).standings()[0]
+        #expect(failing.notPassingSince?.since == Self.history(["a.example"], ["p", "f"]).runs[1].run)
+        #expect(failing.notPassingSince?.runs == 4 && failing.changes == 1)
+        // Passing, with nights not checked between: never flapping, no streak.
+        let passing = Self.history(["b.example"], ["p", "u", "p", "u", "p", "u", "p"]).standings()[0]
+        #expect(!passing.flapping && passing.changes == 0)
+        // Not checked in the newest run: listed, without a since-when of a failure.
+        let newest = Self.history(["c.example"], ["p", "p", "u"]).standings()[0]
+        #expect(newest.codes == ["audit.unchecked"] && newest.notPassingSince == nil && newest.changes == 0)
+        let never = Self.history(["d.example"], ["u"]).standings()
+        #expect(never.map(\.domain) == ["d.example"] && never[0].notPassingSince == nil)
+        // And no change against the previous run: neither "new failure" nor "recovered".
+        let unchecked = DomainSnapshot(
+            domain: "a.example", verdict: .fail,
+            findings: [Finding(code: .auditUnchecked, severity: .error, location: .wellKnown, message: "out of memory")]
+        )
+        let passed = DomainSnapshot(domain: "a.example", verdict: .pass, findings: [])
+        #expect(unchecked.change(since: passed) == nil && passed.change(since: unchecked) == nil)
+        let failed = DomainSnapshot(
+            domain: "a.example", verdict: .fail,
+            findings: [Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "404")])
+        #expect(failed.change(since: passed) != nil)
     }
 
     @Test func aDomainMissingFromARunBreaksItsStreak() {

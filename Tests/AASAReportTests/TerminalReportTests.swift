@@ -98,6 +98,32 @@ import Testing
         #expect(!text.contains("Failing:"))
     }
 
+    @Test func aDomainThisMachineCouldNotCheckIsListedApartNotAsFailing() {
+        var summary = ReportSummary()
+        summary.domains = 3
+        summary.verdicts.pass = 1
+        summary.verdicts.fail = 2
+        let unchecked = FlaggedDomain(
+            DomainReport(
+                domain: "oom.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                findings: [
+                    Finding(code: .auditUnchecked, severity: .error, location: .wellKnown, message: "Out of memory")
+                ]))!
+        let failing = FlaggedDomain(
+            DomainReport(
+                domain: "bad.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                findings: [Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "")]))!
+        let text = TerminalReport(colour: false).runSummary(
+            summary: summary, flagged: [unchecked, failing], problems: [], seconds: 1, complete: true)
+        #expect(text.contains("1 pass, 0 warn, 1 fail"), "\(text)")
+        #expect(text.contains("Failing:\n  FAIL bad.example"), "\(text)")
+        #expect(!text.contains("FAIL oom.example"))
+        #expect(
+            text.contains(
+                "Not checked (this machine could not make the request; see audit.unchecked in the report):\n  oom.example"
+            ))
+    }
+
     @Test func theMachinesOwnProblemsComeFirst() {
         var summary = ReportSummary()
         summary.domains = 8
