@@ -72,7 +72,8 @@ public struct DomainAuditor: Sendable {
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: fetches, appIDs: checked.appIDs,
-            findings: validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings)),
+            findings: FindingCauses.link(
+                validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings))),
             entitlements: target.services.isEmpty ? nil : target.services)
         for outcome in associations { report.associations.merge(outcome.records) }
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in

@@ -138,8 +138,12 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     public var domains = 0
     public var verdicts = VerdictCounts()
     public var findingsBySeverity = SeverityCounts()
-    /// Finding code to the number of findings with it.
+    /// Finding code to the number of findings with it (every finding, notes and consequences
+    /// included).
     public var findingsByCode: [String: Int] = [:]
+    /// Finding code to the number of headlines with it: errors and warnings that follow from no
+    /// other finding (`Finding.isHeadline`). What people read: counts by cause.
+    public var causesByCode: [String: Int]? = nil
     public var inputProblems = 0
     /// Failures of the machine running the audit, not of the sites (`AuditorProblems`); absent
     /// when there were none.
@@ -150,10 +154,12 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     /// Counts one audited domain.
     public mutating func add(_ report: DomainReport) {
         domains += 1
+        if causesByCode == nil { causesByCode = [:] }
         verdicts[report.verdict] += 1
         for finding in report.findings {
             findingsBySeverity[finding.severity] += 1
             findingsByCode[finding.code.rawValue, default: 0] += 1
+            if finding.isHeadline { causesByCode?[finding.code.rawValue, default: 0] += 1 }
         }
     }
 }

@@ -172,15 +172,17 @@ public struct InputProblem: Codable, Sendable, Equatable {
 public struct FlaggedDomain: Sendable, Equatable {
     public var domain: String
     public var verdict: Verdict
-    /// The codes of its findings of the worst severity, without repeats.
+    /// The codes of its causes (findings that follow from no other) of the worst severity,
+    /// without repeats.
     public var codes: [FindingCode]
 
     /// Nil for a domain that passed.
     public init?(_ report: DomainReport) {
-        guard report.verdict != .pass, let worst = report.findings.map(\.severity).max() else { return nil }
+        let causes = report.findings.filter { $0.causedBy == nil }
+        guard report.verdict != .pass, let worst = causes.map(\.severity).max() else { return nil }
         domain = report.domain
         verdict = report.verdict
         var seen = Set<FindingCode>()
-        codes = report.findings.filter { $0.severity == worst && seen.insert($0.code).inserted }.map(\.code)
+        codes = causes.filter { $0.severity == worst && seen.insert($0.code).inserted }.map(\.code)
     }
 }

@@ -76,6 +76,11 @@ public struct Finding: Codable, Sendable, Hashable {
     public var message: String
     /// The catalog's severity, when a `--severity` policy changed it (`SeverityPolicy`).
     public var overriddenFrom: Severity?
+    /// The finding this one follows from (no file at `.well-known`, so no CDN copy), when it
+    /// does: reports lead with causes and count by cause (`FindingCauses`).
+    public var causedBy: FindingCause?
+    /// Where in the file it is, when it is about a place in one.
+    public var position: FilePosition?
 
     /// A finding at an explicit severity: for decoding, and for the policies that lower one
     /// (the root copy's findings). Checks use the catalog's initialisers instead.
@@ -89,6 +94,7 @@ public struct Finding: Codable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey {
         case code, severity, location, message, fix, docs
         case overriddenFrom = "severityOverriddenFrom"
+        case causedBy, pointer, line, column
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,6 +104,12 @@ public struct Finding: Codable, Sendable, Hashable {
         location = try container.decode(FindingLocation.self, forKey: .location)
         message = try container.decode(String.self, forKey: .message)
         overriddenFrom = try container.decodeIfPresent(Severity.self, forKey: .overriddenFrom)
+        causedBy = try container.decodeIfPresent(FindingCause.self, forKey: .causedBy)
+        if let pointer = try container.decodeIfPresent(String.self, forKey: .pointer) {
+            position = FilePosition(
+                pointer: pointer, line: try container.decodeIfPresent(Int.self, forKey: .line),
+                column: try container.decodeIfPresent(Int.self, forKey: .column))
+        }
     }
 
     /// Written with the catalog's fix and the anchor of the code's documentation, so that a
@@ -109,9 +121,48 @@ public struct Finding: Codable, Sendable, Hashable {
         try container.encode(location, forKey: .location)
         try container.encode(message, forKey: .message)
         try container.encodeIfPresent(overriddenFrom, forKey: .overriddenFrom)
+        try container.encodeIfPresent(causedBy, forKey: .causedBy)
+        if let position {
+            try container.encode(position.pointer, forKey: .pointer)
+            try container.encodeIfPresent(position.line, forKey: .line)
+            try container.encodeIfPresent(position.column, forKey: .column)
+        }
         try container.encode(code.definition.fix, forKey: .fix)
         try container.encode(code.documentationAnchor, forKey: .docs)
     }
+}
+
+/// The finding another follows from: the first of the domain's findings with this code at
+/// this location.
+public struct FindingCause: Codable, Sendable, Hashable {
+    public var code: FindingCode
+    public var location: FindingLocation
+
+    /// The cause that is `finding`.
+    public init(_ finding: Finding) {
+        code = finding.code
+        location = finding.location
+    }
+}
+
+/// A place in a file: its JSON pointer (RFC 6901; `""` for the whole document) and, when the
+/// file's bytes are at hand, the line and column (from 1, columns in characters) where the
+/// value starts.
+public struct FilePosition: Codable, Sendable, Hashable {
+    public var pointer: String
+    public var line: Int?
+    public var column: Int?
+
+    public init(pointer: String, line: Int? = nil, column: Int? = nil) {
+        self.pointer = pointer
+        self.line = line
+        self.column = column
+    }
+}
+
+extension Finding {
+    /// Whether a report leads with it: not a consequence of another finding, and not a note.
+    public var isHeadline: Bool { causedBy == nil && severity != .info }
 }
 
 /// The overall result for a domain: `fail` with any error, `warn` with any warning, else `pass`.

@@ -127,17 +127,20 @@ public struct RunAlert: Codable, Sendable, Equatable {
                 guard let change = changed[name] else { continue }
                 let now = change.verdict?.to ?? flaggedByName[name]?.verdict ?? .pass
                 let before = change.verdict?.from ?? now
+                // Causes only: a consequence that shows up later (Apple's CDN dropping its copy a
+                // day after the origin broke) is not news.
                 func codes(_ severity: Severity) -> [String] {
                     var seen = Set<String>()
                     return change.newFindings.filter {
-                        $0.severity == severity && seen.insert($0.code.rawValue).inserted
+                        $0.causedBy == nil && $0.severity == severity && seen.insert($0.code.rawValue).inserted
                     }.map(\.code.rawValue)
                 }
                 if now.rank < before.rank {
                     recoveries.append(
                         Domain(
                             domain: name, verdict: now, previousVerdict: before,
-                            codes: change.resolvedFindings.map(\.code.rawValue).uniqued()))
+                            codes: change.resolvedFindings.filter { $0.causedBy == nil }.map(\.code.rawValue).uniqued())
+                    )
                 } else if now == .fail {
                     let newErrors = codes(.error)
                     if before != .fail {

@@ -113,10 +113,11 @@ public struct HistoryDomain: Codable, Sendable, Equatable {
         self.init(domain: snapshot.domain, verdict: snapshot.verdict, codes: Self.codes(snapshot.findings))
     }
 
-    /// Notes (info findings) are left out: a history's codes are what needs fixing.
+    /// Notes (info findings) and consequences of another finding are left out: a history's
+    /// codes are the causes that need fixing.
     static func codes(_ findings: [Finding]) -> [String] {
         var seen = Set<String>()
-        return findings.enumerated().filter { $0.element.severity != .info }
+        return findings.enumerated().filter(\.element.isHeadline)
             .sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }
             .map(\.element.code.rawValue).filter { seen.insert($0).inserted }
     }

@@ -19,6 +19,10 @@ extension RowView: MustacheParent {
         case "hasServices": hasServices
         case "files": files
         case "associations": associations
+        case "codes": codes
+        case "rank": rank
+        case "causes": causes
+        case "line": line
         default: nil
         }
     }
@@ -46,6 +50,9 @@ extension FindingView: MustacheParent {
         case "why": why
         case "fix": fix
         case "overriddenFrom": overriddenFrom
+        case "showsFix": showsFix
+        case "consequences": consequences
+        case "hasConsequences": hasConsequences
         default: nil
         }
     }
@@ -100,6 +107,10 @@ extension IndexRowView: MustacheParent {
         case "flapping": flapping
         case "staleFor": staleFor
         case "lastPassed": lastPassed
+        case "allCodes": allCodes
+        case "rank": rank
+        case "sinceRuns": sinceRuns
+        case "changeCount": changeCount
         default: nil
         }
     }

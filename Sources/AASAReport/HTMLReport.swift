@@ -82,10 +82,14 @@ struct HeadView {
     let fail: Int
     /// The fail filter is chosen when there are failures: triage first.
     let hasFailures: Bool
+    /// Causes (headline findings) by severity, and the notes.
     let errors: Int
     let warnings: Int
     let infos: Int
+    /// The causes by code, the most frequent first: the first few shown, the rest folded.
     let codes: [CodeCount]
+    let moreCodes: [CodeCount]
+    let moreCodesCount: Int?
     let hasCodes: Bool
     let problems: [InputProblem]
     let hasProblems: Bool
@@ -108,7 +112,11 @@ struct HeadView {
     struct CodeCount {
         let code: String
         let count: Int
+        let fix: String
     }
+
+    /// How many causes the first screen shows before folding the rest.
+    static let shownCodes = 6
 
     init(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges?) {
         title = "AASA audit \(Self.format(run.startedAt))"
@@ -126,12 +134,21 @@ struct HeadView {
         warn = summary.verdicts.warn
         fail = summary.verdicts.fail
         hasFailures = summary.verdicts.fail > 0
-        errors = summary.findingsBySeverity.error
-        warnings = summary.findingsBySeverity.warning
-        infos = summary.findingsBySeverity.info
-        codes = summary.findingsByCode.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
-            CodeCount(code: $0.key, count: $0.value)
+        // Counts by cause (reports from before causes were linked count every finding).
+        let causes = summary.causesByCode ?? summary.findingsByCode
+        let all = causes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+            CodeCount(code: $0.key, count: $0.value, fix: FindingCode(rawValue: $0.key)?.definition.fix ?? "")
         }
+        var bySeverity = SeverityCounts()
+        for (code, count) in causes {
+            bySeverity[FindingCode(rawValue: code)?.definition.severity ?? .error] += count
+        }
+        errors = summary.causesByCode == nil ? summary.findingsBySeverity.error : bySeverity.error
+        warnings = summary.causesByCode == nil ? summary.findingsBySeverity.warning : bySeverity.warning
+        infos = summary.findingsBySeverity.info
+        codes = Array(all.prefix(Self.shownCodes))
+        moreCodes = Array(all.dropFirst(Self.shownCodes))
+        moreCodesCount = moreCodes.isEmpty ? nil : moreCodes.count
         hasCodes = !codes.isEmpty
         problems = input.problems
         hasProblems = !problems.isEmpty
@@ -141,8 +158,8 @@ struct HeadView {
         self.changes = (changes?.domains ?? []).map {
             ChangeView(
                 domain: $0.domain, verdictFrom: $0.verdict?.from.rawValue, verdictTo: $0.verdict?.to.rawValue,
-                newFindings: $0.newFindings.map(FindingView.init),
-                resolvedFindings: $0.resolvedFindings.map(FindingView.init))
+                newFindings: $0.newFindings.map { FindingView($0) },
+                resolvedFindings: $0.resolvedFindings.map { FindingView($0) })
         }
         added = changes.flatMap { $0.addedDomains.isEmpty ? nil : $0.addedDomains.joined(separator: ", ") }
         removed = changes.flatMap { $0.removedDomains.isEmpty ? nil : $0.removedDomains.joined(separator: ", ") }
@@ -165,6 +182,12 @@ struct RowView {
     let locations: [LocationView]
     let findings: [FindingView]
     let hasFindings: Bool
+    /// What the filter and the sort read: every code of its errors and warnings, how bad it
+    /// is (0 pass to 2 fail), how many causes, its input line.
+    let codes: String
+    let rank: Int
+    let causes: Int
+    let line: Int
     let services: [ServiceView]
     let hasServices: Bool
     let files: [FileView]
@@ -179,11 +202,14 @@ struct RowView {
         expected = report.expectedAppIDs.joined(separator: ", ")
         hasExpected = !report.expectedAppIDs.isEmpty
         locations = report.fetches.map(LocationView.init)
-        let sorted = report.findings.enumerated().sorted {
-            ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset)
-        }.map(\.element)
-        findings = sorted.map(FindingView.init)
+        findings = FindingGroups(report.findings).groups.map { FindingView($0.cause, consequences: $0.consequences) }
         hasFindings = !findings.isEmpty
+        var seen = Set<String>()
+        codes = report.findings.filter { $0.severity != .info && seen.insert($0.code.rawValue).inserted }
+            .map(\.code.rawValue).joined(separator: " ")
+        rank = Verdict.allCases.firstIndex(of: report.verdict) ?? 0
+        causes = report.findings.filter(\.isHeadline).count
+        line = report.inputLine ?? 0
         let ids = report.appIDs
         services = ids.byService.compactMap { service, list in
             list.map {
@@ -272,11 +298,16 @@ struct FindingView {
     let message: String
     /// The catalog's severity when `--severity` changed it.
     let overriddenFrom: String?
-    /// The catalog's meaning and fix, as `explain` prints them.
+    /// The catalog's meaning and fix, as `explain` prints them; the fix shown for errors and
+    /// warnings, not for notes.
     let why: String
     let fix: String
+    let showsFix: Bool
+    /// The findings that follow from this one.
+    let consequences: [FindingView]
+    let hasConsequences: Bool
 
-    init(_ finding: Finding) {
+    init(_ finding: Finding, consequences: [Finding] = []) {
         code = finding.code.rawValue
         severity = finding.severity.rawValue
         location = finding.location.rawValue
@@ -284,6 +315,9 @@ struct FindingView {
         overriddenFrom = finding.overriddenFrom?.rawValue
         why = finding.code.definition.meaning
         fix = finding.code.definition.fix
+        showsFix = finding.severity != .info
+        self.consequences = consequences.map { FindingView($0) }
+        hasConsequences = !consequences.isEmpty
     }
 }
 

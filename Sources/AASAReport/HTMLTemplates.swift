@@ -50,13 +50,34 @@ enum HTMLTemplates {
         pre.fetch { margin:6px 0; font-size:12px; white-space:pre-wrap; word-break:break-all; }
         .muted { color:var(--muted); }
         .hidden { display:none; }
+        .fix { margin-top:2px; } .fix b { color:var(--muted); font-weight:600; }
+        ul.follows { list-style:none; margin:4px 0 0; padding:0 0 0 12px; border-left:2px solid var(--line); color:var(--muted); font-size:12.5px; }
+        ul.follows li { display:block; border:0; padding:1px 0; }
+        table.causes td.fix { color:var(--muted); }
+        a.count { font-weight:700; }
+        .sort { display:flex; flex-wrap:wrap; gap:6px; align-items:center; color:var(--muted); font-size:12.5px; }
+        button.sort-key, th[data-sort] { cursor:pointer; }
+        button.sort-key { background:var(--card); color:var(--text); border:1px solid var(--line); border-radius:12px; padding:2px 10px; font:inherit; }
+        button.sort-key[aria-sort], th[aria-sort] { border-color:var(--text); }
+        .scroll { overflow-x:auto; }
+        @media (max-width: 600px) {
+          header, main, footer { padding:10px 10px; }
+          ul.findings li { grid-template-columns:1fr; gap:2px; }
+          dl.fetch { grid-template-columns:1fr; }
+          .controls input[type=search] { min-width:0; width:100%; }
+          .tile b { font-size:20px; }
+          table.causes td.fix { display:none; }
+        }
         """#
 
     /// The filters of both pages: a radio group `verdict` and a search box, kept in the address's
     /// fragment (`#verdict=fail&q=text`) so that a link or a reload keeps them; any other
     /// fragment is a row's anchor, shown whatever the filter. A row is an element of `main` with
     /// `data-verdict`; a filter value other than a verdict keeps the rows with `data-VALUE="1"`
-    /// (the history page's flapping and stale).
+    /// (the history page's flapping and stale). The search matches a row's domain (its `id`)
+    /// and its codes (`data-codes`), nothing else: not the fetch details or the served file.
+    /// Sorting: any element with `data-sort="KEY"` sorts the rows by their `data-KEY` (numbers
+    /// as numbers), again to reverse.
     static let filterScript = #"""
         <script>
         (function () {
@@ -75,7 +96,8 @@ enum HTMLTemplates {
             var anchor = location.hash.indexOf("#verdict=") === 0 ? "" : decodeURIComponent(location.hash.slice(1));
             rows.forEach(function (row) {
               var kept = verdict === "all" || row.dataset.verdict === verdict || row.dataset[verdict] === "1";
-              var show = row.id === anchor || (kept && (query === "" || row.textContent.toLowerCase().indexOf(query) !== -1));
+              var text = (row.id + " " + (row.dataset.codes || "")).toLowerCase();
+              var show = row.id === anchor || (kept && (query === "" || text.indexOf(query) !== -1));
               row.classList.toggle("hidden", !show);
             });
             if (save) history.replaceState(null, "", "#verdict=" + verdict + (query ? "&q=" + encodeURIComponent(query) : ""));
@@ -84,6 +106,18 @@ enum HTMLTemplates {
           apply(false);
           document.getElementById("controls").addEventListener("input", function () { apply(true); });
           window.addEventListener("hashchange", function () { fromHash(); apply(false); });
+          document.querySelectorAll("[data-sort]").forEach(function (control) {
+            control.addEventListener("click", function () {
+              var key = control.dataset.sort;
+              var down = control.getAttribute("aria-sort") === "ascending";
+              document.querySelectorAll("[data-sort]").forEach(function (c) { c.removeAttribute("aria-sort"); });
+              control.setAttribute("aria-sort", down ? "descending" : "ascending");
+              var list = Array.prototype.slice.call(rows);
+              function value(row) { var v = row.dataset[key] || ""; return /^-?[0-9.]+$/.test(v) ? parseFloat(v) : v.toLowerCase(); }
+              list.sort(function (a, b) { var x = value(a), y = value(b); return (x < y ? -1 : x > y ? 1 : 0) * (down ? -1 : 1); });
+              list.forEach(function (row) { row.parentNode.appendChild(row); });
+            });
+          });
         })();
         </script>
         """#
@@ -117,7 +151,7 @@ enum HTMLTemplates {
         <div class="tile pass"><b>{{pass}}</b>pass</div>
         <div class="tile warn"><b>{{warn}}</b>warn</div>
         <div class="tile fail"><b>{{fail}}</b>fail</div>
-        <div class="tile"><b>{{errors}} / {{warnings}} / {{infos}}</b>errors / warnings / info</div>
+        <div class="tile"><b>{{errors}} / {{warnings}}</b>causes: errors / warnings</div>
         </div>
         {{#noChanges}}<p class="meta">No changes since the run of {{previousRun}} UTC.</p>{{/noChanges}}
         {{#hasChanges}}<h2>Changes since the run of {{previousRun}} UTC</h2>
@@ -127,10 +161,14 @@ enum HTMLTemplates {
         <td>{{#resolvedFindings}}<div><code>{{code}}</code> <span class="muted">({{location}})</span></div>{{/resolvedFindings}}</td></tr>
         {{/changes}}</table>
         {{#added}}<p>New domains: {{added}}</p>{{/added}}{{#removed}}<p>No longer audited: {{removed}}</p>{{/removed}}{{/hasChanges}}
-        {{#hasCodes}}<h2>Findings by code</h2>
-        <table class="plain"><tr><th>code</th><th>count</th></tr>
-        {{#codes}}<tr><td><code>{{code}}</code></td><td>{{count}}</td></tr>
-        {{/codes}}</table>{{/hasCodes}}
+        {{#hasCodes}}<h2>Causes</h2>
+        <p class="meta">Each problem counted once, by its cause (what follows from it is listed under it below); a count shows those domains.</p>
+        <div class="scroll"><table class="plain causes"><tr><th>code</th><th>count</th><th>fix</th></tr>
+        {{#codes}}<tr><td><code>{{code}}</code></td><td><a class="count" href="#verdict=all&amp;q={{code}}">{{count}}</a></td><td class="fix">{{fix}}</td></tr>
+        {{/codes}}</table></div>
+        {{#moreCodesCount}}<details><summary>{{moreCodesCount}} more causes</summary><div class="scroll"><table class="plain causes">
+        {{#moreCodes}}<tr><td><code>{{code}}</code></td><td><a class="count" href="#verdict=all&amp;q={{code}}">{{count}}</a></td><td class="fix">{{fix}}</td></tr>
+        {{/moreCodes}}</table></div></details>{{/moreCodesCount}}{{/hasCodes}}
         {{#hasProblems}}<h2>Input lines not audited as written</h2>
         <table class="plain"><tr><th>file</th><th>line</th><th>severity</th><th>problem</th><th>text</th></tr>
         {{#problems}}<tr><td>{{file}}</td><td>{{line}}</td><td><span class="badge {{severity}}">{{severity}}</span></td><td>{{message}}</td><td><code>{{text}}</code></td></tr>
@@ -143,8 +181,9 @@ enum HTMLTemplates {
         <label><input type="radio" name="verdict" value="fail"{{#hasFailures}} checked{{/hasFailures}}> fail</label>
         <label><input type="radio" name="verdict" value="warn"> warn</label>
         <label><input type="radio" name="verdict" value="pass"> pass</label>
-        <input type="search" id="search" placeholder="filter by domain or code">
+        <input type="search" id="search" placeholder="filter by domain or code" aria-label="filter by domain or finding code">
         </div>
+        <div class="sort">sort by <button class="sort-key" data-sort="line">input order</button><button class="sort-key" data-sort="domain">domain</button><button class="sort-key" data-sort="rank">verdict</button><button class="sort-key" data-sort="causes">causes</button></div>
 
         """#
 
@@ -152,18 +191,18 @@ enum HTMLTemplates {
     /// that a page of 10,000 domains stays light.
     static let passRow = #"""
         {{% CONTENT_TYPE: HTMLEscaping }}
-        <section class="domain pass compact" id="{{domain}}" data-verdict="pass"><div class="row"><span class="badge pass">pass</span><a class="name" href="#{{domain}}">{{domain}}</a>{{#locations}}<span class="loc">{{name}} <span class="{{tone}}">{{summary}}</span></span>{{/locations}}<span class="loc">{{inputLine}}</span></div></section>
+        <section class="domain pass compact" id="{{domain}}" data-verdict="pass" data-domain="{{domain}}" data-rank="0" data-causes="0" data-line="{{line}}"><div class="row"><span class="badge pass">pass</span><a class="name" href="#{{domain}}">{{domain}}</a>{{#locations}}<span class="loc">{{name}} <span class="{{tone}}">{{summary}}</span></span>{{/locations}}<span class="loc">{{inputLine}}</span></div></section>
 
         """#
 
     static let row = #"""
         {{% CONTENT_TYPE: HTMLEscaping }}
-        <section class="domain {{verdict}}" id="{{domain}}" data-verdict="{{verdict}}">
+        <section class="domain {{verdict}}" id="{{domain}}" data-verdict="{{verdict}}" data-codes="{{codes}}" data-domain="{{domain}}" data-rank="{{rank}}" data-causes="{{causes}}" data-line="{{line}}">
         <div class="row"><span class="badge {{verdict}}">{{verdict}}</span><a class="name" href="#{{domain}}">{{domain}}</a>
         {{#locations}}<span class="loc">{{name}} <span class="{{tone}}">{{summary}}</span></span>{{/locations}}
         <span class="loc">{{inputLine}}</span></div>
         {{#hasFindings}}<ul class="findings">
-        {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span>{{#overriddenFrom}}<br><span class="where" title="changed by --severity">was {{overriddenFrom}}</span>{{/overriddenFrom}}</span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span><details class="why"><summary>why, and the fix</summary>{{why}} <b>Fix:</b> {{fix}}</details></span></li>
+        {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span>{{#overriddenFrom}}<br><span class="where" title="changed by --severity">was {{overriddenFrom}}</span>{{/overriddenFrom}}</span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span>{{#showsFix}}<div class="fix"><b>Fix:</b> {{fix}}</div>{{/showsFix}}{{#hasConsequences}}<ul class="follows">{{#consequences}}<li>↳ follows: <code>{{code}}</code> {{message}} <span class="where">({{location}})</span></li>{{/consequences}}</ul>{{/hasConsequences}}<details class="why"><summary>why</summary>{{why}}</details></span></li>
         {{/findings}}</ul>{{/hasFindings}}
         <details><summary>Details: {{#hasServices}}app IDs, {{/hasServices}}fetches and served file</summary>
         {{#hasExpected}}<p>Expected app IDs: <code>{{expected}}</code></p>{{/hasExpected}}

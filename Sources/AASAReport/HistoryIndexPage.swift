@@ -302,8 +302,17 @@ struct IndexRowView {
     /// Nil when the copy is not stale (a section must not open for it).
     let staleFor: String?
     let lastPassed: String
+    /// What the filter and the sort read (`HTMLTemplates.filterScript`).
+    let allCodes: String
+    let rank: Int
+    let sinceRuns: Int
+    let changeCount: Int
 
     init(_ standing: RunHistory.Standing, latest: Date, report: String) {
+        allCodes = standing.codes.joined(separator: " ")
+        rank = Verdict.allCases.firstIndex(of: standing.verdict) ?? 0
+        sinceRuns = standing.notPassingSince?.runs ?? 0
+        changeCount = standing.changes
         domain = standing.domain
         verdict = standing.verdict.rawValue
         self.report = report

@@ -44,12 +44,19 @@ public struct JUnitReport: Sendable {
     public func testCase(_ report: DomainReport, threshold: Severity) -> String {
         let seconds = (report.fetches.map(\.timings.totalMs).max() ?? 0) / 1000
         let fails = report.verdict.fails(at: threshold)
-        let lines = report.findings.map {
-            "\($0.severity.rawValue) \($0.code.rawValue) (\($0.location.rawValue)): \($0.message)"
+        // Causes first, each with what follows from it indented beneath.
+        let lines = FindingGroups(report.findings).groups.flatMap { group in
+            [
+                "\(group.cause.severity.rawValue) \(group.cause.code.rawValue) (\(group.cause.location.rawValue)): \(group.cause.message)"
+            ]
+                + group.consequences.map {
+                    "  follows: \($0.severity.rawValue) \($0.code.rawValue) (\($0.location.rawValue)): \($0.message)"
+                }
         }
         var context: [String: Any] = ["domain": Self.xmlSafe(report.domain), "time": String(format: "%.3f", seconds)]
         if fails,
-            let worst = report.findings.filter({ $0.severity >= threshold }).max(by: { $0.severity < $1.severity })
+            let worst = report.findings.filter({ $0.causedBy == nil && $0.severity >= threshold })
+                .max(by: { $0.severity < $1.severity })
         {
             context["failure"] = [
                 "type": worst.code.rawValue, "message": Self.xmlSafe(worst.message),

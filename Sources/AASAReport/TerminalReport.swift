@@ -136,17 +136,16 @@ public struct TerminalReport: Sendable {
         return named.isEmpty ? none : named.joined(separator: "; ")
     }
 
-    /// Findings, worst first, each with its explanation.
+    /// Findings, causes worst first, each with its explanation and what follows from it.
     func findingLines(_ findings: [Finding], clean cleanText: String) -> [String] {
         var lines: [String] = []
         if findings.isEmpty {
             lines.append("")
             lines.append("  \(cleanText)")
         }
-        let ordered = findings.enumerated().sorted {
-            ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset)
-        }.map(\.element)
-        for finding in ordered {
+        let groups = FindingGroups(findings)
+        for group in groups.groups {
+            let finding = group.cause
             // Info is context, not a problem: one line, without Why and Fix (`explain` has them).
             let overridden =
                 finding.overriddenFrom.map { paint(" (\($0.rawValue) in the catalog; --severity)", .dim) } ?? ""
@@ -164,6 +163,12 @@ public struct TerminalReport: Sendable {
             lines.append("          \(clean(finding.message))")
             lines.append(paint("          Why: \(explanation.meaning)", .dim))
             lines.append(paint("          Fix: \(explanation.fix)", .dim))
+            for consequence in group.consequences {
+                lines.append(
+                    paint(
+                        "          ↳ follows: \(consequence.code.rawValue) (\(consequence.location.rawValue)) \(clean(consequence.message))",
+                        .dim))
+            }
         }
         return lines
     }

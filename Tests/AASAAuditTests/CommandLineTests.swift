@@ -173,7 +173,7 @@ import Testing
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.contains("Audited 2 domains"))
         #expect(result.stdout.contains("1 pass, 0 warn, 1 fail"))
-        #expect(result.stdout.contains("FAIL missing.aasa.test  http.status, location.none"))
+        #expect(result.stdout.contains("FAIL missing.aasa.test  http.status  new in this run\n"))
         #expect(result.stdout.contains("domains.txt:4: \"bad.example:8443\" names a port"))
         #expect(!result.stderr.contains("\r"), "no progress line when stderr is not a terminal")
         let latest = world.directory.url.appendingPathComponent("reports/latest.json")

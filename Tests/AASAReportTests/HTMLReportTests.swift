@@ -31,12 +31,15 @@ import Testing
         // A passing domain is one compact line; anchors are the domains' names.
         #expect(
             text.contains(
-                ##"<section class="domain pass compact" id="good.example" data-verdict="pass"><div class="row"><span class="badge pass">pass</span><a class="name" href="#good.example">good.example</a>"##
+                ##"<section class="domain pass compact" id="good.example" data-verdict="pass" data-domain="good.example" data-rank="0" data-causes="0" data-line="1"><div class="row"><span class="badge pass">pass</span><a class="name" href="#good.example">good.example</a>"##
             ))
-        #expect(text.contains(#"<section class="domain fail" id="bad.example" data-verdict="fail">"#))
+        #expect(
+            text.contains(
+                #"<section class="domain fail" id="bad.example" data-verdict="fail" data-codes="net.connect net.timeout"#
+            ))
         // Failures first: the fail filter is chosen when there are failures.
         #expect(text.contains(#"value="fail" checked>"#))
-        #expect(text.contains(#"<details class="why"><summary>why, and the fix</summary>"#))
+        #expect(text.contains(#"<div class="fix"><b>Fix:</b> "#))
         #expect(text.contains("<b>2</b>domains"))
         #expect(text.contains("<b>1</b>fail"))
         #expect(text.contains("<code>appid.missing</code>"))

@@ -344,11 +344,17 @@ import Testing
         #expect(page.components(separatedBy: "<rect class=\"pass\"").count - 1 == 4)
         for run in history.runs { #expect(page.contains("href=\"\(run.run)/report.html\"")) }
         let latest = history.runs[3].run
-        #expect(page.contains(#"<tr id="b.example" data-verdict="fail">"#))
+        #expect(
+            page.contains(
+                #"<tr id="b.example" data-verdict="fail" data-codes="http.status" data-domain="b.example" data-rank="2" data-since="3""#
+            ))
         #expect(page.contains("href=\"\(latest)/report.html#b.example\""))
         #expect(page.contains("2026-11-02 03:00:00 (3 runs)"))
         // c: warning with a stale CDN copy for two runs.
-        #expect(page.contains(#"<tr id="c.example" data-verdict="warn" data-stale="1">"#))
+        #expect(
+            page.contains(
+                #"<tr id="c.example" data-verdict="warn" data-codes="http.content-type cdn.stale" data-domain="c.example" data-rank="1" data-since="2" data-changes="1" data-stale="1">"#
+            ))
         #expect(page.contains("1 d (2 runs)"))
         // Self-contained: no script, style or font fetched from anywhere.
         #expect(
@@ -400,7 +406,7 @@ import Testing
         let all = page(domains: limit, failing: [3])
         #expect(rows(all) == limit && !all.contains("domains are listed"))
         let huge = page(domains: limit + 500, failing: [7, limit + 200])
-        #expect(rows(huge) == 2 && huge.contains(#"<tr id="d\#(limit + 200).example" data-verdict="fail">"#))
+        #expect(rows(huge) == 2 && huge.contains(#"<tr id="d\#(limit + 200).example" data-verdict="fail" "#))
         #expect(huge.contains("2 of the newest run's \(limit + 500) domains are listed"))
     }
 

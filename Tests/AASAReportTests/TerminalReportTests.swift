@@ -157,3 +157,37 @@ import Testing
         #expect(AuditorProblems.notices(summary(domains: 100, codes: ["net.dns": 10])).isEmpty)
     }
 }
+
+/// Causes lead, what follows from them is listed under them: terminal, HTML and JUnit.
+@Suite struct CauseGroupingTests {
+    static let cause = Finding(
+        code: .httpStatus, severity: .error, location: .wellKnown, message: "HTTP 404 at .well-known.")
+    static var findings: [Finding] {
+        var none = Finding(code: .locationNone, severity: .error, location: .domain, message: "Neither location.")
+        none.causedBy = FindingCause(cause)
+        var cdn = Finding(code: .cdnMissing, severity: .error, location: .cdn, message: "No CDN copy.")
+        cdn.causedBy = FindingCause(cause)
+        return [cause, none, cdn]
+    }
+
+    @Test func theTerminalShowsTheCauseWithItsFixAndWhatFollowsBeneath() {
+        let report = Samples.domain("missing.example", findings: Self.findings)
+        let text = TerminalReport(colour: false).domain(report)
+        #expect(text.components(separatedBy: "Fix:").count - 1 == 1, "\(text)")
+        #expect(
+            text.contains(
+                "Fix: \(FindingCode.httpStatus.definition.fix)\n          ↳ follows: location.none (domain) Neither location.\n          ↳ follows: cdn.missing (cdn) No CDN copy."
+            ), "\(text)")
+    }
+
+    @Test func htmlAndJUnitLeadWithTheCause() {
+        let report = Samples.domain("missing.example", findings: Self.findings)
+        let html = HTMLReport().row(index: 0, report: report, files: [])
+        #expect(html.components(separatedBy: "<div class=\"fix\">").count - 1 == 1, "\(html)")
+        #expect(html.contains(#"<li>↳ follows: <code>location.none</code> Neither location."#))
+        let junit = JUnitReport().testCase(report, threshold: .error)
+        #expect(junit.contains(#"<failure type="http.status" message="HTTP 404 at .well-known.">"#), "\(junit)")
+        #expect(
+            junit.contains("error http.status (well-known): HTTP 404 at .well-known.\n  follows: error location.none"))
+    }
+}

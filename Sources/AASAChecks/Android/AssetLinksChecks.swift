@@ -150,7 +150,17 @@ public enum AssetLinksChecks {
     /// Findings per file past which the rest are counted in one.
     public static let maximumFindings = 60
 
-    static func bounded(_ findings: [Finding]) -> [Finding] {
+    /// At most `maximumFindings`, the apps a rejected file or list loses linked to why
+    /// (`Finding.causedBy`): one cause, one headline.
+    static func bounded(_ all: [Finding]) -> [Finding] {
+        var findings = all
+        let rejections: Set<FindingCode> = [.assetlinksJSONInvalid, .assetlinksNotList, .assetlinksIncludeFailed]
+        if let cause = findings.first(where: { rejections.contains($0.code) && $0.severity == .error }) {
+            for index in findings.indices
+            where [.assetlinksPackageMissing, .assetlinksFingerprintMissing].contains(findings[index].code) {
+                findings[index].causedBy = FindingCause(cause)
+            }
+        }
         guard findings.count > maximumFindings else { return findings }
         let worst = findings.map(\.severity).max() ?? .info
         return Array(findings.prefix(maximumFindings - 1)) + [

@@ -1,0 +1,86 @@
+import AASAChecks
+import AASAModel
+import Testing
+
+/// One cause, one headline: what follows from another finding is linked to it.
+@Suite struct FindingCausesTests {
+    /// The domain's findings, linked, as `code@location<-cause` (no arrow for a cause).
+    func linked(
+        _ wellKnown: FetchedLocation, _ root: FetchedLocation, cdn: FetchedLocation? = nil,
+        bot: FetchedLocation? = nil, extra: [Finding] = []
+    ) -> [String] {
+        let result = DomainChecks.assess(
+            target: Fixture.target(), wellKnown: wellKnown, root: root,
+            deviceView: DomainChecks.DeviceView(cdn: cdn, bot: bot, browser: bot == nil ? nil : wellKnown))
+        return FindingCauses.link(result.findings + extra).map { finding in
+            "\(finding.code.rawValue)@\(finding.location.rawValue)"
+                + (finding.causedBy.map { "<-\($0.code.rawValue)@\($0.location.rawValue)" } ?? "")
+        }
+    }
+
+    @Test func aMissingFileIsOneCause() {
+        let findings = linked(
+            Fixture.served("<h1>Not found</h1>", contentType: "text/html", status: 404),
+            Fixture.served("", at: .root, status: 404), cdn: Fixture.served("", at: .cdn, status: 404))
+        #expect(
+            Set(findings) == [
+                "http.status@well-known", "location.root-absent@root",
+                "location.none@domain<-http.status@well-known", "cdn.missing@cdn<-http.status@well-known",
+            ], "\(findings)")
+    }
+
+    @Test func brokenBytesAtTheCDNFollowFromTheOriginsBrokenFile() {
+        let broken = #"{"applinks": {"details": [],}}"#
+        let findings = linked(
+            Fixture.served(broken), Fixture.served("", at: .root, status: 404), cdn: Fixture.served(broken, at: .cdn))
+        #expect(findings.contains("json.invalid@well-known"), "\(findings)")
+        #expect(findings.contains("cdn.error@cdn<-json.invalid@well-known"), "\(findings)")
+    }
+
+    @Test func theHostsTransferFailureIsReportedOnceWhereverItStruck() {
+        let other = Finding(code: .netDNS, severity: .error, location: .assetlinks, message: "no such host")
+        let findings = linked(
+            Fixture.failed(.dns), Fixture.failed(.dns, at: .root), extra: [other])
+        #expect(findings.filter { !$0.contains("<-") } == ["net.dns@well-known"], "\(findings)")
+        #expect(findings.contains("net.dns@root<-net.dns@well-known"))
+        #expect(findings.contains("net.dns@assetlinks<-net.dns@well-known"))
+    }
+
+    @Test func theFileOnlyAtTheRootIsTheCauseOfWellKnownsStatus() {
+        let findings = linked(
+            Fixture.served("", status: 404), Fixture.served(Fixture.validFile, at: .root))
+        #expect(findings.contains("location.root-only@domain"), "\(findings)")
+        #expect(findings.contains("http.status@well-known<-location.root-only@domain"), "\(findings)")
+    }
+
+    @Test func aCDNFailureBesideAGoodOriginIsItsOwnCause() {
+        let findings = linked(
+            Fixture.served(Fixture.validFile), Fixture.served("", at: .root, status: 404),
+            cdn: Fixture.served("", at: .cdn, status: 404))
+        #expect(findings.contains("cdn.missing@cdn"), "\(findings)")
+        #expect(!findings.contains { $0.contains("<-") })
+    }
+
+    @Test func aReportCountsByCause() {
+        var report = DomainReport(
+            domain: "example.com", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+            findings: FindingCauses.link(
+                DomainChecks.assess(
+                    target: Fixture.target(), wellKnown: Fixture.served("", status: 404),
+                    root: Fixture.served("", at: .root, status: 404),
+                    deviceView: DomainChecks.DeviceView(cdn: Fixture.served("", at: .cdn, status: 404))
+                ).findings))
+        var summary = ReportSummary()
+        summary.add(report)
+        #expect(summary.causesByCode == ["http.status": 1])
+        #expect(summary.findingsByCode["cdn.missing"] == 1 && summary.findingsByCode["location.root-absent"] == 1)
+        #expect(FlaggedDomain(report)?.codes == [.httpStatus])
+        #expect(HistoryDomain(report).codes == ["http.status"])
+        report.findings = report.findings.map {
+            var plain = $0
+            plain.causedBy = nil
+            return plain
+        }
+        #expect(HistoryDomain(report).codes == ["http.status", "location.none", "cdn.missing"])
+    }
+}
