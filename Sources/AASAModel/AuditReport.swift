@@ -141,8 +141,8 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     /// Finding code to the number of findings with it (every finding, notes and consequences
     /// included).
     public var findingsByCode: [String: Int] = [:]
-    /// Finding code to the number of headlines with it: errors and warnings that follow from no
-    /// other finding (`Finding.isHeadline`). What people read: counts by cause.
+    /// Finding code to the number of domains with a cause of it: an error or warning that follows
+    /// from no other finding (`Finding.isHeadline`). What people read: counts by cause.
     public var causesByCode: [String: Int]? = nil
     public var inputProblems = 0
     /// Failures of the machine running the audit, not of the sites (`AuditorProblems`); absent
@@ -155,11 +155,14 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     public mutating func add(_ report: DomainReport) {
         domains += 1
         if causesByCode == nil { causesByCode = [:] }
+        var causes = Set<FindingCode>()
         verdicts[report.verdict] += 1
         for finding in report.findings {
             findingsBySeverity[finding.severity] += 1
             findingsByCode[finding.code.rawValue, default: 0] += 1
-            if finding.isHeadline { causesByCode?[finding.code.rawValue, default: 0] += 1 }
+            if finding.isHeadline, causes.insert(finding.code).inserted {
+                causesByCode?[finding.code.rawValue, default: 0] += 1
+            }
         }
     }
 }

@@ -139,12 +139,8 @@ struct HeadView {
         let all = causes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
             CodeCount(code: $0.key, count: $0.value, fix: FindingCode(rawValue: $0.key)?.definition.fix ?? "")
         }
-        var bySeverity = SeverityCounts()
-        for (code, count) in causes {
-            bySeverity[FindingCode(rawValue: code)?.definition.severity ?? .error] += count
-        }
-        errors = summary.causesByCode == nil ? summary.findingsBySeverity.error : bySeverity.error
-        warnings = summary.causesByCode == nil ? summary.findingsBySeverity.warning : bySeverity.warning
+        errors = summary.findingsBySeverity.error
+        warnings = summary.findingsBySeverity.warning
         infos = summary.findingsBySeverity.info
         codes = Array(all.prefix(Self.shownCodes))
         moreCodes = Array(all.dropFirst(Self.shownCodes))

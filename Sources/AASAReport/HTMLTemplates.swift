@@ -66,7 +66,7 @@ enum HTMLTemplates {
           dl.fetch { grid-template-columns:1fr; }
           .controls input[type=search] { min-width:0; width:100%; }
           .tile b { font-size:20px; }
-          table.causes td.fix { display:none; }
+          table.causes .fix { display:none; }
         }
         """#
 
@@ -151,7 +151,7 @@ enum HTMLTemplates {
         <div class="tile pass"><b>{{pass}}</b>pass</div>
         <div class="tile warn"><b>{{warn}}</b>warn</div>
         <div class="tile fail"><b>{{fail}}</b>fail</div>
-        <div class="tile"><b>{{errors}} / {{warnings}}</b>causes: errors / warnings</div>
+        <div class="tile"><b>{{errors}} / {{warnings}} / {{infos}}</b>findings: errors / warnings / notes</div>
         </div>
         {{#noChanges}}<p class="meta">No changes since the run of {{previousRun}} UTC.</p>{{/noChanges}}
         {{#hasChanges}}<h2>Changes since the run of {{previousRun}} UTC</h2>
@@ -162,8 +162,8 @@ enum HTMLTemplates {
         {{/changes}}</table>
         {{#added}}<p>New domains: {{added}}</p>{{/added}}{{#removed}}<p>No longer audited: {{removed}}</p>{{/removed}}{{/hasChanges}}
         {{#hasCodes}}<h2>Causes</h2>
-        <p class="meta">Each problem counted once, by its cause (what follows from it is listed under it below); a count shows those domains.</p>
-        <div class="scroll"><table class="plain causes"><tr><th>code</th><th>count</th><th>fix</th></tr>
+        <p class="meta">The domains with each cause (what follows from a cause is listed under it in the domain's row); a count shows those domains.</p>
+        <div class="scroll"><table class="plain causes"><tr><th>code</th><th>domains</th><th class="fix">fix</th></tr>
         {{#codes}}<tr><td><code>{{code}}</code></td><td><a class="count" href="#verdict=all&amp;q={{code}}">{{count}}</a></td><td class="fix">{{fix}}</td></tr>
         {{/codes}}</table></div>
         {{#moreCodesCount}}<details><summary>{{moreCodesCount}} more causes</summary><div class="scroll"><table class="plain causes">

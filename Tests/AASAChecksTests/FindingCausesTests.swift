@@ -76,6 +76,11 @@ import Testing
         #expect(summary.findingsByCode["cdn.missing"] == 1 && summary.findingsByCode["location.root-absent"] == 1)
         #expect(FlaggedDomain(report)?.codes == [.httpStatus])
         #expect(HistoryDomain(report).codes == ["http.status"])
+        // A domain counts once per cause code, however many findings have it.
+        var twice = report
+        twice.findings.append(Finding(code: .httpStatus, severity: .warning, location: .root, message: "HTTP 500"))
+        summary.add(twice)
+        #expect(summary.causesByCode == ["http.status": 2] && summary.findingsByCode["http.status"] == 3)
         report.findings = report.findings.map {
             var plain = $0
             plain.causedBy = nil
