@@ -19,7 +19,7 @@ struct LintCommand: ParsableCommand {
     var appIDs: [String] = []
     @Option(
         help: ArgumentHelp(
-            "text (the default), compact (file:line:col: severity: code: message) or github (GitHub Actions annotations).",
+            "text (the default), compact (file:line:col: severity: code: message), github (GitHub Actions annotations) or sarif (a SARIF 2.1.0 log for code-scanning tools).",
             valueName: "format"))
     var format: String = "text"
     @Option(help: "The least severity that fails: error, or warning.") var failOn: FailThreshold = .error
@@ -33,7 +33,7 @@ struct LintCommand: ParsableCommand {
 
     func validate() throws {
         guard LintLineFormat(rawValue: format) != nil else {
-            throw ValidationError("--format must be text, compact or github.")
+            throw ValidationError("--format must be text, compact, github or sarif.")
         }
         if let cacert {
             do { try CACertificateFile.check(cacert) } catch {
@@ -55,6 +55,7 @@ struct LintCommand: ParsableCommand {
             console.print(
                 records.map(text.lint).joined(separator: "\n")
                     + (records.count > 1 ? "\n" + text.lintSummary(records) : ""))
+        case (false, .sarif): console.print(try SARIFReport.document(records, tool: AASAAuditVersion.tool))
         case (false, let lines):
             console.print(records.flatMap(lines.lines).map { $0 + "\n" }.joined() + text.lintSummary(records))
         }

@@ -123,10 +123,9 @@ public enum LocationChecks {
         do {
             parsed = try JSONParser.parse(body)
         } catch {
-            return (
-                [Finding(.jsonInvalid, location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: body)).")], nil,
-                nil
-            )
+            var invalid = Finding(.jsonInvalid, location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: body)).")
+            invalid.position = FilePosition(pointer: nil, line: error.line, column: error.column)
+            return ([invalid], nil, nil)
         }
         guard case .object(let file) = parsed else {
             return (
@@ -137,7 +136,8 @@ public enum LocationChecks {
                 ], nil, nil
             )
         }
-        let content = ContentChecks.assess(file, at: location, options: options)
+        var content = ContentChecks.assess(file, at: location, options: options)
+        content.findings = FindingPositions.locate(content.findings, in: body)
         return (content.findings, file, content)
     }
 

@@ -51,6 +51,29 @@ public enum JSONLocator {
         return scanner.position
     }
 
+    /// The steps of an RFC 6901 pointer; a token of digits only is read as an index (a pointer
+    /// cannot tell; `locate` then needs an array there).
+    public static func steps(_ pointer: String) -> [Step] {
+        pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { token in
+            var key = ""
+            var escaped = false
+            for character in token {
+                if escaped {
+                    key.append(character == "1" ? "/" : character == "0" ? "~" : character)
+                    escaped = false
+                } else if character == "~" {
+                    escaped = true
+                } else {
+                    key.append(character)
+                }
+            }
+            if !key.isEmpty, key.allSatisfy({ $0.isASCII && $0.isNumber }), let index = Int(key) {
+                return Step.index(index)
+            }
+            return Step.key(key)
+        }
+    }
+
     /// `/0/target/site`: RFC 6901, with `~` and `/` escaped.
     public static func pointer(_ path: [Step]) -> String {
         path.map { step in

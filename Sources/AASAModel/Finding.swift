@@ -105,10 +105,11 @@ public struct Finding: Codable, Sendable, Hashable {
         message = try container.decode(String.self, forKey: .message)
         overriddenFrom = try container.decodeIfPresent(Severity.self, forKey: .overriddenFrom)
         causedBy = try container.decodeIfPresent(FindingCause.self, forKey: .causedBy)
-        if let pointer = try container.decodeIfPresent(String.self, forKey: .pointer) {
+        let pointer = try container.decodeIfPresent(String.self, forKey: .pointer)
+        let line = try container.decodeIfPresent(Int.self, forKey: .line)
+        if pointer != nil || line != nil {
             position = FilePosition(
-                pointer: pointer, line: try container.decodeIfPresent(Int.self, forKey: .line),
-                column: try container.decodeIfPresent(Int.self, forKey: .column))
+                pointer: pointer, line: line, column: try container.decodeIfPresent(Int.self, forKey: .column))
         }
     }
 
@@ -123,7 +124,7 @@ public struct Finding: Codable, Sendable, Hashable {
         try container.encodeIfPresent(overriddenFrom, forKey: .overriddenFrom)
         try container.encodeIfPresent(causedBy, forKey: .causedBy)
         if let position {
-            try container.encode(position.pointer, forKey: .pointer)
+            try container.encodeIfPresent(position.pointer, forKey: .pointer)
             try container.encodeIfPresent(position.line, forKey: .line)
             try container.encodeIfPresent(position.column, forKey: .column)
         }
@@ -145,15 +146,15 @@ public struct FindingCause: Codable, Sendable, Hashable {
     }
 }
 
-/// A place in a file: its JSON pointer (RFC 6901; `""` for the whole document) and, when the
-/// file's bytes are at hand, the line and column (from 1, columns in characters) where the
-/// value starts.
+/// A place in a file: its JSON pointer (RFC 6901; `""` for the whole document; none for a
+/// syntax error, which is at a place no value is) and, when the file's bytes are at hand, the
+/// line and column (from 1, columns in characters) where the value starts.
 public struct FilePosition: Codable, Sendable, Hashable {
-    public var pointer: String
+    public var pointer: String?
     public var line: Int?
     public var column: Int?
 
-    public init(pointer: String, line: Int? = nil, column: Int? = nil) {
+    public init(pointer: String?, line: Int? = nil, column: Int? = nil) {
         self.pointer = pointer
         self.line = line
         self.column = column

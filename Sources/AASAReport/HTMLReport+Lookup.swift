@@ -75,6 +75,7 @@ extension FileView: MustacheParent {
         case "sha256": sha256
         case "text": text
         case "marked": marked.map { $0 as Any }
+        case "hasMarks": marked != nil
         case "sameAsDomain": sameAsDomain
         case "sameAsRow": sameAsRow
         case "sameAsOwn": sameAsOwn
@@ -83,12 +84,10 @@ extension FileView: MustacheParent {
     }
 }
 
-extension FileView.Marked: MustacheParent {
+extension FileView.Piece: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "before": before
-        case "at": at
-        case "after": after
+        case "text": text
         case "markTitle": markTitle
         default: nil
         }

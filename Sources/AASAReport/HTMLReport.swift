@@ -1,3 +1,4 @@
+import AASAJSON
 import AASAModel
 import Foundation
 import Mustache
@@ -215,8 +216,7 @@ struct RowView {
         hasServices = !services.isEmpty
         self.files = files.map { file in
             let location = FindingLocation(file.location)
-            let error = report.findings.first { $0.code == .jsonInvalid && $0.location == location }
-            return FileView(file, row: index, errorAt: error.flatMap { MessagePosition.parse($0.message) })
+            return FileView(file, row: index, findings: report.findings.filter { $0.location == location })
         }
         associations = AssociationSections.htmlParagraphs(report.associations)
     }
@@ -326,21 +326,21 @@ struct FileView {
     let label: String
     let sha256: String
     let text: String?
-    /// An invalid file with a mark where the JSON error is: the text before, at and after it.
-    let marked: Marked?
+    /// The file with a mark at each finding's place (a JSON error's, a key's): the text in
+    /// pieces, each marked or not.
+    let marked: [Piece]?
     let sameAsDomain: String?
     let sameAsRow: Int
     let sameAsOwn: Bool
 
-    struct Marked {
-        let before: String
-        let at: String
-        let after: String
-        let markTitle: String
+    struct Piece {
+        let text: String
+        /// The findings the piece is marked for; nil for text between marks.
+        let markTitle: String?
     }
 
-    /// - Parameter errorAt: the line and column (1-based) of the file's JSON error, if any.
-    init(_ file: ServedFileDisplay, row: Int, errorAt: (line: Int, column: Int)? = nil) {
+    /// - Parameter findings: the findings about this file; those with a place in it are marked.
+    init(_ file: ServedFileDisplay, row: Int, findings: [Finding] = []) {
         label =
             switch file.location {
             case .wellKnown: "Served at .well-known"
@@ -351,7 +351,7 @@ struct FileView {
         sha256 = file.sha256
         switch file.content {
         case .text(let text):
-            marked = errorAt.flatMap { Self.mark(text, line: $0.line, column: $0.column) }
+            marked = Self.mark(text, at: Self.places(of: findings, in: text))
             self.text = marked == nil ? text : nil
             sameAsDomain = nil
             sameAsRow = 0
@@ -367,27 +367,56 @@ struct FileView {
 }
 
 extension FileView {
-    /// The text split around the character at a line and column (columns counted in UTF-8
-    /// bytes, as the JSON parser reports them); nil when the position is not in the text.
-    static func mark(_ text: String, line: Int, column: Int) -> Marked? {
+    /// At most this many marks in one file.
+    static let maximumMarks = 50
+
+    /// Where each finding stands in the text shown: a JSON error at its line and column (the
+    /// text shown is then the bytes served), a value at its pointer in the text shown (which
+    /// may be pretty-printed).
+    static func places(of findings: [Finding], in text: String) -> [(line: Int, column: Int, title: String)] {
+        var places: [(line: Int, column: Int, title: String)] = []
         let bytes = Array(text.utf8)
-        var offset = 0
-        var currentLine = 1
-        while currentLine < line, offset < bytes.count {
-            if bytes[offset] == UInt8(ascii: "\n") { currentLine += 1 }
-            offset += 1
+        for finding in findings.prefix(maximumMarks * 2) {
+            guard let position = finding.positioned.position else { continue }
+            let title = "\(finding.code.rawValue): \(finding.message)"
+            if let pointer = position.pointer {
+                guard let at = JSONLocator.locate(JSONLocator.steps(pointer), in: bytes) else { continue }
+                places.append((at.line, at.column, title))
+            } else if let line = position.line {
+                places.append((line, position.column ?? 1, title))
+            }
+            if places.count == maximumMarks { break }
         }
-        offset += column - 1
-        guard currentLine == line, column >= 1, offset <= bytes.count else { return nil }
-        var end = offset
-        if end < bytes.count {
-            end += 1
-            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }  // the whole character
+        return places
+    }
+
+    /// The text in pieces, each place marked from its column to the end of its line (places on
+    /// one line share a mark, from the first); nil when no place is in the text.
+    static func mark(_ text: String, at places: [(line: Int, column: Int, title: String)]) -> [Piece]? {
+        guard !places.isEmpty else { return nil }
+        let byLine = Dictionary(grouping: places, by: \.line)
+        var pieces: [Piece] = []
+        var plain = ""
+        var marked = false
+        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if offset > 0 { plain += "\n" }
+            guard let here = byLine[offset + 1] else {
+                plain += line
+                continue
+            }
+            let column = max(1, min(here.map(\.column).min() ?? 1, line.count + 1))
+            plain += line.prefix(column - 1)
+            pieces.append(Piece(text: plain, markTitle: nil))
+            plain = ""
+            let rest = line.dropFirst(column - 1)
+            pieces.append(
+                Piece(
+                    text: rest.isEmpty ? " " : String(rest),
+                    markTitle: here.map { "line \($0.line), column \($0.column): \($0.title)" }.joined(separator: "\n"))
+            )
+            marked = true
         }
-        return Marked(
-            before: String(decoding: bytes[..<offset], as: UTF8.self),
-            at: end > offset ? String(decoding: bytes[offset..<end], as: UTF8.self) : " ",
-            after: String(decoding: bytes[end...], as: UTF8.self),
-            markTitle: "line \(line), column \(column): the JSON error")
+        pieces.append(Piece(text: plain, markTitle: nil))
+        return marked ? pieces : nil
     }
 }

@@ -212,7 +212,7 @@ enum HTMLTemplates {
         {{/locations}}
         {{#files}}<h3 class="muted">{{label}}</h3>
         {{#text}}<pre class="file">{{text}}</pre>{{/text}}
-        {{#marked}}<pre class="file">{{before}}<mark title="{{markTitle}}">{{at}}</mark>{{after}}</pre>{{/marked}}
+        {{#hasMarks}}<pre class="file">{{#marked}}{{#markTitle}}<mark title="{{markTitle}}">{{/markTitle}}{{text}}{{#markTitle}}</mark>{{/markTitle}}{{/marked}}</pre>{{/hasMarks}}
         {{#sameAsOwn}}<p class="muted">Identical to the file above (SHA-256 {{sha256}}).</p>{{/sameAsOwn}}
         {{#sameAsDomain}}<p class="muted">Identical to the file served by <a href="#{{sameAsDomain}}">{{sameAsDomain}}</a> (SHA-256 {{sha256}}).</p>{{/sameAsDomain}}
         {{/files}}

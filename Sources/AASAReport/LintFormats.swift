@@ -1,5 +1,16 @@
 import AASAModel
 
+extension Finding {
+    /// The finding with its position, taken from its message ("at line 3, column 17") when the
+    /// check gave it none as data.
+    public var positioned: Finding {
+        guard position == nil, let at = MessagePosition.parse(message) else { return self }
+        var positioned = self
+        positioned.position = FilePosition(pointer: nil, line: at.line, column: at.column)
+        return positioned
+    }
+}
+
 /// Where in a file a finding stands, when its message says ("at line 3, column 17"): JSON
 /// syntax errors carry one.
 public enum MessagePosition {
@@ -20,6 +31,8 @@ public enum LintLineFormat: String, CaseIterable, Sendable {
     case compact
     /// GitHub Actions workflow commands: `::error file=F,line=L,col=C,title=CODE::message`.
     case github
+    /// One SARIF 2.1.0 log for all the files (`SARIFReport`), not lines.
+    case sarif
 
     public func lines(_ record: LintRecord) -> [String] {
         if let error = record.error {
@@ -30,10 +43,10 @@ public enum LintLineFormat: String, CaseIterable, Sendable {
             ]
         }
         return record.findings.map { finding in
-            let position = MessagePosition.parse(finding.message)
+            let position = finding.positioned.position.flatMap { at in at.line.map { ($0, at.column ?? 1) } }
             switch self {
-            case .text, .compact:
-                let at = position.map { ":\($0.line):\($0.column)" } ?? ""
+            case .text, .compact, .sarif:
+                let at = position.map { ":\($0.0):\($0.1)" } ?? ""
                 return
                     "\(record.file)\(at): \(finding.severity.rawValue): \(finding.code.rawValue): \(TerminalReport(colour: false).clean(finding.message))"
             case .github:
@@ -43,7 +56,7 @@ public enum LintLineFormat: String, CaseIterable, Sendable {
                     case .warning: "warning"
                     case .info: "notice"
                     }
-                let at = position.map { ",line=\($0.line),col=\($0.column)" } ?? ""
+                let at = position.map { ",line=\($0.0),col=\($0.1)" } ?? ""
                 return
                     "::\(command) file=\(Self.property(record.file))\(at),title=\(Self.property(finding.code.rawValue))::\(Self.data(finding.message))"
             }

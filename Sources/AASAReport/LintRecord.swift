@@ -27,27 +27,12 @@ public struct LintRecord: Codable, Sendable, Equatable {
         associations = try AssociationRecords(from: decoder)
     }
 
-    /// A finding as `lint --json` writes it: the report's fields, and `line` and `column` when
-    /// the finding has a position in the file.
-    struct PositionedFinding: Encodable {
-        let finding: Finding
-        func encode(to encoder: any Encoder) throws {
-            try finding.encode(to: encoder)
-            if let position = MessagePosition.parse(finding.message) {
-                var container = encoder.container(keyedBy: Keys.self)
-                try container.encode(position.line, forKey: .line)
-                try container.encode(position.column, forKey: .column)
-            }
-        }
-        enum Keys: String, CodingKey { case line, column }
-    }
-
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
         try container.encode(verdict, forKey: .verdict)
         try container.encodeIfPresent(appIDs, forKey: .appIDs)
-        try container.encode(findings.map(PositionedFinding.init), forKey: .findings)
+        try container.encode(findings.map(\.positioned), forKey: .findings)
         try container.encodeIfPresent(error, forKey: .error)
         try associations.encode(to: encoder)
     }

@@ -158,7 +158,7 @@ public struct TerminalReport: Sendable {
             let explanation = finding.code.definition
             lines.append("")
             lines.append(
-                "  \(paint(finding.severity)) \(paint(finding.code.rawValue, .bold)) \(paint("(\(finding.location.rawValue))", .dim))\(overridden)"
+                "  \(paint(finding.severity)) \(paint(finding.code.rawValue, .bold)) \(paint("(\(Self.place(finding)))", .dim))\(overridden)"
             )
             lines.append("          \(clean(finding.message))")
             lines.append(paint("          Why: \(explanation.meaning)", .dim))
@@ -171,6 +171,12 @@ public struct TerminalReport: Sendable {
             }
         }
         return lines
+    }
+
+    /// Where a finding is: its location, and its line and column in the file when it has them.
+    static func place(_ finding: Finding) -> String {
+        guard let line = finding.position?.line else { return finding.location.rawValue }
+        return "\(finding.location.rawValue), line \(line), column \(finding.position?.column ?? 1)"
     }
 
     func fetchLine(_ fetch: FetchRecord) -> String {

@@ -115,7 +115,8 @@ import Testing
         // The invalid body, escaped, with the JSON error marked where the parser stopped.
         #expect(
             html.contains(
-                #"<mark title="line 1, column 1: the JSON error">&lt;</mark>script&gt;alert(3)&lt;/script&gt;"#),
+                #"<pre class="file"><mark title="line 1, column 1: json.invalid: Not valid JSON: unexpected &#39;&lt;&#39;, expected a value at line 1, column 1.">&lt;script&gt;alert(3)&lt;/script&gt;</mark></pre>"#
+            ),
             "\(html)")
         #expect(html.contains("&lt;img src=x onerror=alert(2)&gt;"))
     }

@@ -136,11 +136,74 @@ import Testing
         #expect(
             github.stdout.hasPrefix("::error file=bad.json,line=2,col=30,title=json.invalid::Not valid JSON"),
             "\(github.stdout)")
-        let json = try await run(["lint", "bad.json", "--json"], in: directory.url)
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        let finding = try #require((records.first?["findings"] as? [[String: Any]])?.first)
+        let finding = try await firstLintFinding("bad.json", in: directory)
         #expect(finding["line"] as? Int == 2 && finding["column"] as? Int == 30)
         #expect(finding["docs"] as? String == "docs/findings.md#json.invalid")
+    }
+
+    /// The first finding of `lint FILE --json`, as a dictionary.
+    func firstLintFinding(_ file: String, in directory: TemporaryDirectory) async throws -> [String: Any] {
+        let json = try await run(["lint", file, "--json"], in: directory.url)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        return try #require((records.first?["findings"] as? [[String: Any]])?.first)
+    }
+
+    /// A finding about a place in a pretty-printed file is annotated on its line, in every
+    /// format: an unknown key on line 7.
+    @Test func findingsCarryTheirPlaceInTheFile() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = """
+            {
+              "applinks": {
+                "details": [
+                  {
+                    "appIDs": ["\(TestWorld.appID)"],
+                    "components": [
+                      {"pth": "/buy/*", "/": "/x/*"}
+                    ]
+                  }
+                ]
+              }
+            }
+            """
+        try file.write(to: directory.url.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
+        let compact = try await run(["lint", "aasa.json", "--format", "compact"], in: directory.url)
+        #expect(compact.stdout.contains("aasa.json:7:19: warning: component.unknown-key: "), "\(compact.stdout)")
+        let github = try await run(["lint", "aasa.json", "--format", "github"], in: directory.url)
+        #expect(
+            github.stdout.hasPrefix("::warning file=aasa.json,line=7,col=19,title=component.unknown-key::"),
+            "\(github.stdout)")
+        let finding = try await firstLintFinding("aasa.json", in: directory)
+        #expect(finding["pointer"] as? String == "/applinks/details/0/components/0/pth")
+        #expect(finding["line"] as? Int == 7 && finding["column"] as? Int == 19)
+        let text = try await run(["lint", "aasa.json"], in: directory.url)
+        #expect(text.stdout.contains("component.unknown-key (file, line 7, column 19)"), "\(text.stdout)")
+
+        // SARIF 2.1.0: one rule per code, the result at its region, pointing at its rule.
+        let sarif = try await run(["lint", "aasa.json", "--format", "sarif"], in: directory.url)
+        #expect(sarif.status == 0, "\(sarif.stderr)")
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])
+        #expect(log["version"] as? String == "2.1.0")
+        #expect(log["$schema"] as? String == "https://json.schemastore.org/sarif-2.1.0.json")
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        let driver = try #require((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["name"] as? String == "aasa-audit")
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        #expect(rules.compactMap { $0["id"] as? String } == FindingCode.allCases.map(\.rawValue))
+        #expect(rules.allSatisfy { (($0["help"] as? [String: Any])?["text"] as? String)?.hasPrefix("Fix: ") == true })
+        let result = try #require((runs.first?["results"] as? [[String: Any]])?.first)
+        #expect(result["ruleId"] as? String == "component.unknown-key" && result["level"] as? String == "warning")
+        let index = try #require(result["ruleIndex"] as? Int)
+        #expect(rules[index]["id"] as? String == "component.unknown-key")
+        let location = try #require((result["locations"] as? [[String: Any]])?.first)
+        let physical = try #require(location["physicalLocation"] as? [String: Any])
+        #expect((physical["artifactLocation"] as? [String: Any])?["uri"] as? String == "aasa.json")
+        let region = try #require(physical["region"] as? [String: Any])
+        #expect(region["startLine"] as? Int == 7 && region["startColumn"] as? Int == 19)
+        #expect(
+            (location["logicalLocations"] as? [[String: Any]])?.first?["fullyQualifiedName"] as? String
+                == "/applinks/details/0/components/0/pth")
     }
 
     @Test func aDashReadsStandardInput() async throws {

@@ -56,6 +56,32 @@ struct SharedCorpusTests {
         #expect(invalid == 14)
     }
 
+    /// Every finding the checks place in a real file is found in it: its pointer names a value
+    /// there, and it has a line and column.
+    @Test func sharedCorpusFindingsArePlacedInTheirFiles() throws {
+        var placed = 0
+        var unplaced: [String] = []
+        for (file, _) in try SharedCorpus.manifest() {
+            for finding in try SharedCorpus.check(file).findings where finding.location == .wellKnown {
+                guard let position = finding.position else {
+                    if finding.code.definition.category == .content,
+                        ![.appIDMalformed, .applinksMissing].contains(finding.code),
+                        !finding.message.hasPrefix("…")
+                    {
+                        unplaced.append("\(file): \(finding.code.rawValue): \(finding.message)")
+                    }
+                    continue
+                }
+                #expect(
+                    position.line != nil && position.column != nil,
+                    "\(file): \(position.pointer ?? "-") \(finding.message)")
+                placed += 1
+            }
+        }
+        #expect(placed > 40, "\(placed) findings placed")
+        #expect(unplaced.isEmpty, "\(unplaced.prefix(10))")
+    }
+
     @Test(arguments: [
         // Pinned by hand: what these real files must yield.
         ("0001.json", ["json.invalid/error/well-known"], "trailing comma"),

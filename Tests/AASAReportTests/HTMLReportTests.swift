@@ -159,3 +159,25 @@ import Testing
         #expect(text.contains("Identical to the file above"))
     }
 }
+
+/// The served file in the HTML is marked where each finding about a place in it stands.
+@Suite struct HTMLMarkedFileTests {
+    @Test func eachPlacedFindingIsMarkedInTheFileShown() {
+        let pretty =
+            "{\n  \"applinks\": {\n    \"details\": [\n      {\n        \"appIDs\": [\"A.b\"],\n        \"pth\": \"/x\"\n      }\n    ]\n  }\n}"
+        var unknown = Finding(
+            code: .entryUnknownKey, severity: .warning, location: .wellKnown,
+            message: "Unknown key \"pth\" in applinks.details[0]")
+        // The position in the bytes served (minified), which the pretty text does not share.
+        unknown.position = FilePosition(pointer: "/applinks/details/0/pth", line: 1, column: 60)
+        let report = Samples.domain("marked.example", findings: [unknown])
+        let html = HTMLReport().row(
+            index: 0, report: report,
+            files: [ServedFileDisplay(location: .wellKnown, sha256: "00", content: .text(pretty))])
+        #expect(
+            html.contains(
+                #"        &quot;pth&quot;: <mark title="line 6, column 16: entry.unknown-key: Unknown key &quot;pth&quot; in applinks.details[0]">&quot;/x&quot;</mark>"#
+            ), "\(html)")
+        #expect(html.components(separatedBy: "<mark").count - 1 == 1)
+    }
+}

@@ -178,10 +178,12 @@ public enum AssetLinksChecks {
         var findings = list.problems.map { problem -> Finding in
             let place = problem.place.isEmpty ? "" : "\(problem.place): "
             let message = prefix + place + problem.message
-            if let severity = problem.severity {
-                return Finding(code: problem.code, severity: severity, location: location, message: message)
-            }
-            return Finding(problem.code, location, message)
+            var finding =
+                problem.severity.map { Finding(code: problem.code, severity: $0, location: location, message: message) }
+                ?? Finding(problem.code, location, message)
+            // An included list's places are in that list, not in this file.
+            if includedFile == nil { finding.position = problem.position }
+            return finding
         }
         if offline {
             var seen: Set<String> = []

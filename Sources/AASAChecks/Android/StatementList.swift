@@ -47,6 +47,8 @@ public struct StatementList: Sendable, Equatable {
         public var place: String
         public var message: String
         public var severity: Severity? = nil
+        /// The same place as data: its pointer, line and column.
+        public var position: FilePosition? = nil
     }
 
     public var statements: [Statement] = []
@@ -123,11 +125,14 @@ public struct StatementList: Sendable, Equatable {
         let bytes: [UInt8]
         let secure: Bool
 
-        func place(_ index: Int, _ path: [JSONLocator.Step] = []) -> String {
+        func position(_ index: Int, _ path: [JSONLocator.Step] = []) -> FilePosition {
             let steps = [JSONLocator.Step.index(index)] + path
             let position = JSONLocator.locate(steps, in: bytes)
-            let at = position.map { " (line \($0.line), column \($0.column))" } ?? ""
-            return "[\(index)] \(JSONLocator.pointer(steps))\(at)"
+            return FilePosition(pointer: JSONLocator.pointer(steps), line: position?.line, column: position?.column)
+        }
+        func place(_ index: Int, _ path: [JSONLocator.Step] = []) -> String {
+            let at = position(index, path)
+            return "[\(index)] \(at.pointer ?? "")\(at.line.map { " (line \($0), column \(at.column ?? 1))" } ?? "")"
         }
 
         func read(_ element: JSONValue, at index: Int, into list: inout StatementList) {
@@ -136,7 +141,8 @@ public struct StatementList: Sendable, Equatable {
                 list.problems.append(
                     Problem(
                         code: code, effect: .skipsStatement, place: place(index, path),
-                        message: "\(why) Google's parser reports an error and skips this statement\(lost)."))
+                        message: "\(why) Google's parser reports an error and skips this statement\(lost).",
+                        position: position(index, path)))
             }
             guard case .object(let statement) = element else {
                 skip(
@@ -157,7 +163,7 @@ public struct StatementList: Sendable, Equatable {
                         code: .assetlinksDynamicRules, effect: .notice, place: place(index, [.key("exclude")]),
                         message:
                             "An \"exclude\" object beside the target is not Android's syntax (it circulates in blog posts): Android ignores it, so nothing is excluded. \(DynamicAppLinkRules.syntax)",
-                        severity: .warning))
+                        severity: .warning, position: position(index, [.key("exclude")])))
             }
             guard let target = statement["target"] else {
                 skip(.assetlinksStatement, [], "The statement has no target (\"no target specified\").")
