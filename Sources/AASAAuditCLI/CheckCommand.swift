@@ -16,7 +16,11 @@ struct CheckCommand: AsyncParsableCommand {
         name: .customLong("app-id"), help: ArgumentHelp("An app ID the file must name (repeatable).", valueName: "id"))
     var appIDs: [String] = []
     @OptionGroup var assetLinks: AssetLinksAppOptions
-    @Flag(help: "Print the domain's JSON record, as the audit report holds it.") var json = false
+    @Flag(
+        help:
+            "Print a JSON array of the domains' records, as the audit report holds them (one shape for any number of domains)."
+    )
+    var json = false
     @Option(help: "The least severity that fails: error, or warning.") var failOn: FailThreshold = .error
     @OptionGroup var validation: ValidationOptionGroup
     @OptionGroup var deviceView: DeviceViewOptions
@@ -40,8 +44,8 @@ struct CheckCommand: AsyncParsableCommand {
             }
             reports.append(report)
         }
-        // One domain: its record; several: an array of them.
-        if json { console.print(reports.count == 1 ? try prettyJSON(reports[0]) : try prettyJSON(reports)) }
+        // Always an array, one record per domain, whatever their number.
+        if json { console.print(try prettyJSON(reports)) }
         try endCommand(with: ExitPolicy.verdicts(reports.map(\.verdict), failOn: failOn.severity))
     }
 }

@@ -21,6 +21,11 @@ struct MatchCommand: AsyncParsableCommand {
     var domain: String?
     @Argument(help: "With --file: the URLs. Without: the domain, then the URLs.") var arguments: [String]
     @Flag(help: "Print a JSON array, one object per URL, in argument order.") var json = false
+    @Option(
+        help: ArgumentHelp(
+            "Exit 1 unless every URL is decided this way: app (opens an app), browser (stays in the browser) or an app ID (opens that app). A CI guard for the URLs a team cares about.",
+            valueName: "app|browser|APPID"))
+    var expect: String?
     @OptionGroup var assetLinks: AssetLinksAppOptions
     @OptionGroup var fetch: FetchOptions
 
@@ -34,6 +39,9 @@ struct MatchCommand: AsyncParsableCommand {
         if file != nil, arguments.isEmpty { throw ValidationError("Give at least one URL to match.") }
         do { try URLMatching.validate(urls) } catch { throw ValidationError(error.message) }
         try assetLinks.validateForMatch()
+        if let expect, MatchExpectation(expect) == nil {
+            throw ValidationError("--expect must be app, browser or an app ID (TEAMID.bundle.id), not '\(expect)'.")
+        }
     }
 
     var urls: [String] { file == nil ? Array(arguments.dropFirst()) : arguments }
@@ -49,5 +57,9 @@ struct MatchCommand: AsyncParsableCommand {
             }
         let console = StandardConsole()
         console.print(json ? try prettyJSON(records) : TerminalReport(colour: console.colour).matches(records))
+        guard let expectation = expect.flatMap(MatchExpectation.init) else { return }
+        let wrong = records.filter { !expectation.holds(for: $0) }
+        wrong.forEach { console.printError("aasa-audit: \(TerminalReport.clean(expectation.mismatch($0)))\n") }
+        try endCommand(with: wrong.isEmpty ? .success : .failed)
     }
 }

@@ -2,6 +2,22 @@
 /// bytes, read as UTF-8; an invalid escape stays literal text; bytes that are not UTF-8 become
 /// U+FFFD.
 enum PercentDecoding {
+    /// The text with each byte outside ASCII written as `%XX` (upper case), as a browser sends
+    /// a path typed with `é`.
+    static func encodeNonASCII(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        let digits = Array("0123456789ABCDEF")
+        var result = ""
+        for byte in text.utf8 {
+            if byte < 0x80 {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+            }
+        }
+        return result
+    }
+
     static func decode(_ text: String) -> String {
         guard text.contains("%") else { return text }
         var bytes: [UInt8] = []

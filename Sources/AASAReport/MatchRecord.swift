@@ -11,6 +11,15 @@ public struct MatchRecord: Encodable, Sendable {
     /// The rule that decided; absent when none did (`none`, `undecided`).
     public var rule: RuleRecord?
     public var reason: String
+    /// For a URL no rule decided (`none`): the rule that came closest, and what it failed on.
+    public var nearest: NearestRecord?
+
+    public struct NearestRecord: Encodable, Sendable {
+        public var rule: RuleRecord
+        /// `path`, `query`, `fragment`: the parts of the URL the rule failed on.
+        public var failed: [NearMiss.Part]
+        public var explanation: String
+    }
 
     public struct RuleRecord: Encodable, Sendable {
         /// Where the rule stands in the file: `applinks.details[0].components[1]`.
@@ -22,6 +31,12 @@ public struct MatchRecord: Encodable, Sendable {
         public var exclude: Bool
         /// The rule as written in the file: the component object, or the `paths` string.
         public var source: JSONValue
+
+        init(_ rule: RuleSet.Rule) {
+            self.init(
+                path: rule.path, entry: rule.entryIndex, index: rule.ruleIndex, kind: rule.kind, exclude: rule.exclude,
+                source: rule.source)
+        }
 
         public init(path: String, entry: Int, index: Int, kind: RuleSet.RuleKind, exclude: Bool, source: JSONValue) {
             self.path = path
@@ -41,20 +56,19 @@ public struct MatchRecord: Encodable, Sendable {
         self.reason = reason
     }
 
-    public init(url: String, decision: MatchDecision) {
+    public init(url: String, decision: MatchDecision, nearest: NearMiss? = nil) {
         self.url = url
         result = decision.outcome
         appIDs = decision.appIDs
         reason = decision.reason
-        rule = decision.rule.map {
-            RuleRecord(
-                path: $0.path, entry: $0.entryIndex, index: $0.ruleIndex, kind: $0.kind, exclude: $0.exclude,
-                source: $0.source)
+        rule = decision.rule.map(RuleRecord.init)
+        self.nearest = nearest.map {
+            NearestRecord(rule: RuleRecord($0.rule), failed: $0.failed, explanation: $0.explanation)
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case url, result, appIDs, rule, reason
+        case url, result, appIDs, rule, reason, nearest
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -64,5 +78,6 @@ public struct MatchRecord: Encodable, Sendable {
         try container.encode(appIDs, forKey: .appIDs)
         try container.encodeIfPresent(rule, forKey: .rule)
         try container.encode(reason, forKey: .reason)
+        try container.encodeIfPresent(nearest, forKey: .nearest)
     }
 }

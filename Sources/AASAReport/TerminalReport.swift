@@ -122,6 +122,11 @@ public struct TerminalReport: Sendable {
                     record.reason.prefix(1).lowercased()
                     + record.reason.dropFirst().dropLast(record.reason.hasSuffix(".") ? 1 : 0)
                 lines.append("  → \(paint("stays in the browser", .yellow)): \(clean(reason))")
+                if let nearest = record.nearest {
+                    let source = nearest.rule.source.prettyPrinted(indent: "").replacingOccurrences(of: "\n", with: " ")
+                    lines.append(paint("    nearest rule: \(clean(nearest.rule.path)) \(clean(source))", .dim))
+                    lines.append("    \(clean(nearest.explanation))")
+                }
             case .undecided:
                 lines.append("  → \(paint("undecided", .red)): \(clean(record.reason))")
             }

@@ -347,13 +347,16 @@ import Testing
         #expect(result.stdout.contains("150 pass, 0 warn, 0 fail"))
     }
 
+    /// One shape whatever the number of domains: an array of the report's records.
     @Test func checkJSONIsTheReportRecord() async throws {
         let world = try TestWorld()
         let result = try await run(
             ["check", "otherapp.aasa.test", "--json", "--app-id", TestWorld.appID] + fetchArguments(world),
             in: world.directory.url)
         #expect(result.status == 1)
-        let record = try JSONReport.makeDecoder().decode(DomainReport.self, from: Data(result.stdout.utf8))
+        let records = try JSONReport.makeDecoder().decode([DomainReport].self, from: Data(result.stdout.utf8))
+        #expect(records.count == 1)
+        let record = try #require(records.first)
         #expect(record.domain == "otherapp.aasa.test")
         #expect(record.findings.map(\.code) == [.appIDMissing])
         #expect(record.fetches.map(\.label) == [".well-known as Apple's bot", "root"])
@@ -415,6 +418,47 @@ import Testing
         #expect((records[1]["rule"] as? [String: Any])?["path"] as? String == "applinks.details[0].components[0]")
         #expect((records[0]["rule"] as? [String: Any])?["index"] as? Int == 1)
         #expect(records[2]["rule"] == nil, "absent when no rule decided")
+
+        // The nearest rule, in words and in JSON.
+        #expect(
+            text.stdout.contains("    nearest rule: applinks.details[0].components[1] { \"/\": \"/buy/*\" }"),
+            "\(text.stdout)")
+        #expect(text.stdout.contains("    the path /about does not match /buy/*"))
+        let near = try await run(
+            ["match", "--file", "aasa.json", "--json", "https://acme.example/Buy/1"], in: directory.url)
+        let nearest = try #require(
+            (try JSONSerialization.jsonObject(with: Data(near.stdout.utf8)) as? [[String: Any]])?.first?["nearest"]
+                as? [String: Any])
+        #expect(nearest["failed"] as? [String] == ["path"])
+        #expect((nearest["rule"] as? [String: Any])?["path"] as? String == "applinks.details[0].components[1]")
+        #expect((nearest["explanation"] as? String)?.contains("it would ignoring case") == true)
+
+        // --expect: a CI guard.
+        let guarded = ["match", "--file", "aasa.json", "https://acme.example/buy/1", "https://acme.example/help/x"]
+        let allApp = try await run(guarded + ["--expect", "app"], in: directory.url)
+        #expect(allApp.status == 1)
+        #expect(
+            allApp.stderr.contains(
+                "aasa-audit: https://acme.example/help/x: expected to open an app, but it stays in the browser (Excluded by applinks.details[0].components[0].)"
+            ), "\(allApp.stderr)")
+        #expect(!allApp.stderr.contains("buy/1"))
+        let buy = try await run(
+            ["match", "--file", "aasa.json", "https://acme.example/buy/1", "--expect", "ABCDE12346.com.acme.app"],
+            in: directory.url)
+        #expect(buy.status == 0, "\(buy.stderr)")
+        let other = try await run(
+            ["match", "--file", "aasa.json", "https://acme.example/buy/1", "--expect", "ABCDE12346.com.acme.other"],
+            in: directory.url)
+        #expect(other.status == 1 && other.stderr.contains("but it opens ABCDE12346.com.acme.app"))
+        let browser = try await run(
+            [
+                "match", "--file", "aasa.json", "https://acme.example/help/x", "https://acme.example/about", "--expect",
+                "browser",
+            ],
+            in: directory.url)
+        #expect(browser.status == 0, "\(browser.stderr)")
+        let typo = try await run(guarded + ["--expect", "apps"], in: directory.url)
+        #expect(typo.status == 2 && typo.stderr.contains("--expect must be app, browser or an app ID"))
 
         let bad = try await run(["match", "--file", "aasa.json", "acme.example/no-scheme"], in: directory.url)
         #expect(bad.status == 2)

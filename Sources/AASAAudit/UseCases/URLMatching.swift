@@ -36,8 +36,11 @@ public enum URLMatching {
         let (file, servingHost) = try await load(source)
         return urls.map { url in
             let parsed = try! MatchURL.parse(url).get()  // validated above
-            return MatchRecord(
-                url: url, decision: Matcher(file: file, domain: servingHost ?? parsed.host).decide(parsed))
+            let matcher = Matcher(file: file, domain: servingHost ?? parsed.host)
+            let decision = matcher.decide(parsed)
+            // No rule decided: which came closest, and what it failed on.
+            let nearest = decision.outcome == .none ? matcher.nearestRule(to: parsed) : nil
+            return MatchRecord(url: url, decision: decision, nearest: nearest)
         }
     }
 
@@ -83,5 +86,51 @@ public enum URLMatching {
             throw UnusableFile(message: "\(name) is not a JSON object.", exitStatus: .usage)
         }
         return object
+    }
+}
+
+/// `match --expect`: how each URL must be decided, a CI guard for the URLs a team cares about.
+public enum MatchExpectation: Sendable, Equatable {
+    /// Opens an app, any app.
+    case app
+    /// Stays in the browser: excluded, or no rule matches.
+    case browser
+    /// Opens this app.
+    case appID(String)
+
+    /// `app`, `browser`, or an app ID (`TEAMID.bundle.id`, or another platform's app name).
+    public init?(_ text: String) {
+        switch text {
+        case "app": self = .app
+        case "browser": self = .browser
+        case let id where id.contains(".") && !id.contains(where: \.isWhitespace): self = .appID(id)
+        default: return nil
+        }
+    }
+
+    /// Whether the URL was decided as expected.
+    public func holds(for record: MatchRecord) -> Bool {
+        switch self {
+        case .app: record.result == .app
+        case .browser: record.result == .excluded || record.result == .none
+        case .appID(let id): record.result == .app && record.appIDs.first == id
+        }
+    }
+
+    /// What was expected and what happened, for a URL it does not hold for.
+    public func mismatch(_ record: MatchRecord) -> String {
+        let expected =
+            switch self {
+            case .app: "to open an app"
+            case .browser: "to stay in the browser"
+            case .appID(let id): "to open \(id)"
+            }
+        let got =
+            switch record.result {
+            case .app: "it opens \(record.appIDs.first ?? "an app")"
+            case .excluded, .none: "it stays in the browser (\(record.reason))"
+            case .undecided: "it was not decided (\(record.reason))"
+            }
+        return "\(record.url): expected \(expected), but \(got)"
     }
 }

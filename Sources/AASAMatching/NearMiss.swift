@@ -1,0 +1,125 @@
+/// For a URL no rule decides: the rule that came closest and the parts of the URL it failed
+/// on, so that a developer sees what to change. Pure; within a match budget of its own.
+public struct NearMiss: Sendable {
+    /// A part of the URL a rule tests.
+    public enum Part: String, Sendable, Codable {
+        case path
+        case query
+        case fragment
+    }
+
+    public var rule: RuleSet.Rule
+    /// The parts the rule failed on, in the URL's order.
+    public var failed: [Part]
+    /// What failed, in words: the part as the rule compared it, the pattern, and what would
+    /// have matched (another case, the other percent-encoding).
+    public var explanation: String
+}
+
+extension Matcher {
+    /// The rule (not an exclusion) that comes closest to deciding `url` (its path matching, or nearly; then the
+    /// longest literal start shared with the path; then the fewest parts failing; then the
+    /// first in the file), and what it failed on;
+    /// nil when the file has no rule or speaks for another host.
+    public func nearestRule(to url: MatchURL) -> NearMiss? {
+        guard url.host == domain else { return nil }
+        let parts = URLParts(url)
+        var budget = MatchBudget()
+        var best: (score: (Int, Int, Int, Int), miss: NearMiss)?
+        for entry in rules.entries {
+            // A rule that would exclude the URL is no way to open it.
+            for rule in entry.rules where !rule.exclude {
+                let (failures, nearPath) = Self.failures(of: rule, parts, variables: rules.variables, budget: &budget)
+                if budget.exhausted { return best?.miss }
+                let failed = failures.map(\.part)
+                let shared = Self.sharedStart(rule.pathPatterns.first?.source ?? "", parts.path)
+                // The path first (matching, or nearly: another case or encoding), then the
+                // longest literal start shared with it, then the fewest failing parts.
+                let score = (failed.contains(.path) ? 0 : 1, nearPath ? 1 : 0, shared, -failed.count)
+                guard best.map({ score > $0.score }) ?? true else { continue }
+                let words = failures.map(\.words).joined(separator: "; ")
+                best = (
+                    score,
+                    NearMiss(
+                        rule: rule, failed: failed,
+                        explanation: failures.isEmpty
+                            ? "it matches, but its entry names no app, so it decides nothing" : words)
+                )
+            }
+        }
+        return best?.miss
+    }
+
+    /// Each part the rule fails on, with why in words; and whether the path would match in
+    /// another case or percent-encoding.
+    static func failures(
+        of rule: RuleSet.Rule, _ url: URLParts, variables: VariableTable, budget: inout MatchBudget
+    ) -> (failures: [(part: NearMiss.Part, words: String)], nearPath: Bool) {
+        var failures: [(NearMiss.Part, String)] = []
+        var nearPath = false
+        let path = rule.percentEncoded ? url.path : url.decodedPath
+        if !rule.pathPatterns.contains(where: { $0.matches(path, budget: &budget) }) {
+            let pattern = rule.pathPatterns.first?.source ?? ""
+            var words = "the path \(path) does not match \(pattern)"
+            let others =
+                rule.percentEncoded ? [url.decodedPath, PercentDecoding.encodeNonASCII(url.path)] : [url.path]
+            let folded = PathRule.patterns(pattern, variables: variables, caseSensitive: false)
+            if let other = others.first(where: { other in
+                other != path && rule.pathPatterns.contains { $0.matches(other, budget: &budget) }
+            }) {
+                words +=
+                    rule.percentEncoded
+                    ? " (it would written as \(other): the rule compares the path as written, percent-encoded, since percentEncoded is true)"
+                    : " (it would as written, \(other): the rule compares it decoded, percentEncoded is false)"
+                nearPath = true
+            } else if rule.caseSensitive, folded.contains(where: { $0.matches(path, budget: &budget) }) {
+                words += " (it would ignoring case: the rule is case-sensitive, the default; \"caseSensitive\": false)"
+                nearPath = true
+            }
+            failures.append((.path, words))
+        }
+        guard rule.kind == .components else { return (failures, nearPath) }
+        switch rule.query {
+        case .any:
+            break
+        case .whole(let pattern):
+            let query = rule.percentEncoded ? url.query : PercentDecoding.decode(url.query)
+            if !pattern.matches(query, budget: &budget) {
+                failures.append(
+                    (.query, "the query \(query.isEmpty ? "(none)" : query) does not match \(pattern.source)"))
+            }
+        case .items(let predicates):
+            let items = url.queryItems(decoded: !rule.percentEncoded, folded: !rule.caseSensitive)
+            for (name, pattern) in predicates {
+                let values = items.filter { $0.name == name }.map(\.value)
+                guard
+                    let wrong = (values.isEmpty ? [""] : values).first(where: { !pattern.matches($0, budget: &budget) })
+                else { continue }
+                failures.append(
+                    (
+                        .query,
+                        values.isEmpty
+                            ? "the query item \(name) is missing (it counts as empty, which \(name)=\(pattern.source) does not match)"
+                            : "the query item \(name)=\(wrong) does not match \(pattern.source)"
+                    ))
+                break
+            }
+        }
+        if let fragment = rule.fragment {
+            let text = rule.percentEncoded ? url.fragment : PercentDecoding.decode(url.fragment)
+            if !fragment.matches(text, budget: &budget) {
+                failures.append(
+                    (
+                        .fragment,
+                        "the fragment \(text.isEmpty ? "(none)" : "#" + text) does not match #\(fragment.source)"
+                    ))
+            }
+        }
+        return (failures, nearPath)
+    }
+
+    /// How many characters a pattern's literal start shares with the path.
+    static func sharedStart(_ pattern: String, _ path: String) -> Int {
+        zip(pattern.lowercased(), path.lowercased()).prefix { $0 == $1 && $0 != "*" && $0 != "?" }.count
+    }
+}
