@@ -69,12 +69,18 @@ public struct DomainAuditor: Sendable {
         let fetches =
             [origin.wellKnown.record, root.record] + [origin.browser, cdn].compactMap { $0?.record }
             + associations.flatMap(\.fetches)
+        // The platform the site runs on, from its answers' marks: the fixes name its settings.
+        let platform = [origin.wellKnown, root].lazy.compactMap {
+            HostingPlatform.detect($0.record.headers, host: target.domain)
+        }.first
+        let findings = FindingCauses.link(
+            validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings)))
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: fetches, appIDs: checked.appIDs,
-            findings: FindingCauses.link(
-                validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings))),
+            findings: PlatformFixes.apply(findings, platform: platform, status: origin.wellKnown.record.status),
             entitlements: target.services.isEmpty ? nil : target.services)
+        report.platform = platform
         for outcome in associations { report.associations.merge(outcome.records) }
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
             Self.servedBody(fetched, parsed: file)

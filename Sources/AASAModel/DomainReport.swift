@@ -44,6 +44,8 @@ public struct DomainReport: Codable, Sendable, Equatable {
     public var findings: [Finding]
     /// The entitlement entries that named this host, when it came from `--entitlements`.
     public var entitlements: [AssociatedService]?
+    /// The hosting platform or CDN its answers came from, when recognised (`HostingPlatform`).
+    public var platform: HostingPlatform?
     /// The sections of the other association files it was audited for (`AssociationFiles.swift`),
     /// encoded at the top level of the record.
     public var associations = AssociationRecords()
@@ -64,7 +66,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case domain, inputLine, expectedAppIDs, verdict, fetches, appIDs, findings, entitlements
+        case domain, inputLine, expectedAppIDs, verdict, fetches, appIDs, findings, entitlements, platform
     }
 
     public init(from decoder: any Decoder) throws {
@@ -77,6 +79,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
         appIDs = try container.decode(ServiceAppIDs.self, forKey: .appIDs)
         findings = try container.decode([Finding].self, forKey: .findings)
         entitlements = try container.decodeIfPresent([AssociatedService].self, forKey: .entitlements)
+        platform = try container.decodeIfPresent(HostingPlatform.self, forKey: .platform)
         associations = try AssociationRecords(from: decoder)
     }
 
@@ -90,6 +93,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
         try container.encode(appIDs, forKey: .appIDs)
         try container.encode(findings, forKey: .findings)
         try container.encodeIfPresent(entitlements, forKey: .entitlements)
+        try container.encodeIfPresent(platform, forKey: .platform)
         try associations.encode(to: encoder)
     }
 }

@@ -69,6 +69,17 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
     public var appleTryDirect: String?
     public var appleFrom: String?
     public var appleOriginFormat: String?
+    // Marks of the hosting platform or CDN (`HostingPlatform`).
+    public var via: String?
+    public var xCache: String?
+    public var cfRay: String?
+    public var amzCFID: String?
+    public var amzRequestID: String?
+    public var vercelID: String?
+    public var netlifyRequestID: String?
+    public var githubRequestID: String?
+    public var servedBy: String?
+    public var akamaiGRN: String?
 
     public init() {}
 
@@ -88,6 +99,16 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
         case appleTryDirect = "apple-try-direct"
         case appleFrom = "apple-from"
         case appleOriginFormat = "apple-origin-format"
+        case via
+        case xCache = "x-cache"
+        case cfRay = "cf-ray"
+        case amzCFID = "x-amz-cf-id"
+        case amzRequestID = "x-amz-request-id"
+        case vercelID = "x-vercel-id"
+        case netlifyRequestID = "x-nf-request-id"
+        case githubRequestID = "x-github-request-id"
+        case servedBy = "x-served-by"
+        case akamaiGRN = "akamai-grn"
     }
 
     /// The header names recorded, lower case.
@@ -114,6 +135,16 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
             case .appleTryDirect: \.appleTryDirect
             case .appleFrom: \.appleFrom
             case .appleOriginFormat: \.appleOriginFormat
+            case .via: \.via
+            case .xCache: \.xCache
+            case .cfRay: \.cfRay
+            case .amzCFID: \.amzCFID
+            case .amzRequestID: \.amzRequestID
+            case .vercelID: \.vercelID
+            case .netlifyRequestID: \.netlifyRequestID
+            case .githubRequestID: \.githubRequestID
+            case .servedBy: \.servedBy
+            case .akamaiGRN: \.akamaiGRN
             }
         if self[keyPath: path] == nil { self[keyPath: path] = value }
     }

@@ -81,6 +81,8 @@ public struct Finding: Codable, Sendable, Hashable {
     public var causedBy: FindingCause?
     /// Where in the file it is, when it is about a place in one.
     public var position: FilePosition?
+    /// The fix on the platform the site runs on, beside the catalog's generic one.
+    public var platformFix: PlatformFix?
 
     /// A finding at an explicit severity: for decoding, and for the policies that lower one
     /// (the root copy's findings). Checks use the catalog's initialisers instead.
@@ -94,7 +96,7 @@ public struct Finding: Codable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey {
         case code, severity, location, message, fix, docs
         case overriddenFrom = "severityOverriddenFrom"
-        case causedBy, pointer, line, column
+        case causedBy, pointer, line, column, platformFix
     }
 
     public init(from decoder: any Decoder) throws {
@@ -105,6 +107,7 @@ public struct Finding: Codable, Sendable, Hashable {
         message = try container.decode(String.self, forKey: .message)
         overriddenFrom = try container.decodeIfPresent(Severity.self, forKey: .overriddenFrom)
         causedBy = try container.decodeIfPresent(FindingCause.self, forKey: .causedBy)
+        platformFix = try container.decodeIfPresent(PlatformFix.self, forKey: .platformFix)
         let pointer = try container.decodeIfPresent(String.self, forKey: .pointer)
         let line = try container.decodeIfPresent(Int.self, forKey: .line)
         if pointer != nil || line != nil {
@@ -123,6 +126,7 @@ public struct Finding: Codable, Sendable, Hashable {
         try container.encode(message, forKey: .message)
         try container.encodeIfPresent(overriddenFrom, forKey: .overriddenFrom)
         try container.encodeIfPresent(causedBy, forKey: .causedBy)
+        try container.encodeIfPresent(platformFix, forKey: .platformFix)
         if let position {
             try container.encodeIfPresent(position.pointer, forKey: .pointer)
             try container.encodeIfPresent(position.line, forKey: .line)
@@ -144,6 +148,12 @@ public struct FindingCause: Codable, Sendable, Hashable {
         code = finding.code
         location = finding.location
     }
+}
+
+/// A fix in the terms of the hosting platform a site runs on (`HostingPlatform`).
+public struct PlatformFix: Codable, Sendable, Hashable {
+    public var platform: HostingPlatform
+    public var fix: String
 }
 
 /// A place in a file: its JSON pointer (RFC 6901; `""` for the whole document; none for a

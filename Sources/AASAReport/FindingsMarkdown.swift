@@ -30,7 +30,39 @@ public enum FindingsMarkdown {
                 )
             }
         }
+        lines += platformSection()
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The fixes by hosting platform (`PlatformFixes`): how a platform is recognised, its
+    /// documentation, and its fix per code.
+    static func platformSection() -> [String] {
+        var lines = [
+            "", "## Fixes by hosting platform", "",
+            "A domain's record names the hosting platform or CDN its answers came from (`platform`), recognised by the",
+            "marks it leaves in the response: `x-vercel-id` or `server: Vercel`; `x-nf-request-id` or `server: Netlify`;",
+            "`x-github-request-id` or `server: GitHub.com`; a `*.web.app` or `*.firebaseapp.com` host (Firebase Hosting);",
+            "`server: AmazonS3` or `x-amz-request-id` (Amazon S3); `x-amz-cf-id` or `CloudFront` in `via` or `x-cache`;",
+            "`cf-ray` or `server: cloudflare`; `akamai-grn` or `server: AkamaiGHost`; `x-served-by: cache-…` (Fastly).",
+            "For the findings below, the report gives that platform's fix beside the generic one (`platformFix`). A",
+            "Firebase site on a custom domain shows only Fastly's marks, and is named Fastly: its fixes are Firebase's below.",
+        ]
+        for platform in HostingPlatform.allCases {
+            var seen = Set<String>()
+            let rows = FindingCode.allCases.flatMap { code in
+                [nil, 403].compactMap { status in PlatformFixes.fix(code, on: platform, status: status) }
+                    .filter { seen.insert($0).inserted }.map { (code, $0) }
+            }
+            guard !rows.isEmpty else { continue }
+            lines += ["", "### \(platform.name)", ""]
+            let docs = PlatformFixes.documentation(platform)
+            if !docs.isEmpty {
+                lines += ["Documentation: " + docs.map { "<\($0)>" }.joined(separator: ", ") + ".", ""]
+            }
+            lines += ["| code | the fix on \(platform.name) |", "| --- | --- |"]
+            for (code, fix) in rows { lines.append("| [`\(code.rawValue)`](#\(code.rawValue)) | \(escape(fix)) |") }
+        }
+        return lines
     }
 
     static func escape(_ text: String) -> String {

@@ -23,6 +23,7 @@ extension RowView: MustacheParent {
         case "rank": rank
         case "causes": causes
         case "line": line
+        case "platform": platform
         default: nil
         }
     }
@@ -51,6 +52,8 @@ extension FindingView: MustacheParent {
         case "fix": fix
         case "overriddenFrom": overriddenFrom
         case "showsFix": showsFix
+        case "platformFix": platformFix
+        case "platformName": platformName
         case "consequences": consequences
         case "hasConsequences": hasConsequences
         default: nil

@@ -185,6 +185,8 @@ struct RowView {
     let rank: Int
     let causes: Int
     let line: Int
+    /// The hosting platform recognised, by name.
+    let platform: String?
     let services: [ServiceView]
     let hasServices: Bool
     let files: [FileView]
@@ -206,6 +208,7 @@ struct RowView {
             .map(\.code.rawValue).joined(separator: " ")
         rank = Verdict.allCases.firstIndex(of: report.verdict) ?? 0
         causes = report.findings.filter(\.isHeadline).count
+        platform = report.platform?.name
         line = report.inputLine ?? 0
         let ids = report.appIDs
         services = ids.byService.compactMap { service, list in
@@ -299,6 +302,9 @@ struct FindingView {
     let why: String
     let fix: String
     let showsFix: Bool
+    /// The fix on the platform the site runs on, and its name.
+    let platformFix: String?
+    let platformName: String?
     /// The findings that follow from this one.
     let consequences: [FindingView]
     let hasConsequences: Bool
@@ -312,6 +318,8 @@ struct FindingView {
         why = finding.code.definition.meaning
         fix = finding.code.definition.fix
         showsFix = finding.severity != .info
+        platformFix = finding.platformFix?.fix
+        platformName = finding.platformFix?.platform.name
         self.consequences = consequences.map { FindingView($0) }
         hasConsequences = !consequences.isEmpty
     }

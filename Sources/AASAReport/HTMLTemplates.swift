@@ -200,9 +200,9 @@ enum HTMLTemplates {
         <section class="domain {{verdict}}" id="{{domain}}" data-verdict="{{verdict}}" data-codes="{{codes}}" data-domain="{{domain}}" data-rank="{{rank}}" data-causes="{{causes}}" data-line="{{line}}">
         <div class="row"><span class="badge {{verdict}}">{{verdict}}</span><a class="name" href="#{{domain}}">{{domain}}</a>
         {{#locations}}<span class="loc">{{name}} <span class="{{tone}}">{{summary}}</span></span>{{/locations}}
-        <span class="loc">{{inputLine}}</span></div>
+        <span class="loc">{{inputLine}}</span>{{#platform}}<span class="loc">on {{platform}}</span>{{/platform}}</div>
         {{#hasFindings}}<ul class="findings">
-        {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span>{{#overriddenFrom}}<br><span class="where" title="changed by --severity">was {{overriddenFrom}}</span>{{/overriddenFrom}}</span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span>{{#showsFix}}<div class="fix"><b>Fix:</b> {{fix}}</div>{{/showsFix}}{{#hasConsequences}}<ul class="follows">{{#consequences}}<li>↳ follows: <code>{{code}}</code> {{message}} <span class="where">({{location}})</span></li>{{/consequences}}</ul>{{/hasConsequences}}<details class="why"><summary>why</summary>{{why}}</details></span></li>
+        {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span>{{#overriddenFrom}}<br><span class="where" title="changed by --severity">was {{overriddenFrom}}</span>{{/overriddenFrom}}</span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span>{{#showsFix}}<div class="fix"><b>Fix:</b> {{fix}}</div>{{/showsFix}}{{#platformFix}}<div class="fix"><b>On {{platformName}}:</b> {{platformFix}}</div>{{/platformFix}}{{#hasConsequences}}<ul class="follows">{{#consequences}}<li>↳ follows: <code>{{code}}</code> {{message}} <span class="where">({{location}})</span></li>{{/consequences}}</ul>{{/hasConsequences}}<details class="why"><summary>why</summary>{{why}}</details></span></li>
         {{/findings}}</ul>{{/hasFindings}}
         <details><summary>Details: {{#hasServices}}app IDs, {{/hasServices}}fetches and served file</summary>
         {{#hasExpected}}<p>Expected app IDs: <code>{{expected}}</code></p>{{/hasExpected}}

@@ -168,6 +168,9 @@ public struct TerminalReport: Sendable {
             lines.append("          \(clean(finding.message))")
             lines.append(paint("          Why: \(explanation.meaning)", .dim))
             lines.append(paint("          Fix: \(explanation.fix)", .dim))
+            if let platform = finding.platformFix {
+                lines.append("          Fix on \(platform.platform.name): \(clean(platform.fix))")
+            }
             for consequence in group.consequences {
                 lines.append(
                     paint(

@@ -362,6 +362,24 @@ import Testing
         #expect(record.fetches.map(\.label) == [".well-known as Apple's bot", "root"])
     }
 
+    /// The platform is recognised from the answer, and the fix names its setting.
+    @Test func checkNamesThePlatformAndItsFix() async throws {
+        let world = try TestWorld()
+        let result = try await run(
+            ["check", "sthree.aasa.test", "--json"] + fetchArguments(world), in: world.directory.url)
+        let record = try #require(
+            try JSONReport.makeDecoder().decode([DomainReport].self, from: Data(result.stdout.utf8)).first)
+        #expect(record.platform == .amazonS3)
+        let finding = try #require(record.findings.first { $0.code == .httpContentType })
+        #expect(finding.platformFix?.platform == .amazonS3)
+        #expect(finding.platformFix?.fix.contains("aws s3 cp") == true)
+        let text = try await run(["check", "sthree.aasa.test"] + fetchArguments(world), in: world.directory.url)
+        #expect(text.stdout.contains("          Fix on Amazon S3: S3 serves the Content-Type stored"), "\(text.stdout)")
+        let plain = try await run(
+            ["check", "textplain.aasa.test", "--json"] + fetchArguments(world), in: world.directory.url)
+        #expect(!plain.stdout.contains("platformFix") && !plain.stdout.contains("\"platform\""))
+    }
+
     // MARK: lint
 
     @Test func lintGivesEachFileAVerdictAndTheAuditExitCodes() async throws {

@@ -80,6 +80,13 @@ final class TestWorld: Sendable {
         case "missing": return .status(404, body: "<h1>Not Found</h1>")
         case "rootonly": return wellKnown ? .status(404) : .json(validFile)
         case "textplain": return .json(validFile, contentType: "text/plain")
+        case "sthree":
+            // As Amazon S3 answers for an object uploaded without a type.
+            return .respond(
+                status: 200,
+                headers: [
+                    ("Content-Type", "binary/octet-stream"), ("Server", "AmazonS3"), ("x-amz-request-id", "4Z7K2TQ9XW"),
+                ], body: Array(validFile.utf8))
         case "big":
             return .json(#"{"applinks":{"details":[]},"pad":""# + "\"" + String(repeating: "x", count: 200_000) + "\"}")
         case "empty": return .respond(status: 200, headers: [("Content-Type", "application/json")], body: [])

@@ -1,0 +1,64 @@
+import AASAModel
+import Foundation
+import Testing
+
+/// The hosting platform recognised from the headers it sends (recorded from real answers), and
+/// its fix beside the generic one; unknown platforms keep the generic fix.
+@Suite struct HostingPlatformTests {
+    /// Headers answers of each platform carried ("name: value" lines), the host they answered
+    /// for, and the platform they are from ("-" for none known).
+    static let recorded: [String] = [
+        "cloudflare | example.com | server: cloudflare | cf-ray: 8f1e2d3c4b5a6978-AMS",
+        "amazon-s3 | example.com | server: AmazonS3 | x-amz-cf-id: Qx1b== | via: 1.1 1a2b.cloudfront.net (CloudFront) | x-cache: Miss from cloudfront",
+        "cloudfront | example.com | x-amz-cf-id: Qx1b== | via: 1.1 1a2b.cloudfront.net (CloudFront) | server: nginx",
+        "amazon-s3 | example.com | server: AmazonS3 | x-amz-request-id: 4Z7K2TQ9XW",
+        "firebase | shop.web.app | x-served-by: cache-fra-etou8220123-FRA | x-cache: HIT",
+        "vercel | example.com | server: Vercel | x-vercel-id: fra1::iad1::abcd-1700000000000-1234",
+        "netlify | example.com | server: Netlify | x-nf-request-id: 01HZY3Q0T6X7",
+        "github-pages | example.com | server: GitHub.com | x-github-request-id: A1B2:3C4D:5E6F:7A8B | via: 1.1 varnish | x-served-by: cache-fra-1",
+        "akamai | example.com | server: AkamaiGHost | akamai-grn: 0.1a2b3c4d.1700000000.5e6f",
+        "fastly | example.com | x-served-by: cache-lhr7321-LHR | via: 1.1 varnish",
+        "- | example.com | server: nginx/1.22.1",
+    ]
+
+    @Test(arguments: recorded)
+    func recognisedByItsMarks(_ line: String) {
+        let fields = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        var headers = ResponseHeaders()
+        for header in fields.dropFirst(2) {
+            let parts = header.split(separator: ":", maxSplits: 1)
+            headers.set(name: String(parts[0]), value: parts[1].trimmingCharacters(in: .whitespaces))
+        }
+        #expect(HostingPlatform.detect(headers, host: fields[1]) == HostingPlatform(rawValue: fields[0]))
+    }
+
+    @Test func eachPlatformGivesItsFixWhereItMattersAndUnknownOnesKeepTheGenericFix() {
+        let type = Finding(
+            code: .httpContentType, severity: .warning, location: .wellKnown, message: "binary/octet-stream")
+        func fix(_ platform: HostingPlatform?, _ finding: Finding = type, status: Int? = 200) -> String? {
+            PlatformFixes.apply([finding], platform: platform, status: status)[0].platformFix?.fix
+        }
+        #expect(fix(.amazonS3)?.contains("--content-type application/json") == true)
+        #expect(fix(.cloudflare)?.contains("Transform Rule") == true)
+        #expect(fix(.firebase)?.contains("firebase.json") == true)
+        #expect(fix(.vercel)?.contains("vercel.json") == true)
+        #expect(fix(.netlify)?.contains("_headers") == true)
+        #expect(fix(.githubPages)?.contains("lets no one set headers") == true)
+        #expect(fix(.akamai)?.contains("Modify Outgoing Response Header") == true)
+        #expect(fix(nil) == nil && fix(.fastly) == nil)
+        let redirect = Finding(code: .httpRedirect, severity: .error, location: .wellKnown, message: "308")
+        #expect(fix(.vercel, redirect)?.contains("\"trailingSlash\": false") == true)
+        let status = Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "HTTP 403")
+        #expect(fix(.cloudflare, status, status: 403)?.contains("Bot Fight Mode") == true)
+        #expect(fix(.cloudflare, status, status: 404) == nil)
+        #expect(fix(.amazonS3, status, status: 403)?.contains("AccessDenied") == true)
+        #expect(fix(.githubPages, status, status: 404)?.contains(".nojekyll") == true)
+        #expect(fix(.firebase, status, status: 404)?.contains("**/.*") == true)
+        let blocked = Finding(code: .uaBlocked, severity: .error, location: .wellKnown, message: "challenge")
+        #expect(fix(.akamai, blocked)?.contains("Bot Manager") == true)
+        // Every platform but Fastly (which a site configures in VCL of its own) has documentation.
+        for platform in HostingPlatform.allCases where platform != .fastly {
+            #expect(!PlatformFixes.documentation(platform).isEmpty)
+        }
+    }
+}
