@@ -59,15 +59,16 @@ public struct DomainAuditor: Sendable {
         let judged = origin.browser.flatMap { DeviceViewChecks.usableFile($0) == nil ? nil : $0 } ?? origin.wellKnown
         let root = origin.root
         let cdn = fetchedCDN.map { signedFiles.unwrap($0, host: target.domain) }
-        let view = DomainChecks.DeviceView(
+        var view = DomainChecks.DeviceView(
             cdn: cdn, bot: origin.browser == nil ? nil : origin.wellKnown, browser: origin.browser,
             botAgent: deviceView.botUserAgent ?? AppleLimits.botUserAgent)
+        view.misnamed = origin.misnamed
         let checked = DomainChecks.assess(
             target: target, wellKnown: judged, root: root, options: validation, deviceView: view)
         // The other association files: their findings join the domain's (at their own
         // location), so the domain's verdict is its worst platform's.
         let fetches =
-            [origin.wellKnown.record, root.record] + [origin.browser, cdn].compactMap { $0?.record }
+            [origin.wellKnown.record, root.record] + [origin.browser, origin.misnamed, cdn].compactMap { $0?.record }
             + associations.flatMap(\.fetches)
         // The platform the site runs on, from its answers' marks: the fixes name its settings.
         let platform = [origin.wellKnown, root].lazy.compactMap {

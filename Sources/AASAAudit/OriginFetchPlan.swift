@@ -12,6 +12,9 @@ import Synchronization
 ///    HTTP/1.1; not at all when `.well-known` could not reach the host.
 /// 3. Only when the bot got no usable file: `.well-known` again as a browser, to tell a host that
 ///    blocks Apple's bot from one that is broken for everyone.
+/// 4. Only when the host answers but neither location serves the file with 200:
+///    `/.well-known/apple-app-site-association.json`, the commonest upload mistake, so that the
+///    finding can say "your file is there: rename it".
 ///
 /// Healthy domains cost one handshake and two requests. A domain's fetches share one
 /// `--timeout`, a deadline from its first request: a fetch started after another gets what is
@@ -43,6 +46,8 @@ struct OriginFetchPlan: Sendable {
         var browser: FetchedLocation?
         /// The answers to `extraRequests`, in their order.
         var extra: [FetchedLocation]
+        /// `.well-known/apple-app-site-association.json`, when neither location served the file.
+        var misnamed: FetchedLocation?
         /// When the domain's first request started: its `--timeout` runs from here.
         var started: ContinuousClock.Instant
     }
@@ -107,8 +112,10 @@ struct OriginFetchPlan: Sendable {
         {
             root = early
         } else {
-            // HTTP/1.1: after .well-known (and the browser's) on the same connection.
-            root = opening(await fetchWithinDeadline(rootRequest(closing: closingRoot), started: started))
+            // HTTP/1.1: after .well-known (and the browser's) on the same connection, which it
+            // leaves open when .well-known failed: the misnamed file's request may follow.
+            let closing = closingRoot && wellKnown.record.status == 200
+            root = opening(await fetchWithinDeadline(rootRequest(closing: closing), started: started))
         }
         var extra: [FetchedLocation] = []
         for (request, task) in zip(extraRequests, earlyExtra) {
@@ -121,7 +128,18 @@ struct OriginFetchPlan: Sendable {
                 extra.append(await fetchWithinDeadline(request, started: started))
             }
         }
-        return Fetched(wellKnown: wellKnown, root: root, browser: browser, extra: extra, started: started)
+        // A file that is not where it belongs may be there under the name people upload it with.
+        var misnamed: FetchedLocation?
+        if wellKnown.record.status != nil, wellKnown.record.status != 200, root.record.status != 200,
+            browser.map({ DeviceViewChecks.usableFile($0) == nil }) ?? true
+        {
+            misnamed = await fetchWithinDeadline(
+                FetchRequest(
+                    url: DomainAuditor.url(domain, .wellKnown) + ".json", location: .wellKnown,
+                    closeConnection: extraRequests.isEmpty), started: started)
+        }
+        return Fetched(
+            wellKnown: wellKnown, root: root, browser: browser, extra: extra, misnamed: misnamed, started: started)
     }
 
     /// The root closes the domain's connection when it is done (libcurl closes a multiplexed

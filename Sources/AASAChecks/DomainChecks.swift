@@ -110,6 +110,9 @@ public enum DomainChecks {
         public var bot: FetchedLocation?
         public var browser: FetchedLocation?
         public var botAgent: String
+        /// `.well-known/apple-app-site-association.json`, fetched when neither location served
+        /// the file.
+        public var misnamed: FetchedLocation?
 
         public init(
             cdn: FetchedLocation? = nil, bot: FetchedLocation? = nil, browser: FetchedLocation? = nil,
@@ -160,6 +163,13 @@ public enum DomainChecks {
         }
         if !primary.answered200, !fallback.answered200, primary.responded || fallback.responded {
             findings.append(Finding(.locationNone, .domain, "Neither location served the file with status 200."))
+            if let misnamed = deviceView.misnamed, DeviceViewChecks.usableFile(misnamed) != nil {
+                findings.append(
+                    Finding(
+                        .locationMisnamed, .domain,
+                        "Your file is there, as \(AASALocation.wellKnown.path).json (HTTP 200): rename it to apple-app-site-association, without .json; devices and Apple's CDN ask only for that name."
+                    ))
+            }
         }
 
         let services = Set(target.services.map(\.service))

@@ -4,7 +4,8 @@ import AASAModel
 /// (`Finding.causedBy`), so that reports lead with causes and count by cause while the JSON
 /// keeps every finding. Pure; run once over a domain's findings, after its severity policy.
 ///
-/// - The origin's failure: Apple's bot refused, the file only at the root, or the first error
+/// - The origin's failure: Apple's bot refused, the file only at the root or under a `.json`
+///   name, or the first error
 ///   that leaves `.well-known` without a usable file (a transfer failure, a status, a redirect,
 ///   bytes that are not a JSON object, a file too large or empty, a broken signature).
 /// - What follows from it: no location serving the file, Apple's CDN without a copy, with a
@@ -24,7 +25,7 @@ public enum FindingCauses {
         var linked = findings
         let counted = findings.indices.filter { findings[$0].severity != .info }
         let headline =
-            counted.first { [.uaBlocked, .locationRootOnly].contains(findings[$0].code) }
+            counted.first { [.uaBlocked, .locationRootOnly, .locationMisnamed].contains(findings[$0].code) }
             ?? counted.first { leavesNoFile(findings[$0]) }
         guard let headline else { return linked }
         let cause = FindingCause(findings[headline])

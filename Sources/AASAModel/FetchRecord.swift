@@ -208,7 +208,7 @@ extension FetchRecord {
         switch (location, agent) {
         case (.wellKnown, .bot?): ".well-known as Apple's bot"
         case (.wellKnown, .browser?): ".well-known as a browser"
-        case (.wellKnown, _): ".well-known"
+        case (.wellKnown, _): url.hasSuffix(".json") ? "apple-app-site-association.json" : ".well-known"
         case (.root, _): "root"
         case (.cdn, _): "Apple CDN"
         case (.assetlinks, _): url.hasSuffix(AASALocation.assetlinks.path) ? "assetlinks.json" : "included list"

@@ -242,6 +242,14 @@ extension FindingCode {
                 .domain, .error,
                 meaning: "Neither location served the file with status 200.",
                 fix: "Serve the file at https://HOST/.well-known/apple-app-site-association.")
+        case .locationMisnamed:
+            FindingDefinition(
+                .domain, .error,
+                meaning:
+                    "Neither location serves the file, but /.well-known/apple-app-site-association.json does: the file was uploaded with an extension Apple's documentation says not to add, and nothing asks for that name.",
+                fix:
+                    "Rename the file to apple-app-site-association (no .json) in the .well-known folder, and keep serving it as application/json."
+            )
         case .fileUnknownKey:
             FindingDefinition(
                 .content, .warning,

@@ -33,6 +33,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case locationRootOnly = "location.root-only"
     case locationNone = "location.none"
     case locationRootAbsent = "location.root-absent"
+    case locationMisnamed = "location.misnamed"
 
     // The whole file, key by key (aasa-hosting-rules.md §4, aasa-matching.md).
     case fileUnknownKey = "file.unknown-key"

@@ -59,7 +59,9 @@ import Testing
             #expect(
                 domain.findings.map { "\($0.code.rawValue)/\($0.severity.rawValue)/\($0.location.rawValue)" }
                     == expectation.2, "\(domain.domain)")
-            #expect(domain.fetches.map(\.location) == [.wellKnown, .root])
+            // Then, when neither location served the file, its .json name.
+            #expect(domain.fetches.prefix(2).map(\.location) == [.wellKnown, .root])
+            #expect(domain.fetches.count == (domain.findings.contains { $0.code == .locationNone } ? 3 : 2))
         }
         #expect(
             report.domains[0].appIDs == ServiceAppIDs(applinks: [TestWorld.appID], webcredentials: [TestWorld.appID]))

@@ -362,6 +362,30 @@ import Testing
         #expect(record.fetches.map(\.label) == [".well-known as Apple's bot", "root"])
     }
 
+    /// A file uploaded as apple-app-site-association.json: one more request, for failing
+    /// domains only, lets the finding say "rename it".
+    @Test func aFileUploadedWithDotJSONIsFound() async throws {
+        let world = try TestWorld()
+        let result = try await run(
+            ["check", "dotjson.aasa.test", "--json"] + fetchArguments(world), in: world.directory.url)
+        let record = try #require(
+            try JSONReport.makeDecoder().decode([DomainReport].self, from: Data(result.stdout.utf8)).first)
+        let misnamed = try #require(record.findings.first { $0.code == .locationMisnamed })
+        #expect(misnamed.causedBy == nil && misnamed.message.hasPrefix("Your file is there"))
+        #expect(record.findings.first { $0.code == .httpStatus }?.causedBy?.code == .locationMisnamed)
+        #expect(record.fetches.map(\.label).contains("apple-app-site-association.json"))
+        let probes = world.server.requests.filter { $0.path.hasSuffix(".json") }
+        #expect(probes.count == 1)
+        // A domain that passes, or that fails otherwise, is not asked.
+        _ = try await run(
+            ["check", "good.aasa.test", "textplain.aasa.test"] + fetchArguments(world), in: world.directory.url)
+        #expect(world.server.requests.filter { $0.path.hasSuffix(".json") }.count == 1)
+        let missing = try await run(
+            ["check", "missing.aasa.test", "--json"] + fetchArguments(world), in: world.directory.url)
+        #expect(!missing.stdout.contains("location.misnamed"))
+        #expect(world.server.requests.filter { $0.path.hasSuffix(".json") }.count == 2)
+    }
+
     /// The platform is recognised from the answer, and the fix names its setting.
     @Test func checkNamesThePlatformAndItsFix() async throws {
         let world = try TestWorld()

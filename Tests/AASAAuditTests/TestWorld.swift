@@ -78,6 +78,9 @@ final class TestWorld: Sendable {
             return wellKnown
                 ? .redirect(301, to: "https://www.\(host)\(path)") : .redirect(301, to: "https://www.\(host)\(path)")
         case "missing": return .status(404, body: "<h1>Not Found</h1>")
+        case "dotjson":
+            // Uploaded as apple-app-site-association.json.
+            return path == AASALocation.wellKnown.path + ".json" ? .json(validFile) : .status(404)
         case "rootonly": return wellKnown ? .status(404) : .json(validFile)
         case "textplain": return .json(validFile, contentType: "text/plain")
         case "sthree":

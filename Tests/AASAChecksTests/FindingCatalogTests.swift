@@ -57,6 +57,11 @@ import Testing
         .netOther: { domain(Fixture.failed(.other)) },
         .netBlockedAddress: { domain(Fixture.failed(.blockedAddress)) },
         .auditUnchecked: { domain(Fixture.failed(.local)) },
+        .locationMisnamed: {
+            var view = DomainChecks.DeviceView()
+            view.misnamed = Fixture.served(valid)
+            return domain(Fixture.served("", status: 404), view: view)
+        },
         .httpRedirect: { domain(Fixture.redirect(to: "https://www.example.com/")) },
         .httpStatus: { domain(Fixture.served("", status: 404)) },
         .httpContentType: {
