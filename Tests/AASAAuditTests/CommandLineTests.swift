@@ -362,14 +362,18 @@ import Testing
         #expect(record.fetches.map(\.label) == [".well-known as Apple's bot", "root"])
     }
 
+    /// `check HOST --json`'s record of the host.
+    func checkRecord(_ host: String, in world: TestWorld) async throws -> DomainReport {
+        let result = try await run(["check", host, "--json"] + fetchArguments(world), in: world.directory.url)
+        return try #require(
+            try JSONReport.makeDecoder().decode([DomainReport].self, from: Data(result.stdout.utf8)).first)
+    }
+
     /// A file uploaded as apple-app-site-association.json: one more request, for failing
     /// domains only, lets the finding say "rename it".
     @Test func aFileUploadedWithDotJSONIsFound() async throws {
         let world = try TestWorld()
-        let result = try await run(
-            ["check", "dotjson.aasa.test", "--json"] + fetchArguments(world), in: world.directory.url)
-        let record = try #require(
-            try JSONReport.makeDecoder().decode([DomainReport].self, from: Data(result.stdout.utf8)).first)
+        let record = try await checkRecord("dotjson.aasa.test", in: world)
         let misnamed = try #require(record.findings.first { $0.code == .locationMisnamed })
         #expect(misnamed.causedBy == nil && misnamed.message.hasPrefix("Your file is there"))
         #expect(record.findings.first { $0.code == .httpStatus }?.causedBy?.code == .locationMisnamed)
@@ -389,10 +393,7 @@ import Testing
     /// The platform is recognised from the answer, and the fix names its setting.
     @Test func checkNamesThePlatformAndItsFix() async throws {
         let world = try TestWorld()
-        let result = try await run(
-            ["check", "sthree.aasa.test", "--json"] + fetchArguments(world), in: world.directory.url)
-        let record = try #require(
-            try JSONReport.makeDecoder().decode([DomainReport].self, from: Data(result.stdout.utf8)).first)
+        let record = try await checkRecord("sthree.aasa.test", in: world)
         #expect(record.platform == .amazonS3)
         let finding = try #require(record.findings.first { $0.code == .httpContentType })
         #expect(finding.platformFix?.platform == .amazonS3)
