@@ -18,7 +18,10 @@ public enum DeviceViewChecks {
             ]
         }
         guard let status = record.status else { return [] }
-        let explained = record.headers.appleFailureReason.map { " " + AppleFailureReasons.explain($0) } ?? ""
+        // Why Apple says it failed, and when it will ask again.
+        let explained =
+            (record.headers.appleFailureReason.map { " " + AppleFailureReasons.explain($0) } ?? "")
+            + (status == 200 && apple == nil ? "" : CDNRetry.sentence(record.headers).map { " " + $0 } ?? "")
         if status == 404 {
             return [
                 Finding(

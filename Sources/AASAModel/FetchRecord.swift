@@ -63,6 +63,8 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
     public var server: String?
     public var location: String?
     public var expires: String?
+    /// When the answer was made (an HTTP-date).
+    public var date: String?
     // Apple's CDN explains itself in these.
     public var appleFailureReason: String?
     public var appleFailureDetails: String?
@@ -94,6 +96,7 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
         case server
         case location
         case expires
+        case date
         case appleFailureReason = "apple-failure-reason"
         case appleFailureDetails = "apple-failure-details"
         case appleTryDirect = "apple-try-direct"
@@ -130,6 +133,7 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
             case .server: \.server
             case .location: \.location
             case .expires: \.expires
+            case .date: \.date
             case .appleFailureReason: \.appleFailureReason
             case .appleFailureDetails: \.appleFailureDetails
             case .appleTryDirect: \.appleTryDirect

@@ -1,0 +1,81 @@
+import AASAModel
+
+/// When Apple's CDN will next ask the origin after a failure: its answer's `Cache-Control`
+/// max-age, less its `Age`, from its `Date`. Pure: the time comes from the answer's own
+/// headers, not a clock.
+public enum CDNRetry {
+    /// "Apple's CDN will not ask the origin again before about 03:40 UTC (…)", or nil when the
+    /// answer gives no max-age.
+    public static func sentence(_ headers: ResponseHeaders) -> String? {
+        guard let maxAge = maxAge(headers.cacheControl), maxAge > 0 else { return nil }
+        let age = headers.age.flatMap { Int($0[...].trimmingASCIIWhitespace()) } ?? 0
+        let left = max(0, maxAge - age)
+        guard let date = headers.date.flatMap(httpDate) else {
+            return
+                "Apple's CDN will not ask the origin again for about \(duration(left)) after this answer (Cache-Control max-age=\(maxAge)\(age > 0 ? ", Age \(age)" : "")): a fix shows on devices after that."
+        }
+        let retry = date + left
+        return
+            "Apple's CDN will not ask the origin again before about \(clock(retry)) UTC\(left >= 86_400 ? " on day \(dayOfMonth(retry))" : "") (Cache-Control max-age=\(maxAge)\(age > 0 ? ", Age \(age)" : ""), answered at \(clock(date)) UTC): a fix shows on devices after that."
+    }
+
+    /// The `max-age` directive's seconds.
+    static func maxAge(_ cacheControl: String?) -> Int? {
+        guard let cacheControl else { return nil }
+        for directive in cacheControl.split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingASCIIWhitespace().lowercased() }
+            if parts.count == 2, parts[0] == "max-age" { return Int(parts[1].filter { $0 != "\"" }) }
+        }
+        return nil
+    }
+
+    static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// Seconds since 1970 of an IMF-fixdate (`Tue, 24 Nov 2026 03:15:00 GMT`, RFC 9110), the
+    /// form servers send; nil for anything else.
+    static func httpDate(_ text: String) -> Int? {
+        let fields = text.split(separator: " ")
+        guard fields.count == 6, fields[5] == "GMT", let day = Int(fields[1]), let year = Int(fields[3]),
+            let month = months.firstIndex(of: fields[2].lowercased()).map({ $0 + 1 })
+        else { return nil }
+        let time = fields[4].split(separator: ":").compactMap { Int($0) }
+        guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]),
+            (0...60).contains(time[2])
+        else { return nil }
+        return daysFromCivil(year, month, day) * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func clock(_ seconds: Int) -> String {
+        let inDay = ((seconds % 86_400) + 86_400) % 86_400
+        let hours = inDay / 3600
+        let minutes = inDay % 3600 / 60
+        return (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
+    }
+
+    static func dayOfMonth(_ seconds: Int) -> Int {
+        // Back from days to a civil date: only the day is needed.
+        let days = seconds / 86_400 + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        return dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        let minutes = max(1, seconds / 60)
+        return seconds >= 5400
+            ? "\(Int((Double(seconds) / 3600).rounded())) hours" : "\(minutes) minute\(minutes == 1 ? "" : "s")"
+    }
+}
