@@ -7,11 +7,22 @@ import AASAModel
 /// that path is read back into steps here, once, and the parser's locator finds the value in
 /// the bytes. Pure.
 public enum FindingPositions {
+    /// At most this many findings of a file get a line and column (each is a walk over the
+    /// bytes); the rest keep their pointer. A hostile file of a thousand findings costs a
+    /// hundred walks, not a thousand.
+    public static let maximumLocated = 100
+
     /// The findings, each about a place in `bytes` given its position.
     public static func locate(_ findings: [Finding], in bytes: [UInt8]) -> [Finding] {
-        findings.map { finding in
+        var walks = 0
+        return findings.map { finding in
             guard finding.position == nil, let steps = steps(in: finding.message) else { return finding }
             var located = finding
+            guard walks < maximumLocated else {
+                located.position = FilePosition(pointer: JSONLocator.pointer(steps))
+                return located
+            }
+            walks += 1
             // A value that is missing is placed at the nearest one that is there (its parent).
             var position: TextPosition?
             var known = steps[...]

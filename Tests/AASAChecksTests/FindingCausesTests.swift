@@ -89,3 +89,21 @@ import Testing
         #expect(HistoryDomain(report).codes == ["http.status", "location.none", "cdn.missing"])
     }
 }
+
+/// Positions are bounded: a file of many findings gets lines for the first hundred, pointers
+/// for all.
+@Suite struct FindingPositionBoundsTests {
+    @Test func aFileOfManyFindingsIsWalkedAHundredTimesAtMost() {
+        let keys = (0..<300).map { "\"k\($0)\": 1" }.joined(separator: ", ")
+        let bytes = Array("{\"applinks\": {\"details\": [{\(keys)}]}}".utf8)
+        let findings = (0..<300).map {
+            Finding(
+                code: .entryUnknownKey, severity: .warning, location: .wellKnown,
+                message: "Unknown key \"k\($0)\" in applinks.details[0]")
+        }
+        let located = FindingPositions.locate(findings, in: bytes)
+        #expect(located.allSatisfy { $0.position?.pointer?.hasPrefix("/applinks/details/0/k") == true })
+        #expect(located.filter { $0.position?.line != nil }.count == FindingPositions.maximumLocated)
+        #expect(located[0].position == FilePosition(pointer: "/applinks/details/0/k0", line: 1, column: 34))
+    }
+}
