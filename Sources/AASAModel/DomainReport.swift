@@ -180,6 +180,9 @@ public struct FlaggedDomain: Sendable, Equatable {
     /// without repeats.
     public var codes: [FindingCode]
 
+    /// Whether the run did not check it: its codes only say so (`FindingCode.meansNotChecked`).
+    public var notChecked: Bool { !codes.isEmpty && codes.allSatisfy(\.meansNotChecked) }
+
     /// Nil for a domain that passed.
     public init?(_ report: DomainReport) {
         let causes = report.findings.filter { $0.causedBy == nil }

@@ -16,8 +16,9 @@ public struct FindingGroups: Sendable {
         let ordered = findings.enumerated().sorted {
             ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset)
         }.map(\.element)
-        for finding in ordered
-        where finding.causedBy == nil || !findings.contains(where: { FindingCause($0) == finding.causedBy }) {
+        // A consequence whose cause is not among the findings stands as a cause of its own.
+        let present = Set(findings.map(FindingCause.init))
+        for finding in ordered where finding.causedBy.map({ !present.contains($0) }) ?? true {
             if groupOf[FindingCause(finding)] == nil { groupOf[FindingCause(finding)] = groups.count }
             groups.append(Group(cause: finding, consequences: []))
         }

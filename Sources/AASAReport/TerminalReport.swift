@@ -225,10 +225,10 @@ public struct TerminalReport: Sendable {
         var verdicts = summary.verdicts
         // Domains an interrupted run never reached are counted apart, not listed as failing.
         // Domains this machine could not check are listed apart too.
-        let notChecked = flagged.filter { !$0.codes.isEmpty && $0.codes.allSatisfy(\.meansNotChecked) }
+        let notChecked = flagged.filter(\.notChecked)
         let notAudited = notChecked.filter { $0.codes == [.auditInterrupted] }
         let unchecked = notChecked.filter { $0.codes != [.auditInterrupted] }
-        let audited = flagged.filter { $0.codes.isEmpty || !$0.codes.allSatisfy(\.meansNotChecked) }
+        let audited = flagged.filter { !$0.notChecked }
         verdicts.fail -= notChecked.count
         let time = String(format: "%.1f", seconds)
         let counts =

@@ -11,12 +11,9 @@ public enum ExitPolicy {
     ) -> ExitStatus {
         if let signal { return .interrupted(by: signal) }
         if !(result.summary.auditorProblems ?? []).isEmpty { return .auditorProblems }
-        func notChecked(_ domain: FlaggedDomain) -> Bool {
-            !domain.codes.isEmpty && domain.codes.allSatisfy(\.meansNotChecked)
-        }
-        let failing = result.flaggedDomains.contains { $0.verdict.fails(at: failOn) && !notChecked($0) }
+        let failing = result.flaggedDomains.contains { $0.verdict.fails(at: failOn) && !$0.notChecked }
         if failing || problems.contains(where: { $0.severity == .error }) || !result.complete { return .failed }
-        if result.flaggedDomains.contains(where: notChecked) { return .auditorProblems }
+        if result.flaggedDomains.contains(where: \.notChecked) { return .auditorProblems }
         if result.notification?.state == .failed { return .notificationFailed }
         return .success
     }
