@@ -57,6 +57,7 @@ public struct AuditSettings: Sendable {
         options.cdnURL = deviceView.cdnBase
         options.botUserAgent = deviceView.botUserAgent
         options.browserUserAgent = deviceView.browserUserAgent
+        options.certificateWarningDays = deviceView.certificateWarningDays
         options.severityOverrides = validation.severityPolicy.isEmpty ? nil : validation.severityPolicy.entries
         if let notification {
             options.notifyURL = notification.displayURL

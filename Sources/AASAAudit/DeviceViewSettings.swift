@@ -1,3 +1,4 @@
+import AASAChecks
 import AASAModel
 
 /// What an audit fetches besides the two origin locations.
@@ -7,6 +8,9 @@ public struct DeviceViewSettings: Sendable {
     /// The user agents of the bot-blocking comparison at `.well-known`; nil: not compared.
     public var botUserAgent: String?
     public var browserUserAgent: String?
+    /// How many days ahead an expiring TLS certificate of the host is warned about
+    /// (`--cert-warn-days`; `tls.expiring`).
+    public var certificateWarningDays = CertificateExpiry.standardWarningDays
 
     public static let safari =
         "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15"

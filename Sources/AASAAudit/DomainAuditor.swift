@@ -74,14 +74,17 @@ public struct DomainAuditor: Sendable {
         let platform = [origin.wellKnown, root].lazy.compactMap {
             HostingPlatform.detect($0.record.headers, host: target.domain)
         }.first
+        let expiring = CertificateExpiry.findings(
+            fetches, now: .now, warningDays: deviceView.certificateWarningDays)
         let findings = FindingCauses.link(
-            validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings)))
+            validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings) + expiring))
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: fetches, appIDs: checked.appIDs,
             findings: PlatformFixes.apply(findings, platform: platform, status: origin.wellKnown.record.status),
             entitlements: target.services.isEmpty ? nil : target.services)
         report.platform = platform
+        report.certificateExpires = CertificateExpiry.earliest(fetches)?.certificateExpires
         for outcome in associations { report.associations.merge(outcome.records) }
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
             Self.servedBody(fetched, parsed: file)

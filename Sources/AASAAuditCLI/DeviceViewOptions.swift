@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAChecks
 import AASAModel
 import ArgumentParser
 
@@ -19,9 +20,18 @@ struct DeviceViewOptions: ParsableArguments {
     @Flag(help: "Do not compare the answers Apple's bot and a browser get.")
     var noUACheck = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Warn when the host's TLS certificate expires within this many days (tls.expiring; 0: never).",
+            valueName: "days"))
+    var certWarnDays: Int = CertificateExpiry.standardWarningDays
+
     func validate() throws {
         guard cdnURL.lowercased().hasPrefix("https://") else {
             throw ValidationError("--cdn-url must be an https URL.")
+        }
+        guard (0...3650).contains(certWarnDays) else {
+            throw ValidationError("--cert-warn-days must be a number of days from 0 to 3650.")
         }
         for agent in [botUserAgent, browserUserAgent] where agent.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw ValidationError("user agents must be one line.")
@@ -29,8 +39,10 @@ struct DeviceViewOptions: ParsableArguments {
     }
 
     var settings: DeviceViewSettings {
-        DeviceViewSettings(
+        var settings = DeviceViewSettings(
             cdnBase: noCDN ? nil : cdnURL, botUserAgent: noUACheck ? nil : botUserAgent,
             browserUserAgent: noUACheck ? nil : browserUserAgent)
+        settings.certificateWarningDays = certWarnDays
+        return settings
     }
 }

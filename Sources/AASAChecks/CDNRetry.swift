@@ -16,7 +16,7 @@ public enum CDNRetry {
         }
         let retry = date + left
         return
-            "Apple's CDN will not ask the origin again before about \(clock(retry)) UTC\(left >= 86_400 ? " on day \(dayOfMonth(retry))" : "") (Cache-Control max-age=\(maxAge)\(age > 0 ? ", Age \(age)" : ""), answered at \(clock(date)) UTC): a fix shows on devices after that."
+            "Apple's CDN will not ask the origin again before about \(UTCCalendar.clock(retry)) UTC\(left >= 86_400 ? " on day \(UTCCalendar.civil(retry).day)" : "") (Cache-Control max-age=\(maxAge)\(age > 0 ? ", Age \(age)" : ""), answered at \(UTCCalendar.clock(date)) UTC): a fix shows on devices after that."
     }
 
     /// The `max-age` directive's seconds.
@@ -42,35 +42,7 @@ public enum CDNRetry {
         guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]),
             (0...60).contains(time[2])
         else { return nil }
-        return daysFromCivil(year, month, day) * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func clock(_ seconds: Int) -> String {
-        let inDay = ((seconds % 86_400) + 86_400) % 86_400
-        let hours = inDay / 3600
-        let minutes = inDay % 3600 / 60
-        return (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
-    }
-
-    static func dayOfMonth(_ seconds: Int) -> Int {
-        // Back from days to a civil date: only the day is needed.
-        let days = seconds / 86_400 + 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        return dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        return UTCCalendar.days(year, month, day) * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]
     }
 
     static func duration(_ seconds: Int) -> String {

@@ -200,13 +200,11 @@ final class CurlMultiLoop: @unchecked Sendable {
                 let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
                 return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
             })
-        if transfer.request.onConnected != nil {
-            options.set(CURLOPT_PREREQDATA, pointer: context)
-            options.set(prerequest: { context, _, _, _, _ in
-                Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().connectionReady()
-                return 0  // CURL_PREREQFUNC_OK
-            })
-        }
+        options.set(CURLOPT_PREREQDATA, pointer: context)
+        options.set(prerequest: { context, _, _, _, _ in
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().connectionReady()
+            return 0  // CURL_PREREQFUNC_OK
+        })
         return options.failure
     }
 

@@ -32,6 +32,9 @@ final class Transfer: @unchecked Sendable {
     var headerBytes = 0
     var headersTooLarge = false
     var connectionReported = false
+    /// When the server's certificate stops being valid (seconds since 1970), read once the
+    /// connection is up.
+    var certificateExpiry: Int64?
     let errorBuffer: UnsafeMutablePointer<CChar>
     let addressPolicy: AddressPolicy
     /// Addresses the policy refused, with why ("10.0.0.1: private (10.0.0.0/8)").
@@ -113,12 +116,16 @@ final class Transfer: @unchecked Sendable {
         return bytes.count
     }
 
-    /// The connection is up (libcurl's PREREQFUNCTION, on the loop thread): tells the request's
-    /// `onConnected` whether further requests to the host can be multiplexed on it. Once.
+    /// The connection is up (libcurl's PREREQFUNCTION, on the loop thread): reads when the
+    /// server's certificate expires (the TLS session is only reachable while the transfer runs),
+    /// and tells the request's `onConnected` whether further requests to the host can be
+    /// multiplexed on it. Once.
     func connectionReady() {
-        guard let onConnected = request.onConnected, let easy, !connectionReported else { return }
+        guard let easy, !connectionReported else { return }
         connectionReported = true
-        onConnected(ccurl_easy_connection_multiplexes(easy) == 1)
+        var notAfter: Int64 = 0
+        if ccurl_easy_peer_certificate_expiry(easy, &notAfter) == 1 { certificateExpiry = notAfter }
+        request.onConnected?(ccurl_easy_connection_multiplexes(easy) == 1)
     }
 
     /// Header values are cut to this many bytes in the record.
@@ -143,6 +150,7 @@ final class Transfer: @unchecked Sendable {
             }
         }
         record.remoteIP = string(easy, CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
+        record.certificateExpires = certificateExpiry.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         var connects = 0
         _ = ccurl_easy_get_long(easy, CURLINFO_NUM_CONNECTS, &connects)
         record.newConnection = record.remoteIP == nil ? nil : connects > 0

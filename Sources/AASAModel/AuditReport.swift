@@ -48,6 +48,8 @@ public struct RunOptions: Codable, Sendable, Equatable {
     /// hold a token), and on what (`--notify-on`).
     public var notifyURL: String?
     public var notifyOn: String?
+    /// `--cert-warn-days`: how many days ahead an expiring certificate was warned about.
+    public var certificateWarningDays: Int?
 
     public init(
         inputFiles: [String], outputDirectory: String?, concurrency: Int, timeoutSeconds: Double, userAgent: String,

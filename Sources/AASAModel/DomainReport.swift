@@ -1,3 +1,5 @@
+import Foundation
+
 /// The app IDs a file names, per service. A service the file lacks is absent (nil).
 public struct ServiceAppIDs: Codable, Sendable, Equatable {
     public var applinks: [String]?
@@ -46,6 +48,9 @@ public struct DomainReport: Codable, Sendable, Equatable {
     public var entitlements: [AssociatedService]?
     /// The hosting platform or CDN its answers came from, when recognised (`HostingPlatform`).
     public var platform: HostingPlatform?
+    /// When the host's TLS certificate expires: the earliest of its fetches' (Apple's CDN left
+    /// out); nil when none was read.
+    public var certificateExpires: Date?
     /// The sections of the other association files it was audited for (`AssociationFiles.swift`),
     /// encoded at the top level of the record.
     public var associations = AssociationRecords()
@@ -66,7 +71,8 @@ public struct DomainReport: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case domain, inputLine, expectedAppIDs, verdict, fetches, appIDs, findings, entitlements, platform
+        case domain, inputLine, expectedAppIDs, verdict, fetches, appIDs, findings, entitlements, platform,
+            certificateExpires
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,6 +86,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
         findings = try container.decode([Finding].self, forKey: .findings)
         entitlements = try container.decodeIfPresent([AssociatedService].self, forKey: .entitlements)
         platform = try container.decodeIfPresent(HostingPlatform.self, forKey: .platform)
+        certificateExpires = try container.decodeIfPresent(Date.self, forKey: .certificateExpires)
         associations = try AssociationRecords(from: decoder)
     }
 
@@ -94,6 +101,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
         try container.encode(findings, forKey: .findings)
         try container.encodeIfPresent(entitlements, forKey: .entitlements)
         try container.encodeIfPresent(platform, forKey: .platform)
+        try container.encodeIfPresent(certificateExpires, forKey: .certificateExpires)
         try associations.encode(to: encoder)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything recorded about one fetch of one location. Part of the JSON report.
 public struct FetchRecord: Codable, Sendable, Equatable {
     public var location: AASALocation
@@ -24,6 +26,9 @@ public struct FetchRecord: Codable, Sendable, Equatable {
     public var bodyTruncated: Bool
     /// Why the transfer failed, when it did.
     public var error: TransferError?
+    /// When the TLS certificate the host presented expires (its notAfter), as read on this
+    /// fetch's connection; nil without TLS or when the fetch never connected.
+    public var certificateExpires: Date?
     /// When the body is a signed (CMS/PKCS#7) file: what it holds and whether it verifies; the
     /// checks then judge its content.
     public var signature: SignatureRecord?

@@ -179,6 +179,14 @@ extension FindingCode {
                 meaning:
                     "The Content-Type is not application/json (or, for a signed file, application/pkcs7-mime, its own type). Current iOS still reads the file, so this is a warning; a plain JSON file served as application/pkcs7-mime is mislabelled too.",
                 fix: "Serve the file with Content-Type: application/json (a signed file: application/pkcs7-mime).")
+        case .tlsExpiring:
+            FindingDefinition(
+                .serving, .warning,
+                meaning:
+                    "The host's TLS certificate expires within the warning window (--cert-warn-days, 21 days by default). Once it lapses, iOS cannot fetch the file and links stop opening the app, until the next successful fetch.",
+                fix:
+                    "Renew the certificate (or check that automatic renewal works and the renewed one is deployed on every server of the host)."
+            )
         case .bodyTooLarge:
             FindingDefinition(
                 .content, .error,

@@ -14,6 +14,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case httpRedirect = "http.redirect"
     case httpStatus = "http.status"
     case httpContentType = "http.content-type"
+    case tlsExpiring = "tls.expiring"
 
     // The body.
     case bodyTooLarge = "body.too-large"

@@ -71,11 +71,14 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     public var domain: String
     public var verdict: Verdict
     public var findings: [Finding]
+    /// When the host's TLS certificate expires (`DomainReport.certificateExpires`).
+    public var certificateExpires: Date?
 
-    public init(domain: String, verdict: Verdict, findings: [Finding]) {
+    public init(domain: String, verdict: Verdict, findings: [Finding], certificateExpires: Date? = nil) {
         self.domain = domain
         self.verdict = verdict
         self.findings = findings
+        self.certificateExpires = certificateExpires
     }
 
     /// Whether the run did not check the domain (`FindingCode.meansNotChecked`).
@@ -84,7 +87,9 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     }
 
     public init(_ report: DomainReport) {
-        self.init(domain: report.domain, verdict: report.verdict, findings: report.findings)
+        self.init(
+            domain: report.domain, verdict: report.verdict, findings: report.findings,
+            certificateExpires: report.certificateExpires)
     }
 
     /// The change from `previous` to this, or nil when nothing changed. A finding is the same

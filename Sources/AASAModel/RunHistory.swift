@@ -19,6 +19,10 @@ public struct HistoryRun: Codable, Sendable, Equatable {
     /// out of reach); absent for a sound run. Such a run counts for nothing in since-when,
     /// flapping, recoveries and trends.
     public var auditorProblems: [String]?
+    /// The day each domain's TLS certificate expires, as the positions in `domains` of the
+    /// domains whose certificate expires that day (`{"2026-12-04":[0,17]}`): a few bytes a
+    /// domain. Made from `domains` when the run is made; absent when no certificate was read.
+    public var certificateExpiry: [String: [Int]]?
 
     public init(
         run: String, startedAt: Date, finishedAt: Date, domains: [HistoryDomain], auditorProblems: [String]? = nil
@@ -29,8 +33,41 @@ public struct HistoryRun: Codable, Sendable, Equatable {
         self.domains = domains
         self.auditorProblems = auditorProblems
         var verdicts = VerdictCounts()
-        for domain in domains { verdicts[domain.verdict] += 1 }
+        var expiry: [String: [Int]] = [:]
+        for (index, domain) in domains.enumerated() {
+            verdicts[domain.verdict] += 1
+            if let day = domain.certificateExpires { expiry[day, default: []].append(index) }
+        }
         self.verdicts = verdicts
+        certificateExpiry = expiry.isEmpty ? nil : expiry
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, run, startedAt, finishedAt, verdicts, domains, auditorProblems, certificateExpiry
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        run = try container.decode(String.self, forKey: .run)
+        startedAt = try container.decode(Date.self, forKey: .startedAt)
+        finishedAt = try container.decode(Date.self, forKey: .finishedAt)
+        verdicts = try container.decode(VerdictCounts.self, forKey: .verdicts)
+        domains = try container.decode([HistoryDomain].self, forKey: .domains)
+        auditorProblems = try container.decodeIfPresent([String].self, forKey: .auditorProblems)
+        certificateExpiry = try container.decodeIfPresent([String: [Int]].self, forKey: .certificateExpiry)
+        Self.spread(certificateExpiry, over: &domains)
+    }
+
+    /// Gives each domain its certificate's day from the line's `certificateExpiry`; positions
+    /// outside the list are ignored.
+    static func spread(_ expiry: [String: [Int]]?, over domains: inout [HistoryDomain]) {
+        guard let expiry else { return }
+        for (day, positions) in expiry {
+            for position in positions where domains.indices.contains(position) {
+                domains[position].certificateExpires = day
+            }
+        }
     }
 
     /// Reads one line of `history.json`. Foundation's JSONSerialization reads a line of 10,000
@@ -48,6 +85,7 @@ public struct HistoryRun: Codable, Sendable, Equatable {
             self.init(
                 run: run, startedAt: startedAt, finishedAt: finishedAt, domains: parts.domains,
                 auditorProblems: object["auditorProblems"] as? [String])
+            readCertificateExpiry(object["certificateExpiry"])
             return
         }
         guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any],
@@ -73,6 +111,20 @@ public struct HistoryRun: Codable, Sendable, Equatable {
         self.init(
             run: run, startedAt: startedAt, finishedAt: finishedAt, domains: entries,
             auditorProblems: object["auditorProblems"] as? [String])
+        readCertificateExpiry(object["certificateExpiry"])
+    }
+
+    /// `certificateExpiry` as JSONSerialization gives it; a value of another shape is left out
+    /// (the field is an addition: a line without it is whole).
+    private mutating func readCertificateExpiry(_ value: Any?) {
+        guard let object = value as? [String: Any] else { return }
+        var expiry: [String: [Int]] = [:]
+        for (day, positions) in object {
+            guard let list = positions as? [Any] else { continue }
+            expiry[day] = list.compactMap { ($0 as? NSNumber)?.intValue }
+        }
+        certificateExpiry = expiry.isEmpty ? nil : expiry
+        Self.spread(certificateExpiry, over: &domains)
     }
 
     private static func date(_ text: String) -> Date? {
@@ -92,15 +144,25 @@ public struct HistoryDomain: Codable, Sendable, Equatable {
     /// The distinct codes of its errors and warnings, the most severe first, in the report's
     /// order within a severity (notes are left out).
     public var codes: [String]
+    /// The day (UTC, `2026-12-04`) its TLS certificate expires, when it was read. Kept in the
+    /// line's `certificateExpiry`, not in the domain's array.
+    public var certificateExpires: String?
 
-    public init(domain: String, verdict: Verdict, codes: [String]) {
+    public init(domain: String, verdict: Verdict, codes: [String], certificateExpires: String? = nil) {
         self.domain = domain
         self.verdict = verdict
         self.codes = codes
+        self.certificateExpires = certificateExpires
     }
 
     public init(_ report: DomainReport) {
-        self.init(domain: report.domain, verdict: report.verdict, codes: Self.codes(report.findings))
+        self.init(
+            domain: report.domain, verdict: report.verdict, codes: Self.codes(report.findings),
+            certificateExpires: Self.day(report.certificateExpires))
+    }
+
+    static func day(_ date: Date?) -> String? {
+        date.map { UTCCalendar.date(Int($0.timeIntervalSince1970.rounded(.down))) }
     }
 
     /// Whether the run did not check it (its only codes say so: `FindingCode.meansNotChecked`):
@@ -110,7 +172,9 @@ public struct HistoryDomain: Codable, Sendable, Equatable {
     }
 
     public init(_ snapshot: DomainSnapshot) {
-        self.init(domain: snapshot.domain, verdict: snapshot.verdict, codes: Self.codes(snapshot.findings))
+        self.init(
+            domain: snapshot.domain, verdict: snapshot.verdict, codes: Self.codes(snapshot.findings),
+            certificateExpires: Self.day(snapshot.certificateExpires))
     }
 
     /// Notes (info findings) and consequences of another finding are left out: a history's
@@ -122,6 +186,8 @@ public struct HistoryDomain: Codable, Sendable, Equatable {
             .map(\.element.code.rawValue).filter { seen.insert($0).inserted }
     }
 
+    /// The array form, `["example.com","warn","tls.expiring"]`; the certificate's day is the
+    /// line's (`HistoryRun.certificateExpiry`).
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         domain = try container.decode(String.self)

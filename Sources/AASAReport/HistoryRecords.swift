@@ -74,6 +74,8 @@ public struct DomainTimelineRecord: Codable, Sendable, Equatable {
         public var startedAt: Date
         public var verdict: Verdict?
         public var codes: [String]?
+        /// The day its TLS certificate expired as that run read it.
+        public var certificateExpires: String?
     }
 
     public init(domain: String, runs: [Entry]) {
@@ -84,6 +86,8 @@ public struct DomainTimelineRecord: Codable, Sendable, Equatable {
     /// One kept run as the timeline shows it: the domain's verdict and codes in it, if audited.
     public static func entry(_ run: HistoryRun, domain: String) -> Entry {
         let found = run.domains.first { $0.domain == domain }
-        return Entry(run: run.run, startedAt: run.startedAt, verdict: found?.verdict, codes: found?.codes)
+        return Entry(
+            run: run.run, startedAt: run.startedAt, verdict: found?.verdict, codes: found?.codes,
+            certificateExpires: found?.certificateExpires)
     }
 }

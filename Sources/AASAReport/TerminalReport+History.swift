@@ -89,7 +89,8 @@ extension TerminalReport {
             let entry = record.runs[index]
             var end = index
             while end + 1 < record.runs.count, record.runs[end + 1].verdict == entry.verdict,
-                Set(record.runs[end + 1].codes ?? []) == Set(entry.codes ?? [])
+                Set(record.runs[end + 1].codes ?? []) == Set(entry.codes ?? []),
+                record.runs[end + 1].certificateExpires == entry.certificateExpires
             { end += 1 }
             let span =
                 end == index
@@ -99,7 +100,9 @@ extension TerminalReport {
             let runs = "\(count) run\(count == 1 ? "" : "s")".padding(toLength: 8, withPad: " ", startingAt: 0)
             if let verdict = entry.verdict {
                 let codes = Self.codeList(entry.codes ?? [], limit: 10)
-                lines.append("  \(span)  \(runs) \(paint(verdict))  \(codes)")
+                // The certificate's day shows when it was renewed (or not) between runs.
+                let certificate = entry.certificateExpires.map { "  (TLS certificate until \(clean($0)))" } ?? ""
+                lines.append("  \(span)  \(runs) \(paint(verdict))  \(codes)\(certificate)")
             } else {
                 lines.append("  \(span)  \(runs) \(paint("not audited", .dim))")
             }

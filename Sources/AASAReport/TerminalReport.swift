@@ -53,6 +53,10 @@ public struct TerminalReport: Sendable {
         if !report.expectedAppIDs.isEmpty {
             lines.append("  Expected    \(report.expectedAppIDs.map(clean).joined(separator: ", "))")
         }
+        if let expires = report.certificateExpires {
+            let seconds = Int(expires.timeIntervalSince1970.rounded(.down))
+            lines.append("  Certificate expires \(UTCCalendar.date(seconds)) \(UTCCalendar.clock(seconds)) UTC")
+        }
         lines += AssociationSections.terminalLines(report.associations, in: self)
         lines += findingLines(report.findings, clean: "No findings: the file is served correctly.")
         return lines.joined(separator: "\n") + "\n"

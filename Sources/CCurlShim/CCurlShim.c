@@ -2,6 +2,7 @@
 #include <openssl/ssl.h>
 #include <dlfcn.h>
 #include <stdint.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
@@ -84,6 +85,19 @@ int ccurl_easy_connection_multiplexes(CURL *easy) {
     unsigned int length = 0;
     SSL_get0_alpn_selected((SSL *)session->internals, &protocol, &length);
     return length == 2 && protocol[0] == 'h' && protocol[1] == '2';
+}
+
+int ccurl_easy_peer_certificate_expiry(CURL *easy, int64_t *not_after) {
+    struct curl_tlssessioninfo *session = NULL;
+    if (curl_easy_getinfo(easy, CURLINFO_TLS_SSL_PTR, &session) != CURLE_OK || session == NULL) return 0;
+    if (session->backend != CURLSSLBACKEND_OPENSSL || session->internals == NULL) return 0;
+    X509 *certificate = SSL_get0_peer_certificate((SSL *)session->internals);
+    if (certificate == NULL) return 0;
+    const ASN1_TIME *time = X509_get0_notAfter(certificate);
+    struct tm parts;
+    if (time == NULL || ASN1_TIME_to_tm(time, &parts) != 1) return 0;
+    *not_after = (int64_t)timegm(&parts);
+    return 1;
 }
 
 static curl_socket_t ccurl_open_checked_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {

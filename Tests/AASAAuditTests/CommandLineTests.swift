@@ -390,6 +390,39 @@ import Testing
         #expect(world.server.requests.filter { $0.path.hasSuffix(".json") }.count == 2)
     }
 
+    /// A certificate that expires in ten days: a warning with its date (`--cert-warn-days`
+    /// moves the window), and the date in the record, the history and the domain's timeline.
+    @Test func anExpiringCertificateIsWarnedAndItsDateKept() async throws {
+        let expires = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 86400 * 10).rounded(.down))
+        let world = try TestWorld(certificateExpires: expires)
+        let record = try await checkRecord("good.aasa.test", in: world)
+        #expect(record.verdict == .warn)
+        #expect(record.findings.map(\.code) == [.tlsExpiring])
+        #expect(record.certificateExpires == expires)
+        #expect(record.fetches.allSatisfy { $0.certificateExpires == expires })
+        let narrower = try await run(
+            ["check", "good.aasa.test", "--cert-warn-days", "9"] + fetchArguments(world), in: world.directory.url)
+        #expect(narrower.status == 0 && narrower.stdout.contains("PASS"), "\(narrower.stdout)")
+        let seconds = Int(expires.timeIntervalSince1970)
+        #expect(
+            narrower.stdout.contains(
+                "  Certificate expires \(UTCCalendar.date(seconds)) \(UTCCalendar.clock(seconds)) UTC\n"))
+        let wrong = try await run(["check", "good.aasa.test", "--cert-warn-days", "-1"], in: world.directory.url)
+        #expect(wrong.status == 2 && wrong.stderr.contains("--cert-warn-days"), "\(wrong.stderr)")
+
+        try "good.aasa.test\nmissing.aasa.test\n".write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let audit = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
+        #expect(audit.stdout.contains("tls.expiring"), "\(audit.stdout)")
+        let day = UTCCalendar.date(Int(expires.timeIntervalSince1970))
+        let history = try String(
+            contentsOf: world.directory.url.appendingPathComponent("reports/history.json"), encoding: .utf8)
+        // Both hosts are one server here: the same certificate, read on each one's connection.
+        #expect(history.contains(#""certificateExpiry":{"\#(day)":[0,1]}"#), "\(history)")
+        let timeline = try await run(["history", "good.aasa.test"], in: world.directory.url)
+        #expect(timeline.stdout.contains("tls.expiring  (TLS certificate until \(day))"), "\(timeline.stdout)")
+    }
+
     /// The platform is recognised from the answer, and the fix names its setting.
     @Test func checkNamesThePlatformAndItsFix() async throws {
         let world = try TestWorld()

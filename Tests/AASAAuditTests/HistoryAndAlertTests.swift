@@ -51,11 +51,16 @@ import Testing
         #expect(summary.contains("(2 runs)"))
         var lines = try historyLines(out)
         #expect(lines.map(\.run) == folders)
+        // The world's certificate: the day it expires, read on each host's connection.
+        let certificate = try #require(lines[0].domains.first?.certificateExpires)
         #expect(
             lines[0].domains == [
-                HistoryDomain(domain: "good.aasa.test", verdict: .pass, codes: []),
-                HistoryDomain(domain: "missing.aasa.test", verdict: .fail, codes: ["http.status"]),
+                HistoryDomain(domain: "good.aasa.test", verdict: .pass, codes: [], certificateExpires: certificate),
+                HistoryDomain(
+                    domain: "missing.aasa.test", verdict: .fail, codes: ["http.status"], certificateExpires: certificate
+                ),
             ])
+        let original = lines[0]
         #expect(lines[2].verdicts.warn == 1 && lines[2].domains[1].codes == ["http.content-type"])
         let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(index.contains("3 complete runs kept"))
@@ -67,7 +72,7 @@ import Testing
         folders.append(try await audit(["good.aasa.test"], settings).runDirectory.lastPathComponent)
         lines = try historyLines(out)
         #expect(lines.map(\.run) == folders)
-        #expect(lines[0].domains.map(\.verdict) == [.pass, .fail])
+        #expect(lines[0].domains == original.domains && lines[0].certificateExpiry == ["\(certificate)": [0, 1]])
 
         // Damaged: a half-written line is not trusted; the file is written anew.
         let handle = try FileHandle(forWritingTo: out.appendingPathComponent("history.json"))

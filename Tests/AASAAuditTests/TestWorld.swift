@@ -16,11 +16,13 @@ final class TestWorld: Sendable {
     /// The CA the world's servers are issued by (and `caFile` trusts).
     let pki: TestPKI
 
-    init() throws {
+    /// `certificateExpires`: when the server's certificate stops being valid (90 days on).
+    init(certificateExpires: Date = Date().addingTimeInterval(86400 * 90)) throws {
         let ca = try TrustedTestCA()
         (pki, directory, caFile) = (ca.pki, ca.directory, ca.caFile)
         server = try LoopbackServer(
-            identity: try pki.issueServerIdentity(for: ["*.aasa.test"]), agentScript: Self.answer)
+            identity: try pki.issueServerIdentity(for: ["*.aasa.test"], validUntil: certificateExpires),
+            agentScript: Self.answer)
     }
 
     deinit {

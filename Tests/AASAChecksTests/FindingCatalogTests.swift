@@ -1,5 +1,6 @@
 import AASAChecks
 import AASAModel
+import Foundation
 import Testing
 
 /// The finding catalog against the checks: every code has a scenario here in which the real
@@ -61,6 +62,12 @@ import Testing
             var view = DomainChecks.DeviceView()
             view.misnamed = Fixture.served(valid)
             return domain(Fixture.served("", status: 404), view: view)
+        },
+        .tlsExpiring: {
+            var record = Fixture.served(valid).record
+            record.certificateExpires = Date(timeIntervalSince1970: 1_795_490_100 + 86_400 * 5)
+            return CertificateExpiry.findings(
+                [record], now: Date(timeIntervalSince1970: 1_795_490_100), warningDays: 21)
         },
         .httpRedirect: { domain(Fixture.redirect(to: "https://www.example.com/")) },
         .httpStatus: { domain(Fixture.served("", status: 404)) },

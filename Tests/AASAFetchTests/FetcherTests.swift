@@ -20,7 +20,7 @@ import Testing
     }
 
     func server(
-        names: [String] = ["*.aasa.test"], validUntil: Date = Date().addingTimeInterval(86400), pki: TestPKI = pki,
+        names: [String] = ["*.aasa.test"], validUntil: Date = Date().addingTimeInterval(86400 * 90), pki: TestPKI = pki,
         script: @escaping @Sendable (String, String) -> ScriptedResponse
     ) throws -> LoopbackServer {
         let identity = try pki.issueServerIdentity(for: names, validUntil: validUntil)
@@ -91,6 +91,22 @@ import Testing
         #expect(second.record.newConnection == false)
         #expect(server.connectionCount == 1)
         #expect(Set(server.requests.map(\.connection)) == [1])
+    }
+
+    /// The host's certificate's notAfter, read on the connection: on the fetch that opened it
+    /// and on the one that reused it.
+    @Test func recordsWhenTheHostsCertificateExpires() async throws {
+        let expires = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 86400 * 10).rounded(.down))
+        let server = try server(validUntil: expires) { _, _ in .json(Self.validJSON) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server)
+        defer { fetcher.shutdown() }
+
+        let first = await fetcher.fetch(FetchRequest(url: url("a.aasa.test", .wellKnown), location: .wellKnown))
+        let second = await fetcher.fetch(FetchRequest(url: url("a.aasa.test", .root), location: .root))
+        #expect(first.record.newConnection == true && second.record.newConnection == false)
+        #expect(first.record.certificateExpires == expires)
+        #expect(second.record.certificateExpires == expires)
     }
 
     @Test func neverFollowsRedirects() async throws {

@@ -135,11 +135,17 @@ import Testing
     }
 
     @Test func aHistoryLineIsCompactAndValidAgainstItsSchema() async throws {
-        let run = Self.lines(["a.example", "b.example"], ["fp"])[0]
+        let plain = Self.lines(["a.example", "b.example", "c.example"], ["fpp"])[0]
+        var domains = plain.domains
+        (domains[0].certificateExpires, domains[2].certificateExpires) = ("2026-12-04", "2026-12-04")
+        let run = HistoryRun(run: plain.run, startedAt: plain.startedAt, finishedAt: plain.finishedAt, domains: domains)
         let line = try JSONReport.makeEncoder().encode(run)
         let text = String(decoding: line, as: UTF8.self)
         #expect(text.contains(#"["a.example","fail","http.status"]"#))
         #expect(text.contains(#"["b.example","pass"]"#))
+        // Certificates by day, as positions in the list: a few bytes a domain.
+        #expect(text.contains(#""certificateExpiry":{"2026-12-04":[0,2]}"#), "\(text)")
+        #expect(try HistoryRun(line: line).domains.map(\.certificateExpires) == ["2026-12-04", nil, "2026-12-04"])
         #expect(!text.contains("\n"))
         #expect(try JSONReport.makeDecoder().decode(HistoryRun.self, from: line) == run)
         // The reader the store uses gives the same run.
@@ -157,6 +163,10 @@ import Testing
                 in: Data(text.replacingOccurrences(of: #""fail""#, with: #""broken""#).utf8),
                 schema: Repository.file("docs/history.schema.json"))
             #expect(!wrong.isEmpty)
+            let notADay = try await ReportSchemaValidator.errors(
+                in: Data(text.replacingOccurrences(of: "2026-12-04", with: "soon").utf8),
+                schema: Repository.file("docs/history.schema.json"))
+            #expect(!notADay.isEmpty)
         }
     }
 

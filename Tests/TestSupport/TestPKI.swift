@@ -20,7 +20,7 @@ public struct TestPKI: Sendable {
             serialNumber: Certificate.SerialNumber(),
             publicKey: .init(key.publicKey),
             notValidBefore: now.addingTimeInterval(-3600),
-            notValidAfter: now.addingTimeInterval(86400 * 30),
+            notValidAfter: now.addingTimeInterval(86400 * 400),
             issuer: subject,
             subject: subject,
             signatureAlgorithm: .ecdsaWithSHA256,
@@ -47,7 +47,7 @@ public struct TestPKI: Sendable {
     /// A server identity for the given DNS names, valid now unless told otherwise.
     public func issueServerIdentity(
         for names: [String], validFrom: Date = Date().addingTimeInterval(-3600),
-        validUntil: Date = Date().addingTimeInterval(86400)
+        validUntil: Date = Date().addingTimeInterval(86400 * 90)
     ) throws -> ServerIdentity {
         let key = P256.Signing.PrivateKey()
         let certificate = try Certificate(

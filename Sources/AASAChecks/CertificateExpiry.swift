@@ -1,0 +1,45 @@
+import AASAModel
+import Foundation
+
+/// What will break soon: the host's TLS certificate (read on each of its connections) expiring
+/// within the warning window. Pure: the time is given.
+public enum CertificateExpiry {
+    /// The standard warning window, in days (`--cert-warn-days`).
+    public static let standardWarningDays = 21
+
+    /// The earliest expiry among the host's own fetches (Apple's CDN is Apple's host and is
+    /// left out).
+    public static func earliest(_ fetches: [FetchRecord]) -> FetchRecord? {
+        fetches.filter { $0.location != .cdn && $0.certificateExpires != nil }
+            .min { $0.certificateExpires! < $1.certificateExpires! }
+    }
+
+    /// One warning when the earliest expiry falls within `warningDays` of `now`.
+    public static func findings(_ fetches: [FetchRecord], now: Date, warningDays: Int) -> [Finding] {
+        guard warningDays > 0, let earliest = earliest(fetches), let expires = earliest.certificateExpires else {
+            return []
+        }
+        let left = Int(expires.timeIntervalSince(now).rounded(.down))
+        guard left < warningDays * 86_400 else { return [] }
+        let seconds = Int(expires.timeIntervalSince1970)
+        let when =
+            left <= 0
+            ? "expired on \(UTCCalendar.date(seconds)) at \(UTCCalendar.clock(seconds)) UTC"
+            : "expires on \(UTCCalendar.date(seconds)) at \(UTCCalendar.clock(seconds)) UTC, \(remaining(left))"
+        let host = URLComponents(string: earliest.url)?.host.map { " of \($0)" } ?? ""
+        return [
+            Finding(
+                .tlsExpiring, FindingLocation(earliest.location),
+                "The TLS certificate\(host) \(when) (the warning starts \(warningDays) days ahead, --cert-warn-days): once it lapses, iOS cannot fetch the file and links stop opening the app."
+            )
+        ]
+    }
+
+    /// "in 10 days", "in 5 hours"
+    static func remaining(_ seconds: Int) -> String {
+        let days = seconds / 86_400
+        if days >= 2 { return "in \(days) days" }
+        let hours = seconds / 3600
+        return hours >= 2 ? "in \(hours) hours" : "within two hours"
+    }
+}
