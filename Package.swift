@@ -20,10 +20,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        // SwiftNIO's HTTP/1 server: `serve` (AASAServe). Its parser bounds request lines and
+        // headers; the tests' loopback servers use it too (docs/serve.md says why not a framework).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // Test-only (TestSupport and the test targets): real HTTPS servers on loopback, a test
         // CA made at run time, property-based tests. `swift build --product aasa-audit` (the
         // README's command) compiles none of them.
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
@@ -73,11 +75,22 @@ let package = Package(
             ]
         ),
 
+        // `serve`: the team's page and API over HTTP (SwiftNIO), on the engine's use cases.
+        .target(
+            name: "AASAServe",
+            dependencies: [
+                "AASAAudit", "AASAModel", "AASAFetch", "AASAReport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+
         // The command-line front end.
         .executableTarget(
             name: "AASAAuditCLI",
             dependencies: [
-                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "CMallocSettings",
+                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "AASAServe", "CMallocSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -116,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "AASAAuditTests",
             dependencies: [
-                "AASAAudit", "AASAFetch", "AASAModel", "AASAReport", "DomainList", "TestSupport",
+                "AASAAudit", "AASAFetch", "AASAModel", "AASAReport", "AASAServe", "DomainList", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

@@ -4,7 +4,7 @@ import CLibcrypto
 ///
 /// The one SHA-256 of the tool, and deliberately OpenSSL's: libcurl already links libcrypto for
 /// TLS, so hashing with it adds no second crypto library to the binary.
-final class SHA256Stream {
+public final class SHA256Stream {
     /// The algorithm, fetched from OpenSSL's provider once: `EVP_sha256()` would make every
     /// initialisation look it up again, under a lock the TLS work also takes. Immutable and
     /// thread-safe once fetched.
@@ -31,10 +31,22 @@ final class SHA256Stream {
 
     /// The digest as 64 lower-case hex digits. Call once.
     func finalizeHex() -> String {
+        Self.hex(finalize())
+    }
+
+    /// The digest's 32 bytes. Call once.
+    func finalize() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
-        return Self.hex(digest.prefix(Int(length)))
+        return Array(digest.prefix(Int(length)))
+    }
+
+    /// SHA-256 of `bytes` (`serve`'s Content-Security-Policy hash).
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        let stream = SHA256Stream()
+        bytes.withUnsafeBytes { stream.update($0) }
+        return stream.finalize()
     }
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String {

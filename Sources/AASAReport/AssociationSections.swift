@@ -3,7 +3,7 @@ import AASAModel
 /// The seam's list in the renderers: each association file's part of a domain in the terminal
 /// and in the HTML report, from its section of the record. A kind's own text lives in its
 /// folder (`Android/AssetLinksSections.swift`).
-enum AssociationSections {
+public enum AssociationSections {
     /// A domain's lines, aligned as the rest ("  Label       value").
     static func terminalLines(_ records: AssociationRecords, in report: TerminalReport) -> [String] {
         report.assetLinksLines(records)
@@ -15,6 +15,12 @@ enum AssociationSections {
     }
 
     /// A domain's paragraphs in the HTML report's details (plain text: the template escapes it).
+    /// The check form's fields of the other association files (`serve`'s `/check`): the query
+    /// parameter, its label and its placeholder.
+    public static let checkFormFields: [(name: String, label: String, placeholder: String)] = [
+        ("android", "Android app", "com.example.app or com.example.app@SHA256")
+    ]
+
     static func htmlParagraphs(_ records: AssociationRecords) -> [String] {
         [AssetLinksSections.htmlParagraph(records)].compactMap { $0 }
     }

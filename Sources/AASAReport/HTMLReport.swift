@@ -54,6 +54,20 @@ public struct HTMLReport: Sendable {
             : rowTemplate.render(RowView(index: index, report: report, files: files))
     }
 
+    /// A domain's full row, even when it passes (`serve`'s check page).
+    public func detailedRow(report: DomainReport, files: [ServedFileDisplay]) -> String {
+        rowTemplate.render(RowView(index: 0, report: report, files: files))
+    }
+
+    /// The text of the inline script of the report and history pages, for a
+    /// Content-Security-Policy hash (`serve`).
+    public static var inlineScript: String {
+        let text = HTMLTemplates.filterScript
+        let start = text.range(of: "<script>")!.upperBound
+        let end = text.range(of: "</script>", options: .backwards)!.lowerBound
+        return String(text[start..<end])
+    }
+
     /// A passing domain without findings gets one line; its details are in report.json.
     public static func isCompact(_ report: DomainReport) -> Bool {
         report.verdict == .pass && report.findings.allSatisfy { $0.severity == .info && $0.location == .root }

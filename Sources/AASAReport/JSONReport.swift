@@ -117,6 +117,18 @@ extension JSONReport {
         tail(line)?.run
     }
 
+    /// The run and its summary from a report's last line (`serve`'s `/metrics`).
+    public static func runSummary(tailLine line: Data) -> (run: RunInfo, summary: ReportSummary)? {
+        struct Tail: Decodable {
+            var run: RunInfo
+            var summary: ReportSummary
+        }
+        guard line.starts(with: "],".utf8),
+            let tail = try? makeDecoder().decode(Tail.self, from: Data("{".utf8) + line.dropFirst(2))
+        else { return nil }
+        return (tail.run, tail.summary)
+    }
+
     fileprivate static func tail(_ line: Data) -> ReportTail? {
         guard line.starts(with: "],".utf8) else { return nil }
         return try? makeDecoder().decode(ReportTail.self, from: Data("{".utf8) + line.dropFirst(2))

@@ -11,19 +11,21 @@ import Foundation
 /// family's samples together after its HELP and TYPE lines; label values escape `\`, `"` and
 /// newlines; HELP text escapes `\` and newlines.
 public enum MetricsReport {
-    /// A family of gauges: its full name and help.
+    /// A family of gauges (or counters): its full name, help and type.
     public struct Family: Sendable {
         public let name: String
         public let help: String
+        public let type: String
 
-        public init(name: String, help: String) {
+        public init(name: String, help: String, type: String = "gauge") {
             self.name = name
             self.help = help
+            self.type = type
         }
 
         /// `# HELP` and `# TYPE` lines.
         public var header: String {
-            "# HELP \(name) \(MetricsReport.escapeHelp(help))\n# TYPE \(name) gauge\n"
+            "# HELP \(name) \(MetricsReport.escapeHelp(help))\n# TYPE \(name) \(type)\n"
         }
 
         /// One sample line.

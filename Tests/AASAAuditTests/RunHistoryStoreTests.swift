@@ -161,9 +161,7 @@ import Testing
     @Test func aMissingFileIsRebuiltFromCompleteReportsOnly() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
-        let settings = AuditSettings(
-            inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4,
-            fetcher: world.fetcherConfiguration(timeout: 60), failOn: .error)
+        let settings = world.auditSettings(out: out)
         var folders: [String] = []
         for hosts in [["good.aasa.test"], ["missing.aasa.test"]] {
             folders.append(

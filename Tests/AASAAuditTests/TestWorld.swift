@@ -1,3 +1,4 @@
+import AASAAudit
 import AASAFetch
 import AASAModel
 import Foundation
@@ -80,6 +81,7 @@ final class TestWorld: Sendable {
             return wellKnown
                 ? .redirect(301, to: "https://www.\(host)\(path)") : .redirect(301, to: "https://www.\(host)\(path)")
         case "missing": return .status(404, body: "<h1>Not Found</h1>")
+        case "hang": return .hang
         case "dotjson":
             // Uploaded as apple-app-site-association.json.
             return path == AASALocation.wellKnown.path + ".json" ? .json(validFile) : .status(404)
@@ -112,6 +114,13 @@ final class TestWorld: Sendable {
     }
 
     var connectTo: String { server.connectTo }
+
+    /// An audit of domains.txt into `out` (the world's `reports` folder by default).
+    func auditSettings(out: URL? = nil, timeout: Double = 60) -> AuditSettings {
+        AuditSettings(
+            inputFiles: ["domains.txt"], outputDirectory: out ?? directory.url.appendingPathComponent("reports"),
+            concurrency: 4, fetcher: fetcherConfiguration(timeout: timeout), failOn: .error)
+    }
 
     func fetcherConfiguration(timeout: Double = 10, concurrency: Int = 8) -> FetcherConfiguration {
         FetcherConfiguration(

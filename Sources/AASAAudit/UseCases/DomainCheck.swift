@@ -1,6 +1,7 @@
 import AASAChecks
 import AASAFetch
 import AASAModel
+import AASAReport
 
 /// `check`: one domain audited on demand, as a run would audit it.
 public enum DomainCheck {
@@ -18,6 +19,30 @@ public enum DomainCheck {
             .audit(DomainTarget(domain: host, expectedAppIDs: appIDs, wants: wants))
         fetcher.shutdown()
         return outcome.report
+    }
+}
+
+/// A domain checked for `serve`: its record and the files it served, for the page.
+public struct CheckedDomain: Sendable {
+    public var report: DomainReport
+    public var files: [ServedFileDisplay]
+}
+
+extension DomainCheck {
+    /// One domain on a fetcher shared by many checks (`serve`); the host is already read.
+    public static func run(
+        host: String, appIDs: [String], wants: AssociationWants, auditor: DomainAuditor
+    ) async -> CheckedDomain {
+        let outcome = await auditor.audit(DomainTarget(domain: host, expectedAppIDs: appIDs, wants: wants))
+        let files = outcome.served.map {
+            ServedFileDisplay(location: $0.location, sha256: $0.sha256, content: .text($0.displayText))
+        }
+        return CheckedDomain(report: outcome.report, files: files)
+    }
+
+    /// A fetcher for many checks, or the error that says why libcurl could not be set up.
+    public static func sharedFetcher(_ configuration: FetcherConfiguration) throws(FetcherSetupError) -> Fetcher {
+        try FetcherSetup.make(configuration)
     }
 }
 

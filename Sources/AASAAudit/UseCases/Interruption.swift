@@ -11,7 +11,7 @@ import Synchronization
 /// thread gets the signal and only writes its number to a pipe; a thread of ours reads it.
 /// Made before the task starts, so that a signal that comes first cancels the task as soon as
 /// it is attached.
-final class Interruption {
+public final class Interruption {
     /// The first signal received and the task to cancel; shared with the reading thread.
     private final class State: Sendable {
         struct Value {
@@ -27,7 +27,11 @@ final class Interruption {
     /// The signal that interrupted the run, if one did.
     var signal: Int32? { state.value.withLock { $0.signal } }
 
-    init(console: any Console, signals: [Int32] = [SIGINT, SIGTERM]) {
+    /// `message`: what the first signal prints (the audit writes its report of what it did).
+    public init(
+        console: any Console, signals: [Int32] = [SIGINT, SIGTERM],
+        message: String = "interrupted; writing the report of what was audited (again to quit at once)"
+    ) {
         guard let readEnd = SignalPipe.install(for: signals) else { return }
         let thread = Thread { [state] in
             var byte: UInt8 = 0
@@ -38,13 +42,22 @@ final class Interruption {
                     return (value.signal == nil, value.cancel)
                 }
                 guard first else { _exit(128 + number) }
-                console.printError(
-                    "\naasa-audit: interrupted; writing the report of what was audited (again to quit at once)\n")
+                console.printError("\naasa-audit: \(message)\n")
                 cancel?()
             }
         }
         thread.name = "aasa-audit signals"
         thread.start()
+    }
+
+    /// Calls `body` on the first signal (at once, when one came already): `serve` drains
+    /// rather than cancels.
+    public func calls(_ body: @escaping @Sendable () -> Void) {
+        let alreadySignalled = state.value.withLock { value in
+            value.cancel = body
+            return value.signal != nil
+        }
+        if alreadySignalled { body() }
     }
 
     /// Cancels `task` on the first signal (at once, when one came already).

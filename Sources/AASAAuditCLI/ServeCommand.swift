@@ -1,0 +1,86 @@
+import AASAAudit
+import AASAServe
+import ArgumentParser
+import Foundation
+
+/// `aasa-audit serve`: the team's page and API over HTTP (docs/serve.md).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the history, the reports, one-domain checks and an API over HTTP.",
+        discussion:
+            "Loopback by default; put it behind nginx or Caddy for TLS (docs/serve.md). Checks refuse private addresses unless --allow-network names them. SIGTERM lets running checks finish (up to --drain-seconds)."
+    )
+
+    @Option(help: ArgumentHelp("The folder the audits write to (served read-only).", valueName: "dir"))
+    var out = "reports"
+    @Option(help: ArgumentHelp("The address and port to listen on.", valueName: "host:port"))
+    var listen = "127.0.0.1:8080"
+    @Option(help: ArgumentHelp("Checks running at once; more are answered 503.", valueName: "n"))
+    var maxChecks = 8
+    @Option(
+        help: ArgumentHelp(
+            "Checks one client may start a minute (bursts of a quarter of it); more are answered 429. 0: no limit.",
+            valueName: "n"))
+    var checksPerMinute = 20
+    @Option(
+        help: ArgumentHelp(
+            "A file holding the bearer token /api/ and /metrics require (Authorization: Bearer TOKEN).",
+            valueName: "file"))
+    var tokenFile: String?
+    @Option(
+        help: ArgumentHelp(
+            "The reverse proxy's address: its X-Forwarded-For names the client (repeatable).", valueName: "address"))
+    var trustedProxy: [String] = []
+    @Option(help: ArgumentHelp("Seconds SIGTERM waits for running checks.", valueName: "seconds"))
+    var drainSeconds = 20.0
+    @OptionGroup var validation: ValidationOptionGroup
+    @OptionGroup var deviceView: DeviceViewOptions
+    @OptionGroup var fetch: FetchOptions
+
+    func validate() throws {
+        guard ListenAddress(listen) != nil else {
+            throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080.")
+        }
+        guard (1...1000).contains(maxChecks) else { throw ValidationError("--max-checks must be from 1 to 1000.") }
+        guard (0...100_000).contains(checksPerMinute) else {
+            throw ValidationError("--checks-per-minute must be from 0 to 100000.")
+        }
+        guard drainSeconds >= 0, drainSeconds <= 600 else {
+            throw ValidationError("--drain-seconds must be from 0 to 600.")
+        }
+    }
+
+    func run() async throws {
+        let console = StandardConsole()
+        let address = ListenAddress(listen)!
+        var settings = ServeSettings(
+            output: out, fetcher: fetch.configuration(concurrency: maxChecks * 4), tool: AASAAuditVersion.tool)
+        (settings.host, settings.port) = (address.host, address.port)
+        settings.validation = validation.options
+        settings.deviceView = deviceView.settings
+        settings.maximumChecks = maxChecks
+        settings.checksPerMinute = Double(checksPerMinute)
+        settings.checkBurst = max(1, Double(checksPerMinute) / 4)
+        settings.trustedProxies = Set(trustedProxy)
+        settings.drainSeconds = drainSeconds
+        if let tokenFile { settings.token = try ServeToken.read(tokenFile) }
+        try await ServeRun.run(settings, console: console)
+    }
+}
+
+/// `--listen HOST:PORT` (`[::1]:8080` for IPv6).
+struct ListenAddress {
+    var host: String
+    var port: Int
+
+    init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { return nil }
+        (self.host, self.port) = (host, port)
+    }
+}

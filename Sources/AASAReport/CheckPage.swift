@@ -1,0 +1,87 @@
+import AASAModel
+import Mustache
+
+/// `serve`'s check page: the form, and when a domain was checked its full row (what `check`
+/// prints: verdict, each location, findings with why and fix, the served file) and a link to
+/// its JSON. No script; every value escaped by the templates.
+public struct CheckPage: Sendable {
+    private let head: MustacheTemplate
+    private let tail: MustacheTemplate
+
+    public init() {
+        HTMLEscaping.register()
+        head = try! MustacheTemplate(string: Self.headTemplate)
+        tail = try! MustacheTemplate(string: Self.tailTemplate)
+    }
+
+    /// What the form shows and, after a check, what it found.
+    public struct Content: Sendable {
+        public var domain = ""
+        public var appID = ""
+        /// The other association files' field values, by parameter name.
+        public var more: [String: String] = [:]
+        /// The checked domain's row (`HTMLReport.detailedRow`), already rendered.
+        public var row: String?
+        /// Where the same check answers in JSON.
+        public var jsonLink: String?
+        /// Why the check was not made.
+        public var problem: String?
+
+        public init() {}
+    }
+
+    public func render(_ content: Content, tool: ToolInfo) -> String {
+        let fields = AssociationSections.checkFormFields.map { field in
+            [
+                "name": field.name, "label": field.label, "placeholder": field.placeholder,
+                "value": content.more[field.name] ?? "",
+            ]
+        }
+        var view: [String: Any] = [
+            "tool": "\(tool.name) \(tool.versionLine)", "domain": content.domain, "appID": content.appID,
+            "fields": fields, "title": content.domain.isEmpty ? "Check a domain" : "Check of \(content.domain)",
+        ]
+        if let problem = content.problem { view["problem"] = problem }
+        if let link = content.jsonLink { view["jsonLink"] = link }
+        return head.render(view) + (content.row ?? "") + tail.render(view)
+    }
+
+    /// The form, for other pages (the history page's top): the same fields, empty.
+    public static let navigation = #"""
+        <nav class="serve" style="padding:.6rem 1rem;border-bottom:1px solid #ccc;font:14px system-ui,sans-serif"><form action="/check" method="get"><a href="/">History</a> · <label>Check a domain <input name="domain" required placeholder="example.com" size="28"></label> <button>Check</button></form></nav>
+        """#
+
+    static let headTemplate = #"""
+        {{% CONTENT_TYPE: HTMLEscaping }}
+        \#(HTMLTemplates.documentStart)
+        form.check { display: grid; grid-template-columns: max-content minmax(0, 28rem); gap: .5rem 1rem; align-items: center; margin: 1rem 0; }
+        form.check input { font: inherit; padding: .3rem; }
+        form.check button { grid-column: 2; justify-self: start; font: inherit; padding: .3rem 1.2rem; }
+        </style>
+        </head>
+        <body>
+        <header>
+        <h1>{{title}}</h1>
+        <p class="meta"><a href="/">History of the nightly runs</a> · {{tool}}</p>
+        <form class="check" action="/check" method="get">
+        <label for="domain">Domain</label><input id="domain" name="domain" value="{{domain}}" required placeholder="example.com, https://example.com/path or applinks:example.com">
+        <label for="app-id">App ID</label><input id="app-id" name="app-id" value="{{appID}}" placeholder="optional: ABCDE12345.com.example.app">
+        {{#fields}}<label for="{{name}}">{{label}}</label><input id="{{name}}" name="{{name}}" value="{{value}}" placeholder="optional: {{placeholder}}">
+        {{/fields}}<button>Check</button>
+        </form>
+        {{#problem}}<p class="incomplete" role="alert">{{problem}}</p>{{/problem}}
+        {{#jsonLink}}<p class="meta">This check as JSON: <a href="{{jsonLink}}">{{jsonLink}}</a></p>{{/jsonLink}}
+        </header>
+        <main>
+
+        """#
+
+    static let tailTemplate = #"""
+        {{% CONTENT_TYPE: HTMLEscaping }}
+        </main>
+        <footer class="muted">Checked by {{tool}} as Apple's bot and CDN see the site, from this server's network.</footer>
+        </body>
+        </html>
+
+        """#
+}

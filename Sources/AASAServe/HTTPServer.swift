@@ -1,0 +1,244 @@
+import AASAFetch
+import AASAReport
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// `serve`'s HTTP/1.1 server on SwiftNIO: one task per connection, requests answered in order,
+/// every answer with the security headers, one access-log line per request.
+///
+/// Bounds: NIO's parser refuses a request head over 80 KB (400, then the connection closes);
+/// a target over `Route.maximumTargetBytes` is 414; a body (nothing here takes one) is read
+/// and dropped up to 64 KB, then the connection closes; a connection silent for
+/// `idleSeconds` is closed; past `maximumConnections` a new one is closed on arrival.
+public final class HTTPServer: Sendable {
+    let app: ServeApp
+    let settings: ServeSettings
+    /// Where the access log goes, one line per request.
+    let log: @Sendable (String) -> Void
+    private let state = Mutex(State())
+
+    private struct State {
+        var listener: (any Channel)?
+        var draining = false
+        var nextConnection = 0
+        /// Open connections, and whether each is answering a request now.
+        var connections: [Int: (channel: any Channel, busy: Bool)] = [:]
+    }
+
+    public init(app: ServeApp, settings: ServeSettings, log: @escaping @Sendable (String) -> Void) {
+        self.app = app
+        self.settings = settings
+        self.log = log
+    }
+
+    /// The Content-Security-Policy of every answer: no script but the report pages' own
+    /// (by its hash), nothing from elsewhere, no framing.
+    static let contentSecurityPolicy: String = {
+        let hash = Data(SHA256Stream.digest(Array(HTMLReport.inlineScript.utf8))).base64EncodedString()
+        return
+            "default-src 'none'; script-src 'sha256-\(hash)'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    }()
+
+    static let securityHeaders: [(String, String)] = [
+        ("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"),
+    ]
+
+    /// Binds and serves until `stop()`; `ready` is told the bound port (for `--listen …:0`).
+    public func run(ready: @Sendable (Int) -> Void = { _ in }) async throws {
+        let idle = TimeAmount.seconds(settings.idleSeconds)
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: settings.host, port: settings.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let handlers = channel.pipeline.syncOperations
+                    try handlers.addHandler(IdleStateHandler(readTimeout: idle))
+                    try handlers.addHandler(IdleCloser())
+                    try handlers.configureHTTPServerPipeline(withErrorHandling: true)
+                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                        wrappingChannelSynchronously: channel)
+                }
+            }
+        let stopped = state.withLock { state in
+            state.listener = listener.channel
+            return state.draining
+        }
+        if stopped { try? await listener.channel.close() }
+        ready(listener.channel.localAddress?.port ?? settings.port)
+        try await listener.executeThenClose { inbound in
+            try await withThrowingDiscardingTaskGroup { group in
+                for try await connection in inbound {
+                    guard let number = admit(connection.channel) else {
+                        app.counters.add(\.connectionsRefused)
+                        connection.channel.close(promise: nil)
+                        continue
+                    }
+                    group.addTask {
+                        await self.serve(connection, number: number)
+                        self.state.withLock { _ = $0.connections.removeValue(forKey: number) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops taking connections; open ones finish the request they answer and close. Idle
+    /// ones close now.
+    public func stop() {
+        let (listener, idle) = state.withLock { state in
+            state.draining = true
+            return (state.listener, state.connections.values.filter { !$0.busy }.map(\.channel))
+        }
+        listener?.close(promise: nil)
+        for channel in idle { channel.close(promise: nil) }
+    }
+
+    /// Closes every connection, busy or not (the drain's time is up).
+    public func closeAll() {
+        let all = state.withLock { $0.connections.values.map(\.channel) }
+        for channel in all { channel.close(promise: nil) }
+    }
+
+    private func admit(_ channel: any Channel) -> Int? {
+        state.withLock { state in
+            guard !state.draining, state.connections.count < settings.maximumConnections else { return nil }
+            state.nextConnection += 1
+            state.connections[state.nextConnection] = (channel, false)
+            return state.nextConnection
+        }
+    }
+
+    private func setBusy(_ number: Int, _ busy: Bool) -> Bool {
+        state.withLock { state in
+            state.connections[number]?.busy = busy
+            return state.draining
+        }
+    }
+
+    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, number: Int) async
+    {
+        let peer = connection.channel.remoteAddress?.ipAddress ?? "-"
+        try? await connection.executeThenClose { inbound, outbound in
+            var head: HTTPRequestHead?
+            var bodyBytes = 0
+            for try await part in inbound {
+                switch part {
+                case .head(let received):
+                    head = received
+                    bodyBytes = 0
+                    _ = setBusy(number, true)
+                case .body(let buffer):
+                    bodyBytes += buffer.readableBytes
+                    guard bodyBytes <= 64 << 10, let current = head else {
+                        try await write(
+                            app.problem(413, "Requests here have no body."), head: head, to: outbound,
+                            keepAlive: false, client: peer, started: .now)
+                        return
+                    }
+                    head = current
+                case .end:
+                    guard let request = head else { continue }
+                    head = nil
+                    let started = ContinuousClock.now
+                    let client = clientAddress(peer: peer, headers: request.headers)
+                    let route = Route.route(method: request.method.rawValue, target: request.uri)
+                    let response = await app.respond(
+                        ServeRequest(
+                            route: route, client: client, authorization: request.headers.first(name: "authorization")))
+                    let draining = setBusy(number, false)
+                    let keepAlive = request.isKeepAlive && !draining
+                    try await write(
+                        response, head: request, to: outbound, keepAlive: keepAlive, client: client, started: started)
+                    if !keepAlive { return }
+                }
+            }
+        }
+    }
+
+    /// The client: the peer, or behind a trusted proxy the last address it forwarded for.
+    func clientAddress(peer: String, headers: HTTPHeaders) -> String {
+        guard settings.trustedProxies.contains(peer), let forwarded = headers["x-forwarded-for"].last else {
+            return peer
+        }
+        let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) ?? ""
+        return last.isEmpty || last.count > 64 ? peer : last
+    }
+
+    private func write(
+        _ response: ServeResponse, head request: HTTPRequestHead?,
+        to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, keepAlive: Bool, client: String,
+        started: ContinuousClock.Instant
+    ) async throws {
+        var headers = HTTPHeaders(response.headers + Self.securityHeaders)
+        headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        let sendsBody = request?.method != .HEAD
+        var file: OutputFolder.OpenFile?
+        var status = response.status
+        var length = 0
+        switch response.body {
+        case .bytes(let bytes): length = bytes.count
+        case .file(let run, let name):
+            file = app.folder.open(run: run, file: name)
+            if let file { length = file.size } else { status = 404 }
+        }
+        headers.replaceOrAdd(name: "Content-Length", value: String(length))
+        try await outbound.write(
+            .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers))
+        )
+        if sendsBody {
+            switch response.body {
+            case .bytes(let bytes):
+                if !bytes.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
+            case .file:
+                // In pieces, so that a report of any size costs a piece of memory.
+                var offset = 0
+                while let open = file, offset < length {
+                    guard let piece = open.read(at: offset, count: min(256 << 10, length - offset)), !piece.isEmpty
+                    else { break }
+                    try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: piece))))
+                    offset += piece.count
+                }
+            }
+        }
+        try await outbound.write(.end(nil))
+        app.counters.answered(status)
+        let method = request?.method.rawValue ?? "-"
+        let elapsed = started.duration(to: .now)
+        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        log(
+            "\(ISO8601DateFormatter().string(from: Date())) \(client) \(method) \(Self.loggable(request?.uri ?? "-")) \(status) \(length) \(String(format: "%.1f", milliseconds))ms"
+        )
+    }
+
+    /// A request target as the log shows it: printable ASCII only (others percent-encoded),
+    /// at most 300 bytes.
+    static func loggable(_ target: String) -> String {
+        var out = ""
+        for byte in target.utf8.prefix(300) {
+            if byte > 0x20, byte < 0x7F {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return target.utf8.count > 300 ? out + "…" : out
+    }
+}
+
+/// Closes a connection that sent nothing for the idle time.
+final class IdleCloser: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+}

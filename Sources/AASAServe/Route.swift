@@ -1,0 +1,186 @@
+import Foundation
+
+/// What a request asks for. Pure: made from the request line alone, so that every path the
+/// server answers is listed here and tested without a socket.
+public enum Route: Equatable, Sendable {
+    /// `/`: the history page of `--out`, with the check form.
+    case historyPage
+    /// `/check`: the form, or with `domain=` a check's page.
+    case checkPage(CheckQuery?)
+    /// A file of `--out`: `/history.json`, `/latest.json`, `/latest.html`, or `/RUN/FILE` of a
+    /// kept run. `run` is nil for the top-level files.
+    case outputFile(run: String?, file: String)
+    case apiCheck(CheckQuery)
+    case apiLatest
+    case apiRuns
+    case apiHistory(domain: String?)
+    case metrics
+    case health
+    /// An answer without work: 400, 404, 405 or 414, and why.
+    case refused(status: Int, reason: String)
+
+    /// The longest request target taken (path and query); a longer one is 414.
+    public static let maximumTargetBytes = 4096
+
+    /// Routes a request's method and target (`/check?domain=example.com`).
+    public static func route(method: String, target: String) -> Route {
+        guard target.utf8.count <= maximumTargetBytes else {
+            return .refused(status: 414, reason: "The request target is longer than \(maximumTargetBytes) bytes.")
+        }
+        guard method == "GET" || method == "HEAD" else {
+            return .refused(status: 405, reason: "Only GET and HEAD are served.")
+        }
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(parts[0])
+        guard let query = Query(parts.count > 1 ? String(parts[1]) : "") else {
+            return .refused(status: 400, reason: "The query is not valid percent-encoding.")
+        }
+        switch path {
+        case "/": return .historyPage
+        case "/check": return .checkPage(CheckQuery(query))
+        case "/api/v1/check":
+            guard let check = CheckQuery(query) else {
+                return .refused(status: 400, reason: "Give the domain to check: /api/v1/check?domain=example.com")
+            }
+            return .apiCheck(check)
+        case "/api/v1/latest": return .apiLatest
+        case "/api/v1/runs": return .apiRuns
+        case "/api/v1/history": return .apiHistory(domain: query.first("domain").flatMap { $0.isEmpty ? nil : $0 })
+        case "/metrics": return .metrics
+        case "/healthz": return .health
+        case "/history.json", "/latest.json", "/latest.html", "/index.html":
+            return path == "/index.html" ? .historyPage : .outputFile(run: nil, file: String(path.dropFirst()))
+        default: break
+        }
+        // /RUN/FILE: a run folder's name and a report's plain name; nothing else of the disk.
+        let pieces = path.split(separator: "/", omittingEmptySubsequences: false)
+        if pieces.count == 3, pieces[0].isEmpty, isRunName(pieces[1]), isFileName(pieces[2]) {
+            return .outputFile(run: String(pieces[1]), file: String(pieces[2]))
+        }
+        return .refused(status: 404, reason: "Nothing is served at this path.")
+    }
+
+    /// A run folder's name: `2026-11-22T031500Z`, `…Z-2`.
+    static func isRunName(_ name: Substring) -> Bool {
+        let bytes = Array(name.utf8)
+        let shape = Array("dddd-dd-ddTddddddZ".utf8)
+        guard bytes.count >= shape.count, bytes.count <= shape.count + 6 else { return false }
+        for (byte, expected) in zip(bytes, shape) {
+            if expected == UInt8(ascii: "d") ? !(0x30...0x39).contains(byte) : byte != expected { return false }
+        }
+        let suffix = bytes.dropFirst(shape.count)
+        return suffix.isEmpty
+            || (suffix.first == UInt8(ascii: "-") && suffix.count > 1
+                && suffix.dropFirst().allSatisfy { (0x30...0x39).contains($0) })
+    }
+
+    /// The files of a run folder that are served: what the audit writes there.
+    static let runFiles: Set<Substring> = ["report.html", "report.json"]
+
+    static func isFileName(_ name: Substring) -> Bool { runFiles.contains(name) }
+}
+
+/// A check's parameters: `domain` (any form `check` takes: a URL, `applinks:host`), `app-id`
+/// (repeatable), and the other association files' own (`AssociationFiles.swift`).
+public struct CheckQuery: Equatable, Sendable {
+    public var domain: String
+    public var appIDs: [String]
+    /// The other association files' parameters, by name, in the order given.
+    public var more: [String: [String]]
+
+    /// At most this many values of each repeatable parameter.
+    public static let maximumValues = 20
+
+    public init(domain: String, appIDs: [String] = [], more: [String: [String]] = [:]) {
+        self.domain = domain
+        self.appIDs = appIDs
+        self.more = more
+    }
+
+    /// Nil without a non-empty domain.
+    init?(_ query: Query) {
+        guard let domain = query.first("domain")?.trimmingCharacters(in: .whitespaces), !domain.isEmpty else {
+            return nil
+        }
+        self.domain = domain
+        appIDs = Array(query.all("app-id").filter { !$0.isEmpty }.prefix(Self.maximumValues))
+        more = [:]
+        for name in Self.associationParameters {
+            let values = query.all(name).filter { !$0.isEmpty }.prefix(Self.maximumValues)
+            if !values.isEmpty { more[name] = Array(values) }
+        }
+    }
+
+    /// The query string that asks for this check again (for links to its JSON and its page).
+    public var queryString: String {
+        let pairs =
+            [("domain", domain)] + appIDs.map { ("app-id", $0) }
+            + Self.associationParameters.flatMap { name in (more[name] ?? []).map { (name, $0) } }
+        return pairs.map { "\($0.0)=\(Query.encode($0.1))" }.joined(separator: "&")
+    }
+}
+
+/// A decoded `application/x-www-form-urlencoded` query.
+struct Query: Equatable {
+    var pairs: [(String, String)]
+
+    init?(_ text: String) {
+        pairs = []
+        for piece in text.split(separator: "&") where !piece.isEmpty {
+            let halves = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = Self.decode(halves[0]), let value = Self.decode(halves.count > 1 ? halves[1] : "")
+            else { return nil }
+            pairs.append((name, value))
+        }
+    }
+
+    func first(_ name: String) -> String? { pairs.first { $0.0 == name }?.1 }
+    func all(_ name: String) -> [String] { pairs.filter { $0.0 == name }.map(\.1) }
+
+    static func == (lhs: Query, rhs: Query) -> Bool {
+        lhs.pairs.map(\.0) == rhs.pairs.map(\.0) && lhs.pairs.map(\.1) == rhs.pairs.map(\.1)
+    }
+
+    /// `+` is a space; `%XX` a byte; the bytes must be UTF-8.
+    static func decode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(0x20)
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
+                bytes.append(high << 4 | low)
+            default: bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+
+    /// Percent-encodes all but unreserved characters.
+    static func encode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: ":"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,352 @@
+import AASAAudit
+import AASAFetch
+import AASAModel
+import AASAReport
+import Foundation
+import Synchronization
+
+/// An answer: status, headers and a body of bytes or of a file of `--out`.
+public struct ServeResponse: Sendable {
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        /// A file of `--out`, read in pieces as it is sent.
+        case file(run: String?, name: String)
+    }
+
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: Body
+
+    init(status: Int, headers: [(String, String)], body: Body) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    init(status: Int, type: String, _ text: String, headers: [(String, String)] = []) {
+        self.status = status
+        self.headers = [("Content-Type", type)] + headers
+        body = .bytes(Array(text.utf8))
+    }
+
+    init(status: Int, type: String, bytes: [UInt8], headers: [(String, String)] = []) {
+        self.status = status
+        self.headers = [("Content-Type", type)] + headers
+        body = .bytes(bytes)
+    }
+}
+
+/// A request as the app sees it: its route, the client's address, and the headers it reads.
+public struct ServeRequest: Sendable {
+    public var route: Route
+    public var client: String
+    public var authorization: String?
+
+    public init(route: Route, client: String, authorization: String? = nil) {
+        self.route = route
+        self.client = client
+        self.authorization = authorization
+    }
+}
+
+/// What `serve` answers, route by route. The HTTP plumbing is `HTTPServer`'s; this holds the
+/// checks' fetcher, the limits and the counters.
+public final class ServeApp: Sendable {
+    let settings: ServeSettings
+    let folder: OutputFolder
+    let auditor: DomainAuditor
+    let page = CheckPage()
+    let counters = ServeCounters()
+    private let limiter: Mutex<RateLimiter>
+    private let checksInFlight = Mutex(0)
+    private let started = ContinuousClock.now
+
+    public init(settings: ServeSettings) throws(FetcherSetupError) {
+        self.settings = settings
+        folder = OutputFolder(path: settings.output)
+        let fetcher = try DomainCheck.sharedFetcher(settings.fetcher)
+        auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
+        limiter = Mutex(RateLimiter(perMinute: settings.checksPerMinute, burst: settings.checkBurst))
+    }
+
+    public func shutdown() {
+        auditor.fetcher.shutdown()
+    }
+
+    /// Checks running now.
+    public var activeChecks: Int { checksInFlight.withLock { $0 } }
+
+    public func respond(_ request: ServeRequest) async -> ServeResponse {
+        switch request.route {
+        case .refused(let status, let reason):
+            return problem(status, reason)
+        case .health:
+            return ServeResponse(status: 200, type: "text/plain; charset=utf-8", "ok\n")
+        case .historyPage:
+            return historyPage()
+        case .checkPage(let query):
+            guard let query else { return html(page.render(CheckPage.Content(), tool: settings.tool)) }
+            return await checkPage(query, client: request.client)
+        case .outputFile(let run, let file):
+            return outputFile(run: run, file: file)
+        case .apiCheck, .apiLatest, .apiRuns, .apiHistory, .metrics:
+            if let refusal = unauthorized(request) { return refusal }
+            return await api(request)
+        }
+    }
+
+    private func api(_ request: ServeRequest) async -> ServeResponse {
+        switch request.route {
+        case .apiCheck(let query): return await apiCheck(query, client: request.client)
+        case .apiLatest: return outputFile(run: nil, file: "latest.json")
+        case .apiRuns: return runs()
+        case .apiHistory(let domain): return history(domain)
+        case .metrics: return metrics()
+        default: return problem(404, "Nothing is served at this path.")
+        }
+    }
+
+    // MARK: Checks
+
+    /// Reads a check's parameters, applies the limits, runs it: the record, or the status and
+    /// reason it was not made.
+    func check(_ query: CheckQuery, client: String) async -> Result<CheckedDomain, CheckRefusal> {
+        let host: String
+        let wants: AssociationWants
+        do {
+            host = try AuditInput.pastedHost(query.domain).host
+            try AuditInput.validateAppIDs(query.appIDs)
+            wants = try query.wants()
+        } catch let error as InputError {
+            return .failure(CheckRefusal(status: 400, reason: error.message))
+        } catch let error as CheckQueryError {
+            return .failure(CheckRefusal(status: 400, reason: error.message))
+        } catch {
+            return .failure(CheckRefusal(status: 400, reason: "\(error)"))
+        }
+        let now = started.duration(to: .now)
+        let seconds = Double(now.components.seconds) + Double(now.components.attoseconds) / 1e18
+        if let wait = limiter.withLock({ $0.take(client, now: seconds) }) {
+            counters.add(\.checksLimited)
+            return .failure(
+                CheckRefusal(
+                    status: 429, reason: "Too many checks from this address: try again in \(Int(wait.rounded(.up))) s.",
+                    retryAfter: Int(wait.rounded(.up))))
+        }
+        let admitted = checksInFlight.withLock { count in
+            guard count < settings.maximumChecks else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            counters.add(\.checksBusy)
+            return .failure(
+                CheckRefusal(
+                    status: 503, reason: "\(settings.maximumChecks) checks are running: try again in a few seconds.",
+                    retryAfter: 5))
+        }
+        defer { checksInFlight.withLock { $0 -= 1 } }
+        counters.add(\.checks)
+        let checked = await DomainCheck.run(host: host, appIDs: query.appIDs, wants: wants, auditor: auditor)
+        // The address policy refused every address of the host: no connection was made.
+        let origin = checked.report.fetches.filter { $0.location != .cdn && $0.error?.kind != .skipped }
+        if !origin.isEmpty, origin.allSatisfy({ $0.error?.kind == .blockedAddress }) {
+            counters.add(\.checksRefused)
+            return .failure(
+                CheckRefusal(status: 403, reason: origin[0].error?.message ?? "The host's addresses are not public."))
+        }
+        return .success(checked)
+    }
+
+    struct CheckRefusal: Error {
+        var status: Int
+        var reason: String
+        var retryAfter: Int?
+    }
+
+    private func apiCheck(_ query: CheckQuery, client: String) async -> ServeResponse {
+        switch await check(query, client: client) {
+        case .success(let checked):
+            let bytes = (try? JSONReport.makeEncoder(pretty: true).encode(checked.report)) ?? Data()
+            return ServeResponse(
+                status: 200, type: "application/json", bytes: Array(bytes) + [0x0A],
+                headers: [("Cache-Control", "no-store")])
+        case .failure(let refusal):
+            return problem(refusal.status, refusal.reason, retryAfter: refusal.retryAfter)
+        }
+    }
+
+    private func checkPage(_ query: CheckQuery, client: String) async -> ServeResponse {
+        var content = CheckPage.Content()
+        content.domain = query.domain
+        content.appID = query.appIDs.first ?? ""
+        content.more = query.more.compactMapValues(\.first)
+        switch await check(query, client: client) {
+        case .success(let checked):
+            content.row = HTMLReport().detailedRow(report: checked.report, files: checked.files)
+            content.jsonLink = "/api/v1/check?" + query.queryString
+            return html(page.render(content, tool: settings.tool), headers: [("Cache-Control", "no-store")])
+        case .failure(let refusal):
+            content.problem = refusal.reason
+            return html(
+                page.render(content, tool: settings.tool), status: refusal.status,
+                headers: refusal.retryAfter.map { [("Retry-After", String($0))] } ?? [])
+        }
+    }
+
+    // MARK: Files and history
+
+    private func historyPage() -> ServeResponse {
+        guard let file = folder.open(run: nil, file: "index.html"),
+            let bytes = file.readAll(limit: Self.maximumPageBytes)
+        else {
+            var content = CheckPage.Content()
+            content.problem =
+                "No history yet in \(settings.output): the page of the nightly runs appears after the first complete audit there."
+            return html(page.render(content, tool: settings.tool))
+        }
+        return ServeResponse(
+            status: 200, type: "text/html; charset=utf-8", bytes: Self.withNavigation(bytes),
+            headers: [("Cache-Control", "no-cache")])
+    }
+
+    /// The history page is read whole to put the check form at its top: up to this size.
+    static let maximumPageBytes = 64 << 20
+
+    /// The page with the check form after its `<body>`.
+    static func withNavigation(_ page: [UInt8]) -> [UInt8] {
+        let body = Array("<body>".utf8)
+        guard let range = page.firstRange(of: body) else { return page }
+        return Array(page[..<range.upperBound]) + Array(("\n" + CheckPage.navigation).utf8) + page[range.upperBound...]
+    }
+
+    private func outputFile(run: String?, file: String) -> ServeResponse {
+        guard folder.open(run: run, file: file) != nil else {
+            return problem(404, run == nil ? "\(file) is not in the output folder yet." : "No such report.")
+        }
+        let type =
+            file.hasSuffix(".html")
+            ? "text/html; charset=utf-8" : file.hasSuffix(".json") ? "application/json" : "text/plain; charset=utf-8"
+        return ServeResponse(
+            status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-cache")],
+            body: .file(run: run, name: file))
+    }
+
+    private func runs() -> ServeResponse {
+        do {
+            let fleet = try HistoryQuery.fleet(output: settings.output)
+            let runs = fleet.runs.map { run in
+                ServeRunRecord(
+                    run: run.run, startedAt: run.startedAt, verdicts: run.verdicts,
+                    report: "/\(run.run)/report.json", page: "/\(run.run)/report.html")
+            }
+            return json(ServeRunsRecord(runs: runs))
+        } catch {
+            return problem(404, error.message)
+        }
+    }
+
+    private func history(_ domain: String?) -> ServeResponse {
+        do {
+            if let domain { return json(try HistoryQuery.timeline(of: domain, output: settings.output)) }
+            return json(try HistoryQuery.fleet(output: settings.output))
+        } catch {
+            return problem(404, error.message)
+        }
+    }
+
+    // MARK: Metrics
+
+    private func metrics() -> ServeResponse {
+        var text = ""
+        if let file = folder.open(run: nil, file: "latest.json"), let tail = Self.lastLine(file),
+            let latest = JSONReport.runSummary(tailLine: Data(tail))
+        {
+            text += MetricsReport.runSection(
+                run: latest.run, summary: latest.summary,
+                findingCounts: Self.findingCounts(latest.summary, overrides: latest.run.options.severityOverrides))
+        }
+        text += counters.prometheus(activeChecks: activeChecks)
+        return ServeResponse(status: 200, type: "text/plain; version=0.0.4; charset=utf-8", text)
+    }
+
+    /// The findings by code and severity, from the summary's counts by code.
+    static func findingCounts(_ summary: ReportSummary, overrides: [String: String]?) -> [String: [String: Int]] {
+        var counts: [String: [String: Int]] = [:]
+        for (code, count) in summary.findingsByCode {
+            let severity =
+                overrides?[code] ?? FindingCode(rawValue: code).map { $0.definition.severity.rawValue }
+                ?? "error"
+            counts[code] = [severity: count]
+        }
+        return counts
+    }
+
+    /// A report's last line (its run and summary), read from the end: at most 4 MB.
+    static func lastLine(_ file: OutputFolder.OpenFile) -> [UInt8]? {
+        let size = file.size
+        var chunk = 64 << 10
+        while true {
+            let start = max(0, size - chunk)
+            guard var bytes = file.read(at: start, count: size - start) else { return nil }
+            if bytes.last == 0x0A { bytes.removeLast() }
+            if let newline = bytes.lastIndex(of: 0x0A) { return Array(bytes[(newline + 1)...]) }
+            if start == 0 { return bytes }
+            guard chunk < 4 << 20 else { return nil }
+            chunk *= 4
+        }
+    }
+
+    // MARK: Answers
+
+    private func unauthorized(_ request: ServeRequest) -> ServeResponse? {
+        guard let token = settings.token else { return nil }
+        let given = request.authorization.flatMap { value -> String? in
+            value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)) : nil
+        }
+        if let given, Self.sameBytes(Array(given.utf8), Array(token.utf8)) { return nil }
+        var response = problem(401, "This API needs Authorization: Bearer TOKEN (the server's --token-file).")
+        response.headers.append(("WWW-Authenticate", "Bearer"))
+        return response
+    }
+
+    /// Compares without stopping at the first difference.
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+
+    func problem(_ status: Int, _ reason: String, retryAfter: Int? = nil) -> ServeResponse {
+        let body = (try? JSONEncoder().encode(["status": String(status), "error": reason])) ?? Data()
+        return ServeResponse(
+            status: status, type: "application/json", bytes: Array(body) + [0x0A],
+            headers: (retryAfter.map { [("Retry-After", String($0))] } ?? []) + [("Cache-Control", "no-store")])
+    }
+
+    private func html(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> ServeResponse {
+        ServeResponse(status: status, type: "text/html; charset=utf-8", text, headers: headers)
+    }
+
+    private func json(_ value: some Encodable) -> ServeResponse {
+        let bytes = (try? JSONReport.makeEncoder(pretty: true).encode(value)) ?? Data()
+        return ServeResponse(status: 200, type: "application/json", bytes: Array(bytes) + [0x0A])
+    }
+}
+
+/// `/api/v1/runs`.
+struct ServeRunsRecord: Encodable {
+    var schemaVersion = HistorySchema.version
+    var runs: [ServeRunRecord]
+}
+
+struct ServeRunRecord: Encodable {
+    var run: String
+    var startedAt: Date
+    var verdicts: VerdictCounts
+    /// The run's reports on this server.
+    var report: String
+    var page: String
+}

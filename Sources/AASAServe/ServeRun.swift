@@ -1,0 +1,64 @@
+import AASAAudit
+import Foundation
+import Synchronization
+
+/// `serve` from start to stop: the server on its address, the access log on standard output,
+/// and SIGTERM (or SIGINT) draining: no new connection, running checks finish (up to
+/// `drainSeconds`), then the process ends.
+public enum ServeRun {
+    public static func run(_ settings: ServeSettings, console: any Console) async throws {
+        let app: ServeApp
+        do {
+            app = try ServeApp(settings: settings)
+        } catch {
+            throw error
+        }
+        defer { app.shutdown() }
+        let lines = Mutex(())
+        let server = HTTPServer(app: app, settings: settings) { line in
+            lines.withLock { _ in console.print(line + "\n") }
+        }
+        let interruption = Interruption(
+            console: console,
+            message:
+                "stopping: running checks may finish for \(Int(settings.drainSeconds)) s (again to quit at once)")
+        interruption.calls {
+            server.stop()
+            // The drain's bound: then every connection closes, whatever it was doing.
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: settings.drainSeconds)
+                server.closeAll()
+            }
+        }
+        do {
+            try await server.run { port in
+                let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+                console.printError(
+                    "aasa-audit: serving \(settings.output) at http://\(host):\(port)/ (checks: \(settings.maximumChecks) at once, \(Int(settings.checksPerMinute)) a minute per client)\n"
+                )
+            }
+        } catch {
+            throw ServeError(message: "cannot listen on \(settings.host):\(settings.port): \(error)")
+        }
+    }
+}
+
+/// `serve` could not start.
+public struct ServeError: UserFacingError {
+    public var message: String
+    public var exitStatus: ExitStatus { .usage }
+}
+
+/// `--token-file`: one line, the token.
+public enum ServeToken {
+    public static func read(_ path: String) throws(ServeError) -> String {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 4096,
+            let text = String(data: data, encoding: .utf8)
+        else { throw ServeError(message: "--token-file \(path) cannot be read (or is over 4 KB).") }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard token.count >= 16, !token.contains(where: \.isWhitespace) else {
+            throw ServeError(message: "--token-file \(path) must hold one token of at least 16 characters.")
+        }
+        return token
+    }
+}

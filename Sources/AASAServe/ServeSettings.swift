@@ -1,0 +1,41 @@
+import AASAAudit
+import AASAChecks
+import AASAFetch
+import AASAModel
+
+/// What `serve` is started with.
+public struct ServeSettings: Sendable {
+    /// The audits' `--out`, served read-only.
+    public var output: String
+    /// Where to listen: loopback by default.
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// The checks' fetcher (its address policy refuses private addresses unless
+    /// `--allow-network` says otherwise), validation and device view, as `check` takes them.
+    public var fetcher: FetcherConfiguration
+    public var validation = ValidationOptions()
+    public var deviceView = DeviceViewSettings()
+    /// Checks in flight at once; more are answered 503 with `Retry-After`.
+    public var maximumChecks = 8
+    /// Checks a client may start a minute, and in a burst; more are answered 429.
+    public var checksPerMinute = 20.0
+    public var checkBurst = 5.0
+    /// When set, `/api/…` and `/metrics` need `Authorization: Bearer TOKEN`.
+    public var token: String?
+    /// Connections at once; more are closed on arrival.
+    public var maximumConnections = 512
+    /// A connection that sends nothing for this long is closed.
+    public var idleSeconds: Int64 = 15
+    /// How long SIGTERM waits for in-flight checks before the server stops.
+    public var drainSeconds = 20.0
+    /// Trust `X-Forwarded-For` from these addresses (the reverse proxy in front): its last
+    /// address is then the client's, for rate limits and the log.
+    public var trustedProxies: Set<String> = []
+    public var tool: ToolInfo
+
+    public init(output: String, fetcher: FetcherConfiguration, tool: ToolInfo) {
+        self.output = output
+        self.fetcher = fetcher
+        self.tool = tool
+    }
+}

@@ -1,0 +1,293 @@
+import AASAAudit
+import AASAFetch
+import AASAModel
+import AASAReport
+import AASAServe
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// `serve` on loopback, driven over HTTP with raw requests: the page, the API, the files of
+/// `--out`, and every hostile request of the issue, each with its bounded answer.
+@Suite struct ServeTests {
+    /// A server on an ephemeral port of 127.0.0.1, its access log kept.
+    final class Running: Sendable {
+        let app: ServeApp
+        let server: HTTPServer
+        let port: Int
+        let task: Task<Void, any Error>
+        let log = LogLines()
+
+        init(_ settings: ServeSettings) async throws {
+            var settings = settings
+            settings.port = 0
+            let app = try ServeApp(settings: settings)
+            let log = log
+            let server = HTTPServer(app: app, settings: settings) { line in log.lines.withLock { $0.append(line) } }
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let task = Task { try await server.run { continuation.yield($0) } }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            (self.app, self.server, self.port, self.task) = (app, server, port, task)
+        }
+
+        func get(_ target: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Response {
+            try await HTTPTestClient.get(port: port, target, headers: headers)
+        }
+
+        func stop() async {
+            server.stop()
+            _ = try? await task.value
+            app.shutdown()
+        }
+    }
+
+    final class LogLines: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    func settings(_ world: TestWorld, out: URL? = nil, allowLoopback: Bool = true) -> ServeSettings {
+        var fetcher = world.fetcherConfiguration(timeout: 2)
+        if !allowLoopback { fetcher.addressPolicy = .publicOnly }
+        var settings = ServeSettings(
+            output: (out ?? world.directory.url.appendingPathComponent("reports")).path, fetcher: fetcher,
+            tool: ToolInfo(version: "test"))
+        settings.deviceView = .originOnly
+        return settings
+    }
+
+    @Test func aPersonChecksADomainAndReadsTheVerdictAndTheFix() async throws {
+        let world = try TestWorld()
+        let serve = try await Running(settings(world))
+        defer { Task { await serve.stop() } }
+
+        let form = try await serve.get("/check")
+        #expect(form.status == 200 && form.text.contains(#"<form class="check" action="/check" method="get">"#))
+        let page = try await serve.get(
+            "/check?domain=https%3A%2F%2Ftextplain.aasa.test%2Fbuy&app-id=\(TestWorld.appID)")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(
+            page.text.contains(##"<span class="badge warn">warn</span><a class="name" href="#textplain.aasa.test">"##))
+        #expect(page.text.contains("<code>http.content-type</code>") && page.text.contains("<b>Fix:</b>"))
+        #expect(page.text.contains(#"<pre class="file">"#), "the served file is shown")
+        #expect(page.text.contains("/api/v1/check?domain=https:%2F%2Ftextplain.aasa.test%2Fbuy&amp;app-id="))
+        // The form keeps what was asked.
+        #expect(page.text.contains(#"value="https://textplain.aasa.test/buy""#))
+    }
+
+    @Test func theAPIGivesTheReportsDomainRecord() async throws {
+        let world = try TestWorld()
+        let serve = try await Running(settings(world))
+        defer { Task { await serve.stop() } }
+        let answer = try await serve.get("/api/v1/check?domain=applinks:good.aasa.test&app-id=\(TestWorld.appID)")
+        #expect(answer.status == 200 && answer.headers["content-type"] == "application/json")
+        let record = try JSONReport.makeDecoder().decode(DomainReport.self, from: Data(answer.body))
+        #expect(record.domain == "good.aasa.test" && record.verdict == .pass)
+        #expect(record.expectedAppIDs == [TestWorld.appID])
+        let bad = try await serve.get("/api/v1/check?domain=good.aasa.test&app-id=nope")
+        #expect(bad.status == 400 && bad.text.contains("app-id"), "\(bad.text)")
+        #expect(try await serve.get("/api/v1/check").status == 400)
+    }
+
+    /// Without --allow-network, a name that resolves to a private address is refused: 403,
+    /// and the host never sees a connection. Metadata addresses and single labels are 400.
+    @Test func privateAddressesAreRefusedWithoutAConnection() async throws {
+        let world = try TestWorld()
+        let serve = try await Running(settings(world, allowLoopback: false))
+        defer { Task { await serve.stop() } }
+        let refused = try await serve.get("/api/v1/check?domain=good.aasa.test")
+        #expect(refused.status == 403 && refused.text.contains("127.0.0.1"), "\(refused.text)")
+        #expect(world.server.connectionCount == 0)
+        let page = try await serve.get("/check?domain=good.aasa.test")
+        #expect(page.status == 403 && page.text.contains(#"<p class="incomplete" role="alert">"#))
+        for target in ["169.254.169.254", "localhost", "%5B%3A%3A1%5D", "10.0.0.1"] {
+            let answer = try await serve.get("/api/v1/check?domain=\(target)")
+            #expect(answer.status == 400, "\(target): \(answer.text)")
+        }
+        #expect(world.server.connectionCount == 0)
+    }
+
+    @Test func markupInADomainIsEscapedEverywhere() async throws {
+        let world = try TestWorld()
+        let serve = try await Running(settings(world))
+        defer { Task { await serve.stop() } }
+        let page = try await serve.get("/check?domain=%3Cscript%3Ealert(1)%3C%2Fscript%3E.aasa.test")
+        #expect(page.status == 400)
+        #expect(!page.text.contains("<script>alert(1)") && page.text.contains("&lt;script&gt;alert(1)"))
+        // A hostile server's headers and body are escaped in the page too.
+        let hostile = try await serve.get("/check?domain=hostile.aasa.test")
+        #expect(
+            hostile.status == 200 && !hostile.text.contains("<script>alert(") && !hostile.text.contains("<img src=x"))
+        // The page has no script at all, and the policy allows only the reports' own.
+        #expect(!hostile.text.contains("<script"))
+        let policy = try #require(hostile.headers["content-security-policy"])
+        #expect(
+            policy.hasPrefix("default-src 'none'; script-src 'sha256-") && policy.contains("frame-ancestors 'none'"))
+        #expect(hostile.headers["x-content-type-options"] == "nosniff")
+    }
+
+    @Test func checksAreLimitedPerClientAndInFlight() async throws {
+        let world = try TestWorld()
+        var limited = settings(world)
+        (limited.checksPerMinute, limited.checkBurst) = (3, 3)
+        let serve = try await Running(limited)
+        defer { Task { await serve.stop() } }
+        for _ in 0..<3 { #expect(try await serve.get("/api/v1/check?domain=good.aasa.test").status == 200) }
+        let fourth = try await serve.get("/api/v1/check?domain=good.aasa.test")
+        #expect(fourth.status == 429 && Int(fourth.headers["retry-after"] ?? "") ?? 0 >= 1, "\(fourth.headers)")
+        // Other pages are not checks: still served.
+        #expect(try await serve.get("/healthz").status == 200)
+
+        var one = settings(world)
+        one.maximumChecks = 1
+        let busy = try await Running(one)
+        defer { Task { await busy.stop() } }
+        // A host that never answers holds the one check; the next is told to come back.
+        async let held = busy.get("/api/v1/check?domain=hang.aasa.test")
+        try await waitUntil { busy.app.activeChecks == 1 }
+        let second = try await busy.get("/api/v1/check?domain=good.aasa.test")
+        #expect(second.status == 503 && second.headers["retry-after"] == "5")
+        #expect(try await held.status == 200)
+    }
+
+    /// 10,000 check requests from one client on one connection: a few checks run, every other
+    /// request is answered 429 at once, and the server stays up.
+    @Test func tenThousandRequestsFromOneClientEachGetABoundedAnswer() async throws {
+        let world = try TestWorld()
+        // A burst of five, then one a minute: the test's few seconds refill nothing.
+        var limited = settings(world)
+        (limited.checksPerMinute, limited.checkBurst) = (1, 5)
+        let serve = try await Running(limited)
+        defer { Task { await serve.stop() } }
+        var requests: [UInt8] = []
+        for number in 0..<10_000 {
+            let close = number == 9_999 ? "Connection: close\r\n" : ""
+            requests += Array("GET /api/v1/check?domain=good.aasa.test HTTP/1.1\r\nHost: x\r\n\(close)\r\n".utf8)
+        }
+        let raw = try await HTTPTestClient.exchange(port: serve.port, requests, timeout: 60)
+        let answers = HTTPTestClient.parseAll(raw)
+        #expect(answers.count == 10_000)
+        let statuses = Dictionary(grouping: answers, by: \.status).mapValues(\.count)
+        #expect(statuses[200] == 5 && statuses[429] == 9_995, "\(statuses)")
+        #expect(world.server.requests.filter { $0.path == AASALocation.wellKnown.path }.count <= 10)
+        #expect(try await serve.get("/healthz").status == 200)
+    }
+
+    @Test func oversizedRequestsAndIdleConnectionsAreBounded() async throws {
+        let world = try TestWorld()
+        var quick = settings(world)
+        quick.idleSeconds = 1
+        let serve = try await Running(quick)
+        defer { Task { await serve.stop() } }
+        // A 1 MB query: refused, the connection closed.
+        let huge = "GET /check?domain=\(String(repeating: "a", count: 1 << 20)) HTTP/1.1\r\nHost: x\r\n\r\n"
+        let answer = try HTTPTestClient.parse(try await HTTPTestClient.exchange(port: serve.port, Array(huge.utf8)))
+        #expect(answer.status == 400 || answer.status == 414 || answer.status == 431, "\(answer.status)")
+        let long = try await serve.get("/check?domain=" + String(repeating: "a", count: 5000))
+        #expect(long.status == 414)
+        // 500 idle connections: the server still answers, and closes them after the idle time.
+        let idle = try (0..<500).map { _ in try HTTPTestClient.openIdle(port: serve.port) }
+        defer { idle.forEach { close($0) } }
+        #expect(try await serve.get("/healthz").status == 200)
+        #expect(HTTPTestClient.isClosed(idle[0], within: 5) && HTTPTestClient.isClosed(idle[499], within: 5))
+        #expect(try await serve.get("/nothing/here").status == 404)
+        let post = try await HTTPTestClient.get(port: serve.port, "/api/v1/latest", method: "POST")
+        #expect(post.status == 405)
+    }
+
+    @Test func theReportsAreServedReadOnlyAndNothingElse() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let auditSettings = world.auditSettings(out: out)
+        let result = try await AuditRun.run(
+            targets: ["good.aasa.test", "missing.aasa.test"].map { DomainTarget(domain: $0) }, inputProblems: [],
+            settings: auditSettings)
+        let run = result.runDirectory.lastPathComponent
+        let serve = try await Running(settings(world, out: out))
+        defer { Task { await serve.stop() } }
+
+        let home = try await serve.get("/")
+        #expect(
+            home.status == 200 && home.text.contains(#"<nav class="serve""#) && home.text.contains("1 complete run"))
+        let report = try await serve.get("/\(run)/report.html")
+        #expect(report.body == Array(try Data(contentsOf: result.reportHTML)))
+        // The report's own script is allowed by the policy's hash, so its filter works.
+        let script = try #require(
+            report.text.range(of: "<script>").flatMap { start in
+                report.text.range(of: "</script>").map { String(report.text[start.upperBound..<$0.lowerBound]) }
+            })
+        let hash = Data(SHA256Stream.digest(Array(script.utf8))).base64EncodedString()
+        #expect(report.headers["content-security-policy"]?.contains("'sha256-\(hash)'") == true)
+        let latest = try await serve.get("/api/v1/latest")
+        #expect(latest.body == Array(try Data(contentsOf: out.appendingPathComponent("latest.json"))))
+        let runs = try await serve.get("/api/v1/runs")
+        #expect(runs.text.contains(#""report" : "/\#(run)/report.json""#), "\(runs.text)")
+        let timeline = try await serve.get("/api/v1/history?domain=missing.aasa.test")
+        #expect(timeline.status == 200 && timeline.text.contains("http.status"))
+        let metrics = try await serve.get("/metrics")
+        #expect(metrics.text.contains("aasa_audit_domains{verdict=\"fail\"} 1"))
+        #expect(metrics.text.contains("aasa_audit_serve_requests_total{status=\"2xx\"}"))
+        #expect(metrics.text.contains(#"aasa_audit_findings{code="http.status",severity="error"} 1"#))
+
+        // Outside the output folder, or a link out of it: nothing.
+        try FileManager.default.createSymbolicLink(
+            atPath: out.appendingPathComponent("2026-01-01T000000Z").path, withDestinationPath: "/etc")
+        try FileManager.default.createSymbolicLink(
+            atPath: out.appendingPathComponent(run).appendingPathComponent("report.json.link").path,
+            withDestinationPath: "/etc/passwd")
+        for target in [
+            "/2026-01-01T000000Z/report.html", "/\(run)/../../../etc/passwd", "/runs/../../etc/passwd",
+            "/%2e%2e/%2e%2e/etc/passwd", "/\(run)/report.json.link", "/\(run)/", "/\(run)/.aasa-audit-run",
+            "/history.json/../index.html",
+        ] {
+            let answer = try await serve.get(target)
+            #expect(answer.status == 404, "\(target): \(answer.status)")
+            #expect(!answer.text.contains("root:"))
+        }
+        // Every request has one line in the access log.
+        let log = serve.log.lines.withLock { $0 }
+        #expect(log.count == 14)
+        #expect(log.contains { $0.contains(" GET /api/v1/latest 200 ") })
+    }
+
+    @Test func theAPINeedsTheTokenWhenOneIsSet() async throws {
+        let world = try TestWorld()
+        var guarded = settings(world)
+        guarded.token = "s3cret-token-of-enough-length"
+        let serve = try await Running(guarded)
+        defer { Task { await serve.stop() } }
+        let without = try await serve.get("/api/v1/runs")
+        #expect(without.status == 401 && without.headers["www-authenticate"] == "Bearer")
+        #expect(try await serve.get("/metrics", headers: ["Authorization": "Bearer wrong"]).status == 401)
+        let with = try await serve.get(
+            "/api/v1/check?domain=good.aasa.test", headers: ["Authorization": "Bearer s3cret-token-of-enough-length"])
+        #expect(with.status == 200)
+        // The pages are for people on the intranet; the health check for the load balancer.
+        #expect(try await serve.get("/check").status == 200)
+        #expect(try await serve.get("/healthz").status == 200)
+    }
+
+    /// Stopping (SIGTERM) closes the listener; a check in flight finishes and is answered.
+    @Test func stoppingLetsARunningCheckFinish() async throws {
+        let world = try TestWorld()
+        let serve = try await Running(settings(world))
+        async let held = serve.get("/api/v1/check?domain=hang.aasa.test")
+        try await waitUntil { serve.app.activeChecks == 1 }
+        serve.server.stop()
+        let answer = try await held
+        #expect(answer.status == 200 && answer.headers["connection"] == "close")
+        _ = try? await serve.task.value
+        serve.app.shutdown()
+        await #expect(throws: (any Error).self) { try await serve.get("/healthz") }
+    }
+
+    func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 {
+            if condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("timed out waiting")
+    }
+}
