@@ -98,13 +98,27 @@ say "man aasa-audit"
 man -P cat aasa-audit 2>/dev/null | head -4
 
 say "systemd-analyze verify"
-systemd-analyze verify /lib/systemd/system/aasa-audit.service /lib/systemd/system/aasa-audit.timer
+systemd-analyze verify /lib/systemd/system/aasa-audit.service /lib/systemd/system/aasa-audit.timer /lib/systemd/system/aasa-audit-serve.service
 echo "units verify"
 
 say "an audit into /var/lib/aasa-audit/reports"
 printf 'check.aasa.test QX7TM4K2RB.com.example.app\n' > /root/domains.txt
 expect 0 aasa-audit audit /root/domains.txt --out /var/lib/aasa-audit/reports --cacert ca.pem --connect-to check.aasa.test:443:127.0.0.1:$port --allow-network 127.0.0.1 --no-cdn
 ls /var/lib/aasa-audit/reports
+
+say "serve: the page and the API of those reports"
+aasa-audit serve --out /var/lib/aasa-audit/reports --listen 127.0.0.1:18080 > /root/serve.log 2>&1 &
+serve_pid=\$!
+# A request with bash's /dev/tcp (this script is sh; the root has no curl).
+get() {
+  bash -c 'exec 3<>/dev/tcp/127.0.0.1/18080; printf "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" "\$0" >&3; cat <&3' "\$1"
+}
+for attempt in \$(seq 50); do (get /healthz | grep -q '^ok') 2>/dev/null && break; sleep 0.1; done
+get /healthz | head -1
+get /api/v1/latest | grep -q '"check.aasa.test"' || { echo "FAILED: /api/v1/latest"; cat /root/serve.log; exit 1; }
+get / | grep -q '<nav class="serve"' || { echo "FAILED: the history page"; exit 1; }
+kill -TERM \$serve_pid && wait \$serve_pid || true
+grep -c ' GET ' /root/serve.log
 
 say "the tarball's binary"
 mkdir -p /root/tarball && tar -xzf $(basename "$tarball") -C /root/tarball

@@ -319,8 +319,13 @@ public final class ServeApp: Sendable {
         return difference == 0
     }
 
+    /// An error's answer: `{"status": 404, "error": "why"}` (docs/openapi.json's Error).
     func problem(_ status: Int, _ reason: String, retryAfter: Int? = nil) -> ServeResponse {
-        let body = (try? JSONEncoder().encode(["status": String(status), "error": reason])) ?? Data()
+        struct Problem: Encodable {
+            var status: Int
+            var error: String
+        }
+        let body = (try? JSONEncoder().encode(Problem(status: status, error: reason))) ?? Data()
         return ServeResponse(
             status: status, type: "application/json", bytes: Array(body) + [0x0A],
             headers: (retryAfter.map { [("Retry-After", String($0))] } ?? []) + [("Cache-Control", "no-store")])

@@ -291,3 +291,103 @@ import Testing
         Issue.record("timed out waiting")
     }
 }
+
+/// docs/openapi.json holds the API to what it answers: every answer's status is documented for
+/// its path, and its body validates against the documented schema (the report schema's
+/// domain and report objects included).
+@Suite struct ServeOpenAPITests {
+    /// The OpenAPI document bundled with the report schema into one JSON Schema document whose
+    /// root points at `pointer` (a response's schema).
+    static func schema(at pointer: String) throws -> Data {
+        var document =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.file("docs/openapi.json")))
+            as! [String: Any]
+        var report =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.file("docs/report.schema.json")))
+            as! [String: Any]
+        var definitions = report.removeValue(forKey: "$defs") as! [String: Any]
+        report.removeValue(forKey: "$id")
+        definitions["report"] = report
+        document["$defs"] = definitions
+        document["$ref"] = pointer
+        var text = String(
+            decoding: try JSONSerialization.data(withJSONObject: document, options: .withoutEscapingSlashes),
+            as: UTF8.self)
+        text = text.replacingOccurrences(of: ##""report.schema.json#/$defs/"##, with: ##""#/$defs/"##)
+            .replacingOccurrences(of: ##""report.schema.json""##, with: ##""#/$defs/report""##)
+        return Data(text.utf8)
+    }
+
+    static func pointer(path: String, status: Int, type: String) -> String {
+        "#/paths/\(path.replacingOccurrences(of: "/", with: "~1"))/get/responses/\(status)/content/\(type.replacingOccurrences(of: "/", with: "~1"))/schema"
+    }
+
+    @Test func theAPIAnswersAsItsDocumentSays() async throws {
+        guard ReportSchemaValidator.isAvailable else {
+            print(ReportSchemaValidator.unavailableMessage)
+            return
+        }
+        let openAPI =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.file("docs/openapi.json")))
+            as! [String: Any]
+        let paths = openAPI["paths"] as! [String: [String: [String: Any]]]
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let tests = ServeTests()
+        // Before any run: the files and the history are not there yet.
+        var answers: [(String, HTTPTestClient.Response)] = []
+        let empty = try await ServeTests.Running(tests.settings(world, out: out))
+        for target in ["/api/v1/latest", "/api/v1/runs", "/api/v1/history"] {
+            answers.append((target, try await empty.get(target)))
+        }
+        await empty.stop()
+        try "good.aasa.test\nmissing.aasa.test\n".write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        _ = try await AuditRun.run(
+            targets: ["good.aasa.test", "missing.aasa.test"].map { DomainTarget(domain: $0) }, inputProblems: [],
+            settings: world.auditSettings(out: out))
+        var limited = tests.settings(world, out: out)
+        (limited.checksPerMinute, limited.checkBurst, limited.token) = (1, 2, "a-token-of-sixteen-or-more")
+        let serve = try await ServeTests.Running(limited)
+        defer { Task { await serve.stop() } }
+        let bearer = ["Authorization": "Bearer a-token-of-sixteen-or-more"]
+        for target in [
+            "/api/v1/check?domain=good.aasa.test&app-id=\(TestWorld.appID)", "/api/v1/check?domain=a..b",
+            "/api/v1/check?domain=missing.aasa.test", "/api/v1/check?domain=good.aasa.test", "/api/v1/latest",
+            "/api/v1/runs", "/api/v1/history", "/api/v1/history?domain=missing.aasa.test",
+            "/api/v1/history?domain=never.aasa.test", "/metrics", "/healthz",
+        ] {
+            answers.append((target, try await serve.get(target, headers: bearer)))
+        }
+        answers.append(("/api/v1/latest", try await serve.get("/api/v1/latest")))
+        let closed = try await ServeTests.Running(tests.settings(world, allowLoopback: false))
+        answers.append(("/api/v1/check", try await closed.get("/api/v1/check?domain=good.aasa.test")))
+        await closed.stop()
+
+        var seen: Set<String> = []
+        let schemas = try TemporaryDirectory()
+        defer { schemas.remove() }
+        for (number, (target, answer)) in answers.enumerated() {
+            let path = String(target.prefix { $0 != "?" })
+            let documented = paths[path]?["get"]?["responses"] as? [String: [String: Any]]
+            let response = try #require(documented?[String(answer.status)], "\(target): \(answer.status) undocumented")
+            seen.insert("\(path) \(answer.status)")
+            let type = String((answer.headers["content-type"] ?? "").prefix { $0 != ";" })
+            let content = try #require(response["content"] as? [String: Any], "\(target): no content documented")
+            #expect(content[type] != nil, "\(target): \(type) is not documented")
+            guard type == "application/json" else { continue }
+            let schema = schemas.url.appendingPathComponent("\(number).json")
+            try Self.schema(at: Self.pointer(path: path, status: answer.status, type: type)).write(to: schema)
+            let errors = try await ReportSchemaValidator.errors(in: Data(answer.body), schema: schema)
+            #expect(errors.isEmpty, "\(target) \(answer.status): \(errors)")
+        }
+        // Every status above was met: 200s, 400, 401, 403, 404, 429.
+        for expected in [
+            "/api/v1/check 200", "/api/v1/check 400", "/api/v1/check 403", "/api/v1/check 429", "/api/v1/latest 200",
+            "/api/v1/latest 401", "/api/v1/latest 404", "/api/v1/runs 200", "/api/v1/runs 404", "/api/v1/history 200",
+            "/api/v1/history 404", "/metrics 200", "/healthz 200",
+        ] {
+            #expect(seen.contains(expected), "\(expected) was not exercised: \(seen.sorted())")
+        }
+    }
+}
