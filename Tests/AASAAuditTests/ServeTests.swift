@@ -391,3 +391,27 @@ import Testing
         }
     }
 }
+
+/// A person in a real browser: Chromium opens the check form, the domain is typed and the
+/// button pressed, and the verdict and the fix are read from the page it shows (under the
+/// server's Content-Security-Policy).
+@Suite struct ServeBrowserTests {
+    @Test func aPersonSubmitsTheFormAndReadsTheVerdictAndFix() async throws {
+        guard BrowserDriver.isAvailable else {
+            print(BrowserDriver.unavailableMessage)
+            return
+        }
+        let world = try TestWorld()
+        let serve = try await ServeTests.Running(ServeTests().settings(world))
+        defer { Task { await serve.stop() } }
+        let shown = try await BrowserDriver.submitCheckForm(
+            url: "http://127.0.0.1:\(serve.port)/check", domain: "textplain.aasa.test")
+        #expect(shown.search.hasPrefix("?domain=textplain.aasa.test"))
+        #expect(shown.verdict == "warn")
+        #expect(shown.fix.contains("Content-Type: application/json"), "\(shown.fix)")
+        // A check's page has the form too: the next check starts there.
+        let fromHome = try await BrowserDriver.submitCheckForm(
+            url: "http://127.0.0.1:\(serve.port)/check?domain=good.aasa.test", domain: "missing.aasa.test")
+        #expect(fromHome.verdict == "fail")
+    }
+}

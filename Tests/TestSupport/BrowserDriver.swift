@@ -1,0 +1,106 @@
+import Foundation
+
+/// A real browser for tests of `serve`'s pages: Debian's Chromium, headless, driven through its
+/// DevTools protocol over `--remote-debugging-pipe` by a short Python script (no driver, no
+/// WebSocket library): it opens a page, types into the check form, presses its button, and
+/// reads the verdict and the fixes from the page the browser shows.
+public enum BrowserDriver {
+    /// Chromium, if installed.
+    public static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Whether it can run here. On CI (CI=true) it must: `Scripts/install-deps.sh` installs it.
+    public static var isAvailable: Bool {
+        (chromium != nil && ReportSchemaValidator.python != nil) || ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
+    public static let unavailableMessage =
+        "Chromium is not installed (apt-get install --no-install-recommends chromium): skipping the browser test"
+
+    public struct Submitted: Decodable, Sendable {
+        /// The query of the page the form led to.
+        public var search: String
+        /// The verdict badge's text.
+        public var verdict: String
+        /// The fixes shown.
+        public var fix: String
+    }
+
+    /// Opens `url` (a page with the check form), submits `domain` as a person would, and reads
+    /// the result.
+    public static func submitCheckForm(url: String, domain: String) async throws -> Submitted {
+        guard let chromium, let python = ReportSchemaValidator.python else {
+            throw BrowserError(description: unavailableMessage)
+        }
+        let result = try await ProcessRunner.run(URL(fileURLWithPath: python), ["-c", script, chromium, url, domain])
+        guard result.status == 0, let line = result.stdout.split(separator: "\n").last else {
+            throw BrowserError(description: "the browser script failed: \(result.stdout)\(result.stderr)")
+        }
+        return try JSONDecoder().decode(Submitted.self, from: Data(line.utf8))
+    }
+
+    public struct BrowserError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    static let script = #"""
+        import json, os, subprocess, sys, time, tempfile, urllib.parse
+        # Chromium's DevTools protocol over --remote-debugging-pipe: fd 3 is read by Chromium, fd 4
+        # written by it; each message is JSON ended by a NUL byte.
+        chromium, url, domain = sys.argv[1], sys.argv[2], sys.argv[3]
+        to_chrome_r, to_chrome_w = os.pipe()
+        from_chrome_r, from_chrome_w = os.pipe()
+        # Out of the way of 3 and 4, which the child's copies must become.
+        high_r, high_w = os.dup(to_chrome_r), os.dup(from_chrome_w)
+        os.close(to_chrome_r); os.close(from_chrome_w)
+        to_chrome_r, from_chrome_w = high_r, high_w
+        profile = tempfile.mkdtemp()
+        def child():
+            os.dup2(to_chrome_r, 3); os.dup2(from_chrome_w, 4)
+        proc = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+            "--user-data-dir=" + profile, "--no-first-run", "about:blank"], close_fds=False,
+            preexec_fn=child, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_chrome_r); os.close(from_chrome_w)
+        buffer = b""; next_id = 0
+        def send(method, params=None, session=None):
+            global next_id, buffer
+            next_id += 1
+            message = {"id": next_id, "method": method, "params": params or {}}
+            if session: message["sessionId"] = session
+            os.write(to_chrome_w, json.dumps(message).encode() + b"\0")
+            while True:
+                while b"\0" not in buffer:
+                    chunk = os.read(from_chrome_r, 65536)
+                    if not chunk: raise SystemExit("chromium closed the pipe")
+                    buffer += chunk
+                raw, buffer = buffer.split(b"\0", 1)
+                reply = json.loads(raw)
+                if reply.get("id") == next_id:
+                    if "error" in reply: raise SystemExit(method + ": " + json.dumps(reply["error"]))
+                    return reply["result"]
+        def evaluate(session, expression):
+            result = send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session)
+            return result["result"].get("value")
+        try:
+            target = send("Target.createTarget", {"url": url})["targetId"]
+            session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            deadline = time.time() + 20
+            while evaluate(session, "document.readyState + ' ' + !!document.querySelector('form.check')") != "complete true":
+                if time.time() > deadline: raise SystemExit("the form did not load")
+                time.sleep(0.1)
+            # A person types the domain and presses the button.
+            evaluate(session, "document.getElementById('domain').value = " + json.dumps(domain) + "; document.querySelector('form.check button').click(); true")
+            while True:
+                state = evaluate(session, "location.search + '|' + document.readyState + '|' + ((document.querySelector('section.domain .badge') || {}).textContent || '')")
+                search, ready, verdict = state.split("|", 2)
+                if search.startswith("?domain=" + urllib.parse.quote_plus(domain)) and ready == "complete" and verdict:
+                    fix = evaluate(session, "Array.from(document.querySelectorAll('.fix')).map(e => e.textContent).join('\\n')")
+                    print(json.dumps({"search": search, "verdict": verdict, "fix": fix}))
+                    break
+                if time.time() > deadline: raise SystemExit("no verdict on the page: " + state)
+                time.sleep(0.1)
+        finally:
+            proc.kill(); proc.wait()
+        """#
+}
