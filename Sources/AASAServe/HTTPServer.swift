@@ -177,15 +177,12 @@ public final class HTTPServer: Sendable {
         var headers = HTTPHeaders(response.headers + Self.securityHeaders)
         headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         let sendsBody = request?.method != .HEAD
-        var file: OutputFolder.OpenFile?
-        var status = response.status
-        var length = 0
-        switch response.body {
-        case .bytes(let bytes): length = bytes.count
-        case .file(let run, let name):
-            file = app.folder.open(run: run, file: name)
-            if let file { length = file.size } else { status = 404 }
-        }
+        let status = response.status
+        let length =
+            switch response.body {
+            case .bytes(let bytes): bytes.count
+            case .file(let file): file.size
+            }
         headers.replaceOrAdd(name: "Content-Length", value: String(length))
         try await outbound.write(
             .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers))
@@ -194,11 +191,11 @@ public final class HTTPServer: Sendable {
             switch response.body {
             case .bytes(let bytes):
                 if !bytes.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
-            case .file:
+            case .file(let file):
                 // In pieces, so that a report of any size costs a piece of memory.
                 var offset = 0
-                while let open = file, offset < length {
-                    guard let piece = open.read(at: offset, count: min(256 << 10, length - offset)), !piece.isEmpty
+                while offset < length {
+                    guard let piece = file.read(at: offset, count: min(256 << 10, length - offset)), !piece.isEmpty
                     else { break }
                     try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: piece))))
                     offset += piece.count
@@ -211,7 +208,7 @@ public final class HTTPServer: Sendable {
         let elapsed = started.duration(to: .now)
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         log(
-            "\(ISO8601DateFormatter().string(from: Date())) \(client) \(method) \(Self.loggable(request?.uri ?? "-")) \(status) \(length) \(String(format: "%.1f", milliseconds))ms"
+            "\(Date.now.formatted(.iso8601)) \(client) \(method) \(Self.loggable(request?.uri ?? "-")) \(status) \(length) \(String(format: "%.1f", milliseconds))ms"
         )
     }
 

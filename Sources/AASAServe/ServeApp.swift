@@ -9,8 +9,8 @@ import Synchronization
 public struct ServeResponse: Sendable {
     public enum Body: Sendable {
         case bytes([UInt8])
-        /// A file of `--out`, read in pieces as it is sent.
-        case file(run: String?, name: String)
+        /// A file of `--out`, opened, read in pieces as it is sent.
+        case file(OutputFolder.OpenFile)
     }
 
     public var status: Int
@@ -56,6 +56,7 @@ public final class ServeApp: Sendable {
     let folder: OutputFolder
     let auditor: DomainAuditor
     let page = CheckPage()
+    let rows = HTMLReport()
     let counters = ServeCounters()
     private let limiter: Mutex<RateLimiter>
     private let checksInFlight = Mutex(0)
@@ -183,7 +184,7 @@ public final class ServeApp: Sendable {
         content.more = query.more.compactMapValues(\.first)
         switch await check(query, client: client) {
         case .success(let checked):
-            content.row = HTMLReport().detailedRow(report: checked.report, files: checked.files)
+            content.row = rows.detailedRow(report: checked.report, files: checked.files)
             content.jsonLink = "/api/v1/check?" + query.queryString
             return html(page.render(content, tool: settings.tool), headers: [("Cache-Control", "no-store")])
         case .failure(let refusal):
@@ -221,7 +222,7 @@ public final class ServeApp: Sendable {
     }
 
     private func outputFile(run: String?, file: String) -> ServeResponse {
-        guard folder.open(run: run, file: file) != nil else {
+        guard let open = folder.open(run: run, file: file) else {
             return problem(404, run == nil ? "\(file) is not in the output folder yet." : "No such report.")
         }
         let type =
@@ -229,7 +230,7 @@ public final class ServeApp: Sendable {
             ? "text/html; charset=utf-8" : file.hasSuffix(".json") ? "application/json" : "text/plain; charset=utf-8"
         return ServeResponse(
             status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-cache")],
-            body: .file(run: run, name: file))
+            body: .file(open))
     }
 
     private func runs() -> ServeResponse {
