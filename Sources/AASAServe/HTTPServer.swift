@@ -136,7 +136,7 @@ public final class HTTPServer: Sendable {
                     bodyBytes += buffer.readableBytes
                     guard bodyBytes <= 64 << 10, let current = head else {
                         try await write(
-                            app.problem(413, "Requests here have no body."), head: head, to: outbound,
+                            app.problem(413, "Requests here have no body."), head: head, to: connection.channel,
                             keepAlive: false, client: peer, started: .now)
                         return
                     }
@@ -153,7 +153,8 @@ public final class HTTPServer: Sendable {
                     let draining = setBusy(number, false)
                     let keepAlive = request.isKeepAlive && !draining
                     try await write(
-                        response, head: request, to: outbound, keepAlive: keepAlive, client: client, started: started)
+                        response, head: request, to: connection.channel, keepAlive: keepAlive, client: client,
+                        started: started)
                     if !keepAlive { return }
                 }
             }
@@ -171,8 +172,7 @@ public final class HTTPServer: Sendable {
 
     private func write(
         _ response: ServeResponse, head request: HTTPRequestHead?,
-        to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, keepAlive: Bool, client: String,
-        started: ContinuousClock.Instant
+        to channel: any Channel, keepAlive: Bool, client: String, started: ContinuousClock.Instant
     ) async throws {
         var headers = HTTPHeaders(response.headers + Self.securityHeaders)
         headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
@@ -181,28 +181,26 @@ public final class HTTPServer: Sendable {
         let length =
             switch response.body {
             case .bytes(let bytes): bytes.count
-            case .file(let file): file.size
+            case .file(let file, let insert): file.size + (insert?.bytes.count ?? 0)
             }
         headers.replaceOrAdd(name: "Content-Length", value: String(length))
-        try await outbound.write(
-            .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers))
-        )
+        // Straight to the channel, each piece awaited until it is written: the async writer
+        // takes pieces faster than the socket drains them, and held whole files per connection.
+        channel.write(
+            HTTPServerResponsePart.head(
+                HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)),
+            promise: nil)
         if sendsBody {
             switch response.body {
             case .bytes(let bytes):
-                if !bytes.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
-            case .file(let file):
-                // In pieces, so that a report of any size costs a piece of memory.
-                var offset = 0
-                while offset < length {
-                    guard let piece = file.read(at: offset, count: min(256 << 10, length - offset)), !piece.isEmpty
-                    else { break }
-                    try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: piece))))
-                    offset += piece.count
+                if !bytes.isEmpty {
+                    channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: bytes))), promise: nil)
                 }
+            case .file(let file, let insert):
+                try await stream(file, insert: insert, to: channel)
             }
         }
-        try await outbound.write(.end(nil))
+        try await channel.writeAndFlush(HTTPServerResponsePart.end(nil))
         app.counters.answered(status)
         let method = request?.method.rawValue ?? "-"
         let elapsed = started.duration(to: .now)
@@ -210,6 +208,36 @@ public final class HTTPServer: Sendable {
         log(
             "\(Date.now.formatted(.iso8601)) \(client) \(method) \(Self.loggable(request?.uri ?? "-")) \(status) \(length) \(String(format: "%.1f", milliseconds))ms"
         )
+    }
+
+    /// A file in pieces of 64 KB (as read, not as it was when opened: a file of `--out` is
+    /// replaced by rename, never rewritten in place), so that a report of any size costs a piece of memory per
+    /// connection (the channel's write buffer holds at most another: the writer waits for it).
+    private func stream(
+        _ file: OutputFolder.OpenFile, insert: ServeResponse.Insert?, to channel: any Channel
+    ) async throws {
+        var offset = 0
+        var pending = insert
+        while offset < file.size {
+            let end = pending.map { min($0.at, file.size) } ?? file.size
+            if offset == end, let inserted = pending {
+                channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: inserted.bytes))), promise: nil)
+                pending = nil
+                continue
+            }
+            let count = min(64 << 10, end - offset)
+            var piece = channel.allocator.buffer(capacity: count)
+            let read = piece.writeWithUnsafeMutableBytes(minimumWritableBytes: count) {
+                max(0, pread(file.descriptor, $0.baseAddress, count, off_t(offset)))
+            }
+            // A file cut short while it is sent: the connection closes (its length was promised).
+            guard read > 0 else { throw CancellationError() }
+            try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(piece)))
+            offset += read
+        }
+        if let pending {
+            channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: pending.bytes))), promise: nil)
+        }
     }
 
     /// A request target as the log shows it: printable ASCII only (others percent-encoded),

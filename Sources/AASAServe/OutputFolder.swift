@@ -34,12 +34,6 @@ public struct OutputFolder: Sendable {
             bytes.removeLast(count - got)
             return bytes
         }
-
-        /// The whole file, when it is at most `limit` bytes.
-        public func readAll(limit: Int) -> [UInt8]? {
-            guard size <= limit else { return nil }
-            return read(at: 0, count: size)
-        }
     }
 
     /// Opens `file` of the folder (`run` nil) or of a run folder; nil when there is no such

@@ -9,8 +9,14 @@ import Synchronization
 public struct ServeResponse: Sendable {
     public enum Body: Sendable {
         case bytes([UInt8])
-        /// A file of `--out`, opened, read in pieces as it is sent.
-        case file(OutputFolder.OpenFile)
+        /// A file of `--out`, opened, read in pieces as it is sent, with bytes put in at an
+        /// offset (the history page's check form) or not.
+        case file(OutputFolder.OpenFile, insert: Insert? = nil)
+    }
+
+    public struct Insert: Sendable {
+        public var at: Int
+        public var bytes: [UInt8]
     }
 
     public var status: Int
@@ -197,28 +203,21 @@ public final class ServeApp: Sendable {
 
     // MARK: Files and history
 
+    /// `index.html`, streamed as a file, with the check form after its `<body>`.
     private func historyPage() -> ServeResponse {
-        guard let file = folder.open(run: nil, file: "index.html"),
-            let bytes = file.readAll(limit: Self.maximumPageBytes)
-        else {
+        guard let file = folder.open(run: nil, file: "index.html") else {
             var content = CheckPage.Content()
             content.problem =
                 "No history yet in \(settings.output): the page of the nightly runs appears after the first complete audit there."
             return html(page.render(content, tool: settings.tool))
         }
+        let start = file.read(at: 0, count: min(file.size, 64 << 10)) ?? []
+        let insert = start.firstRange(of: Array("<body>".utf8)).map {
+            ServeResponse.Insert(at: $0.upperBound, bytes: Array(("\n" + CheckPage.navigation).utf8))
+        }
         return ServeResponse(
-            status: 200, type: "text/html; charset=utf-8", bytes: Self.withNavigation(bytes),
-            headers: [("Cache-Control", "no-cache")])
-    }
-
-    /// The history page is read whole to put the check form at its top: up to this size.
-    static let maximumPageBytes = 64 << 20
-
-    /// The page with the check form after its `<body>`.
-    static func withNavigation(_ page: [UInt8]) -> [UInt8] {
-        let body = Array("<body>".utf8)
-        guard let range = page.firstRange(of: body) else { return page }
-        return Array(page[..<range.upperBound]) + Array(("\n" + CheckPage.navigation).utf8) + page[range.upperBound...]
+            status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
+            body: .file(file, insert: insert))
     }
 
     private func outputFile(run: String?, file: String) -> ServeResponse {

@@ -211,6 +211,11 @@ import Testing
         let home = try await serve.get("/")
         #expect(
             home.status == 200 && home.text.contains(#"<nav class="serve""#) && home.text.contains("1 complete run"))
+        // The page streamed in pieces, the form put in after <body>: every byte in its place.
+        let index = out.appendingPathComponent("index.html")
+        let written = try String(contentsOf: index, encoding: .utf8)
+        let navigation = "<body>\n" + CheckPage.navigation
+        #expect(home.text == written.replacingOccurrences(of: "<body>", with: navigation))
         let report = try await serve.get("/\(run)/report.html")
         #expect(report.body == Array(try Data(contentsOf: result.reportHTML)))
         // The report's own script is allowed by the policy's hash, so its filter works.
@@ -231,6 +236,12 @@ import Testing
         #expect(metrics.text.contains("aasa_audit_serve_requests_total{status=\"2xx\"}"))
         #expect(metrics.text.contains(#"aasa_audit_findings{code="http.status",severity="error"} 1"#))
 
+        // A page of many pieces (here 330 KB).
+        let large = "<!DOCTYPE html><html><body>" + String(repeating: "<p>row</p>\n", count: 30_000) + "</body></html>"
+        try large.write(to: index, atomically: true, encoding: .utf8)
+        let streamed = try await serve.get("/")
+        #expect(streamed.text == large.replacingOccurrences(of: "<body>", with: navigation))
+
         // Outside the output folder, or a link out of it: nothing.
         try FileManager.default.createSymbolicLink(
             atPath: out.appendingPathComponent("2026-01-01T000000Z").path, withDestinationPath: "/etc")
@@ -248,7 +259,7 @@ import Testing
         }
         // Every request has one line in the access log.
         let log = serve.log.lines.withLock { $0 }
-        #expect(log.count == 14)
+        #expect(log.count == 15)
         #expect(log.contains { $0.contains(" GET /api/v1/latest 200 ") })
     }
 
