@@ -123,7 +123,21 @@ public final class HTTPServer: Sendable {
     private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, number: Int) async
     {
         let peer = connection.channel.remoteAddress?.ipAddress ?? "-"
-        try? await connection.executeThenClose { inbound, outbound in
+        do {
+            try await answer(connection, number: number, peer: peer)
+        } catch let error as HTTPParserError {
+            // NIO answered 400 and closed the connection: the log still gets its line.
+            app.counters.answered(400)
+            log("\(Date.now.formatted(.iso8601)) \(peer) - - 400 0 - (request not parsed: \(error))")
+        } catch {
+            // The client went away, or the drain's time was up.
+        }
+    }
+
+    private func answer(
+        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, number: Int, peer: String
+    ) async throws {
+        try await connection.executeThenClose { inbound, _ in
             var head: HTTPRequestHead?
             var bodyBytes = 0
             for try await part in inbound {
