@@ -38,6 +38,14 @@ enum CurlErrorClassification {
         }
     }
 
+    /// The kind, given curl's own words too: a timeout while the name was being resolved
+    /// ("Resolving timed out after 5000 milliseconds") is DNS failing, not the site being slow,
+    /// and counts as such (a resolver that times out for every name is this machine's DNS down).
+    static func kind(of code: CURLcode, message: String) -> TransferErrorKind {
+        if code == CURLE_OPERATION_TIMEDOUT, message.hasPrefix("Resolving timed out") { return .dns }
+        return kind(of: code)
+    }
+
     static func describe(_ code: CURLcode) -> String {
         String(cString: curl_easy_strerror(code))
     }
@@ -56,5 +64,10 @@ extension TransferErrorKind {
     /// The kind of failure libcurl's result code `curlCode` (a `CURLcode`) is.
     public init(curlCode: Int) {
         self = CurlErrorClassification.kind(of: CURLcode(UInt32(curlCode)))
+    }
+
+    /// The kind of failure libcurl's `curlCode` and its message (its error buffer) say.
+    public init(curlCode: Int, message: String) {
+        self = CurlErrorClassification.kind(of: CURLcode(UInt32(curlCode)), message: message)
     }
 }

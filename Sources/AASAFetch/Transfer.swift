@@ -203,7 +203,8 @@ final class Transfer: @unchecked Sendable {
         let detail = String(cString: errorBuffer)
         let message = detail.isEmpty ? CurlErrorClassification.describe(result) : detail
         return TransferError(
-            kind: CurlErrorClassification.kind(of: result), curlCode: Int(result.rawValue), message: message)
+            kind: CurlErrorClassification.kind(of: result, message: message), curlCode: Int(result.rawValue),
+            message: message)
     }
 
     /// The record of a transfer that was cancelled before it finished.

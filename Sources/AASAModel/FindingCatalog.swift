@@ -106,7 +106,8 @@ extension FindingCode {
         case .netDNS:
             FindingDefinition(
                 .transfer, .error,
-                meaning: "The host name did not resolve.",
+                meaning:
+                    "The host name did not resolve (no such name, or no answer from the resolver within the connect timeout).",
                 fix: "Publish A/AAAA records for the host, or remove it from the app's associated domains.")
         case .netConnect:
             FindingDefinition(

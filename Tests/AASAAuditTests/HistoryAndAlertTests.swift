@@ -270,8 +270,10 @@ import Testing
                 && index.contains(#"<div class="tile fail"><b>0</b>fail</div>"#), "the head counts the sound run")
 
         // Two such nights make no domain flap; the next sound night announces no recovery.
-        _ = try await audit(hosts, broken)
+        let secondOutage = try await audit(hosts, broken)
+        #expect(secondOutage.summary.auditorProblems != nil, "\(secondOutage.summary.findingsByCode)")
         let next = try await audit(hosts, sound)
+        #expect(next.summary.auditorProblems == nil, "\(next.summary.findingsByCode)")
         #expect(next.changes?.isEmpty == true, "compared with the last sound run")
         #expect(next.notification?.state == .notNeeded)
         #expect(receiver.posts.count == 2, "an alert per outage night, none after")

@@ -16,4 +16,16 @@ import Testing
     func codesSortIntoKinds(code: Int, kind: TransferErrorKind) {
         #expect(TransferErrorKind(curlCode: code) == kind)
     }
+
+    /// A resolver that does not answer in time is DNS failing (and, for every name of a run,
+    /// this machine's DNS down), not a slow site.
+    @Test func aTimeoutWhileResolvingIsDNS() {
+        #expect(TransferErrorKind(curlCode: 28, message: "Resolving timed out after 5000 milliseconds") == .dns)
+        #expect(TransferErrorKind(curlCode: 28, message: "Connection timed out after 5001 milliseconds") == .timeout)
+        #expect(
+            TransferErrorKind(
+                curlCode: 28, message: "Operation timed out after 10000 milliseconds with 0 bytes received")
+                == .timeout)
+        #expect(TransferErrorKind(curlCode: 6, message: "Could not resolve host: a.invalid") == .dns)
+    }
 }
