@@ -10,7 +10,9 @@
 #      (row aasa-audit-Nt; --no-cdn only, as this machine has no internet) and, when VARIANTS
 #      says so, with --no-ua-check as well (row aasa-audit-origin-Nt),
 #   2. curl --parallel fetching the 2N URLs,
-#   3. an async Python prober on aiohttp + uvloop (installed from PyPI into a venv here),
+#   3. an async Python prober on aiohttp + uvloop (installed from PyPI into a venv here), lean
+#      (Scripts/bench_probe.py: Connection: close on a domain's last request, no decompression);
+#      CLIENTS may add aiohttp-uvloop-pool, the same keeping its connections in the pool,
 # and prints a table: wall time, URLs/s, user and system CPU, CPU per domain, peak RSS, TLS
 # handshakes per domain (nginx's accepted connections / N), and the CPU nginx's worker spent
 # per domain meanwhile (from /proc), and the requests nginx served per domain. Needs root for
@@ -27,7 +29,7 @@
 # of its own), CONCURRENCY (64), REPEAT (2), WORKERS (1 nginx worker: the other core is the client's),
 # VARIANTS ("default": aasa-audit's default options; "default origin-only" adds --no-ua-check),
 # THREADS ("1 2": aasa-audit's --fetch-threads values, a row each), CLIENTS (all three by default:
-# "aasa-audit curl-parallel aiohttp-uvloop"), TRUST ("local": every client trusts the local CA
+# "aasa-audit curl-parallel aiohttp-uvloop"; aiohttp-uvloop-pool on request), TRUST ("local": every client trusts the local CA
 # alone; "system": Debian's whole CA bundle plus the local CA, as a production run verifies).
 # After the rounds it prints the medians per client and size, and aasa-audit's ratios to the
 # best baseline.
@@ -254,6 +256,7 @@ for n in "${sizes[@]}"; do
         --resolve "*:443:$addr" --config "$dir/lists/$scenario-$n.curl"
     fi
     wanted aiohttp-uvloop && run aiohttp-uvloop "$size" "$dir/venv/bin/python" "$root/Scripts/bench_probe.py" "$list" "$ca" "$concurrency" "$addr"
+    wanted aiohttp-uvloop-pool && run aiohttp-uvloop-pool "$size" "$dir/venv/bin/python" "$root/Scripts/bench_probe.py" "$list" "$ca" "$concurrency" "$addr" pool
   done
   done
 done
