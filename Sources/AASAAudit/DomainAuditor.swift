@@ -75,7 +75,7 @@ public struct DomainAuditor: Sendable {
             HostingPlatform.detect($0.record.headers, host: target.domain)
         }.first
         let expiring = CertificateExpiry.findings(
-            fetches, now: .now, warningDays: deviceView.certificateWarningDays)
+            fetches, host: target.domain, now: .now, warningDays: deviceView.certificateWarningDays)
         let findings = FindingCauses.link(
             validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings) + expiring))
         var report = DomainReport(

@@ -14,8 +14,9 @@ public enum CertificateExpiry {
             .min { $0.certificateExpires! < $1.certificateExpires! }
     }
 
-    /// One warning when the earliest expiry falls within `warningDays` of `now`.
-    public static func findings(_ fetches: [FetchRecord], now: Date, warningDays: Int) -> [Finding] {
+    /// One warning when the earliest expiry of `host`'s certificates falls within `warningDays`
+    /// of `now`.
+    public static func findings(_ fetches: [FetchRecord], host: String, now: Date, warningDays: Int) -> [Finding] {
         guard warningDays > 0, let earliest = earliest(fetches), let expires = earliest.certificateExpires else {
             return []
         }
@@ -26,11 +27,10 @@ public enum CertificateExpiry {
             left <= 0
             ? "expired on \(UTCCalendar.date(seconds)) at \(UTCCalendar.clock(seconds)) UTC"
             : "expires on \(UTCCalendar.date(seconds)) at \(UTCCalendar.clock(seconds)) UTC, \(remaining(left))"
-        let host = URLComponents(string: earliest.url)?.host.map { " of \($0)" } ?? ""
         return [
             Finding(
                 .tlsExpiring, FindingLocation(earliest.location),
-                "The TLS certificate\(host) \(when) (the warning starts \(warningDays) days ahead, --cert-warn-days): once it lapses, iOS cannot fetch the file and links stop opening the app."
+                "The TLS certificate of \(host) \(when) (the warning starts \(warningDays) days ahead, --cert-warn-days): once it lapses, iOS cannot fetch the file and links stop opening the app."
             )
         ]
     }

@@ -36,7 +36,7 @@ public enum Route: Equatable, Sendable {
             return .refused(status: 400, reason: "The query is not valid percent-encoding.")
         }
         switch path {
-        case "/": return .historyPage
+        case "/", "/index.html": return .historyPage
         case "/check": return .checkPage(CheckQuery(query))
         case "/api/v1/check":
             guard let check = CheckQuery(query) else {
@@ -48,8 +48,8 @@ public enum Route: Equatable, Sendable {
         case "/api/v1/history": return .apiHistory(domain: query.first("domain").flatMap { $0.isEmpty ? nil : $0 })
         case "/metrics": return .metrics
         case "/healthz": return .health
-        case "/history.json", "/latest.json", "/latest.html", "/index.html":
-            return path == "/index.html" ? .historyPage : .outputFile(run: nil, file: String(path.dropFirst()))
+        case "/history.json", "/latest.json", "/latest.html":
+            return .outputFile(run: nil, file: String(path.dropFirst()))
         default: break
         }
         // /RUN/FILE: a run folder's name and a report's plain name; nothing else of the disk.

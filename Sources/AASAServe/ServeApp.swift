@@ -259,9 +259,7 @@ public final class ServeApp: Sendable {
 
     private func metrics() -> ServeResponse {
         var text = ""
-        if let file = folder.open(run: nil, file: "latest.json"), let tail = Self.lastLine(file),
-            let latest = JSONReport.runSummary(tailLine: Data(tail))
-        {
+        if let latest = HistoryQuery.latestRun(output: settings.output) {
             text += MetricsReport.runSection(
                 run: latest.run, summary: latest.summary,
                 findingCounts: Self.findingCounts(latest.summary, overrides: latest.run.options.severityOverrides))
@@ -280,21 +278,6 @@ public final class ServeApp: Sendable {
             counts[code] = [severity: count]
         }
         return counts
-    }
-
-    /// A report's last line (its run and summary), read from the end: at most 4 MB.
-    static func lastLine(_ file: OutputFolder.OpenFile) -> [UInt8]? {
-        let size = file.size
-        var chunk = 64 << 10
-        while true {
-            let start = max(0, size - chunk)
-            guard var bytes = file.read(at: start, count: size - start) else { return nil }
-            if bytes.last == 0x0A { bytes.removeLast() }
-            if let newline = bytes.lastIndex(of: 0x0A) { return Array(bytes[(newline + 1)...]) }
-            if start == 0 { return bytes }
-            guard chunk < 4 << 20 else { return nil }
-            chunk *= 4
-        }
     }
 
     // MARK: Answers

@@ -7,12 +7,7 @@ import Synchronization
 /// `drainSeconds`), then the process ends.
 public enum ServeRun {
     public static func run(_ settings: ServeSettings, console: any Console) async throws {
-        let app: ServeApp
-        do {
-            app = try ServeApp(settings: settings)
-        } catch {
-            throw error
-        }
+        let app = try ServeApp(settings: settings)
         defer { app.shutdown() }
         let lines = Mutex(())
         let server = HTTPServer(app: app, settings: settings) { line in

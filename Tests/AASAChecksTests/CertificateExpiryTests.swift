@@ -16,7 +16,8 @@ import Testing
 
     @Test func aCertificateExpiringWithinTheWindowIsAWarningWithItsDate() throws {
         let findings = CertificateExpiry.findings(
-            [record(.wellKnown, expiresIn: 10), record(.root, expiresIn: 10)], now: Self.now, warningDays: 21)
+            [record(.wellKnown, expiresIn: 10), record(.root, expiresIn: 10)], host: "example.com", now: Self.now,
+            warningDays: 21)
         let finding = try #require(findings.first)
         #expect(findings.count == 1)
         #expect(finding.code == .tlsExpiring && finding.severity == .warning)
@@ -32,30 +33,39 @@ import Testing
         let finding = try #require(
             CertificateExpiry.findings(
                 [record(.wellKnown, expiresIn: 80), record(.root, expiresIn: 3), record(.cdn, expiresIn: 1)],
-                now: Self.now, warningDays: 21
+                host: "example.com", now: Self.now, warningDays: 21
             ).first)
         #expect(finding.location == FindingLocation(.root))
         #expect(finding.message.contains("2026-11-27") && finding.message.contains("in 3 days"))
         // Apple's CDN is Apple's certificate.
-        #expect(CertificateExpiry.findings([record(.cdn, expiresIn: 1)], now: Self.now, warningDays: 21).isEmpty)
+        #expect(
+            CertificateExpiry.findings(
+                [record(.cdn, expiresIn: 1)], host: "example.com", now: Self.now, warningDays: 21
+            ).isEmpty)
         #expect(CertificateExpiry.earliest([record(.cdn, expiresIn: 1), record(.wellKnown, expiresIn: nil)]) == nil)
     }
 
     @Test func theWindowIsTheTeamsChoice() {
         let fetches = [record(.wellKnown, expiresIn: 10)]
-        #expect(CertificateExpiry.findings(fetches, now: Self.now, warningDays: 10).isEmpty)
-        #expect(CertificateExpiry.findings(fetches, now: Self.now, warningDays: 11).count == 1)
-        #expect(CertificateExpiry.findings(fetches, now: Self.now, warningDays: 0).isEmpty)
+        #expect(CertificateExpiry.findings(fetches, host: "example.com", now: Self.now, warningDays: 10).isEmpty)
+        #expect(CertificateExpiry.findings(fetches, host: "example.com", now: Self.now, warningDays: 11).count == 1)
+        #expect(CertificateExpiry.findings(fetches, host: "example.com", now: Self.now, warningDays: 0).isEmpty)
         #expect(
-            CertificateExpiry.findings([record(.wellKnown, expiresIn: nil)], now: Self.now, warningDays: 21).isEmpty)
+            CertificateExpiry.findings(
+                [record(.wellKnown, expiresIn: nil)], host: "example.com", now: Self.now, warningDays: 21
+            ).isEmpty)
     }
 
     @Test func theLastHoursAndAnExpiredCertificateAreSaidAsSuch() throws {
         let hours = try #require(
-            CertificateExpiry.findings([record(.wellKnown, expiresIn: 0.5)], now: Self.now, warningDays: 21).first)
+            CertificateExpiry.findings(
+                [record(.wellKnown, expiresIn: 0.5)], host: "example.com", now: Self.now, warningDays: 21
+            ).first)
         #expect(hours.message.contains("in 12 hours"), "\(hours.message)")
         let expired = try #require(
-            CertificateExpiry.findings([record(.wellKnown, expiresIn: -1)], now: Self.now, warningDays: 21).first)
+            CertificateExpiry.findings(
+                [record(.wellKnown, expiresIn: -1)], host: "example.com", now: Self.now, warningDays: 21
+            ).first)
         #expect(expired.message.contains("expired on 2026-11-23 at 03:15 UTC"), "\(expired.message)")
     }
 

@@ -67,7 +67,7 @@ import Testing
             var record = Fixture.served(valid).record
             record.certificateExpires = Date(timeIntervalSince1970: 1_795_490_100 + 86_400 * 5)
             return CertificateExpiry.findings(
-                [record], now: Date(timeIntervalSince1970: 1_795_490_100), warningDays: 21)
+                [record], host: "example.com", now: Date(timeIntervalSince1970: 1_795_490_100), warningDays: 21)
         },
         .httpRedirect: { domain(Fixture.redirect(to: "https://www.example.com/")) },
         .httpStatus: { domain(Fixture.served("", status: 404)) },

@@ -66,6 +66,13 @@ public enum HistoryQuery {
         }
     }
 
+    /// The newest complete run's information and summary, from `latest.json`'s last line (read
+    /// from the end, not followed through a link); nil when there is none (`serve`'s `/metrics`).
+    public static func latestRun(output: String) -> (run: RunInfo, summary: ReportSummary)? {
+        let file = URL(fileURLWithPath: output).appendingPathComponent("latest.json")
+        return RunHistoryStore.lastLine(of: file).flatMap { JSONReport.runSummary(tailLine: $0) }
+    }
+
     /// One domain's timeline; an error naming close names when no kept run audited it.
     public static func timeline(of text: String, output: String) throws(InputError) -> DomainTimelineRecord {
         let directory = try folder(output)

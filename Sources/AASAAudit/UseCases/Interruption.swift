@@ -62,11 +62,7 @@ public final class Interruption {
 
     /// Cancels `task` on the first signal (at once, when one came already).
     func cancels(_ task: Task<some Sendable, some Error>) {
-        let alreadySignalled = state.value.withLock { value in
-            value.cancel = { task.cancel() }
-            return value.signal != nil
-        }
-        if alreadySignalled { task.cancel() }
+        calls { task.cancel() }
     }
 }
 
