@@ -32,7 +32,8 @@
 # "aasa-audit curl-parallel aiohttp-uvloop"; aiohttp-uvloop-pool on request), TRUST ("local": every client trusts the local CA
 # alone; "system": Debian's whole CA bundle plus the local CA, as a production run verifies).
 # After the rounds it prints the medians per client and size, and aasa-audit's ratios to the
-# best baseline.
+# best baseline, its CPU ratio also less the SSL_CTX that libcurl 7.88 makes per connection
+# (measured first by Scripts/ssl_ctx_floor.c; gcc and libssl-dev are installed for it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -55,7 +56,7 @@ log() { printf '[bench] %s\n' "$*" >&2; }
 
 install() {
   local missing=()
-  for package in nginx-light libnginx-mod-http-echo openssl curl time python3-venv; do
+  for package in nginx-light libnginx-mod-http-echo openssl curl time python3-venv gcc libssl-dev; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -202,6 +203,11 @@ start_nginx
 start_silent
 swift build -c release --product aasa-audit >/dev/null
 audit="$root/.build/release/aasa-audit"
+# libcurl 7.88's floor: it makes an SSL_CTX for every connection, which a prober holding one
+# context never pays (Scripts/ssl_ctx_floor.c). Measured here, the summary subtracts it.
+cc -O2 "$root/Scripts/ssl_ctx_floor.c" -o "$dir/ssl_ctx_floor" -lssl -lcrypto
+floor_us=$("$dir/ssl_ctx_floor" 5000)
+log "SSL_CTX_new + SSL_CTX_free: $floor_us µs of CPU a pair on this machine (Scripts/ssl_ctx_floor.c, mean of 5000)"
 
 case $trust in
   local) ca="$dir/pki/ca.pem" ;;
@@ -263,4 +269,4 @@ done
 kill "$(cat "$dir/run/nginx.pid")" 2>/dev/null || true
 [ -f "$dir/run/silent.pid" ] && kill "$(cat "$dir/run/silent.pid")" 2>/dev/null || true
 echo
-python3 "$root/Scripts/bench_summary.py" "$dir/results.md"
+python3 "$root/Scripts/bench_summary.py" "$dir/results.md" "$floor_us"

@@ -162,9 +162,7 @@ public enum LocationChecks {
         guard let header, !header.isEmpty else {
             return Finding(.httpContentType, location, "No Content-Type header; serve application/json.")
         }
-        let mediaType =
-            header.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIIWhitespace().lowercased() } ?? ""
-        switch mediaType {
+        switch mediaType(of: header) {
         case "application/json":
             return nil
         case "application/pkcs7-mime" where signed:
@@ -190,8 +188,22 @@ public enum LocationChecks {
     }
 }
 
+extension LocationChecks {
+    /// A Content-Type value's media type in lower case: what comes before any parameters,
+    /// without the whitespace around it. On bytes: it runs for every fetch.
+    static func mediaType(of header: String) -> String {
+        var bytes = header.utf8.prefix { $0 != UInt8(ascii: ";") }
+        while let first = bytes.first, first == 32 || first == 9 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == 32 || last == 9 { bytes = bytes.dropLast() }
+        return String(decoding: bytes.map { $0 &- 65 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
 extension Substring {
     func trimmingASCIIWhitespace() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        var bytes = utf8[...]
+        while let first = bytes.first, first == 32 || first == 9 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == 32 || last == 9 { bytes = bytes.dropLast() }
+        return String(Substring(bytes))
     }
 }

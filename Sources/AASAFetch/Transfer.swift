@@ -106,14 +106,36 @@ final class Transfer: @unchecked Sendable {
             headers = ResponseHeaders()
             return bytes.count
         }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return bytes.count }
-        let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
-        guard ResponseHeaders.recordedNames.contains(name) else { return bytes.count }
-        let rawValue = bytes[(colon + 1)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.prefix(
-            Self.maximumHeaderValueBytes)
-        let value = String(decoding: rawValue, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        headers.set(name: name, value: value)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            let name = Self.recordedName(bytes[..<colon])
+        else { return bytes.count }
+        // Optional whitespace around the value is SP and HTAB (RFC 9110, 5.6.3); libcurl hands
+        // the line with its CRLF. Trimmed as bytes: this runs for every header line of every
+        // response, on the loop thread.
+        var value = bytes[(colon + 1)...]
+        while let first = value.first, Self.isSpace(first) { value = value.dropFirst() }
+        value = value.prefix(Self.maximumHeaderValueBytes)
+        while let last = value.last, Self.isSpace(last) || last == 13 || last == 10 { value = value.dropLast() }
+        headers.set(name: name, value: String(decoding: value, as: UTF8.self))
         return bytes.count
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 }
+
+    /// The recorded header names as bytes, lower case.
+    private static let recordedNameBytes: [(bytes: [UInt8], name: String)] = ResponseHeaders.recordedNames.map {
+        (Array($0.utf8), $0)
+    }
+
+    /// The recorded header name these bytes spell in any case, or nil: most lines are not
+    /// recorded, and no string is made for them.
+    static func recordedName(_ bytes: Slice<UnsafeRawBufferPointer>) -> String? {
+        for candidate in recordedNameBytes where candidate.bytes.count == bytes.count {
+            if zip(candidate.bytes, bytes).allSatisfy({ $0 == ($1 | ($1 &- 65 < 26 ? 0x20 : 0)) }) {
+                return candidate.name
+            }
+        }
+        return nil
     }
 
     /// The connection is up (libcurl's PREREQFUNCTION, on the loop thread): reads when the

@@ -21,9 +21,11 @@ public enum JSONReport {
     }
 
     /// One domain's record, compact, as it stands in the `domains` array.
-    public static func encodeRecord(_ report: DomainReport, encoder: JSONEncoder = makeEncoder()) -> Data {
-        // Encoding a value built from Codable model types cannot fail.
-        try! encoder.encode(report)
+    /// Written by `SortedJSONEncoder`, whose bytes are `makeEncoder()`'s at a fraction of the CPU.
+    public static func encodeRecord(_ report: DomainReport) -> Data {
+        // Encoding a value built from Codable model types cannot fail: the only error is a
+        // number that is not finite, and the record's numbers are counts and libcurl's timings.
+        try! SortedJSONEncoder.encode(report)
     }
 
     /// The text before and after the domain records: the top-level members in sorted key

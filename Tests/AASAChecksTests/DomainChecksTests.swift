@@ -58,6 +58,10 @@ import Testing
         ("application/json", [String]()),
         ("application/json; charset=utf-8", []),
         ("Application/JSON ;charset=UTF-8", []),
+        ("\t application/json\t ", []),
+        ("application/json-seq", ["http.content-type/warning/well-known"]),
+        ("application/ json", ["http.content-type/warning/well-known"]),
+        ("ÀPPLICATION/JSON", ["http.content-type/warning/well-known"]),
         // The signed format's own type, for a file that is plain JSON: mislabelled.
         ("application/pkcs7-mime", ["http.content-type/warning/well-known"]),
         ("text/plain", ["http.content-type/warning/well-known"]),

@@ -60,9 +60,7 @@ public enum AssetLinksChecks {
             )
         }
         var findings: [Finding] = []
-        let mediaType = record.headers.contentType?.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingASCIIWhitespace().lowercased()
-        }
+        let mediaType = record.headers.contentType.map(LocationChecks.mediaType(of:))
         if mediaType != "application/json" {
             findings.append(
                 Finding(
