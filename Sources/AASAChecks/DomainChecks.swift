@@ -131,7 +131,9 @@ public enum DomainChecks {
         deviceView: DeviceView = DeviceView()
     ) -> Result {
         let primary = LocationChecks.assess(wellKnown, options: options)
-        let fallback = LocationChecks.assess(root, options: options)
+        // Most sites serve one file at both locations: its body is checked once.
+        let fallback = LocationChecks.assess(
+            root, options: options, sameBody: LocationChecks.sameBody(root, as: wellKnown) ? primary : nil)
         var findings = primary.findings
         // A root copy with the same bytes has the same content problems: report them once.
         let sameFile =

@@ -13,14 +13,20 @@ public struct LocationAssessment: Sendable {
     public var file: JSONObject?
     /// The content checks of `file`.
     public var content: ContentAssessment?
+    /// The findings on the body (size, signature, syntax, content), also in `findings`.
+    var bodyFindings: [Finding] = []
 }
 
 /// The checks on one fetched location, in the order a device meets the problems: the
 /// transfer, the redirect, the status, the headers, the size, the syntax, the content.
 public enum LocationChecks {
-    public static func assess(_ fetched: FetchedLocation, options: ValidationOptions = ValidationOptions())
-        -> LocationAssessment
-    {
+    /// `sameBody`: the assessment of the other location when it served these very bytes,
+    /// whose body checks (the JSON parse and every content check) are then taken over, moved
+    /// to this location, instead of run again.
+    public static func assess(
+        _ fetched: FetchedLocation, options: ValidationOptions = ValidationOptions(),
+        sameBody: LocationAssessment? = nil
+    ) -> LocationAssessment {
         let record = fetched.record
         let location = FindingLocation(record.location)
         var assessment = LocationAssessment(
@@ -51,10 +57,23 @@ public enum LocationChecks {
         if let finding = contentTypeFinding(record.headers.contentType, signed: record.signature != nil, at: location) {
             assessment.findings.append(finding)
         }
-        let body = assessBody(
-            fetched.body, declaredSize: record.bodyBytes, truncated: record.bodyTruncated,
-            contentLength: record.headers.contentLength, signature: record.signature, at: location, options: options)
+        let body =
+            sameBody.map { earlier in
+                (
+                    findings: earlier.bodyFindings.map {
+                        var moved = $0
+                        moved.location = location
+                        return moved
+                    },
+                    file: earlier.file, content: earlier.content
+                )
+            }
+            ?? assessBody(
+                fetched.body, declaredSize: record.bodyBytes, truncated: record.bodyTruncated,
+                contentLength: record.headers.contentLength, signature: record.signature, at: location, options: options
+            )
         assessment.findings += body.findings
+        assessment.bodyFindings = body.findings
         assessment.file = body.file
         assessment.content = body.content
         return assessment
@@ -110,6 +129,15 @@ public enum LocationChecks {
         }
         let assessed = assessContent(body, at: location, options: options)
         return (signatureFindings + assessed.findings, assessed.file, assessed.content)
+    }
+
+    /// Whether the two fetches' bodies would be judged alike: both answered 200 with the same
+    /// bytes, read whole, and the same signature.
+    public static func sameBody(_ fetched: FetchedLocation, as other: FetchedLocation) -> Bool {
+        fetched.record.status == 200 && other.record.status == 200 && fetched.record.error == nil
+            && other.record.error == nil && !fetched.record.bodyTruncated && !other.record.bodyTruncated
+            && fetched.record.bodyBytes == other.record.bodyBytes && fetched.record.signature == other.record.signature
+            && fetched.body == other.body
     }
 
     /// Emptiness, syntax and content of the file's bytes (a signed file's content).

@@ -181,6 +181,30 @@ import Testing
         #expect(different.findings.summary == ["json.invalid/error/well-known", "json.invalid/warning/root"])
     }
 
+    /// The root's body checks are taken over from `.well-known` when the bytes are the same:
+    /// what that gives must be what checking the root's body again gives.
+    @Test(arguments: [
+        Fixture.validFile, "{\"applinks\": {},}", "", "[1]",
+        "{\"applinks\":{\"details\":[{\"appID\":\"bad\",\"paths\":[\"*\"]}]}}",
+        ##"{"applinks":{"details":[{"appIDs":["A.b"],"components":[{"/":"/x/*","#":"$(undefined)"}]}]},"a":1,"a":2}"##,
+    ])
+    func aBodyTakenOverFromTheOtherLocationIsJudgedAsIfCheckedAgain(body: String) throws {
+        let wellKnown = Fixture.served(body)
+        let root = Fixture.served(body, at: .root, contentType: "text/plain")
+        #expect(LocationChecks.sameBody(root, as: wellKnown))
+        let primary = LocationChecks.assess(wellKnown)
+        let again = LocationChecks.assess(root)
+        let takenOver = LocationChecks.assess(root, sameBody: primary)
+        #expect(takenOver.findings == again.findings)
+        #expect(takenOver.findings.allSatisfy { $0.location == .root })
+        #expect(takenOver.file == again.file)
+        #expect(takenOver.content?.appIDs == again.content?.appIDs)
+        #expect(!takenOver.findings.isEmpty)  // the content type, at least: the test compares something
+        #expect(!LocationChecks.sameBody(Fixture.served(body + " ", at: .root), as: wellKnown))
+        #expect(!LocationChecks.sameBody(Fixture.served(body, at: .root, status: 404), as: wellKnown))
+        #expect(!LocationChecks.sameBody(Fixture.served(Array(body.utf8), at: .root, truncated: true), as: wellKnown))
+    }
+
     @Test func aBrokenRootCopyBesideAGoodWellKnownFileIsAtMostAWarning() {
         let result = check(
             Fixture.served(Fixture.validFile), Fixture.served("{,}", at: .root, contentType: "text/html"))
