@@ -220,10 +220,8 @@ extension LocationChecks {
     /// A Content-Type value's media type in lower case: what comes before any parameters,
     /// without the whitespace around it. On bytes: it runs for every fetch.
     static func mediaType(of header: String) -> String {
-        var bytes = header.utf8.prefix { $0 != UInt8(ascii: ";") }
-        while let first = bytes.first, first == 32 || first == 9 { bytes = bytes.dropFirst() }
-        while let last = bytes.last, last == 32 || last == 9 { bytes = bytes.dropLast() }
-        return String(decoding: bytes.map { $0 &- 65 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let type = Substring(header.utf8.prefix { $0 != UInt8(ascii: ";") }).trimmingASCIIWhitespace()
+        return String(decoding: type.utf8.map { $0 &- 65 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 /// report's records: Foundation's `JSONEncoder` asks every nested value at run time whether it
 /// is a date, a URL, data or a dictionary, and those casts made the records a fifth of the
 /// audit's own CPU. Here the value's static type answers that once per call.
-/// `JSONReportEncodingTests` compares the two encoders' bytes over every kind of record.
+/// `SortedJSONEncoderTests` compares the two encoders' bytes over every kind of record.
 public enum SortedJSONEncoder {
     public static func encode(_ value: some Encodable) throws -> Data {
         let root = JSONNode()

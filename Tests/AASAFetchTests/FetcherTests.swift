@@ -41,6 +41,35 @@ import Testing
 
     func url(_ host: String, _ location: AASALocation) -> String { "https://\(host)\(location.path)" }
 
+    /// Header lines are matched and trimmed as bytes: names in any case, SP and HTAB around
+    /// the value, values cut to 1,024 bytes, lines not recorded ignored, the first of a repeat kept.
+    @Test func headerNamesAnyCaseAndValuesTrimmedAndCut() async throws {
+        let long = String(repeating: "s", count: 3000)
+        let server = try server { _, _ in
+            .respond(
+                status: 200,
+                headers: [
+                    ("cOnTeNt-TyPe", "\t application/json \t"), ("X-Cache-Control", "not this one"),
+                    ("CACHE-CONTROL", "max-age=60"), ("Server", long), ("etag", "\"first\""), ("ETag", "\"second\""),
+                    ("Age", "  \t"),
+                ],
+                body: Array(Self.validJSON.utf8))
+        }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server)
+        defer { fetcher.shutdown() }
+
+        let record = await fetcher.fetch(FetchRequest(url: url("good.aasa.test", .wellKnown), location: .wellKnown))
+            .record
+        #expect(record.error == nil)
+        #expect(record.headers.contentType == "application/json")
+        #expect(record.headers.cacheControl == "max-age=60")
+        #expect(record.headers.server == String(long.prefix(1024)))
+        #expect(record.headers.etag == "\"first\"")
+        #expect(record.headers.age == "")
+        #expect(record.headers.lastModified == nil)
+    }
+
     @Test func fetchesAFileAndRecordsTheResponse() async throws {
         let server = try server { _, _ in
             .respond(
