@@ -188,8 +188,8 @@ public struct FlaggedDomain: Sendable, Equatable {
     /// without repeats.
     public var codes: [FindingCode]
 
-    /// Whether the run did not check it: its codes only say so (`FindingCode.meansNotChecked`).
-    public var notChecked: Bool { !codes.isEmpty && codes.allSatisfy(\.meansNotChecked) }
+    /// Whether the run did not check it (`FindingCode.notChecked(headlines:)`).
+    public let notChecked: Bool
 
     /// Nil for a domain that passed.
     public init?(_ report: DomainReport) {
@@ -199,5 +199,6 @@ public struct FlaggedDomain: Sendable, Equatable {
         verdict = report.verdict
         var seen = Set<FindingCode>()
         codes = causes.filter { $0.severity == worst && seen.insert($0.code).inserted }.map(\.code)
+        notChecked = FindingCode.notChecked(headlines: causes.lazy.filter(\.isHeadline).map(\.code))
     }
 }

@@ -101,6 +101,20 @@ extension FindingCode {
     /// anything about the domain.
     public var meansNotChecked: Bool { self == .auditInterrupted || self == .auditUnchecked }
 
+    /// Whether a record whose headline codes (`Finding.isHeadline`: causes that are errors or
+    /// warnings) are `codes` says its domain was not checked: it has some, and each is a
+    /// not-checked code. The one rule of "not checked" for a snapshot, a history entry and a
+    /// flagged domain: a record of notes only (`location.root-absent`, `file.signed`) was
+    /// checked, and its breaking is news.
+    public static func notChecked(headlines codes: some Sequence<FindingCode>) -> Bool {
+        var any = false
+        for code in codes {
+            guard code.meansNotChecked else { return false }
+            any = true
+        }
+        return any
+    }
+
     public var definition: FindingDefinition {
         switch self {
         case .netDNS:

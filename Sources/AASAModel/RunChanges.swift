@@ -81,10 +81,8 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         self.certificateExpires = certificateExpires
     }
 
-    /// Whether the run did not check the domain (`FindingCode.meansNotChecked`).
-    public var notChecked: Bool {
-        !findings.isEmpty && findings.allSatisfy { $0.code.meansNotChecked || $0.severity == .info }
-    }
+    /// Whether the run did not check the domain (`FindingCode.notChecked(headlines:)`).
+    public var notChecked: Bool { FindingCode.notChecked(headlines: findings.lazy.filter(\.isHeadline).map(\.code)) }
 
     public init(_ report: DomainReport) {
         self.init(

@@ -165,10 +165,12 @@ public struct HistoryDomain: Codable, Sendable, Equatable {
         date.map { UTCCalendar.date(Int($0.timeIntervalSince1970.rounded(.down))) }
     }
 
-    /// Whether the run did not check it (its only codes say so: `FindingCode.meansNotChecked`):
-    /// such an entry is neither a failure nor a pass in since-when, flapping and trends.
+    /// Whether the run did not check it (`FindingCode.notChecked(headlines:)`: its codes are the
+    /// headline ones): such an entry is neither a failure nor a pass in since-when, flapping and
+    /// trends.
     public var notChecked: Bool {
-        !codes.isEmpty && codes.allSatisfy { FindingCode(rawValue: $0)?.meansNotChecked == true }
+        codes.allSatisfy { FindingCode(rawValue: $0) != nil }
+            && FindingCode.notChecked(headlines: codes.lazy.compactMap(FindingCode.init(rawValue:)))
     }
 
     public init(_ snapshot: DomainSnapshot) {
