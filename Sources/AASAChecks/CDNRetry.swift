@@ -8,7 +8,7 @@ public enum CDNRetry {
     /// answer gives no max-age.
     public static func sentence(_ headers: ResponseHeaders) -> String? {
         guard let maxAge = maxAge(headers.cacheControl), maxAge > 0 else { return nil }
-        let age = headers.age.flatMap { Int($0[...].trimmingASCIIWhitespace()) } ?? 0
+        let age = headers.age.flatMap { deltaSeconds($0[...].trimmingASCIIWhitespace()) } ?? 0
         let left = max(0, maxAge - age)
         guard let date = headers.date.flatMap(httpDate) else {
             return
@@ -24,18 +24,35 @@ public enum CDNRetry {
         guard let cacheControl else { return nil }
         for directive in cacheControl.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingASCIIWhitespace().lowercased() }
-            if parts.count == 2, parts[0] == "max-age" { return Int(parts[1].filter { $0 != "\"" }) }
+            if parts.count == 2, parts[0] == "max-age" { return deltaSeconds(parts[1].filter { $0 != "\"" }[...]) }
         }
         return nil
     }
 
+    /// The largest number of seconds a delta-seconds value is taken to be: 2^31, as RFC 9111
+    /// (section 1.2.2) tells a cache to take any larger value, so that no sum of them overflows.
+    static let deltaSecondsLimit = 1 << 31
+
+    /// A delta-seconds value (RFC 9111: digits only), at most `deltaSecondsLimit`; nil for
+    /// anything that is not digits (a sign, a fraction, nothing).
+    static func deltaSeconds(_ text: some StringProtocol) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        var value = 0
+        for digit in text.utf8 {
+            value = value * 10 + Int(digit - 0x30)
+            if value >= deltaSecondsLimit { return deltaSecondsLimit }
+        }
+        return value
+    }
+
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
-    /// Seconds since 1970 of an IMF-fixdate (`Tue, 24 Nov 2026 03:15:00 GMT`, RFC 9110), the
-    /// form servers send; nil for anything else.
+    /// Seconds since 1970 of an IMF-fixdate (`Tue, 24 Nov 2026 03:15:00 GMT`, RFC 9110: a
+    /// four-digit year), the form servers send; nil for anything else.
     static func httpDate(_ text: String) -> Int? {
         let fields = text.split(separator: " ")
-        guard fields.count == 6, fields[5] == "GMT", let day = Int(fields[1]), let year = Int(fields[3]),
+        guard fields.count == 6, fields[5] == "GMT", let day = Int(fields[1]), fields[3].utf8.count == 4,
+            let year = deltaSeconds(fields[3]),
             let month = months.firstIndex(of: fields[2].lowercased()).map({ $0 + 1 })
         else { return nil }
         let time = fields[4].split(separator: ":").compactMap { Int($0) }

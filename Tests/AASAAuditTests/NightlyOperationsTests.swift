@@ -24,6 +24,21 @@ import Testing
         report.findings.map { "\($0.code.rawValue)/\($0.severity.rawValue)/\($0.location.rawValue)" }
     }
 
+    /// A CDN answer's caching headers beyond every bound (a max-age of 20 digits, the lowest
+    /// Age, a 14-digit year) are a finding, not a crash: the run completes with its reports.
+    @Test func aHostileCDNAnswerIsAFindingNotACrash() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let result = try await AuditRun.run(
+            targets: [DomainTarget(domain: "hostilecdn.aasa.test")], inputProblems: [],
+            settings: settings(world, out: out))
+        #expect(result.complete)
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
+        #expect(report.domains.map(findings) == [["cdn.missing/error/cdn"]])
+        #expect(report.domains[0].findings[0].message.contains("for about 596523 hours after this answer"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("latest.json").path))
+    }
+
     @Test func theCDNCopyAndApplesBotAreChecked() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")

@@ -41,6 +41,14 @@ final class TestWorld: Sendable {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         switch kind {
         case "stale": return .json(olderFile)
+        // A CDN answer whose caching headers overflow naive arithmetic (issue 36, item 2).
+        case "hostilecdn":
+            return .respond(
+                status: 404,
+                headers: [
+                    ("Cache-Control", "max-age=99999999999999999999"), ("Age", "-9223372036854775808"),
+                    ("Date", "Tue, 24 Nov 99999999999999 02:40:00 GMT"),
+                ], body: [])
         case "nocdn":
             return .respond(
                 status: 404, headers: [("Apple-Failure-Reason", "SWCERR00301 Timeout"), ("Apple-Try-Direct", "true")],
@@ -72,7 +80,7 @@ final class TestWorld: Sendable {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         let wellKnown = path == AASALocation.wellKnown.path
         switch kind {
-        case "good", "stale", "nocdn", "botblock", "browserblock", "challenge": return .json(validFile)
+        case "good", "stale", "nocdn", "hostilecdn", "botblock", "browserblock", "challenge": return .json(validFile)
         case "chunked":
             return .respond(
                 status: 200, headers: [("Content-Type", "application/json")], body: Array(validFile.utf8), chunked: true

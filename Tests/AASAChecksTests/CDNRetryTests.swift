@@ -50,3 +50,48 @@ import Testing
             })
     }
 }
+
+/// Whatever plays Apple's CDN (`--cdn-url`, a TLS-inspecting proxy) chooses these headers: no
+/// value of them may overflow the arithmetic (issue 36, item 2).
+@Suite struct CDNRetryHostileHeaderTests {
+    static let hostile: [(cacheControl: String, age: String?, date: String?)] = [
+        ("max-age=99999999999999999999999999", nil, "Tue, 24 Nov 2026 02:40:00 GMT"),
+        ("max-age=9223372036854775807", "-9223372036854775808", "Tue, 24 Nov 2026 02:40:00 GMT"),
+        ("max-age=3600", "-9223372036854775807", "Tue, 24 Nov 2026 02:40:00 GMT"),
+        ("max-age=3600", "99999999999999999999", nil),
+        ("max-age=9223372036854775807", nil, "Tue, 24 Nov 99999999999999 02:40:00 GMT"),
+        ("max-age=3600", nil, "Tue, 24 Nov 99999999999999 02:40:00 GMT"),
+        ("max-age=3600", nil, "Tue, 24 Nov -9223372036854775807 02:40:00 GMT"),
+        ("max-age=-5", nil, "Tue, 24 Nov 2026 02:40:00 GMT"),
+        ("max-age=+60", "+5", "Tue, 24 Nov 2026 02:40:00 GMT"),
+    ]
+
+    @Test(arguments: hostile.indices)
+    func noHeaderValueOverflowsTheRetryTime(index: Int) {
+        let (cacheControl, age, date) = Self.hostile[index]
+        var headers = ResponseHeaders()
+        (headers.cacheControl, headers.age, headers.date) = (cacheControl, age, date)
+        // Reaching the end without a trap is the point; the sentence, when there is one, is bounded.
+        let sentence = CDNRetry.sentence(headers)
+        #expect((sentence?.utf8.count ?? 0) < 300)
+    }
+
+    @Test func aMaxAgeOrAgeBeyondTwoToThe31IsTakenAsTwoToThe31() {
+        var headers = ResponseHeaders()
+        headers.cacheControl = "max-age=99999999999999999999999999"
+        headers.date = "Tue, 24 Nov 2026 02:40:00 GMT"
+        // 2^31 seconds after the answer: 2094-12-12 05:54 UTC.
+        #expect(CDNRetry.sentence(headers)?.contains("before about 05:54 UTC on day 12") == true)
+        headers.age = "99999999999999999999"
+        #expect(CDNRetry.sentence(headers)?.contains("before about 02:40 UTC") == true)
+        // Not digits: no max-age, and an Age that is not digits is no Age.
+        headers.cacheControl = "max-age=-5"
+        #expect(CDNRetry.sentence(headers) == nil)
+        headers.cacheControl = "max-age=60"
+        headers.age = "-9223372036854775808"
+        #expect(CDNRetry.sentence(headers)?.contains("before about 02:41 UTC") == true)
+        // A year that is not four digits is no date.
+        headers.date = "Tue, 24 Nov 99999999999999 02:40:00 GMT"
+        #expect(CDNRetry.sentence(headers)?.contains("for about 1 minute after this answer") == true)
+    }
+}
