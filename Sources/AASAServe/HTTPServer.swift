@@ -47,22 +47,23 @@ public final class HTTPServer: Sendable {
         ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"),
     ]
 
+    typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+
+    /// A connection as it arrives: admitted (wrapped for the async world, with its number), or
+    /// refused and closed before anything is wrapped, so that nothing is left to finish.
+    enum Arrival: Sendable {
+        case admitted(Connection, number: Int)
+        case refused
+    }
+
     /// Binds and serves until `stop()`; `ready` is told the bound port (for `--listen …:0`).
     public func run(ready: @Sendable (Int) -> Void = { _ in }) async throws {
-        let idle = TimeAmount.seconds(settings.idleSeconds)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: settings.host, port: settings.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let handlers = channel.pipeline.syncOperations
-                    try handlers.addHandler(IdleStateHandler(readTimeout: idle))
-                    try handlers.addHandler(IdleCloser())
-                    try handlers.configureHTTPServerPipeline(withErrorHandling: true)
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: channel)
-                }
+                channel.eventLoop.makeCompletedFuture { try self.arrive(channel) }
             }
         let stopped = state.withLock { state in
             state.listener = listener.channel
@@ -72,18 +73,34 @@ public final class HTTPServer: Sendable {
         ready(listener.channel.localAddress?.port ?? settings.port)
         try await listener.executeThenClose { inbound in
             try await withThrowingDiscardingTaskGroup { group in
-                for try await connection in inbound {
-                    guard let number = admit(connection.channel) else {
-                        app.counters.add(\.connectionsRefused)
-                        connection.channel.close(promise: nil)
-                        continue
-                    }
+                for try await arrival in inbound {
+                    guard case .admitted(let connection, let number) = arrival else { continue }
                     group.addTask {
                         await self.serve(connection, number: number)
                         self.state.withLock { _ = $0.connections.removeValue(forKey: number) }
                     }
                 }
             }
+        }
+    }
+
+    /// On the connection's event loop, as it arrives: past `maximumConnections` (or while
+    /// draining) it is closed at once and counted; else its pipeline is set up and it is wrapped.
+    private func arrive(_ channel: any Channel) throws -> Arrival {
+        guard let number = admit(channel) else {
+            app.counters.add(\.connectionsRefused)
+            channel.close(promise: nil)
+            return .refused
+        }
+        do {
+            let handlers = channel.pipeline.syncOperations
+            try handlers.addHandler(IdleStateHandler(readTimeout: .seconds(settings.idleSeconds)))
+            try handlers.addHandler(IdleCloser())
+            try handlers.configureHTTPServerPipeline(withErrorHandling: true)
+            return .admitted(try Connection(wrappingChannelSynchronously: channel), number: number)
+        } catch {
+            state.withLock { _ = $0.connections.removeValue(forKey: number) }
+            throw error
         }
     }
 
@@ -120,8 +137,7 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, number: Int) async
-    {
+    private func serve(_ connection: Connection, number: Int) async {
         let peer = connection.channel.remoteAddress?.ipAddress ?? "-"
         do {
             try await answer(connection, number: number, peer: peer)
@@ -134,9 +150,7 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    private func answer(
-        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, number: Int, peer: String
-    ) async throws {
+    private func answer(_ connection: Connection, number: Int, peer: String) async throws {
         try await connection.executeThenClose { inbound, _ in
             var head: HTTPRequestHead?
             var bodyBytes = 0
