@@ -5,13 +5,12 @@ import Synchronization
 
 /// Prometheus metrics (`--metrics`), streamed: each domain's verdict samples go to the file as
 /// it completes, its fetch durations to a second file beside it (a family's samples must stay
-/// together), which is appended when the run finishes, followed by the run's families. Memory
-/// holds only the findings' counts by code and severity.
+/// together), which is appended when the run finishes, followed by the run's families (from the
+/// run's summary, as `serve` prints them).
 final class MetricsOutput: RunOutput {
     private struct Open {
         var writer: AtomicFileWriter
         var durations: AtomicFileWriter
-        var findingCounts: [String: [String: Int]] = [:]
     }
 
     let destination: URL
@@ -43,9 +42,6 @@ final class MetricsOutput: RunOutput {
             guard open != nil else { return }
             try open!.writer.write(MetricsReport.verdictSamples(domain.report))
             try open!.durations.write(MetricsReport.fetchSamples(domain.report))
-            for finding in domain.report.findings {
-                open!.findingCounts[finding.code.rawValue, default: [:]][finding.severity.rawValue, default: 0] += 1
-            }
         }
     }
 
@@ -56,8 +52,7 @@ final class MetricsOutput: RunOutput {
             defer { current.durations.abandon() }
             return try current.writer.complete { writer in
                 try current.durations.copyWritten(to: writer)
-                try writer.write(
-                    MetricsReport.runSection(run: run.run, summary: run.summary, findingCounts: current.findingCounts))
+                try writer.write(MetricsReport.runSection(run: run.run, summary: run.summary))
                 if let notification = run.notification {
                     try writer.write(
                         MetricsReport.notificationSection(

@@ -143,6 +143,10 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     /// Finding code to the number of findings with it (every finding, notes and consequences
     /// included).
     public var findingsByCode: [String: Int] = [:]
+    /// Finding code to severity (as this run gave it: the catalog's, a named case's, or
+    /// `--severity`'s) to the number of findings: what both metric outputs count (`serve`'s
+    /// `/metrics` reads it from `latest.json`). Absent in reports of releases up to 0.2.0.
+    public var findingsByCodeAndSeverity: [String: [String: Int]]? = nil
     /// Finding code to the number of domains with a cause of it: an error or warning that follows
     /// from no other finding (`Finding.isHeadline`). What people read: counts by cause.
     public var causesByCode: [String: Int]? = nil
@@ -157,11 +161,13 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     public mutating func add(_ report: DomainReport) {
         domains += 1
         if causesByCode == nil { causesByCode = [:] }
+        if findingsByCodeAndSeverity == nil { findingsByCodeAndSeverity = [:] }
         var causes = Set<FindingCode>()
         verdicts[report.verdict] += 1
         for finding in report.findings {
             findingsBySeverity[finding.severity] += 1
             findingsByCode[finding.code.rawValue, default: 0] += 1
+            findingsByCodeAndSeverity?[finding.code.rawValue, default: [:]][finding.severity.rawValue, default: 0] += 1
             if finding.isHeadline, causes.insert(finding.code).inserted {
                 causesByCode?[finding.code.rawValue, default: 0] += 1
             }

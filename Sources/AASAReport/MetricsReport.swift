@@ -78,10 +78,10 @@ public enum MetricsReport {
         }.joined()
     }
 
-    /// The run's own families, written after every domain's.
-    public static func runSection(run: RunInfo, summary: ReportSummary, findingCounts: [String: [String: Int]])
-        -> String
-    {
+    /// The run's own families, written after every domain's: the one count of a run's findings
+    /// (by code and severity, as the run gave them), for `--metrics` and `serve`'s `/metrics`.
+    public static func runSection(run: RunInfo, summary: ReportSummary) -> String {
+        let findingCounts = summary.findingsByCodeAndSeverity ?? [:]
         var text = domains.header
         for verdict in Verdict.allCases {
             text += domains.sample(Double(summary.verdicts[verdict]), labels: ["verdict": verdict.rawValue])
@@ -94,7 +94,9 @@ public enum MetricsReport {
         }
         text += inputProblems.header + inputProblems.sample(Double(summary.inputProblems))
         text += runDuration.header + runDuration.sample(run.durationSeconds)
-        text += lastRunTimestamp.header + lastRunTimestamp.sample(run.finishedAt.timeIntervalSince1970)
+        // In whole seconds, as the report records it: the same sample wherever the run is read from.
+        text +=
+            lastRunTimestamp.header + lastRunTimestamp.sample(run.finishedAt.timeIntervalSince1970.rounded(.down))
         text += runComplete.header + runComplete.sample(run.complete ? 1 : 0)
         text += runSound.header + runSound.sample(summary.auditorProblems == nil ? 1 : 0)
         return text

@@ -260,24 +260,10 @@ public final class ServeApp: Sendable {
     private func metrics() -> ServeResponse {
         var text = ""
         if let latest = HistoryQuery.latestRun(output: settings.output) {
-            text += MetricsReport.runSection(
-                run: latest.run, summary: latest.summary,
-                findingCounts: Self.findingCounts(latest.summary, overrides: latest.run.options.severityOverrides))
+            text += MetricsReport.runSection(run: latest.run, summary: latest.summary)
         }
         text += counters.prometheus(activeChecks: activeChecks)
         return ServeResponse(status: 200, type: "text/plain; version=0.0.4; charset=utf-8", text)
-    }
-
-    /// The findings by code and severity, from the summary's counts by code.
-    static func findingCounts(_ summary: ReportSummary, overrides: [String: String]?) -> [String: [String: Int]] {
-        var counts: [String: [String: Int]] = [:]
-        for (code, count) in summary.findingsByCode {
-            let severity =
-                overrides?[code] ?? FindingCode(rawValue: code).map { $0.definition.severity.rawValue }
-                ?? "error"
-            counts[code] = [severity: count]
-        }
-        return counts
     }
 
     // MARK: Answers

@@ -91,6 +91,37 @@ import Testing
         #expect(try await serve.get("/api/v1/check").status == 400)
     }
 
+    /// One count of a run's findings: `serve`'s `/metrics` prints the run's families as the
+    /// run's `--metrics` file has them, findings by the severity the run gave them (a team's
+    /// `--severity`, a note at the root), not the catalog's (issue 35, item 8).
+    @Test func serveAndTheRunsMetricsFileCountTheSameFindings() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        var audit = AuditSettings(
+            inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4,
+            fetcher: world.fetcherConfiguration(timeout: 30), failOn: .error)
+        audit.metricsFile = world.directory.url.appendingPathComponent("aasa.prom")
+        audit.validation.severityPolicy = SeverityPolicy([.httpContentType: .error])
+        _ = try await AuditRun.run(
+            targets: ["good.aasa.test", "textplain.aasa.test", "missing.aasa.test"].map { DomainTarget(domain: $0) },
+            inputProblems: [], settings: audit)
+        let serve = try await Running(settings(world))
+        defer { Task { await serve.stop() } }
+        let served = try await serve.get("/metrics").text
+        let file = try String(contentsOf: audit.metricsFile!, encoding: .utf8)
+        let families = [
+            MetricsReport.domains, MetricsReport.findings, MetricsReport.inputProblems, MetricsReport.runComplete,
+            MetricsReport.runSound, MetricsReport.lastRunTimestamp,
+        ]
+        func lines(_ text: String) -> [Substring] {
+            text.split(separator: "\n").filter { line in
+                families.contains { line.hasPrefix($0.name + " ") || line.hasPrefix($0.name + "{") }
+            }
+        }
+        #expect(!lines(served).isEmpty && lines(served) == lines(file), "\(served)\n---\n\(file)")
+        #expect(file.contains(#"aasa_audit_findings{code="http.content-type",severity="error"} 2"#), "\(file)")
+    }
+
     /// Without --allow-network, a name that resolves to a private address is refused: 403,
     /// and the host never sees a connection. Metadata addresses and single labels are 400.
     @Test func privateAddressesAreRefusedWithoutAConnection() async throws {
