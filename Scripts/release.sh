@@ -74,6 +74,9 @@ install -D -m 0644 Packaging/systemd/aasa-audit.timer "$root/lib/systemd/system/
 install -D -m 0644 Packaging/systemd/aasa-audit-serve.service "$root/lib/systemd/system/aasa-audit-serve.service"
 install -D -m 0644 docs/openapi.json "$root/usr/share/aasa-audit/schemas/openapi.json"
 install -D -m 0644 Packaging/debian/domains.txt "$root/etc/aasa-audit/domains.txt"
+# The webhook's URL, a secret: empty (no alert) until the admin writes it; readable by root only,
+# handed to the unit by systemd's LoadCredential=.
+install -D -m 0600 Packaging/debian/notify-url "$root/etc/aasa-audit/notify-url"
 doc="$root/usr/share/doc/aasa-audit"
 install -D -m 0644 Packaging/debian/copyright "$doc/copyright"
 install -m 0644 README.md docs/install.md docs/serve.md "$doc/"
@@ -88,7 +91,7 @@ depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e "$root/usr/bin/aasa-audit" 
 mkdir -p "$root/DEBIAN"
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$depends, ca-certificates/" \
   -e "s/@SIZE@/$(du -sk --exclude=DEBIAN "$root" | cut -f1)/" Packaging/debian/control.in > "$root/DEBIAN/control"
-echo /etc/aasa-audit/domains.txt > "$root/DEBIAN/conffiles"
+printf '/etc/aasa-audit/domains.txt\n/etc/aasa-audit/notify-url\n' > "$root/DEBIAN/conffiles"
 install -m 0755 Packaging/debian/postinst Packaging/debian/postrm Packaging/debian/prerm "$root/DEBIAN/"
 (cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\n' | sort | xargs md5sum > DEBIAN/md5sums)
 deb="$dist/aasa-audit_${version}_$arch.deb"

@@ -31,14 +31,16 @@ public struct NotificationSettings: Sendable {
     }
 
     /// Checks a URL option before a run: http or https with a host.
-    public static func validate(_ url: String, option: String = "--notify") -> String? {
+    /// - Parameter secret: the URL came from a file (`--notify-url-file`) and is not repeated.
+    public static func validate(_ url: String, option: String = "--notify", secret: Bool = false) -> String? {
+        let named = secret ? "\(option)'s URL" : "\(option) '\(TerminalReport.clean(url))'"
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
         else {
-            return "\(option) '\(url)' is not an http or https URL."
+            return "\(named) is not an http or https URL."
         }
         if let problem = WebhookPoster.problem(with: url) {
-            return "\(option) '\(TerminalReport.clean(url))' \(problem)."
+            return "\(named) \(problem)."
         }
         return nil
     }

@@ -14,6 +14,12 @@ struct NotifyOptions: ParsableArguments {
     var notify: String?
 
     @Option(
+        help: ArgumentHelp(
+            "Read --notify's URL from this file (its one non-comment line; an empty file sends nothing), so that a webhook's secret is not on the command line. The packaged unit passes systemd's credential of /etc/aasa-audit/notify-url.",
+            valueName: "file"))
+    var notifyURLFile: String?
+
+    @Option(
         help:
             "What sends the alert: failures (a domain started failing or has a new error), changes (new failures, new warnings, recoveries), or always."
     )
@@ -30,16 +36,36 @@ struct NotifyOptions: ParsableArguments {
             valueName: "base-url"))
     var reportURL: String?
 
+    /// --notify's URL, from the command line or --notify-url-file.
+    var url: String? {
+        get throws {
+            guard let notifyURLFile else { return notify }
+            return try SecretFile.read(notifyURLFile, option: "--notify-url-file")
+        }
+    }
+
     func validate() throws {
-        if let notify, let problem = NotificationSettings.validate(notify) { throw ValidationError(problem) }
+        if notify != nil, notifyURLFile != nil {
+            throw ValidationError("--notify and --notify-url-file: give the URL one way.")
+        }
+        let notify: String?
+        do { notify = try url } catch let error as FileReadError { throw ValidationError(error.message + ".") }
+        if let notify,
+            let problem = NotificationSettings.validate(
+                notify, option: notifyURLFile.map { "--notify-url-file \($0)" } ?? "--notify",
+                secret: notifyURLFile != nil)
+        {
+            throw ValidationError(problem)
+        }
+        let configured = notify != nil || notifyURLFile != nil
         if let reportURL {
-            guard notify != nil else { throw ValidationError("--report-url needs --notify.") }
+            guard configured else { throw ValidationError("--report-url needs --notify.") }
             if let problem = NotificationSettings.validate(reportURL, option: "--report-url") {
                 throw ValidationError(problem)
             }
         }
         if let notifyCacert {
-            guard notify != nil else { throw ValidationError("--notify-cacert needs --notify.") }
+            guard configured else { throw ValidationError("--notify-cacert needs --notify.") }
             do { try CACertificateFile.check(notifyCacert) } catch {
                 throw ValidationError("--notify-cacert '\(notifyCacert)' \(error.description).")
             }
@@ -47,7 +73,7 @@ struct NotifyOptions: ParsableArguments {
     }
 
     var settings: NotificationSettings? {
-        guard let notify else { return nil }
+        guard let notify = try? url else { return nil }
         var settings = NotificationSettings(url: notify, trigger: notifyOn)
         settings.poster.caFile = notifyCacert
         settings.reportBaseURL = reportURL

@@ -47,11 +47,11 @@ public struct ServeError: UserFacingError {
 /// `--token-file`: one line, the token.
 public enum ServeToken {
     public static func read(_ path: String) throws(ServeError) -> String {
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 4096,
-            let text = String(data: data, encoding: .utf8)
-        else { throw ServeError(message: "--token-file \(path) cannot be read (or is over 4 KB).") }
-        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard token.count >= 16, !token.contains(where: \.isWhitespace) else {
+        let token: String?
+        do { token = try SecretFile.read(path, option: "--token-file") } catch {
+            throw ServeError(message: error.message)
+        }
+        guard let token, token.count >= 16, !token.contains(where: \.isWhitespace) else {
             throw ServeError(message: "--token-file \(path) must hold one token of at least 16 characters.")
         }
         return token

@@ -335,6 +335,46 @@ import Testing
         #expect(refused.notification?.attempts.count == 1, "\(refused.notification?.attempts ?? [])")
     }
 
+    /// The webhook's URL from a file (as systemd's LoadCredential= hands it over): the alert is
+    /// posted there, the URL appears on no command line and in no error; an empty file sends
+    /// nothing; both ways at once are refused.
+    @Test func theWebhookURLIsReadFromAFileAndNeverShown() async throws {
+        let world = try TestWorld()
+        let receiver = try Receiver(statuses: [200])
+        let dir = world.directory.url
+        try "missing.aasa.test\n".write(
+            to: dir.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let secret = "http://127.0.0.1:\(receiver.server.port)/hooks/T000/s3cr3t"
+        try "# the team's channel\n\(secret)\n".write(
+            to: dir.appendingPathComponent("notify-url"), atomically: true, encoding: .utf8)
+        let common =
+            ["audit", "--connect-to", world.connectTo, "--cacert", world.caFile, "--no-cdn", "--no-ua-check"]
+            + LoopbackNetworks.allowArguments
+        let sent = try await ProcessRunner.run(
+            CommandLineTests.binary, common + ["--notify-url-file", "notify-url"], in: dir)
+        #expect(sent.status == 1, "\(sent.stderr)")
+        #expect(receiver.posts.count == 1 && receiver.posts[0].path == "/hooks/T000/s3cr3t")
+        #expect(try receiver.alert(0).failures.map(\.domain) == ["missing.aasa.test"])
+        let report = try String(contentsOf: dir.appendingPathComponent("reports/latest.json"), encoding: .utf8)
+        #expect(!report.contains("s3cr3t") && !sent.stdout.contains("s3cr3t") && !sent.stderr.contains("s3cr3t"))
+
+        // Not a URL: refused before the run, without repeating what the file holds.
+        try "ftp://example.com/s3cr3t\n".write(
+            to: dir.appendingPathComponent("bad-url"), atomically: true, encoding: .utf8)
+        let bad = try await ProcessRunner.run(
+            CommandLineTests.binary, common + ["--notify-url-file", "bad-url"], in: dir)
+        #expect(bad.status == 2 && bad.stderr.contains("--notify-url-file bad-url's URL is not an http or https URL"))
+        #expect(!bad.stderr.contains("s3cr3t"), "\(bad.stderr)")
+        // An empty file (the package's, before anyone fills it in): no alert, no error.
+        try "".write(to: dir.appendingPathComponent("empty"), atomically: true, encoding: .utf8)
+        let none = try await ProcessRunner.run(
+            CommandLineTests.binary, common + ["--notify-url-file", "empty"], in: dir)
+        #expect(none.status == 1 && receiver.posts.count == 1, "\(none.stderr)")
+        let both = try await ProcessRunner.run(
+            CommandLineTests.binary, common + ["--notify-url-file", "notify-url", "--notify", secret], in: dir)
+        #expect(both.status == 2 && both.stderr.contains("give the URL one way"), "\(both.stderr)")
+    }
+
     @Test func aSeverityPolicyChangesVerdictsExitStatusJUnitAndReports() async throws {
         let world = try TestWorld()
         try "stale.aasa.test\ngood.aasa.test\n".write(
