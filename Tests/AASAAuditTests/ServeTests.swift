@@ -244,27 +244,28 @@ import Testing
         defer { Task { await serve.stop() } }
         // Each connection over the cap is closed by the server as it arrives (waited for one by
         // one, on a thread of its own: the listener's backlog holds a burst a loaded machine has
-        // not yet accepted); those under it are held open until the flood is over.
+        // not yet accepted); the cap's worth are held open until the flood is over. (Which ones:
+        // connections are set up on several event loops, so the 41st may overtake the 40th.)
         let port = serve.port
-        let notClosed: [Int] = try await withCheckedThrowingContinuation { continuation in
+        let (closed, open): (Int, Int) = try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(
                     with: Result {
                         var flood: [Int32] = []
                         defer { flood.forEach { close($0) } }
-                        var notClosed: [Int] = []
+                        var closed = Set<Int>()
                         for index in 0..<300 {
                             flood.append(try HTTPTestClient.openIdle(port: port))
-                            if index >= 40, !HTTPTestClient.isClosed(flood[index], within: 20) {
-                                notClosed.append(index)
-                            }
+                            if index >= 40, HTTPTestClient.isClosed(flood[index], within: 2) { closed.insert(index) }
                         }
-                        if HTTPTestClient.isClosed(flood[0], within: 0.2) { notClosed.append(-1) }
-                        return notClosed
+                        for index in flood.indices where !closed.contains(index) {
+                            if HTTPTestClient.isClosed(flood[index], within: 0.1) { closed.insert(index) }
+                        }
+                        return (closed.count, flood.count - closed.count)
                     })
             }
         }
-        #expect(notClosed.isEmpty, "over the cap yet not closed (-1: the first was closed): \(notClosed)")
+        #expect(closed == 260 && open == 40)
         var metrics = ""
         for _ in 0..<100 where !metrics.contains("aasa_audit_serve_connections_refused_total 260") {
             try await Task.sleep(for: .milliseconds(50))
