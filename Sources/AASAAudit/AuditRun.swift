@@ -41,6 +41,8 @@ final class AuditRunSession {
     private(set) var accumulator: RunAccumulator
     private var writeError: Error?
     private(set) var complete = false
+    /// What the run's fetches and canaries say of this machine's resolver.
+    private(set) var resolver = AuditorProblems.ResolverEvidence(nameResolved: false)
 
     private init(
         targets: [DomainTarget], settings: AuditSettings, startedAt: Date, parts: (Fetcher, RunWorkspace, Outputs)
@@ -96,9 +98,21 @@ final class AuditRunSession {
                     done: accumulator.summary.domains, total: targets.count, failing: accumulator.summary.verdicts.fail,
                     elapsedSeconds: (ContinuousClock.now - clock).seconds, oldestInFlight: completed.oldestInFlight))
         }
+        await askCanaries()
         fetcher.shutdown()
         complete = accumulator.complete
         accumulator.finishComparing(interrupted: !complete)
+    }
+
+    /// When names failed to resolve and none did, whether this machine's resolver answers at all:
+    /// a canary (`--canary`) resolved through the audit's own path.
+    private func askCanaries() async {
+        resolver.nameResolved = accumulator.nameResolved
+        guard AuditorProblems.needsCanary(accumulator.summary, nameResolved: resolver.nameResolved) else { return }
+        resolver.canaries = settings.canaries
+        var resolved = false
+        for canary in settings.canaries where !resolved { resolved = await fetcher.resolves(canary) }
+        resolver.canaryResolved = resolved
     }
 
     /// Every domain of the input appears in the reports, audited or not.
@@ -118,8 +132,9 @@ final class AuditRunSession {
     func writeReports(inputProblems: [InputProblem]) throws(AuditRunError) -> (FinishedRun, (json: URL, html: URL)) {
         var summary = accumulator.summary
         summary.inputProblems = inputProblems.count
-        let notices = AuditorProblems.notices(summary)
-        summary.auditorProblems = notices.isEmpty ? nil : notices
+        let notices = AuditorProblems.notices(summary, resolver: resolver)
+        summary.auditorProblems = notices.unsound.isEmpty ? nil : notices.unsound
+        summary.partlyChecked = notices.partial.isEmpty ? nil : notices.partial
         let run = RunInfo(startedAt: startedAt, finishedAt: Date(), complete: complete, options: settings.runOptions)
         let finished = FinishedRun(
             tool: AASAAuditVersion.tool, run: run, summary: summary, input: InputInfo(problems: inputProblems),

@@ -33,6 +33,9 @@ public struct AuditSettings: Sendable {
     public var metricsFile: URL?
     /// `--notify`: the alert sent after a complete run; nil sends none.
     public var notification: NotificationSettings?
+    /// `--canary`: names resolved when none of the run's did, to tell this machine's DNS down
+    /// (exit 3) from names that do not exist (the sites' failures).
+    public var canaries = [AuditorProblems.defaultCanary]
 
     public init(
         inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,

@@ -6,6 +6,8 @@ import AASAReport
 /// the previous run.
 struct RunAccumulator {
     private(set) var summary = ReportSummary()
+    /// Some fetch of the run got an address for its host: this machine's resolver answers.
+    private(set) var nameResolved = false
     private var flagged: [FlaggedDomain?]
     private var audited: [Bool]
     /// Each domain's verdict and codes, for the history.
@@ -26,6 +28,7 @@ struct RunAccumulator {
     ///   summary, but nothing is known of how it changed.
     mutating func add(_ domain: AuditedDomain, reached: Bool = true) {
         summary.add(domain.report)
+        if !nameResolved { nameResolved = domain.report.fetches.contains(where: \.resolvedItsHost) }
         flagged[domain.index] = FlaggedDomain(domain.report)
         audited[domain.index] = true
         history[domain.index] = HistoryDomain(domain.report)

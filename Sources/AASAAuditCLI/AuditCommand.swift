@@ -1,5 +1,6 @@
 import AASAAudit
 import AASAFetch
+import AASAModel
 import ArgumentParser
 import Foundation
 
@@ -51,6 +52,11 @@ struct AuditCommand: AsyncParsableCommand {
         help:
             "Print nothing when every domain passes and nothing changed since the last run (cron mails any output); otherwise the summary as usual."
     ) var quiet = false
+    @Option(
+        help: ArgumentHelp(
+            "A host name resolved, as the audit resolves names (--resolve and --connect-to apply), when no name of the run resolved: if it does not resolve either, this machine's DNS is down (exit 3), else the names that failed are the sites' (repeatable; default \(AuditorProblems.defaultCanary)).",
+            valueName: "host"))
+    var canary: [String] = []
     @OptionGroup var notification: NotifyOptions
     @OptionGroup var validation: ValidationOptionGroup
     @OptionGroup var deviceView: DeviceViewOptions
@@ -64,6 +70,14 @@ struct AuditCommand: AsyncParsableCommand {
         guard (1...64).contains(fetchThreads) else {
             throw ValidationError("--fetch-threads must be between 1 and 64.")
         }
+        for host in canary
+        where host.isEmpty || host.utf8.count > 253
+            || !host.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || "0123456789.-".unicodeScalars.contains($0))
+            })
+        {
+            throw ValidationError("--canary '\(host)' is not a host name (letters, digits, dots and hyphens).")
+        }
     }
 
     func run() async throws {
@@ -75,6 +89,7 @@ struct AuditCommand: AsyncParsableCommand {
             keep, junit.map { URL(fileURLWithPath: $0) }, metrics.map { URL(fileURLWithPath: $0) }
         )
         settings.notification = notification.settings
+        if !canary.isEmpty { settings.canaries = canary }
         var request = AuditJob.Request(
             domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
         request.everyDomainWants = assetLinks.wants

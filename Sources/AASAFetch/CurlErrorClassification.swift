@@ -38,13 +38,16 @@ enum CurlErrorClassification {
         }
     }
 
-    /// The kind, given curl's own words too: a timeout while the name was being resolved
-    /// ("Resolving timed out after 5000 milliseconds") is DNS failing, not the site being slow,
-    /// and counts as such (a resolver that times out for every name is this machine's DNS down).
+    /// The kind, given curl's own words too: a failure while the name was being resolved is DNS
+    /// failing, not the site being slow, whatever the code and wording of the libcurl version
+    /// ("Resolving timed out after 5000 milliseconds", "Failed to resolve host 'a' with timeout
+    /// after 0 ms", "Could not resolve host: a" with the timeout code), and counts as such.
     static func kind(of code: CURLcode, message: String) -> TransferErrorKind {
-        if code == CURLE_OPERATION_TIMEDOUT, message.hasPrefix("Resolving timed out") { return .dns }
+        if code == CURLE_OPERATION_TIMEDOUT, resolvingPrefixes.contains(where: message.hasPrefix) { return .dns }
         return kind(of: code)
     }
+
+    static let resolvingPrefixes = ["Resolving timed out", "Failed to resolve host", "Could not resolve host"]
 
     static func describe(_ code: CURLcode) -> String {
         String(cString: curl_easy_strerror(code))

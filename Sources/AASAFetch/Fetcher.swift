@@ -47,6 +47,16 @@ public final class Fetcher: Sendable {
         }
     }
 
+    /// Whether this machine's resolver gives an address for `host`, looked up as the audit's
+    /// fetches look names up (`--resolve` and `--connect-to` apply): a transfer that resolves
+    /// the name and connects to none of its addresses.
+    public func resolves(_ host: String) async -> Bool {
+        var request = FetchRequest(url: "https://\(host)/", location: .wellKnown, closeConnection: true)
+        request.resolveOnly = true
+        guard let error = await fetch(request).record.error else { return true }
+        return ![.dns, .local, .cancelled].contains(error.kind)
+    }
+
     /// Stops the loop threads; fetches still in flight end as cancelled.
     public func shutdown() {
         for loop in loops { loop.shutdown() }

@@ -77,6 +77,8 @@ public struct FetchRequest: Sendable {
     /// sent: true when it negotiated HTTP/2, so that other requests to the host can share it at
     /// once. Not called when no connection could be made.
     public var onConnected: (@Sendable (_ multiplexes: Bool) -> Void)?
+    /// Resolve the host's name and connect to none of its addresses (`Fetcher.resolves`).
+    public var resolveOnly = false
 
     public init(
         url: String, location: AASALocation, closeConnection: Bool = false, userAgent: String? = nil,

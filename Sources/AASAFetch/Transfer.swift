@@ -73,6 +73,10 @@ final class Transfer: @unchecked Sendable {
     /// connect to.
     func mayConnect(to bytes: [UInt8]) -> Bool {
         guard let address = IPAddress(bytes: bytes) else { return false }
+        if request.resolveOnly {
+            refusedAddresses.append("\(address) is where the name resolved (resolving only)")
+            return false
+        }
         guard let refusal = addressPolicy.refusal(for: address) else { return true }
         refusedAddresses.append("\(address) is \(refusal)")
         return false

@@ -154,6 +154,9 @@ public struct ReportSummary: Codable, Sendable, Equatable {
     /// Failures of the machine running the audit, not of the sites (`AuditorProblems`); absent
     /// when there were none.
     public var auditorProblems: [String]?
+    /// Parts of the run this machine could not check, though its verdicts stand
+    /// (`AuditorProblems`: Apple's CDN out of reach); absent when there were none.
+    public var partlyChecked: [String]?
 
     public init() {}
 

@@ -212,6 +212,16 @@ public enum TransferErrorKind: String, Codable, Sendable {
 }
 
 extension FetchRecord {
+    /// Whether the fetch got an address for its host (evidence that this machine's resolver
+    /// answers): it did not fail resolving, and was attempted.
+    public var resolvedItsHost: Bool {
+        guard let error else { return true }
+        switch error.kind {
+        case .dns, .skipped, .cancelled, .local: return false
+        default: return true
+        }
+    }
+
     /// How people call this fetch: ".well-known", "root", "Apple CDN", ".well-known as AASA-Bot".
     public var label: String {
         switch (location, agent) {

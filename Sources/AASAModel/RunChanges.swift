@@ -84,6 +84,9 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     /// Whether the run did not check the domain (`FindingCode.notChecked(headlines:)`).
     public var notChecked: Bool { FindingCode.notChecked(headlines: findings.lazy.filter(\.isHeadline).map(\.code)) }
 
+    /// Whether Apple's CDN could not be reached from the machine for this domain (`cdn.unchecked`).
+    var checkedNoCDN: Bool { findings.contains { $0.code == .cdnUnchecked } }
+
     public init(_ report: DomainReport) {
         self.init(
             domain: report.domain, verdict: report.verdict, findings: report.findings,
@@ -110,9 +113,19 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
                 return true
             }
         }
-        let added = surplus(findings, over: previous.findings)
-        let resolved = surplus(previous.findings, over: findings)
-        let verdictChange = verdict == previous.verdict ? nil : VerdictChange(from: previous.verdict, to: verdict)
+        // Apple's CDN out of this machine's reach on either side: its part is not compared, as
+        // if neither run had checked it (`--no-cdn`), so that it is neither news nor recovery.
+        let comparesCDN = !checkedNoCDN && !previous.checkedNoCDN
+        let (now, before) =
+            comparesCDN
+            ? (findings, previous.findings)
+            : (findings.filter { $0.location != .cdn }, previous.findings.filter { $0.location != .cdn })
+        let (verdictNow, verdictBefore) =
+            comparesCDN ? (verdict, previous.verdict) : (Verdict(findings: now), Verdict(findings: before))
+        let added = surplus(now, over: before)
+        let resolved = surplus(before, over: now)
+        let verdictChange =
+            verdictNow == verdictBefore ? nil : VerdictChange(from: verdictBefore, to: verdictNow)
         guard verdictChange != nil || !added.isEmpty || !resolved.isEmpty else { return nil }
         return DomainChange(domain: domain, verdict: verdictChange, newFindings: added, resolvedFindings: resolved)
     }

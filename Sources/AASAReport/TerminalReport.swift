@@ -226,6 +226,9 @@ public struct TerminalReport: Sendable {
         for notice in summary.auditorProblems ?? [] {
             lines.append(paint("Not checked properly: ", .red) + clean(notice))
         }
+        for notice in summary.partlyChecked ?? [] {
+            lines.append(paint("Partly checked: ", .red) + clean(notice))
+        }
         var verdicts = summary.verdicts
         // Domains an interrupted run never reached are counted apart, not listed as failing.
         // Domains this machine could not check are listed apart too.

@@ -247,7 +247,7 @@ import Testing
         broken.fetcher.connectTo = ["::dns-is-down.invalid:443"]
         let outage = try await audit(hosts, broken)
         #expect(outage.summary.verdicts.fail == 5)
-        #expect(outage.summary.auditorProblems?.first?.contains("this machine's DNS is probably not working") == true)
+        #expect(outage.summary.auditorProblems?.first?.contains("its DNS is not working") == true)
         #expect(outage.notification?.state == .sent)
         let alert = try receiver.alert(0)
         #expect(alert.failures.isEmpty && alert.recoveries.isEmpty && alert.counts.failures == 0)
@@ -264,7 +264,7 @@ import Testing
         #expect(index.contains("not checked properly: counts for nothing"))
         // The page's rows and its counts stay the last sound run's, and it says why.
         #expect(index.contains("<b>Not checked:</b> The newest run"))
-        #expect(index.contains("this machine&#39;s DNS") || index.contains("this machine's DNS"))
+        #expect(index.contains("its DNS is not working"))
         #expect(
             index.contains(#"<div class="tile pass"><b>5</b>pass</div>"#)
                 && index.contains(#"<div class="tile fail"><b>0</b>fail</div>"#), "the head counts the sound run")
@@ -281,6 +281,52 @@ import Testing
         #expect(after.runs.count == 4 && after.runs.filter(\.isSound).count == 2)
         #expect(after.standings().allSatisfy { !$0.flapping && $0.changes == 0 })
         #expect(try String(contentsOf: sound.metricsFile!, encoding: .utf8).contains("aasa_audit_run_sound 1"))
+    }
+
+    /// The machine's DNS judged by evidence, down to one domain: with every name (the canary's
+    /// too) failing, a one-domain fleet's night is the machine's (exit 3, no new failure, no
+    /// recovery after), and the diagnosis is DNS though Apple's CDN failed as well; names that do
+    /// not exist while the resolver answers are the sites' failures, however many (issue 35,
+    /// item 2; issue 36, item 6).
+    @Test func theResolverIsJudgedByEvidenceForAnyFleet() async throws {
+        let world = try TestWorld()
+        let receiver = try Receiver(statuses: [200])
+        let out = world.directory.url.appendingPathComponent("reports")
+        var sound = notifying(
+            settings(world, out: out), url: "http://127.0.0.1:\(receiver.server.port)/hook", on: .failures)
+        sound.deviceView = DeviceViewSettings(cdnBase: TestWorld.cdnBase)
+        let first = try await audit(["good.aasa.test"], sound)
+        #expect(first.summary.verdicts.pass == 1 && first.summary.auditorProblems == nil)
+
+        var down = sound
+        down.fetcher.connectTo = ["::dns-is-down.invalid:443"]
+        let outage = try await audit(["good.aasa.test"], down)
+        let notice = try #require(outage.summary.auditorProblems?.first)
+        #expect(notice.contains("DNS is not working") && notice.contains(AuditorProblems.defaultCanary), "\(notice)")
+        #expect(!notice.contains("--no-cdn") && outage.summary.partlyChecked == nil)
+        #expect(ExitPolicy.audit(outage, problems: [], failOn: .error, interruptedBy: nil) == .auditorProblems)
+        let alert = try receiver.alert(0)
+        #expect(alert.failures.isEmpty && alert.auditorProblems != nil && !alert.text.contains("new failure"))
+        let next = try await audit(["good.aasa.test"], sound)
+        #expect(next.changes?.isEmpty == true && next.notification?.state == .notNeeded, "no recovery")
+
+        // Names that do not exist, while the resolver answers (here the canary, localhost): the
+        // sites' failures, however many.
+        let names = (1...6).map { "gone\($0).aasa.test" }
+        var missing = sound
+        missing.deviceView = .originOnly
+        missing.fetcher.connectTo = names.map { "\($0):443:no-such-name.invalid:443" }
+        missing.canaries = ["localhost"]
+        let gone = try await audit(names, missing)
+        #expect(gone.summary.auditorProblems == nil && gone.summary.verdicts.fail == 6)
+        #expect(ExitPolicy.audit(gone, problems: [], failOn: .error, interruptedBy: nil) == .failed)
+        // Half a fleet that does not exist beside names that resolve: the sites', no canary asked.
+        var half = sound
+        half.deviceView = .originOnly
+        half.fetcher.connectTo = missing.fetcher.connectTo + [world.connectTo]
+        half.canaries = ["canary-never-asked.invalid"]
+        let mixed = try await audit(names + ["good.aasa.test"], half)
+        #expect(mixed.summary.auditorProblems == nil && mixed.summary.verdicts.fail == 6)
     }
 
     @Test func aFailedAlertIsCountedExitsFourAndLosesNoReport() async throws {

@@ -27,5 +27,10 @@ import Testing
                 curlCode: 28, message: "Operation timed out after 10000 milliseconds with 0 bytes received")
                 == .timeout)
         #expect(TransferErrorKind(curlCode: 6, message: "Could not resolve host: a.invalid") == .dns)
+        // Other libcurl versions' words for the same.
+        #expect(TransferErrorKind(curlCode: 28, message: "Could not resolve host: a.invalid") == .dns)
+        #expect(
+            TransferErrorKind(curlCode: 28, message: "Failed to resolve host 'a.invalid' with timeout after 0 ms")
+                == .dns)
     }
 }

@@ -46,6 +46,20 @@ import Testing
         #expect(snapshot("a.example", [malformed]).change(since: snapshot("a.example", [malformed])) == nil)
     }
 
+    /// Apple's CDN out of this machine's reach on one night: its part is compared on neither side
+    /// (as with --no-cdn), so a stale copy is neither recovered nor new; the origin still is.
+    @Test func aCDNNotCheckedIsNeitherNewsNorRecovery() {
+        let stale = Finding(code: .cdnStale, severity: .warning, location: .cdn, message: "older copy")
+        let unchecked = Finding(code: .cdnUnchecked, severity: .info, location: .cdn, message: "no route")
+        let status = Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "404")
+        #expect(snapshot("a.example", [unchecked]).change(since: snapshot("a.example", [stale])) == nil)
+        #expect(snapshot("a.example", [stale]).change(since: snapshot("a.example", [unchecked])) == nil)
+        let broke = snapshot("a.example", [status, unchecked]).change(since: snapshot("a.example", [stale]))
+        #expect(broke?.verdict == VerdictChange(from: .pass, to: .fail) && broke?.newFindings == [status])
+        #expect(
+            snapshot("a.example", [stale]).change(since: snapshot("a.example", [])) != nil, "checked both nights")
+    }
+
     @Test func anInterruptionIsNotAChange() {
         let interrupted = Finding(code: .auditInterrupted, severity: .error, location: .domain, message: "interrupted")
         #expect(snapshot("a.example", [interrupted]).change(since: snapshot("a.example", [])) == nil)

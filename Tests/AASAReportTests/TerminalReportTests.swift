@@ -129,12 +129,11 @@ import Testing
         summary.domains = 8
         summary.verdicts.pass = 8
         summary.findingsByCode["cdn.unchecked"] = 8
-        summary.auditorProblems = AuditorProblems.notices(summary)
+        summary.partlyChecked = AuditorProblems.notices(summary, resolver: .init(nameResolved: true)).partial
         let text = TerminalReport(colour: false).runSummary(
             summary: summary, flagged: [], problems: [], seconds: 1, complete: true)
         #expect(
-            text.hasPrefix(
-                "Not checked properly: Apple's CDN could not be reached from this machine for 8 of 8 domains"),
+            text.hasPrefix("Partly checked: Apple's CDN could not be reached from this machine for 8 of 8 domains"),
             "\(text)")
     }
 }
@@ -147,14 +146,40 @@ import Testing
         return summary
     }
 
-    @Test func halfTheDomainsOrMoreMakeANotice() {
-        #expect(AuditorProblems.notices(summary(domains: 10, codes: ["cdn.unchecked": 4])).isEmpty)
-        #expect(AuditorProblems.notices(summary(domains: 10, codes: ["cdn.unchecked": 5])).count == 1)
-        #expect(AuditorProblems.notices(summary(domains: 1, codes: ["cdn.unchecked": 1])).count == 1)
-        // DNS: at least five domains, so that one dead domain of a two-line list says nothing.
-        #expect(AuditorProblems.notices(summary(domains: 2, codes: ["net.dns": 2])).isEmpty)
-        #expect(AuditorProblems.notices(summary(domains: 8, codes: ["net.dns": 8])).first?.contains("DNS") == true)
-        #expect(AuditorProblems.notices(summary(domains: 100, codes: ["net.dns": 10])).isEmpty)
+    @Test func halfTheDomainsOrMoreWithoutApplesCDNArePartlyChecked() {
+        let answers = AuditorProblems.ResolverEvidence(nameResolved: true)
+        #expect(
+            AuditorProblems.notices(summary(domains: 10, codes: ["cdn.unchecked": 4]), resolver: answers) == ([], []))
+        #expect(
+            AuditorProblems.notices(summary(domains: 10, codes: ["cdn.unchecked": 5]), resolver: answers).partial.count
+                == 1)
+        #expect(
+            AuditorProblems.notices(summary(domains: 1, codes: ["cdn.unchecked": 1]), resolver: answers).unsound.isEmpty
+        )
+    }
+
+    /// DNS by evidence, for any fleet down to one domain: the machine's when no name resolved and
+    /// no canary did; the sites' whenever the resolver answered, however many names fail.
+    @Test func dnsIsTheMachinesOnlyWhenNothingResolved() {
+        func notices(domains: Int, dns: Int, _ resolver: AuditorProblems.ResolverEvidence) -> (
+            unsound: [String], partial: [String]
+        ) {
+            var counts = summary(domains: domains, codes: ["net.dns": dns, "cdn.unchecked": domains])
+            counts.causesByCode = ["net.dns": dns]
+            return AuditorProblems.notices(counts, resolver: resolver)
+        }
+        let down = AuditorProblems.ResolverEvidence(
+            nameResolved: false, canaryResolved: false, canaries: [AuditorProblems.defaultCanary])
+        let one = notices(domains: 1, dns: 1, down)
+        #expect(one.unsound.count == 1 && one.unsound[0].contains("DNS is not working"), "\(one)")
+        // Apple's CDN failing too follows from the same cause: the notice is about DNS only.
+        #expect(one.partial.isEmpty && !one.unsound[0].contains("--no-cdn"))
+        // Names that do not exist, while the canary resolves: the sites' failures.
+        let canaryAnswers = AuditorProblems.ResolverEvidence(nameResolved: false, canaryResolved: true)
+        #expect(notices(domains: 8, dns: 8, canaryAnswers).unsound.isEmpty)
+        // Half a fleet that does not exist, the other half resolving: the sites'.
+        #expect(notices(domains: 10, dns: 6, AuditorProblems.ResolverEvidence(nameResolved: true)).unsound.isEmpty)
+        #expect(AuditorProblems.needsCanary(summary(domains: 3, codes: [:]), nameResolved: false) == false)
     }
 }
 

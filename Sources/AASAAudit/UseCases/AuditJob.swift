@@ -100,7 +100,8 @@ public enum AuditJob {
     static func isQuietNight(_ result: AuditRunResult, input: AuditInput) -> Bool {
         result.complete && result.summary.verdicts.pass == result.summary.domains
             && result.changes?.isEmpty == true && input.problems.isEmpty
-            && (result.summary.auditorProblems ?? []).isEmpty && result.historyProblem == nil
+            && result.summary.auditorProblems == nil && result.summary.partlyChecked == nil
+            && result.historyProblem == nil
             && result.notification?.state != .failed
     }
 

@@ -3,14 +3,14 @@ import AASAModel
 /// Which exit status a finished command ends with (README, "Exit status").
 public enum ExitPolicy {
     /// `audit`: 130/143 when a signal interrupted it; 3 when this machine could not audit
-    /// properly; 1 when a domain fails at the threshold, an input line could not be audited, or
+    /// properly or could not check a part of it (Apple's CDN); 1 when a domain fails at the threshold, an input line could not be audited, or
     /// the run is incomplete; 3 when none of those and this machine could not check a domain
     /// (`audit.unchecked`); 4 when none of those and `--notify` failed; else 0.
     public static func audit(
         _ result: AuditRunResult, problems: [InputProblem], failOn: Severity, interruptedBy signal: Int32?
     ) -> ExitStatus {
         if let signal { return .interrupted(by: signal) }
-        if !(result.summary.auditorProblems ?? []).isEmpty { return .auditorProblems }
+        if result.summary.auditorProblems != nil || result.summary.partlyChecked != nil { return .auditorProblems }
         let failing = result.flaggedDomains.contains { $0.verdict.fails(at: failOn) && !$0.notChecked }
         if failing || problems.contains(where: { $0.severity == .error }) || !result.complete { return .failed }
         if result.flaggedDomains.contains(where: \.notChecked) { return .auditorProblems }
