@@ -250,19 +250,25 @@ struct ChartView {
         let barWidth = max(1, slot * 0.8)
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
         func panel(_ title: String, top: Int, bottom: Int, _ verdicts: [Verdict]) -> Panel {
-            let maximum = max(1, runs.map { run in verdicts.reduce(0) { $0 + run.verdicts[$1] } }.max() ?? 1)
+            // A run this machine could not check sets no scale: its counts are not the sites'.
+            let maximum = max(
+                1, runs.filter(\.isSound).map { run in verdicts.reduce(0) { $0 + run.verdicts[$1] } }.max() ?? 1)
             let scale = Double(bottom - top) / Double(maximum)
             let bars = runs.enumerated().map { index, run in
                 var base = Double(bottom)
-                let segments = verdicts.map { verdict in
-                    let height = Double(run.verdicts[verdict]) * scale
-                    base -= height
-                    return Segment(verdict: verdict.rawValue, y: number(base), height: number(height))
-                }
+                // Not checked properly: one grey bar the panel's height, whatever its counts.
+                let segments =
+                    run.isSound
+                    ? verdicts.map { verdict in
+                        let height = Double(run.verdicts[verdict]) * scale
+                        base -= height
+                        return Segment(verdict: verdict.rawValue, y: number(base), height: number(height))
+                    } : [Segment(verdict: "unchecked", y: number(Double(top)), height: number(Double(bottom - top)))]
                 return Bar(
                     report: HistoryIndexPage.reportLink(run.run),
-                    label:
-                        "\(HistoryIndexPage.format(run.startedAt)) UTC: \(run.verdicts.pass) pass, \(run.verdicts.warn) warn, \(run.verdicts.fail) fail",
+                    label: run.isSound
+                        ? "\(HistoryIndexPage.format(run.startedAt)) UTC: \(run.verdicts.pass) pass, \(run.verdicts.warn) warn, \(run.verdicts.fail) fail"
+                        : "\(HistoryIndexPage.format(run.startedAt)) UTC: not checked properly (this machine), counts for nothing",
                     x: number(Double(left) + slot * Double(index) + (slot - barWidth) / 2), width: number(barWidth),
                     segments: segments)
             }

@@ -5,7 +5,7 @@ enum HistoryIndexTemplates {
         {{% CONTENT_TYPE: HTMLEscaping }}
         \#(HTMLTemplates.documentStart)
         svg.chart { width:100%; height:auto; background:var(--card); border:1px solid var(--line); border-radius:8px; }
-        svg.chart .pass { fill:var(--pass); } svg.chart .warn { fill:var(--warn); } svg.chart .fail { fill:var(--fail); }
+        svg.chart .pass { fill:var(--pass); } svg.chart .warn { fill:var(--warn); } svg.chart .fail { fill:var(--fail); } svg.chart .unchecked { fill:var(--line); }
         svg.chart text { fill:var(--muted); font-size:11px; } svg.chart line { stroke:var(--line); }
         svg.chart a:hover rect { opacity:.75; }
         .legend span { margin-right:14px; } .legend i { display:inline-block; width:10px; height:10px; border-radius:2px; margin-right:4px; }
@@ -32,7 +32,7 @@ enum HistoryIndexTemplates {
         <div class="tile"><b>{{stale}}</b>CDN copy stale</div>
         </div>
         <h2>Pass, warn and fail per run</h2>
-        <p class="legend muted"><span><i style="background:var(--pass)"></i>pass</span><span><i style="background:var(--warn)"></i>warn</span><span><i style="background:var(--fail)"></i>fail</span>each bar is a run (click one for its report){{#someUncharted}}, the newest {{chartedRuns}} of {{runCount}}{{/someUncharted}}; on top the domains not passing, on a scale of their own</p>
+        <p class="legend muted"><span><i style="background:var(--pass)"></i>pass</span><span><i style="background:var(--warn)"></i>warn</span><span><i style="background:var(--fail)"></i>fail</span><span><i style="background:var(--line)"></i>not checked (this machine)</span>each bar is a run (click one for its report){{#someUncharted}}, the newest {{chartedRuns}} of {{runCount}}{{/someUncharted}}; on top the domains not passing, on a scale of their own</p>
         <svg class="chart" viewBox="0 0 {{chart.width}} {{chart.height}}" role="img" aria-label="Domains by verdict per run">
         {{#chart.panels}}
         <text x="{{chart.left}}" y="{{top}}" dy="-8">{{title}}</text>

@@ -20,6 +20,9 @@ public struct FleetHistoryRecord: Codable, Sendable, Equatable {
         public var run: String
         public var startedAt: Date
         public var verdicts: VerdictCounts
+        /// Only for a run this machine could not check properly (as in history.json): its counts
+        /// are not the sites'.
+        public var auditorProblems: [String]?
     }
 
     public struct StreakRecord: Codable, Sendable, Equatable {
@@ -52,7 +55,9 @@ public struct FleetHistoryRecord: Codable, Sendable, Equatable {
 
     public init(_ history: RunHistory) {
         flapping = FlappingRecord(changes: history.flapping.changes, window: history.flapping.window)
-        runs = history.runs.map { RunRecord(run: $0.run, startedAt: $0.startedAt, verdicts: $0.verdicts) }
+        runs = history.runs.map {
+            RunRecord(run: $0.run, startedAt: $0.startedAt, verdicts: $0.verdicts, auditorProblems: $0.auditorProblems)
+        }
         domains = history.standings().map { standing in
             StandingRecord(
                 domain: standing.domain, verdict: standing.verdict, codes: standing.codes,
@@ -76,6 +81,8 @@ public struct DomainTimelineRecord: Codable, Sendable, Equatable {
         public var codes: [String]?
         /// The day its TLS certificate expired as that run read it.
         public var certificateExpires: String?
+        /// Only for a run this machine could not check properly: its verdict is not the site's.
+        public var auditorProblems: [String]?
     }
 
     public init(domain: String, runs: [Entry]) {
@@ -88,6 +95,6 @@ public struct DomainTimelineRecord: Codable, Sendable, Equatable {
         let found = run.domains.first { $0.domain == domain }
         return Entry(
             run: run.run, startedAt: run.startedAt, verdict: found?.verdict, codes: found?.codes,
-            certificateExpires: found?.certificateExpires)
+            certificateExpires: found?.certificateExpires, auditorProblems: run.auditorProblems)
     }
 }

@@ -8,13 +8,14 @@ import Mustache
 public struct JUnitReport: Sendable {
     private let headTemplate: MustacheTemplate
     private let caseTemplate: MustacheTemplate
+    private let skippedTemplate = try! MustacheTemplate(string: "\n<skipped message=\"{{reason}}\"/>\n</testcase>\n")
 
     public init() {
         headTemplate = try! MustacheTemplate(
             string: """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <testsuites name="aasa-audit" tests="{{tests}}" failures="{{failures}}" time="{{time}}">
-                <testsuite name="{{name}}" tests="{{tests}}" failures="{{failures}}" errors="0" skipped="0" time="{{time}}" timestamp="{{timestamp}}">
+                <testsuite name="{{name}}" tests="{{tests}}" failures="{{failures}}" errors="0" skipped="{{skipped}}" time="{{time}}" timestamp="{{timestamp}}">
 
                 """)
         caseTemplate = try! MustacheTemplate(
@@ -29,13 +30,15 @@ public struct JUnitReport: Sendable {
 
     public static let tail = "</testsuite>\n</testsuites>\n"
 
-    public func head(run: RunInfo, summary: ReportSummary, failures: Int) -> String {
+    /// - Parameter skipped: test cases skipped (every one of a run this machine could not check).
+    public func head(run: RunInfo, summary: ReportSummary, failures: Int, skipped: Int = 0) -> String {
         let timestamp = run.startedAt.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
         return headTemplate.render(
             [
                 "name": "aasa-audit \(run.options.inputFiles.joined(separator: ", "))",
                 "tests": String(summary.domains),
-                "failures": String(failures), "time": String(format: "%.3f", run.durationSeconds),
+                "failures": String(failures), "skipped": String(skipped),
+                "time": String(format: "%.3f", run.durationSeconds),
                 "timestamp": timestamp,
             ] as [String: Any])
     }
@@ -66,6 +69,14 @@ public struct JUnitReport: Sendable {
             context["output"] = Self.xmlSafe(lines.joined(separator: "\n"))
         }
         return caseTemplate.render(context)
+    }
+
+    /// A domain's test case (`testCase`'s text) as skipped, for a run this machine could not check
+    /// properly: its opening line kept, its verdict replaced by the reason.
+    public func skipped(_ testCase: Data, reason: String) -> Data {
+        let opening = testCase.prefix { $0 != UInt8(ascii: "\n") }
+        let skipped = skippedTemplate.render(["reason": Self.xmlSafe(reason)])
+        return opening + Data(skipped.utf8)
     }
 
     /// The text with characters XML 1.0 forbids (most control characters) replaced by U+FFFD.

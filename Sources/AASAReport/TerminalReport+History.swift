@@ -11,8 +11,19 @@ extension TerminalReport {
         lines.append(
             "\(record.runs.count) complete run\(record.runs.count == 1 ? "" : "s") kept\(shown.count < record.runs.count ? " (the newest \(shown.count) below)" : ""):"
         )
-        let most = max(1, record.runs.map { $0.verdicts.pass + $0.verdicts.warn + $0.verdicts.fail }.max() ?? 1)
+        let most = max(
+            1,
+            record.runs.filter { $0.auditorProblems == nil }.map {
+                $0.verdicts.pass + $0.verdicts.warn + $0.verdicts.fail
+            }
+            .max() ?? 1)
         for run in shown {
+            guard run.auditorProblems == nil else {
+                lines.append(
+                    "  \(Self.format(run.startedAt))  \("not checked properly".padding(toLength: 32, withPad: " ", startingAt: 0)) \(paint(String(repeating: "░", count: 30), .dim)) this machine's failure, counts for nothing"
+                )
+                continue
+            }
             let total = run.verdicts.pass + run.verdicts.warn + run.verdicts.fail
             // A 30-character bar: failing share red, warning yellow, the rest green.
             let width = max(1, Int((Double(total) / Double(most) * 30).rounded()))
@@ -89,6 +100,7 @@ extension TerminalReport {
             let entry = record.runs[index]
             var end = index
             while end + 1 < record.runs.count, record.runs[end + 1].verdict == entry.verdict,
+                (record.runs[end + 1].auditorProblems == nil) == (entry.auditorProblems == nil),
                 Set(record.runs[end + 1].codes ?? []) == Set(entry.codes ?? []),
                 record.runs[end + 1].certificateExpires == entry.certificateExpires
             { end += 1 }
@@ -98,7 +110,9 @@ extension TerminalReport {
                 : "\(Self.format(entry.startedAt)) to \(Self.format(record.runs[end].startedAt))"
             let count = end - index + 1
             let runs = "\(count) run\(count == 1 ? "" : "s")".padding(toLength: 8, withPad: " ", startingAt: 0)
-            if let verdict = entry.verdict {
+            if entry.auditorProblems != nil {
+                lines.append("  \(span)  \(runs) \(paint("not checked properly (this machine's failure)", .dim))")
+            } else if let verdict = entry.verdict {
                 let codes = Self.codeList(entry.codes ?? [], limit: 10)
                 // The certificate's day shows when it was renewed (or not) between runs.
                 let certificate = entry.certificateExpires.map { "  (TLS certificate until \(clean($0)))" } ?? ""

@@ -245,6 +245,7 @@ import Testing
         // to a name under .invalid (RFC 6761), as a machine whose resolver is down would.
         var broken = sound
         broken.fetcher.connectTo = ["::dns-is-down.invalid:443"]
+        broken.junitFile = world.directory.url.appendingPathComponent("junit.xml")
         let outage = try await audit(hosts, broken)
         #expect(outage.summary.verdicts.fail == 5)
         #expect(outage.summary.auditorProblems?.first?.contains("its DNS is not working") == true)
@@ -260,8 +261,26 @@ import Testing
         #expect(history.standings().allSatisfy { $0.verdict == .pass && $0.notPassingSince == nil })
         let metrics = try String(contentsOf: broken.metricsFile!, encoding: .utf8)
         #expect(metrics.contains("aasa_audit_run_sound 0"), "\(metrics)")
+        // Marked everywhere: no per-domain series, every JUnit case skipped with the reason, a
+        // grey bar on the index chart, "not checked properly" in history and its JSON.
+        #expect(!metrics.contains("aasa_audit_domain_verdict{"), "\(metrics)")
+        let junit = try String(contentsOf: broken.junitFile!, encoding: .utf8)
+        #expect(junit.contains(#"failures="0" errors="0" skipped="5""#), "\(junit)")
+        #expect(junit.components(separatedBy: "<skipped message=\"Not checked properly: No host name").count == 6)
+        #expect(!junit.contains("<failure"))
+        let environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
+        let fleet = try await ProcessRunner.run(
+            CommandLineTests.binary, ["history", "--out", out.path], in: world.directory.url, environment: environment)
+        #expect(fleet.stdout.contains("not checked properly") && fleet.stdout.contains("counts for nothing"))
+        #expect(!fleet.stdout.contains("0 pass, 0 warn, 5 fail"), "\(fleet.stdout)")
+        let timeline = try await ProcessRunner.run(
+            CommandLineTests.binary, ["history", "good.aasa.test", "--out", out.path], in: world.directory.url,
+            environment: environment)
+        #expect(timeline.stdout.contains("not checked properly (this machine's failure)"), "\(timeline.stdout)")
+        #expect(!timeline.stdout.contains("FAIL"), "\(timeline.stdout)")
         let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(index.contains("not checked properly: counts for nothing"))
+        #expect(index.contains(#"<rect class="unchecked""#) && index.contains("not checked properly (this machine)"))
         // The page's rows and its counts stay the last sound run's, and it says why.
         #expect(index.contains("<b>Not checked:</b> The newest run"))
         #expect(index.contains("its DNS is not working"))
