@@ -88,7 +88,9 @@ final class AuditRunSession {
 
     /// The bounded concurrent loop, until every domain is audited or the task is cancelled.
     func auditDomains(progress: @Sendable (AuditProgress) -> Void) async {
-        let auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
+        let auditor = DomainAuditor(
+            fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView,
+            acknowledgements: settings.acknowledgements)
         await AuditLoop.run(targets: targets, concurrency: settings.concurrency, auditor: auditor, outputs: outputs.all)
         {
             completed in
@@ -203,7 +205,10 @@ final class AuditRunSession {
                 previousRunStartedAt: finished.changes?.previousRunStartedAt,
                 reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
             verdicts: finished.summary.verdicts, changes: finished.changes, flagged: accumulator.flaggedDomains,
-            auditorProblems: finished.summary.auditorProblems)
+            auditorProblems: finished.summary.auditorProblems,
+            expired: finished.changes.map {
+                settings.acknowledgements.expired(after: $0.previousRunStartedAt, by: startedAt)
+            } ?? [])
         return await RunNotification.send(alert, settings: notification)
     }
 

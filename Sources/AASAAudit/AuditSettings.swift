@@ -36,6 +36,8 @@ public struct AuditSettings: Sendable {
     /// `--canary`: names resolved when none of the run's did, to tell this machine's DNS down
     /// (exit 3) from names that do not exist (the sites' failures).
     public var canaries = [AuditorProblems.defaultCanary]
+    /// The team's acknowledgements, read from `--out` when the run starts (`AcknowledgementStore`).
+    public var acknowledgements = Acknowledgements()
 
     public init(
         inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,

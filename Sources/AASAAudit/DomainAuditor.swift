@@ -10,15 +10,19 @@ public struct DomainAuditor: Sendable {
     public let fetcher: Fetcher
     public let validation: ValidationOptions
     public let deviceView: DeviceViewSettings
+    /// The team's acknowledgements (`acknowledgements.json` of `--out`): the findings they
+    /// cover are marked, shown but not counted against the domain's open verdict.
+    public var acknowledgements: Acknowledgements
     let signedFiles: SignedFileOpener
 
     public init(
         fetcher: Fetcher, validation: ValidationOptions = ValidationOptions(),
-        deviceView: DeviceViewSettings = .originOnly
+        deviceView: DeviceViewSettings = .originOnly, acknowledgements: Acknowledgements = Acknowledgements()
     ) {
         self.fetcher = fetcher
         self.validation = validation
         self.deviceView = deviceView
+        self.acknowledgements = acknowledgements
         signedFiles = SignedFileOpener(fetcher.configuration)
     }
 
@@ -76,8 +80,10 @@ public struct DomainAuditor: Sendable {
         }.first
         let expiring = CertificateExpiry.findings(
             fetches, host: target.domain, now: .now, warningDays: deviceView.certificateWarningDays)
-        let findings = FindingCauses.link(
-            validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings) + expiring))
+        let findings = acknowledgements.mark(
+            FindingCauses.link(
+                validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings) + expiring)),
+            domain: target.domain, at: .now)
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: fetches, appIDs: checked.appIDs,

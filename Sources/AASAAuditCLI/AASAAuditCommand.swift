@@ -11,7 +11,7 @@ struct AASAAuditCommand: AsyncParsableCommand {
         version: AASAAuditVersion.tool.versionLine,
         subcommands: [
             AuditCommand.self, CheckCommand.self, LintCommand.self, MatchCommand.self, DiffCommand.self,
-            HistoryCommand.self, ExplainCommand.self, ServeCommand.self,
+            HistoryCommand.self, ExplainCommand.self, AckCommand.self, ServeCommand.self,
         ]
     )
 }

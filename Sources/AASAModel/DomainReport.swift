@@ -187,6 +187,13 @@ public struct FlaggedDomain: Sendable, Equatable {
     /// The codes of its causes (findings that follow from no other) of the worst severity,
     /// without repeats.
     public var codes: [FindingCode]
+    /// The verdict of its findings no acknowledgement covers (`Finding.isOpen`): what fails the
+    /// exit status and `--quiet`, and what the alert hears.
+    public let openVerdict: Verdict
+    /// The codes of its open causes of the worst open severity (empty when all are acknowledged).
+    public let openCodes: [FindingCode]
+    /// The acknowledgement of its findings, when one covers any.
+    public let acknowledged: AcknowledgementMark?
 
     /// Whether the run did not check it (`FindingCode.notChecked(headlines:)`).
     public let notChecked: Bool
@@ -194,11 +201,19 @@ public struct FlaggedDomain: Sendable, Equatable {
     /// Nil for a domain that passed.
     public init?(_ report: DomainReport) {
         let causes = report.findings.filter { $0.causedBy == nil }
-        guard report.verdict != .pass, let worst = causes.map(\.severity).max() else { return nil }
+        guard report.verdict != .pass, causes.map(\.severity).max() != nil else { return nil }
         domain = report.domain
         verdict = report.verdict
-        var seen = Set<FindingCode>()
-        codes = causes.filter { $0.severity == worst && seen.insert($0.code).inserted }.map(\.code)
+        func worstCodes(_ findings: [Finding]) -> [FindingCode] {
+            guard let worst = findings.map(\.severity).max() else { return [] }
+            var seen = Set<FindingCode>()
+            return findings.filter { $0.severity == worst && seen.insert($0.code).inserted }.map(\.code)
+        }
+        codes = worstCodes(causes)
+        let open = report.findings.filter(\.isOpen)
+        openVerdict = Verdict(findings: open)
+        openCodes = openVerdict == .pass ? [] : worstCodes(open.filter { $0.causedBy == nil })
+        acknowledged = report.findings.lazy.compactMap(\.acknowledged).first
         notChecked = FindingCode.notChecked(headlines: causes.lazy.filter(\.isHeadline).map(\.code))
     }
 }

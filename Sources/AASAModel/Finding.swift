@@ -83,6 +83,9 @@ public struct Finding: Codable, Sendable, Hashable {
     public var position: FilePosition?
     /// The fix on the platform the site runs on, beside the catalog's generic one.
     public var platformFix: PlatformFix?
+    /// The team's acknowledgement that covers it (`Acknowledgements`): shown, but failing
+    /// neither the exit status nor `--quiet`, and sending no alert.
+    public var acknowledged: AcknowledgementMark?
 
     /// A finding at an explicit severity: for decoding, and for the policies that lower one
     /// (the root copy's findings). Checks use the catalog's initialisers instead.
@@ -96,7 +99,7 @@ public struct Finding: Codable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey {
         case code, severity, location, message, fix, docs
         case overriddenFrom = "severityOverriddenFrom"
-        case causedBy, pointer, line, column, platformFix
+        case causedBy, pointer, line, column, platformFix, acknowledged
     }
 
     public init(from decoder: any Decoder) throws {
@@ -108,6 +111,7 @@ public struct Finding: Codable, Sendable, Hashable {
         overriddenFrom = try container.decodeIfPresent(Severity.self, forKey: .overriddenFrom)
         causedBy = try container.decodeIfPresent(FindingCause.self, forKey: .causedBy)
         platformFix = try container.decodeIfPresent(PlatformFix.self, forKey: .platformFix)
+        acknowledged = try container.decodeIfPresent(AcknowledgementMark.self, forKey: .acknowledged)
         let pointer = try container.decodeIfPresent(String.self, forKey: .pointer)
         let line = try container.decodeIfPresent(Int.self, forKey: .line)
         if pointer != nil || line != nil {
@@ -127,6 +131,7 @@ public struct Finding: Codable, Sendable, Hashable {
         try container.encodeIfPresent(overriddenFrom, forKey: .overriddenFrom)
         try container.encodeIfPresent(causedBy, forKey: .causedBy)
         try container.encodeIfPresent(platformFix, forKey: .platformFix)
+        try container.encodeIfPresent(acknowledged, forKey: .acknowledged)
         if let position {
             try container.encodeIfPresent(position.pointer, forKey: .pointer)
             try container.encodeIfPresent(position.line, forKey: .line)

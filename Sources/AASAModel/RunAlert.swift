@@ -75,6 +75,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
         /// Absent for a domain the previous run did not audit.
         public var previousVerdict: Verdict?
         public var codes: [String]
+        /// True when it is heard again because its acknowledgement ended since the last run.
+        public var acknowledgementExpired: Bool?
     }
 
     /// Whether the trigger asks for this alert to be sent.
@@ -92,9 +94,11 @@ public struct RunAlert: Codable, Sendable, Equatable {
     ///   - changes: against the previous complete run; nil for the first run (then every failing
     ///     and warning domain is new).
     ///   - flagged: the run's domains that did not pass, in input order.
+    ///   - expired: acknowledgements that ended since the previous run: their domains' open
+    ///     failures are heard again. Acknowledged findings are never news (`Finding.isOpen`).
     public init(
         run: Run, verdicts: VerdictCounts, changes: RunChanges?, flagged: [FlaggedDomain],
-        auditorProblems: [String]? = nil
+        auditorProblems: [String]? = nil, expired: [Acknowledgement] = []
     ) {
         // Nothing this run says of a domain is compared: its failures may be this machine's.
         let changes = auditorProblems == nil ? changes : nil
@@ -103,13 +107,13 @@ public struct RunAlert: Codable, Sendable, Equatable {
         var warnings: [Domain] = []
         var recoveries: [Domain] = []
         let flaggedByName = Dictionary(flagged.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
-        func newEntry(_ domain: FlaggedDomain) {
+        func newEntry(_ domain: FlaggedDomain, previous: Verdict? = nil, expired: Bool? = nil) {
             let entry = Domain(
-                domain: domain.domain, verdict: domain.verdict, previousVerdict: nil,
-                codes: domain.codes.map(\.rawValue))
-            if domain.verdict == .fail {
+                domain: domain.domain, verdict: domain.openVerdict, previousVerdict: previous,
+                codes: domain.openCodes.map(\.rawValue), acknowledgementExpired: expired)
+            if domain.openVerdict == .fail {
                 failures.append(entry)
-            } else if domain.verdict == .warn {
+            } else if domain.openVerdict == .warn {
                 warnings.append(entry)
             }
         }
@@ -125,20 +129,24 @@ public struct RunAlert: Codable, Sendable, Equatable {
                     continue
                 }
                 guard let change = changed[name] else { continue }
-                let now = change.verdict?.to ?? flaggedByName[name]?.verdict ?? .pass
-                let before = change.verdict?.from ?? now
+                // A recovery is the site's verdict getting better (an acknowledgement is not one);
+                // a failure or warning is heard by the verdict of the open findings.
+                let verdictNow = change.verdict?.to ?? flaggedByName[name]?.verdict ?? .pass
+                let before = change.verdict?.from ?? verdictNow
+                let now = flaggedByName[name]?.openVerdict ?? .pass
                 // Causes only: a consequence that shows up later (Apple's CDN dropping its copy a
                 // day after the origin broke) is not news.
                 func codes(_ severity: Severity) -> [String] {
                     var seen = Set<String>()
                     return change.newFindings.filter {
-                        $0.causedBy == nil && $0.severity == severity && seen.insert($0.code.rawValue).inserted
+                        $0.causedBy == nil && $0.isOpen && $0.severity == severity
+                            && seen.insert($0.code.rawValue).inserted
                     }.map(\.code.rawValue)
                 }
-                if now.rank < before.rank {
+                if verdictNow.rank < before.rank {
                     recoveries.append(
                         Domain(
-                            domain: name, verdict: now, previousVerdict: before,
+                            domain: name, verdict: verdictNow, previousVerdict: before,
                             codes: change.resolvedFindings.filter { $0.causedBy == nil }.map(\.code.rawValue).uniqued())
                     )
                 } else if now == .fail {
@@ -147,7 +155,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
                         failures.append(
                             Domain(
                                 domain: name, verdict: now, previousVerdict: before,
-                                codes: flaggedByName[name]?.codes.map(\.rawValue) ?? newErrors))
+                                codes: flaggedByName[name]?.openCodes.map(\.rawValue) ?? newErrors))
                     } else if !newErrors.isEmpty {
                         failures.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: newErrors))
                     }
@@ -157,14 +165,20 @@ public struct RunAlert: Codable, Sendable, Equatable {
                         warnings.append(
                             Domain(
                                 domain: name, verdict: now, previousVerdict: before,
-                                codes: flaggedByName[name]?.codes.map(\.rawValue) ?? newWarnings))
+                                codes: flaggedByName[name]?.openCodes.map(\.rawValue) ?? newWarnings))
                     } else if !newWarnings.isEmpty {
                         warnings.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: newWarnings))
                     }
                 }
             }
         } else {
-            flagged.forEach(newEntry)
+            flagged.forEach { newEntry($0) }
+        }
+        // Heard again: a domain whose acknowledgement ended and that still fails or warns.
+        let listed = Set((failures + warnings).map(\.domain))
+        for acknowledgement in expired where !listed.contains(acknowledgement.domain) {
+            guard let domain = flaggedByName[acknowledgement.domain] else { continue }
+            newEntry(domain, previous: domain.openVerdict, expired: true)
         }
         self.run = run
         self.verdicts = verdicts
@@ -199,8 +213,10 @@ public struct RunAlert: Codable, Sendable, Equatable {
         func list(_ title: String, _ domains: [Domain], count: Int) {
             guard count > 0 else { return }
             let named = domains.prefix(Self.textLimit).map { domain in
-                domain.codes.isEmpty
-                    ? domain.domain : "\(domain.domain) (\(domain.codes.prefix(3).joined(separator: ", ")))"
+                let notes =
+                    Array(domain.codes.prefix(3))
+                    + (domain.acknowledgementExpired == true ? ["acknowledgement expired"] : [])
+                return notes.isEmpty ? domain.domain : "\(domain.domain) (\(notes.joined(separator: ", ")))"
             }
             let more = count > named.count ? " and \(count - named.count) more" : ""
             lines.append("\(title): \(named.joined(separator: "; "))\(more)")

@@ -20,6 +20,17 @@ public struct RunChanges: Codable, Sendable, Equatable {
 
     public var isEmpty: Bool { domains.isEmpty && addedDomains.isEmpty && removedDomains.isEmpty }
 
+    /// The changes that are news to the team: without the domains whose every new and resolved
+    /// finding an acknowledgement covers (`Acknowledgements`).
+    public var openChanges: RunChanges {
+        var open = self
+        open.domains = domains.filter { change in
+            (change.newFindings + change.resolvedFindings).contains(where: \.isOpen)
+                || (change.newFindings.isEmpty && change.resolvedFindings.isEmpty)
+        }
+        return open
+    }
+
     /// Domains that got worse: a verdict that fell (pass to warn or fail, warn to fail), or a new
     /// error finding. What `diff` exits 1 for, and what a nightly summary leads with.
     public var regressions: [DomainChange] {

@@ -56,6 +56,7 @@ extension FindingView: MustacheParent {
         case "platformName": platformName
         case "consequences": consequences
         case "hasConsequences": hasConsequences
+        case "acknowledged": acknowledged
         default: nil
         }
     }

@@ -322,6 +322,8 @@ struct FindingView {
     /// The findings that follow from this one.
     let consequences: [FindingView]
     let hasConsequences: Bool
+    /// "until 2026-12-31 by ana: waiting on the CDN vendor", when the team acknowledged it.
+    let acknowledged: String?
 
     init(_ finding: Finding, consequences: [Finding] = []) {
         code = finding.code.rawValue
@@ -336,6 +338,7 @@ struct FindingView {
         platformName = finding.platformFix?.platform.name
         self.consequences = consequences.map { FindingView($0) }
         hasConsequences = !consequences.isEmpty
+        acknowledged = finding.acknowledged.map(\.summary)
     }
 }
 

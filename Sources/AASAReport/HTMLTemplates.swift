@@ -50,7 +50,7 @@ enum HTMLTemplates {
         pre.fetch { margin:6px 0; font-size:12px; white-space:pre-wrap; word-break:break-all; }
         .muted { color:var(--muted); }
         .hidden { display:none; }
-        .fix { margin-top:2px; } .fix b { color:var(--muted); font-weight:600; }
+        .fix { margin-top:2px; } .fix b { color:var(--muted); font-weight:600; } .ack { margin-top:2px; } .ack b { color:var(--warn); font-weight:600; }
         ul.follows { list-style:none; margin:4px 0 0; padding:0 0 0 12px; border-left:2px solid var(--line); color:var(--muted); font-size:12.5px; }
         ul.follows li { display:block; border:0; padding:1px 0; }
         table.causes td.fix { color:var(--muted); }
@@ -202,7 +202,7 @@ enum HTMLTemplates {
         {{#locations}}<span class="loc">{{name}} <span class="{{tone}}">{{summary}}</span></span>{{/locations}}
         <span class="loc">{{inputLine}}</span>{{#platform}}<span class="loc">on {{platform}}</span>{{/platform}}</div>
         {{#hasFindings}}<ul class="findings">
-        {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span>{{#overriddenFrom}}<br><span class="where" title="changed by --severity">was {{overriddenFrom}}</span>{{/overriddenFrom}}</span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span>{{#showsFix}}<div class="fix"><b>Fix:</b> {{fix}}</div>{{/showsFix}}{{#platformFix}}<div class="fix"><b>On {{platformName}}:</b> {{platformFix}}</div>{{/platformFix}}{{#hasConsequences}}<ul class="follows">{{#consequences}}<li>↳ follows: <code>{{code}}</code> {{message}} <span class="where">({{location}})</span></li>{{/consequences}}</ul>{{/hasConsequences}}<details class="why"><summary>why</summary>{{why}}</details></span></li>
+        {{#findings}}<li><span><span class="badge {{severity}}">{{severity}}</span>{{#overriddenFrom}}<br><span class="where" title="changed by --severity">was {{overriddenFrom}}</span>{{/overriddenFrom}}</span><code>{{code}}</code><span>{{message}} <span class="where">({{location}})</span>{{#acknowledged}}<div class="ack"><b>Acknowledged</b> {{.}}</div>{{/acknowledged}}{{#showsFix}}<div class="fix"><b>Fix:</b> {{fix}}</div>{{/showsFix}}{{#platformFix}}<div class="fix"><b>On {{platformName}}:</b> {{platformFix}}</div>{{/platformFix}}{{#hasConsequences}}<ul class="follows">{{#consequences}}<li>↳ follows: <code>{{code}}</code> {{message}} <span class="where">({{location}})</span></li>{{/consequences}}</ul>{{/hasConsequences}}<details class="why"><summary>why</summary>{{why}}</details></span></li>
         {{/findings}}</ul>{{/hasFindings}}
         <details><summary>Details: {{#hasServices}}app IDs, {{/hasServices}}fetches and served file</summary>
         {{#hasExpected}}<p>Expected app IDs: <code>{{expected}}</code></p>{{/hasExpected}}

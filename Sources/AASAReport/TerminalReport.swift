@@ -170,6 +170,9 @@ public struct TerminalReport: Sendable {
                 "  \(paint(finding.severity)) \(paint(finding.code.rawValue, .bold)) \(paint("(\(Self.place(finding)))", .dim))\(overridden)"
             )
             lines.append("          \(clean(finding.message))")
+            if let acknowledged = finding.acknowledged {
+                lines.append(paint("          Acknowledged \(clean(acknowledged.summary))", .yellow))
+            }
             lines.append(paint("          Why: \(explanation.meaning)", .dim))
             lines.append(paint("          Fix: \(explanation.fix)", .dim))
             if let platform = finding.platformFix {
@@ -247,8 +250,10 @@ public struct TerminalReport: Sendable {
                 "\(paint("Interrupted", .red)) after \(time) s: \(summary.domains - notAudited.count) of \(summary.domains) domains audited (\(counts)); \(notAudited.count) not audited."
             )
         }
+        // Failing only as acknowledged: listed apart, with the acknowledgement.
+        let acknowledged = audited.filter { $0.openVerdict == .pass }
         for verdict in [Verdict.fail, .warn] {
-            let domains = audited.filter { $0.verdict == verdict }
+            let domains = audited.filter { $0.openVerdict == verdict }
             guard !domains.isEmpty else { continue }
             lines.append(verdict == .fail ? "Failing:" : "Warnings:")
             for domain in domains.prefix(limit) {
@@ -259,10 +264,22 @@ public struct TerminalReport: Sendable {
                             : "  since \(streak.reachesOldest ? "≥ " : "")\(Self.format(streak.sinceDate)) (\(streak.runs) runs)"
                     } ?? ""
                 lines.append(
-                    "  \(paint(verdict)) \(clean(domain.domain))  \(paint(domain.codes.map(\.rawValue).joined(separator: ", "), .dim))\(streak)"
+                    "  \(paint(verdict)) \(clean(domain.domain))  \(paint(domain.openCodes.map(\.rawValue).joined(separator: ", "), .dim))\(streak)"
                 )
             }
             if domains.count > limit { lines.append("  … and \(domains.count - limit) more (see the report)") }
+        }
+        if !acknowledged.isEmpty {
+            lines.append("Acknowledged (known failures, not counted):")
+            for domain in acknowledged.prefix(limit) {
+                let mark = domain.acknowledged.map { "  " + clean($0.summary) } ?? ""
+                lines.append(
+                    "  \(paint(domain.verdict)) \(clean(domain.domain))  \(paint(domain.codes.map(\.rawValue).joined(separator: ", "), .dim))\(mark)"
+                )
+            }
+            if acknowledged.count > limit {
+                lines.append("  … and \(acknowledged.count - limit) more (see the report)")
+            }
         }
         if !unchecked.isEmpty {
             lines.append("Not checked (this machine could not make the request; see audit.unchecked in the report):")

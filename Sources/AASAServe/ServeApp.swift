@@ -154,6 +154,10 @@ public final class ServeApp: Sendable {
         }
         defer { checksInFlight.withLock { $0 -= 1 } }
         counters.add(\.checks)
+        // The team's acknowledgements as they are now (a small file, read per check): a known
+        // failure shows as acknowledged, with its reason and date.
+        var auditor = auditor
+        auditor.acknowledgements = (try? AcknowledgementStore.read(output: settings.output)) ?? Acknowledgements()
         let checked = await DomainCheck.run(host: host, appIDs: query.appIDs, wants: wants, auditor: auditor)
         // The address policy refused every address of the host: no connection was made.
         let origin = checked.report.fetches.filter { $0.location != .cdn && $0.error?.kind != .skipped }

@@ -65,6 +65,16 @@ public enum AuditJob {
         }
         var settings = request.settings
         settings.inputFiles = input.files
+        // The team's acknowledgements: a file that cannot be read silences nothing (every
+        // failure is heard) and is an input problem the summary names.
+        do {
+            settings.acknowledgements = try AcknowledgementStore.read(output: settings.outputDirectory.path)
+        } catch {
+            input.problems.append(
+                InputProblem(
+                    file: AcknowledgementStore.fileName, line: 0, text: "", severity: .error,
+                    message: "\(error.message); no failure is acknowledged in this run."))
+        }
         if let statsFile = request.statsFile {
             do {
                 try AtomicFileWriter(destination: URL(fileURLWithPath: statsFile)).abandon()
@@ -94,12 +104,13 @@ public enum AuditJob {
         return try await runTask.value
     }
 
-    /// A night with nothing to read: a complete run in which every domain passed, nothing
-    /// changed since the last run (a first run is a change), the input had no problem, the
+    /// A night with nothing to read: a complete run in which every domain passed (or failed only
+    /// as acknowledged), nothing open changed since the last run (a first run is a change), the input had no problem, the
     /// machine had none (`AuditorProblems`), the history was updated and no alert failed.
     static func isQuietNight(_ result: AuditRunResult, input: AuditInput) -> Bool {
-        result.complete && result.summary.verdicts.pass == result.summary.domains
-            && result.changes?.isEmpty == true && input.problems.isEmpty
+        // Acknowledged failures are quiet: only open ones count.
+        result.complete && result.flaggedDomains.allSatisfy { $0.openVerdict == .pass }
+            && result.changes.map(\.openChanges.isEmpty) == true && input.problems.isEmpty
             && result.summary.auditorProblems == nil && result.summary.partlyChecked == nil
             && result.historyProblem == nil
             && result.notification?.state != .failed

@@ -11,7 +11,8 @@ public enum ExitPolicy {
     ) -> ExitStatus {
         if let signal { return .interrupted(by: signal) }
         if result.summary.auditorProblems != nil || result.summary.partlyChecked != nil { return .auditorProblems }
-        let failing = result.flaggedDomains.contains { $0.verdict.fails(at: failOn) && !$0.notChecked }
+        // An acknowledged failure fails nothing (`FlaggedDomain.openVerdict`).
+        let failing = result.flaggedDomains.contains { $0.openVerdict.fails(at: failOn) && !$0.notChecked }
         if failing || problems.contains(where: { $0.severity == .error }) || !result.complete { return .failed }
         if result.flaggedDomains.contains(where: \.notChecked) { return .auditorProblems }
         if result.notification?.state == .failed { return .notificationFailed }
