@@ -3,12 +3,13 @@
 # (with the argument `release`, also those that make and test the release packages):
 # libcurl (OpenSSL flavour), libidn2 and jemalloc headers, pkg-config, CA certificates, and Python's
 # jsonschema and prometheus_client (the tests validate reports against
-# docs/report.schema.json and metrics with the real Prometheus parser), and Chromium (a test
-# submits serve's check form in a real browser).
+# docs/report.schema.json and metrics with the real Prometheus parser), Chromium (a test
+# submits serve's check form in a real browser) and Alertmanager (a test sends it --alertmanager's
+# alerts on loopback).
 # Uses apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client chromium)
+packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client chromium prometheus-alertmanager)
 # `install-deps.sh release`: also what Scripts/release.sh and Scripts/test-release.sh use.
 if [ "${1:-}" = "release" ]; then
   packages+=(dpkg-dev fakeroot patchelf lintian mmdebstrap openssl)

@@ -20,7 +20,10 @@ public enum AuditRun {
         var (finished, reports) = try session.writeReports(inputProblems: inputProblems)
         // The reports are in place: the history, the index and the alert cannot lose them.
         let history = session.updateHistory(finished)
-        if !Task.isCancelled { finished.notification = await session.sendAlert(finished, report: reports.html) }
+        if !Task.isCancelled {
+            finished.notification = await session.sendAlert(finished, report: reports.html)
+            finished.alertmanager = await session.sendToAlertmanager(finished, report: reports.html)
+        }
         try session.writeMetrics(finished)
         return session.result(finished, reports: reports, history: history)
     }
@@ -208,9 +211,38 @@ final class AuditRunSession {
             auditorProblems: finished.summary.auditorProblems,
             expired: finished.changes.map {
                 settings.acknowledgements.expired(after: $0.previousRunStartedAt, by: startedAt)
-            } ?? [])
+            } ?? [], labels: labels(of:))
         return await RunNotification.send(alert, settings: notification)
     }
+
+    /// `--alertmanager`'s alerts, after a complete sound run: nothing on a night this machine
+    /// could not check (the alerts stand until their `endsAt`).
+    func sendToAlertmanager(_ finished: FinishedRun, report: URL) async -> AlertmanagerResult? {
+        guard complete, finished.summary.auditorProblems == nil, let alertmanager = settings.alertmanager else {
+            return nil
+        }
+        let now = Date()
+        let output = workspace.output.standardizedFileURL.path
+        var linking = NotificationSettings(url: alertmanager.url)
+        linking.reportBaseURL = alertmanager.reportBaseURL
+        let link = linking.reportURL(runFolder: workspace.runDirectory.lastPathComponent) ?? report.path
+        let firing = AlertmanagerAlerts.firing(
+            accumulator.flaggedDomains, output: output, report: link, startsAt: now,
+            endsAt: AlertmanagerAlerts.endsAt(now: now, previousRun: finished.changes?.previousRunStartedAt),
+            labels: labels(of:))
+        return await AlertmanagerDelivery.send(firing, output: output, now: now, settings: alertmanager)
+    }
+
+    /// A domain's domains.txt labels (`label:KEY=VALUE`), for the alert; nil when it has none.
+    func labels(of domain: String) -> [String: String]? {
+        if labelled == nil {
+            labelled = Dictionary(
+                targets.lazy.filter { !$0.labels.isEmpty }.map { ($0.domain, $0.labels) },
+                uniquingKeysWith: { a, _ in a })
+        }
+        return labelled?[domain]
+    }
+    private var labelled: [String: [String: String]]?
 
     /// Last, with the alert's outcome.
     func writeMetrics(_ finished: FinishedRun) throws(AuditRunError) {
@@ -228,7 +260,8 @@ final class AuditRunSession {
             reportHTML: reports.html, summary: finished.summary,
             flaggedDomains: accumulator.flaggedDomains, complete: complete,
             durationSeconds: finished.run.durationSeconds,
-            changes: finished.changes, notification: finished.notification, historyProblem: history.problem,
+            changes: finished.changes, notification: finished.notification, alertmanager: finished.alertmanager,
+            historyProblem: history.problem,
             notPassingSince: history.notPassingSince)
     }
 }

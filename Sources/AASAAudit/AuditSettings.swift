@@ -33,6 +33,8 @@ public struct AuditSettings: Sendable {
     public var metricsFile: URL?
     /// `--notify`: the alert sent after a complete run; nil sends none.
     public var notification: NotificationSettings?
+    /// `--alertmanager`: where a sound run's alerts go; nil sends none.
+    public var alertmanager: AlertmanagerSettings?
     /// `--canary`: names resolved when none of the run's did, to tell this machine's DNS down
     /// (exit 3) from names that do not exist (the sites' failures).
     public var canaries = [AuditorProblems.defaultCanary]
@@ -96,6 +98,8 @@ public struct AuditRunResult: Sendable {
     public var changes: RunChanges?
     /// What became of `--notify`; nil when not asked for or the run was interrupted.
     public var notification: NotificationResult?
+    /// What became of the run's Alertmanager alerts, when `--alertmanager` was given.
+    public var alertmanager: AlertmanagerResult?
     /// Why `history.json` or `index.html` could not be written, when they could not.
     public var historyProblem: String?
     /// For the domains that did not pass, since when their verdict holds (from the history).

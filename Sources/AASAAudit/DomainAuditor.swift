@@ -90,6 +90,7 @@ public struct DomainAuditor: Sendable {
             findings: PlatformFixes.apply(findings, platform: platform, status: origin.wellKnown.record.status),
             entitlements: target.services.isEmpty ? nil : target.services)
         report.platform = platform
+        report.labels = target.labels.isEmpty ? nil : target.labels
         report.certificateExpires = CertificateExpiry.earliest(fetches)?.certificateExpires
         for outcome in associations { report.associations.merge(outcome.records) }
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in

@@ -28,6 +28,8 @@ public struct FinishedRun: Sendable {
     public var changes: RunChanges?
     /// What became of `--notify` (metrics are written after it, the other reports before).
     public var notification: NotificationResult?
+    /// What became of `--alertmanager`'s alerts.
+    public var alertmanager: AlertmanagerResult?
 }
 
 /// A report an audit run writes (JSON, HTML, JUnit, metrics), fed while the run goes on.

@@ -89,6 +89,7 @@ struct AuditCommand: AsyncParsableCommand {
             keep, junit.map { URL(fileURLWithPath: $0) }, metrics.map { URL(fileURLWithPath: $0) }
         )
         settings.notification = notification.settings
+        settings.alertmanager = notification.alertmanagerSettings
         if !canary.isEmpty { settings.canaries = canary }
         var request = AuditJob.Request(
             domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)

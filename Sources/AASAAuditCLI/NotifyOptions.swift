@@ -20,6 +20,12 @@ struct NotifyOptions: ParsableArguments {
     var notifyURLFile: String?
 
     @Option(
+        help: ArgumentHelp(
+            "After each complete run this machine could check, send each failing domain's causes to this Alertmanager (its v2 API; labels domain, code, severity and the domain's label: tokens), re-sent while they last, resolved on recovery or acknowledgement.",
+            valueName: "url"))
+    var alertmanager: String?
+
+    @Option(
         help:
             "What sends the alert: failures (a domain started failing or has a new error), changes (new failures, new warnings, recoveries), or always."
     )
@@ -57,7 +63,10 @@ struct NotifyOptions: ParsableArguments {
         {
             throw ValidationError(problem)
         }
-        let configured = notify != nil || notifyURLFile != nil
+        if let alertmanager, let problem = NotificationSettings.validate(alertmanager, option: "--alertmanager") {
+            throw ValidationError(problem)
+        }
+        let configured = notify != nil || notifyURLFile != nil || alertmanager != nil
         if let reportURL {
             guard configured else { throw ValidationError("--report-url needs --notify.") }
             if let problem = NotificationSettings.validate(reportURL, option: "--report-url") {
@@ -70,6 +79,15 @@ struct NotifyOptions: ParsableArguments {
                 throw ValidationError("--notify-cacert '\(notifyCacert)' \(error.description).")
             }
         }
+    }
+
+    var alertmanagerSettings: AlertmanagerSettings? {
+        guard let alertmanager else { return nil }
+        var settings = AlertmanagerSettings(url: alertmanager)
+        settings.poster.caFile = notifyCacert
+        settings.poster.userAgent = AASAAuditVersion.defaultUserAgent
+        settings.reportBaseURL = reportURL
+        return settings
     }
 
     var settings: NotificationSettings? {

@@ -88,33 +88,62 @@ public struct WebhookPoster: Sendable {
 
     /// Sends `body` to `url`; retries transient failures after the settings' delays.
     public func post(_ body: Data, to url: String) async -> Outcome {
+        await withRetries { await exchange(.post(body), url: url).attempt }
+    }
+
+    /// GETs `url` (retried as `post` is): the last attempt, and the answer's body when it was
+    /// delivered, at most `limit` bytes (a longer answer is an error).
+    public func get(_ url: String, limit: Int) async -> (outcome: Outcome, body: Data?) {
+        var body: Data?
+        let outcome = await withRetries {
+            let result = await exchange(.get(limit: limit), url: url)
+            body = result.body
+            return result.attempt
+        }
+        return (outcome, outcome.delivered ? body : nil)
+    }
+
+    private func withRetries(_ once: () async -> Attempt) async -> Outcome {
         var attempts: [Attempt] = []
         for attempt in 0...settings.retryDelays.count {
             if attempt > 0 {
                 try? await Task.sleep(for: settings.retryDelays[attempt - 1])
             }
-            let result = await postOnce(body, to: url)
+            let result = await once()
             attempts.append(result)
             if result.delivered || !result.isTransient || Task.isCancelled { break }
         }
         return Outcome(attempts: attempts)
     }
 
+    enum Method: Sendable {
+        case post(Data)
+        case get(limit: Int)
+    }
+
     /// One blocking transfer, on a thread of its own so that no task thread waits on it.
-    private func postOnce(_ body: Data, to url: String) async -> Attempt {
+    private func exchange(_ method: Method, url: String) async -> (attempt: Attempt, body: Data?) {
         let settings = settings
         return await withCheckedContinuation { continuation in
             let thread = Thread {
-                continuation.resume(returning: Self.perform(body, url: url, settings: settings))
+                continuation.resume(returning: Self.perform(method, url: url, settings: settings))
             }
             thread.name = "aasa-audit notify"
             thread.start()
         }
     }
 
-    private static func perform(_ body: Data, url: String, settings: Settings) -> Attempt {
+    /// An answer's body as it arrives, up to a limit.
+    final class Received {
+        var data = Data()
+        let limit: Int
+        var overflowed = false
+        init(limit: Int) { self.limit = limit }
+    }
+
+    private static func perform(_ method: Method, url: String, settings: Settings) -> (attempt: Attempt, body: Data?) {
         guard ccurl_global_init_once() == CURLE_OK, let easy = curl_easy_init() else {
-            return Attempt(status: nil, error: "libcurl could not start")
+            return (Attempt(status: nil, error: "libcurl could not start"), nil)
         }
         defer { curl_easy_cleanup(easy) }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: ccurl_error_size)
@@ -133,15 +162,41 @@ public struct WebhookPoster: Sendable {
         _ = ccurl_easy_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         _ = ccurl_easy_set_slist(easy, CURLOPT_HTTPHEADER, headers)
         if let caFile = settings.caFile { _ = ccurl_easy_set_string(easy, CURLOPT_CAINFO, caFile) }
-        // The answer is not needed: read and dropped.
-        _ = ccurl_easy_set_data_callback(easy, CURLOPT_WRITEFUNCTION) { _, size, count, _ in size * count }
-        _ = ccurl_easy_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
-        let code = body.withUnsafeBytes { bytes in
-            // COPYPOSTFIELDS copies POSTFIELDSIZE bytes now: the buffer need not outlive this call.
-            _ = ccurl_easy_set_pointer(
-                easy, CURLOPT_COPYPOSTFIELDS,
-                UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
-            return curl_easy_perform(easy)
+        let received: Received
+        let code: CURLcode
+        switch method {
+        case .get(let limit):
+            received = Received(limit: limit)
+            _ = ccurl_easy_set_long(easy, CURLOPT_HTTPGET, 1)
+            _ = ccurl_easy_set_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(received).toOpaque())
+            _ = ccurl_easy_set_data_callback(easy, CURLOPT_WRITEFUNCTION) { bytes, size, count, userdata in
+                let received = Unmanaged<Received>.fromOpaque(userdata!).takeUnretainedValue()
+                let length = size * count
+                guard received.data.count + length <= received.limit else {
+                    received.overflowed = true
+                    return 0
+                }
+                if let bytes {
+                    received.data.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length)
+                }
+                return length
+            }
+            code = withExtendedLifetime(received) { curl_easy_perform(easy) }
+        case .post(let body):
+            received = Received(limit: 0)
+            // The answer is not needed: read and dropped.
+            _ = ccurl_easy_set_data_callback(easy, CURLOPT_WRITEFUNCTION) { _, size, count, _ in size * count }
+            _ = ccurl_easy_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+            code = body.withUnsafeBytes { bytes in
+                // COPYPOSTFIELDS copies POSTFIELDSIZE bytes now: the buffer need not outlive this call.
+                _ = ccurl_easy_set_pointer(
+                    easy, CURLOPT_COPYPOSTFIELDS,
+                    UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+                return curl_easy_perform(easy)
+            }
+        }
+        if received.overflowed {
+            return (Attempt(status: nil, error: "the answer is larger than \(received.limit) bytes"), nil)
         }
         var status = 0
         _ = ccurl_easy_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -150,8 +205,8 @@ public struct WebhookPoster: Sendable {
             let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
             var attempt = Attempt(status: nil, error: message)
             attempt.transientError = Self.retryable.contains(code)
-            return attempt
+            return (attempt, nil)
         }
-        return Attempt(status: status, error: nil)
+        return (Attempt(status: status, error: nil), received.data)
     }
 }

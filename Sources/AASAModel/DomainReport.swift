@@ -51,6 +51,8 @@ public struct DomainReport: Codable, Sendable, Equatable {
     /// When the host's TLS certificate expires: the earliest of its fetches' (Apple's CDN left
     /// out); nil when none was read.
     public var certificateExpires: Date?
+    /// Its `label:KEY=VALUE` tokens of domains.txt (`DomainLabels`); absent when it has none.
+    public var labels: [String: String]?
     /// The sections of the other association files it was audited for (`AssociationFiles.swift`),
     /// encoded at the top level of the record.
     public var associations = AssociationRecords()
@@ -72,7 +74,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case domain, inputLine, expectedAppIDs, verdict, fetches, appIDs, findings, entitlements, platform,
-            certificateExpires
+            certificateExpires, labels
     }
 
     public init(from decoder: any Decoder) throws {
@@ -87,6 +89,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
         entitlements = try container.decodeIfPresent([AssociatedService].self, forKey: .entitlements)
         platform = try container.decodeIfPresent(HostingPlatform.self, forKey: .platform)
         certificateExpires = try container.decodeIfPresent(Date.self, forKey: .certificateExpires)
+        labels = try container.decodeIfPresent([String: String].self, forKey: .labels)
         associations = try AssociationRecords(from: decoder)
     }
 
@@ -102,6 +105,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
         try container.encodeIfPresent(entitlements, forKey: .entitlements)
         try container.encodeIfPresent(platform, forKey: .platform)
         try container.encodeIfPresent(certificateExpires, forKey: .certificateExpires)
+        try container.encodeIfPresent(labels, forKey: .labels)
         try associations.encode(to: encoder)
     }
 }
@@ -119,6 +123,8 @@ public struct DomainTarget: Sendable, Equatable {
     public var services: [AssociatedService]
     /// What it asks of the other association files (`AssociationFiles.swift`).
     public var wants: AssociationWants
+    /// `label:KEY=VALUE` tokens (`DomainLabels`): whose it is, for routing alerts.
+    public var labels: [String: String] = [:]
 
     public init(
         domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = [],
@@ -192,8 +198,21 @@ public struct FlaggedDomain: Sendable, Equatable {
     public let openVerdict: Verdict
     /// The codes of its open causes of the worst open severity (empty when all are acknowledged).
     public let openCodes: [FindingCode]
+    /// Its open causes that are errors or warnings, a code once, with its worst severity: what
+    /// Alertmanager gets an alert for each of.
+    public let openCauses: [OpenCause]
+
+    public struct OpenCause: Sendable, Equatable {
+        public var code: FindingCode
+        public var severity: Severity
+        /// The first such finding's message.
+        public var message: String
+        public var platformFix: PlatformFix?
+    }
     /// The acknowledgement of its findings, when one covers any.
     public let acknowledged: AcknowledgementMark?
+    /// Its domains.txt labels, for routing its alert.
+    public let labels: [String: String]?
 
     /// Whether the run did not check it (`FindingCode.notChecked(headlines:)`).
     public let notChecked: Bool
@@ -213,7 +232,20 @@ public struct FlaggedDomain: Sendable, Equatable {
         let open = report.findings.filter(\.isOpen)
         openVerdict = Verdict(findings: open)
         openCodes = openVerdict == .pass ? [] : worstCodes(open.filter { $0.causedBy == nil })
+        var found: [OpenCause] = []
+        for finding in open where finding.isHeadline {
+            if let index = found.firstIndex(where: { $0.code == finding.code }) {
+                found[index].severity = max(found[index].severity, finding.severity)
+            } else {
+                found.append(
+                    OpenCause(
+                        code: finding.code, severity: finding.severity, message: finding.message,
+                        platformFix: finding.platformFix))
+            }
+        }
+        self.openCauses = found
         acknowledged = report.findings.lazy.compactMap(\.acknowledged).first
+        labels = report.labels
         notChecked = FindingCode.notChecked(headlines: causes.lazy.filter(\.isHeadline).map(\.code))
     }
 }

@@ -77,6 +77,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
         public var codes: [String]
         /// True when it is heard again because its acknowledgement ended since the last run.
         public var acknowledgementExpired: Bool?
+        /// Its domains.txt labels (`label:team=payments`), for routing; absent when it has none.
+        public var labels: [String: String]?
     }
 
     /// Whether the trigger asks for this alert to be sent.
@@ -98,7 +100,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
     ///     failures are heard again. Acknowledged findings are never news (`Finding.isOpen`).
     public init(
         run: Run, verdicts: VerdictCounts, changes: RunChanges?, flagged: [FlaggedDomain],
-        auditorProblems: [String]? = nil, expired: [Acknowledgement] = []
+        auditorProblems: [String]? = nil, expired: [Acknowledgement] = [],
+        labels: (String) -> [String: String]? = { _ in nil }
     ) {
         // Nothing this run says of a domain is compared: its failures may be this machine's.
         let changes = auditorProblems == nil ? changes : nil
@@ -180,6 +183,9 @@ public struct RunAlert: Codable, Sendable, Equatable {
             guard let domain = flaggedByName[acknowledgement.domain] else { continue }
             newEntry(domain, previous: domain.openVerdict, expired: true)
         }
+        for index in failures.indices { failures[index].labels = labels(failures[index].domain) }
+        for index in warnings.indices { warnings[index].labels = labels(warnings[index].domain) }
+        for index in recoveries.indices { recoveries[index].labels = labels(recoveries[index].domain) }
         self.run = run
         self.verdicts = verdicts
         counts = Counts(failures: failures.count, warnings: warnings.count, recoveries: recoveries.count)

@@ -32,7 +32,39 @@ public enum DomainListParser {
     /// What a problem is about: the unit of `maximumProblemsPerKind`.
     enum ProblemKind: CaseIterable {
         case notADomainsFile, lineTooLong, notUTF8, urlWithoutDomain, urlLine, urlSyntax, urlHost, tooManyURLs
-        case hostName, appID, tooManyAppIDs, duplicateDomain, androidApp, pastedForm
+        case hostName, appID, tooManyAppIDs, duplicateDomain, androidApp, pastedForm, label
+    }
+
+    /// What the tokens after a line's domain say: app IDs, Android apps, labels; a bad token is
+    /// reported (`problem`) and left out, the rest kept.
+    struct LineTokens {
+        var appIDs: [String] = []
+        var androidApps: [AndroidApp] = []
+        /// In the line's order; a key given twice keeps its first value.
+        var labels: [(key: String, value: String)] = []
+
+        init(_ tokens: some Sequence<String>, problem: (ProblemKind, String) -> Void) {
+            for token in tokens {
+                let lowered = token.lowercased()
+                if lowered.hasPrefix("android:") {
+                    switch AndroidApp.parse(String(token.dropFirst("android:".count))) {
+                    case .success(let app): androidApps.append(app)
+                    case .failure(let error):
+                        problem(.androidApp, "Android app \(error.reason); the domain is audited without it.")
+                    }
+                } else if lowered.hasPrefix(DomainLabels.prefix) {
+                    switch DomainLabels.parse(token.dropFirst(DomainLabels.prefix.count)) {
+                    case .success(let label): labels.append(label)
+                    case .failure(let error):
+                        problem(.label, "\(token.prefix(80)) \(error.reason); the domain is audited without it.")
+                    }
+                } else if let reason = AppIDFormat.problem(with: token) {
+                    problem(.appID, "App ID \(reason); the domain is audited without it.")
+                } else {
+                    appIDs.append(token)
+                }
+            }
+        }
     }
 
     public static func parse(_ bytes: [UInt8], fileName: String) -> Result {
@@ -153,23 +185,10 @@ public enum DomainListParser {
                         continue
                     }
                 }
-                var appIDs: [String] = []
-                var androidApps: [AndroidApp] = []
-                for token in tokens.dropFirst() {
-                    if token.lowercased().hasPrefix("android:") {
-                        switch AndroidApp.parse(String(token.dropFirst("android:".count))) {
-                        case .success(let app): androidApps.append(app)
-                        case .failure(let error):
-                            problem(
-                                .androidApp, lineNumber, line, .error,
-                                "Android app \(error.reason); the domain is audited without it.")
-                        }
-                    } else if let reason = AppIDFormat.problem(with: token) {
-                        problem(.appID, lineNumber, line, .error, "App ID \(reason); the domain is audited without it.")
-                    } else {
-                        appIDs.append(token)
-                    }
+                let read = LineTokens(tokens.dropFirst()) { kind, message in
+                    problem(kind, lineNumber, line, .error, message)
                 }
+                let (appIDs, androidApps) = (read.appIDs, read.androidApps)
                 let position: Int
                 // One hash of the name for a new domain (the common case).
                 if let existing = positionOfDomain.updateValue(targets.count, forKey: domain) {
@@ -185,6 +204,16 @@ public enum DomainListParser {
                     targets.append(DomainTarget(domain: domain, expectedAppIDs: [], inputLine: lineNumber))
                 }
                 currentTarget = position
+                for (key, value) in read.labels {
+                    guard targets[position].labels[key] == nil else { continue }
+                    guard targets[position].labels.count < DomainLabels.maximumPerDomain else {
+                        problem(
+                            .label, lineNumber, line, .error,
+                            "label:\(key)=… \(DomainLabelError.tooMany.reason); the domain is audited without it.")
+                        continue
+                    }
+                    targets[position].labels[key] = value
+                }
                 for app in androidApps
                 where !targets[position].androidApps.contains(app)
                     && targets[position].androidApps.count < maximumAppIDsPerDomain

@@ -8,6 +8,26 @@ import Testing
         DomainListParser.parse(Array(text.utf8), fileName: "domains.txt")
     }
 
+    /// `label:KEY=VALUE`: carried with the domain, bounded, and a bad token an input problem
+    /// naming its line while the domain is audited without it (issue 35, item 6).
+    @Test func labelsSayWhoseADomainIs() {
+        let many = (1...11).map { "label:k\($0)=v" }.joined(separator: " ")
+        let result = parse(
+            """
+            pay.example ABCDE12346.com.example.app label:team=payments LABEL:tier=1 label:team=other
+            bad.example label:team label:1x=a label:severity=low label:__x=y label:note=\u{7}
+            many.example \(many)
+            """)
+        #expect(result.targets[0].labels == ["team": "payments", "tier": "1"])
+        #expect(result.targets[0].expectedAppIDs == ["ABCDE12346.com.example.app"])
+        #expect(result.targets[1].labels.isEmpty && result.targets[2].labels.count == 10)
+        let messages = result.problems.map { "\($0.line): \($0.message)" }
+        #expect(messages.filter { $0.hasPrefix("2: ") }.count == 5, "\(messages)")
+        #expect(messages.contains { $0.contains("label:team is not label:KEY=VALUE") })
+        #expect(messages.contains { $0.contains("uses the key 'severity', which aasa-audit's alerts set themselves") })
+        #expect(messages.contains { $0.hasPrefix("3: ") && $0.contains("at most 10") })
+    }
+
     @Test func readsDomainsAppIDsCommentsAndBlankLines() {
         let result = parse(
             """

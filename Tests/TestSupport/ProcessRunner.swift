@@ -62,6 +62,9 @@ public enum ProcessRunner {
 
         public var processIdentifier: Int32 { process.processIdentifier }
 
+        /// Whether the program has not ended yet.
+        public var isRunning: Bool { process.isRunning }
+
         public func send(_ signal: Int32) {
             kill(process.processIdentifier, signal)
         }

@@ -113,7 +113,7 @@ public enum AuditJob {
             && result.changes.map(\.openChanges.isEmpty) == true && input.problems.isEmpty
             && result.summary.auditorProblems == nil && result.summary.partlyChecked == nil
             && result.historyProblem == nil
-            && result.notification?.state != .failed
+            && result.notification?.state != .failed && result.alertmanager?.state != .failed
     }
 
     /// What changed since the last run first (what a nightly mail is read for), then the
@@ -142,6 +142,9 @@ public enum AuditJob {
                 "History: \(settings.outputDirectory.appendingPathComponent(RunHistoryStore.indexName).path)\n")
         }
         if let problem = result.historyProblem { console.printError("aasa-audit: \(problem)\n") }
+        if let sent = result.alertmanager, let alertmanager = settings.alertmanager {
+            console.print(sent.summary(alertmanager) + "\n")
+        }
         if let notification = result.notification, let notify = settings.notification {
             let line = notification.summary(notify) + "\n"
             notification.state == .failed ? console.printError("aasa-audit: " + line) : console.print(line)

@@ -15,7 +15,7 @@ public enum ExitPolicy {
         let failing = result.flaggedDomains.contains { $0.openVerdict.fails(at: failOn) && !$0.notChecked }
         if failing || problems.contains(where: { $0.severity == .error }) || !result.complete { return .failed }
         if result.flaggedDomains.contains(where: \.notChecked) { return .auditorProblems }
-        if result.notification?.state == .failed { return .notificationFailed }
+        if result.notification?.state == .failed || result.alertmanager?.state == .failed { return .notificationFailed }
         return .success
     }
 
