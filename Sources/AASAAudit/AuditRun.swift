@@ -21,7 +21,8 @@ public enum AuditRun {
         // The reports are in place: the history, the index and the alert cannot lose them.
         let history = session.updateHistory(finished)
         if !Task.isCancelled {
-            finished.notification = await session.sendAlert(finished, report: reports.html)
+            finished.notification = await session.sendAlert(
+                finished, report: reports.html, standings: history.standings)
             finished.alertmanager = await session.sendToAlertmanager(finished, report: reports.html)
         }
         try session.writeMetrics(finished)
@@ -165,6 +166,9 @@ final class AuditRunSession {
         var problem: String?
         /// Since when, for the domains the closing summary lists.
         var notPassingSince: [String: RunHistory.Streak] = [:]
+        /// The standings the alert's policy needs (`--alert-after`, `--remind-every`): every
+        /// flagged or changed domain's, when it has one.
+        var standings: [String: RunHistory.Standing] = [:]
     }
 
     /// A complete run's line in `history.json` and `index.html` anew. A signal now (the reports
@@ -185,9 +189,16 @@ final class AuditRunSession {
                 accumulator.flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
                     .map(\.domain)
             })
+        // The alert's policy looks at every flagged domain's streak and at the changed ones'.
+        let policed =
+            settings.notification?.policy.needsStandings == true
+            ? Set(accumulator.flaggedDomains.map(\.domain) + (finished.changes?.domains.map(\.domain) ?? [])) : []
         do {
+            let standings = try RunHistoryIndex.update(
+                output: workspace.output, with: entry, standingsOf: listed.union(policed))
             return HistoryUpdate(
-                notPassingSince: try RunHistoryIndex.update(output: workspace.output, with: entry, sinceFor: listed))
+                notPassingSince: standings.filter { listed.contains($0.key) }.compactMapValues(\.notPassingSince),
+                standings: policed.isEmpty ? [:] : standings)
         } catch is CancellationError {
             return HistoryUpdate(
                 problem:
@@ -200,7 +211,9 @@ final class AuditRunSession {
     }
 
     /// `--notify`'s alert, after a complete run.
-    func sendAlert(_ finished: FinishedRun, report: URL) async -> NotificationResult? {
+    func sendAlert(_ finished: FinishedRun, report: URL, standings: [String: RunHistory.Standing]) async
+        -> NotificationResult?
+    {
         guard complete, let notification = settings.notification else { return nil }
         let alert = RunAlert(
             run: RunAlert.Run(
@@ -211,7 +224,10 @@ final class AuditRunSession {
             auditorProblems: finished.summary.auditorProblems,
             expired: finished.changes.map {
                 settings.acknowledgements.expired(after: $0.previousRunStartedAt, by: startedAt)
-            } ?? [], labels: labels(of:))
+            } ?? [], labels: labels(of:),
+            policy: RunAlert.PolicyInput(
+                policy: notification.policy, standings: standings, now: startedAt,
+                previousRun: finished.changes?.previousRunStartedAt))
         return await RunNotification.send(alert, settings: notification)
     }
 

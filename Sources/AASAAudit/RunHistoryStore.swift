@@ -280,21 +280,19 @@ enum RunFolders {
 /// After a complete run: its line in `history.json`, then `index.html` written anew from the
 /// whole history.
 enum RunHistoryIndex {
-    /// Returns since when the `wanted` domains of the newest run have had their verdict, when
-    /// that is warn or fail (the closing summary's).
-    static func update(output: URL, with run: HistoryRun, sinceFor wanted: Set<String>) throws -> [String: RunHistory
-        .Streak]
+    /// Returns the standings of the `wanted` domains of the newest run (since when their verdict
+    /// holds, for the closing summary and the alert's policy).
+    static func update(output: URL, with run: HistoryRun, standingsOf wanted: Set<String>) throws -> [String:
+        RunHistory.Standing]
     {
         let history = try RunHistoryStore(output: output).record(run)
         try writeIndex(history, output: output)
-        var since: [String: RunHistory.Streak] = [:]
-        guard !wanted.isEmpty else { return since }
+        var standings: [String: RunHistory.Standing] = [:]
+        guard !wanted.isEmpty else { return standings }
         history.forEachStanding { standing in
-            if wanted.contains(standing.domain), let streak = standing.notPassingSince {
-                since[standing.domain] = streak
-            }
+            if wanted.contains(standing.domain) { standings[standing.domain] = standing }
         }
-        return since
+        return standings
     }
 
     static func writeIndex(_ history: RunHistory, output: URL) throws {

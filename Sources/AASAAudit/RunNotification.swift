@@ -11,6 +11,8 @@ public struct NotificationSettings: Sendable {
     /// `--report-url`: where `--out` is served over HTTP, so that the alert links the run's
     /// report (BASE/RUN/report.html) instead of naming a path on this machine.
     public var reportBaseURL: String?
+    /// `--alert-after` and `--remind-every`.
+    public var policy = AlertPolicy()
 
     public init(
         url: String, trigger: AlertTrigger = .failures, poster: WebhookPoster.Settings = WebhookPoster.Settings()

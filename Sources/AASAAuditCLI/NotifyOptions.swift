@@ -33,6 +33,18 @@ struct NotifyOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Send a new failure or warning to --notify only once it has lasted N runs (1: at once); a recovery only for one that was sent.",
+            valueName: "n"))
+    var alertAfter = 1
+
+    @Option(
+        help: ArgumentHelp(
+            "Send --notify a reminder of each failure still standing every DAYS days of it (a number; fractions allowed).",
+            valueName: "days"))
+    var remindEvery: Double?
+
+    @Option(
+        help: ArgumentHelp(
             "Trust the CA certificates in this PEM file for --notify instead of the system's.", valueName: "file"))
     var notifyCacert: String?
 
@@ -66,6 +78,13 @@ struct NotifyOptions: ParsableArguments {
         if let alertmanager, let problem = NotificationSettings.validate(alertmanager, option: "--alertmanager") {
             throw ValidationError(problem)
         }
+        guard (1...AlertPolicy.maximumAlertAfter).contains(alertAfter) else {
+            throw ValidationError("--alert-after must be between 1 and \(AlertPolicy.maximumAlertAfter) runs.")
+        }
+        if let remindEvery, !(remindEvery > 0 && remindEvery <= Double(AlertPolicy.maximumRemindDays)) {
+            throw ValidationError(
+                "--remind-every must be more than 0 and at most \(AlertPolicy.maximumRemindDays) days.")
+        }
         let configured = notify != nil || notifyURLFile != nil || alertmanager != nil
         if let reportURL {
             guard configured else { throw ValidationError("--report-url needs --notify.") }
@@ -96,6 +115,7 @@ struct NotifyOptions: ParsableArguments {
         settings.poster.caFile = notifyCacert
         settings.reportBaseURL = reportURL
         settings.poster.userAgent = AASAAuditVersion.defaultUserAgent
+        settings.policy = AlertPolicy(alertAfter: alertAfter, remindEvery: remindEvery.map { $0 * 86_400 })
         return settings
     }
 }

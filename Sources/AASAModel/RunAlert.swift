@@ -10,6 +10,29 @@ public enum AlertTrigger: String, Sendable, CaseIterable, Codable {
     case always
 }
 
+/// When the webhook hears a failure, in the words monitoring tools use: alert after N failing
+/// runs (Gatus' `failure-threshold`, Alertmanager's `for`), remind while it lasts (Alertmanager's
+/// `repeat_interval`).
+public struct AlertPolicy: Sendable, Equatable {
+    /// `--alert-after N`: the runs a new failure or warning must last before it is sent (1: at
+    /// once); a recovery is sent only for one that was.
+    public var alertAfter = 1
+    /// `--remind-every DAYS`: a failure still standing is sent again each time this many days of
+    /// it have passed.
+    public var remindEvery: TimeInterval?
+
+    public init(alertAfter: Int = 1, remindEvery: TimeInterval? = nil) {
+        self.alertAfter = alertAfter
+        self.remindEvery = remindEvery
+    }
+
+    /// Whether the alert needs the history's standings of the run's domains.
+    public var needsStandings: Bool { alertAfter > 1 || remindEvery != nil }
+
+    public static let maximumAlertAfter = 30
+    public static let maximumRemindDays = 90
+}
+
 /// The document `--notify URL` POSTs after a complete run (`docs/report-format.md`,
 /// "Notifications"): what changed since the previous complete run, with a `text` that chat
 /// webhooks (Slack, Mattermost, Rocket.Chat) display as it is. Pure: built from the run's
@@ -37,6 +60,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
     public var warnings: [Domain]
     /// Domains whose verdict got better.
     public var recoveries: [Domain]
+    /// Domains still failing that `--remind-every` sends again (`since`: when they started).
+    public var reminders: [Domain]?
     /// What kept this machine from checking the run properly (`AuditorProblems`); absent for a
     /// sound run. Then the lists are empty: no domain's change can be trusted, and the alert
     /// is about the audit, not the sites.
@@ -67,6 +92,23 @@ public struct RunAlert: Codable, Sendable, Equatable {
         public var failures: Int
         public var warnings: Int
         public var recoveries: Int
+        public var reminders: Int?
+    }
+
+    /// What `AlertPolicy` needs to decide: the history's standings of the flagged and changed
+    /// domains, this run's start and the previous run's.
+    public struct PolicyInput: Sendable {
+        public var policy: AlertPolicy
+        public var standings: [String: RunHistory.Standing]
+        public var now: Date
+        public var previousRun: Date?
+
+        public init(policy: AlertPolicy, standings: [String: RunHistory.Standing], now: Date, previousRun: Date?) {
+            self.policy = policy
+            self.standings = standings
+            self.now = now
+            self.previousRun = previousRun
+        }
     }
 
     public struct Domain: Codable, Sendable, Equatable {
@@ -79,6 +121,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
         public var acknowledgementExpired: Bool?
         /// Its domains.txt labels (`label:team=payments`), for routing; absent when it has none.
         public var labels: [String: String]?
+        /// Since when it has failed, for a reminder or a failure sent after `--alert-after` runs.
+        public var since: Date?
     }
 
     /// Whether the trigger asks for this alert to be sent.
@@ -86,8 +130,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
         // A team hears that its audit cannot check, whatever it asked to hear about.
         if auditorProblems != nil { return true }
         return switch trigger {
-        case .failures: counts.failures > 0
-        case .changes: counts.failures + counts.warnings + counts.recoveries > 0
+        case .failures: counts.failures + (counts.reminders ?? 0) > 0
+        case .changes: counts.failures + counts.warnings + counts.recoveries + (counts.reminders ?? 0) > 0
         case .always: true
         }
     }
@@ -101,7 +145,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
     public init(
         run: Run, verdicts: VerdictCounts, changes: RunChanges?, flagged: [FlaggedDomain],
         auditorProblems: [String]? = nil, expired: [Acknowledgement] = [],
-        labels: (String) -> [String: String]? = { _ in nil }
+        labels: (String) -> [String: String]? = { _ in nil }, policy: PolicyInput? = nil
     ) {
         // Nothing this run says of a domain is compared: its failures may be this machine's.
         let changes = auditorProblems == nil ? changes : nil
@@ -183,18 +227,70 @@ public struct RunAlert: Codable, Sendable, Equatable {
             guard let domain = flaggedByName[acknowledgement.domain] else { continue }
             newEntry(domain, previous: domain.openVerdict, expired: true)
         }
+        var reminders: [Domain] = []
+        if let policy, auditorProblems == nil {
+            Self.apply(
+                policy, flagged: flagged, failures: &failures, warnings: &warnings, recoveries: &recoveries,
+                reminders: &reminders)
+        }
+        for index in reminders.indices { reminders[index].labels = labels(reminders[index].domain) }
         for index in failures.indices { failures[index].labels = labels(failures[index].domain) }
         for index in warnings.indices { warnings[index].labels = labels(warnings[index].domain) }
         for index in recoveries.indices { recoveries[index].labels = labels(recoveries[index].domain) }
         self.run = run
         self.verdicts = verdicts
-        counts = Counts(failures: failures.count, warnings: warnings.count, recoveries: recoveries.count)
+        counts = Counts(
+            failures: failures.count, warnings: warnings.count, recoveries: recoveries.count,
+            reminders: policy?.policy.remindEvery == nil ? nil : reminders.count)
+        self.reminders = policy?.policy.remindEvery == nil ? nil : Array(reminders.prefix(Self.listLimit))
         self.failures = Array(failures.prefix(Self.listLimit))
         self.warnings = Array(warnings.prefix(Self.listLimit))
         self.recoveries = Array(recoveries.prefix(Self.listLimit))
         self.auditorProblems = auditorProblems
         text = ""
         text = composedText
+    }
+
+    /// `--alert-after` and `--remind-every` over the lists built from the changes: a new failure
+    /// or warning waits until it has lasted `alertAfter` runs (then it is sent, once); a recovery
+    /// is sent only for one that had; a failure still standing is reminded of each time another
+    /// `remindEvery` of it has passed since it started.
+    static func apply(
+        _ input: PolicyInput, flagged: [FlaggedDomain], failures: inout [Domain], warnings: inout [Domain],
+        recoveries: inout [Domain], reminders: inout [Domain]
+    ) {
+        let after = input.policy.alertAfter
+        func runs(_ name: String) -> Int { input.standings[name]?.notPassingSince?.runs ?? 1 }
+        if after > 1 {
+            // New ones (not failing before) wait; news on a failure already heard does not.
+            func heard(_ entry: Domain) -> Bool {
+                entry.previousVerdict == entry.verdict || runs(entry.domain) >= after
+            }
+            failures = failures.filter(heard)
+            warnings = warnings.filter(heard)
+            recoveries = recoveries.filter { (input.standings[$0.domain]?.previousVerdictRuns ?? after) >= after }
+            let listed = Set((failures + warnings).map(\.domain))
+            for domain in flagged where !listed.contains(domain.domain) && runs(domain.domain) == after {
+                let entry = Domain(
+                    domain: domain.domain, verdict: domain.openVerdict, previousVerdict: nil,
+                    codes: domain.openCodes.map(\.rawValue),
+                    since: input.standings[domain.domain]?.notPassingSince?.sinceDate)
+                if domain.openVerdict == .fail { failures.append(entry) }
+                if domain.openVerdict == .warn { warnings.append(entry) }
+            }
+        }
+        guard let every = input.policy.remindEvery, every > 0, let previous = input.previousRun else { return }
+        let listed = Set(failures.map(\.domain))
+        for domain in flagged where domain.openVerdict == .fail && !listed.contains(domain.domain) {
+            guard let since = input.standings[domain.domain]?.notPassingSince?.sinceDate else { continue }
+            let now = input.now.timeIntervalSince(since)
+            let before = previous.timeIntervalSince(since)
+            guard now >= every, (now / every).rounded(.down) > (max(0, before) / every).rounded(.down) else { continue }
+            reminders.append(
+                Domain(
+                    domain: domain.domain, verdict: .fail, previousVerdict: .fail,
+                    codes: domain.openCodes.map(\.rawValue), since: since))
+        }
     }
 
     private var composedText: String {
@@ -212,6 +308,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
         if counts.failures > 0 { parts.append("\(counts.failures) new failure\(counts.failures == 1 ? "" : "s")") }
         if counts.warnings > 0 { parts.append("\(counts.warnings) new warning\(counts.warnings == 1 ? "" : "s")") }
         if counts.recoveries > 0 { parts.append("\(counts.recoveries) recovered") }
+        if let reminders = counts.reminders, reminders > 0 { parts.append("\(reminders) still failing") }
         let headline = parts.isEmpty ? "no changes" : parts.joined(separator: ", ")
         lines.append(
             "aasa-audit: \(headline). \(total) domains: \(verdicts.pass) pass, \(verdicts.warn) warn, \(verdicts.fail) fail."
@@ -230,6 +327,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
         list("Failing", failures, count: counts.failures)
         list("Warning", warnings, count: counts.warnings)
         list("Recovered", recoveries, count: counts.recoveries)
+        list("Still failing", reminders ?? [], count: counts.reminders ?? 0)
         lines.append("Report: \(run.reportURL ?? run.report)")
         return lines.joined(separator: "\n")
     }

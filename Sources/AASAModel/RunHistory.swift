@@ -267,6 +267,9 @@ public struct RunHistory: Sendable, Equatable {
         public var cdnStaleSince: Streak?
         /// The newest earlier run in which it passed, when it does not pass now.
         public var lastPassed: Date?
+        /// How many runs its verdict before the current one lasted (run after run up to this
+        /// streak), when the kept runs say.
+        public var previousVerdictRuns: Int? = nil
     }
 
     /// What is kept of a domain between runs (run numbers count from 0, the oldest run).
@@ -278,6 +281,8 @@ public struct RunHistory: Sendable, Equatable {
         var lastPassed: Int?
         /// Its verdicts in the runs of the flapping window that audited it, oldest first.
         var recent: [Seen]
+        /// How many runs its verdict before the current one lasted, when it had one.
+        var previousRuns: Int? = nil
     }
 
     /// A domain's verdict in one run.
@@ -346,7 +351,10 @@ public struct RunHistory: Sendable, Equatable {
             }
             // A run that did not audit the domain ends its streaks.
             let continues = state.lastSeen == number - 1
-            if !continues || state.verdict != domain.verdict { state.verdictSince = number }
+            if !continues || state.verdict != domain.verdict {
+                state.previousRuns = continues ? number - state.verdictSince : nil
+                state.verdictSince = number
+            }
             state.staleSince = isStale ? (continues ? state.staleSince ?? number : number) : nil
             if domain.verdict == .pass { state.lastPassed = number }
             state.recent.removeAll { $0.run < oldestInWindow }
@@ -393,7 +401,8 @@ public struct RunHistory: Sendable, Equatable {
                     notPassingSince: domain.verdict == .pass || domain.notChecked
                         ? nil : streak(from: state.verdictSince),
                     changes: changes, flapping: changes >= flapping.changes,
-                    cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed))
+                    cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed,
+                    previousVerdictRuns: state.previousRuns))
         }
     }
 

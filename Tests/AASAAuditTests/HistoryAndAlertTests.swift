@@ -348,6 +348,52 @@ import Testing
         #expect(mixed.summary.auditorProblems == nil && mixed.summary.verdicts.fail == 6)
     }
 
+    /// `--alert-after 2`: a failure is sent on its second night, once; one that lasts a night is
+    /// neither sent nor its recovery. `--remind-every`: a failure still standing is sent again
+    /// when another period of it has passed (issue 35, item 7).
+    @Test func alertAfterNRunsAndRemindersWhileItLasts() async throws {
+        let world = try TestWorld()
+        let receiver = try Receiver(statuses: [200])
+        var settings = notifying(
+            settings(world, out: world.directory.url.appendingPathComponent("reports")),
+            url: "http://127.0.0.1:\(receiver.server.port)/hook", on: .changes)
+        settings.notification?.policy = AlertPolicy(alertAfter: 2)
+        var lenient = settings
+        lenient.validation.severityPolicy = SeverityPolicy([.httpContentType: .info])
+        _ = try await audit(["good.aasa.test", "textplain.aasa.test"], settings)
+        #expect(receiver.posts.isEmpty, "a first night's warning waits for its second")
+        // A warning of one night: neither it nor its recovery is heard.
+        let blipRecovered = try await audit(["good.aasa.test", "textplain.aasa.test"], lenient)
+        #expect(blipRecovered.notification?.state == .notNeeded && receiver.posts.isEmpty)
+        let blip = try await audit(["good.aasa.test", "missing.aasa.test"], settings)
+        #expect(blip.notification?.state == .notNeeded && receiver.posts.isEmpty)
+        let failing = try await audit(["good.aasa.test", "missing.aasa.test"], settings)
+        #expect(failing.notification?.state == .sent)
+        let second = try receiver.alert(0)
+        #expect(second.failures.map(\.domain) == ["missing.aasa.test"] && second.failures[0].since != nil)
+        #expect(second.text.hasPrefix("aasa-audit: 1 new failure."), "\(second.text)")
+        let third = try await audit(["good.aasa.test", "missing.aasa.test"], settings)
+        #expect(third.notification?.state == .notNeeded && receiver.posts.count == 1, "sent once")
+
+        // Reminders: each time another period (here a second) of the failure has passed.
+        settings.notification?.policy = AlertPolicy(alertAfter: 2, remindEvery: 1)
+        try await Task.sleep(for: .milliseconds(1100))
+        let reminded = try await audit(["good.aasa.test", "missing.aasa.test"], settings)
+        #expect(reminded.notification?.state == .sent && receiver.posts.count == 2)
+        let reminder = try receiver.alert(1)
+        #expect(reminder.reminders?.map(\.domain) == ["missing.aasa.test"] && reminder.failures.isEmpty)
+        #expect(reminder.text.contains("1 still failing") && reminder.text.contains("Still failing: missing.aasa.test"))
+        // A warning heard on its second night, then recovered: the recovery is sent.
+        settings.notification?.policy = AlertPolicy(alertAfter: 2)
+        lenient.notification = settings.notification
+        _ = try await audit(["textplain.aasa.test"], settings)
+        _ = try await audit(["textplain.aasa.test"], settings)
+        #expect(try receiver.alert(receiver.posts.count - 1).warnings.map(\.domain) == ["textplain.aasa.test"])
+        let recovered = try await audit(["textplain.aasa.test"], lenient)
+        #expect(recovered.notification?.state == .sent)
+        #expect(try receiver.alert(receiver.posts.count - 1).recoveries.map(\.domain) == ["textplain.aasa.test"])
+    }
+
     @Test func aFailedAlertIsCountedExitsFourAndLosesNoReport() async throws {
         let world = try TestWorld()
         let receiver = try Receiver(statuses: [500])
