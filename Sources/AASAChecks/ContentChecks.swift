@@ -36,11 +36,12 @@ public enum ContentChecks {
         appIDs.appclips = serviceApps(file[AssociatedDomainService.appclips.rawValue])
         appIDs.activitycontinuation = serviceApps(file[AssociatedDomainService.activitycontinuation.rawValue])
 
-        for (service, ids) in appIDs.byService {
-            for id in ids ?? [] {
-                if let problem = AppIDFormat.problem(with: id) {
-                    findings.append(Finding(.appIDMalformed, location, "In \(service.rawValue): \(problem)."))
-                }
+        // Each malformed app ID where it stands (a path `FindingPositions` reads back into a line
+        // and column), once per ID and service.
+        var reported = Set<String>()
+        for (path, service, id) in appIDPlaces(file) where reported.insert("\(service)\u{0}\(id)").inserted {
+            if let problem = AppIDFormat.problem(with: id) {
+                findings.append(Finding(.appIDMalformed, location, "\(path): \(problem)."))
             }
         }
         var validator = FileValidator(location: location, options: options)
@@ -65,6 +66,40 @@ public enum ContentChecks {
             break
         }
         return unique(ids)
+    }
+
+    /// Every app ID of the file with the path to it, in the file's order: `applinks.details[0].appIDs[1]`,
+    /// `applinks.details["ID"]` (the legacy dictionary's keys), `webcredentials.apps[0]`.
+    static func appIDPlaces(_ file: JSONObject) -> [(path: String, service: String, id: String)] {
+        var places: [(path: String, service: String, id: String)] = []
+        let applinks = AssociatedDomainService.applinks.rawValue
+        switch file[applinks]?.objectValue?["details"] {
+        case .array(let entries)?:
+            for (index, value) in entries.enumerated() {
+                guard case .object(let entry) = value else { continue }
+                if let single = entry["appID"]?.stringValue {
+                    places.append(("\(applinks).details[\(index)].appID", applinks, single))
+                }
+                for (position, item) in (entry["appIDs"]?.arrayValue ?? []).enumerated() {
+                    if case .string(let id) = item {
+                        places.append(("\(applinks).details[\(index)].appIDs[\(position)]", applinks, id))
+                    }
+                }
+            }
+        case .object(let legacy)?:
+            for key in legacy.keys {
+                places.append(("\(applinks).details[\(JSONValue.string(key).prettyPrinted())]", applinks, key))
+            }
+        default:
+            break
+        }
+        for service in AssociatedDomainService.appListServices {
+            let name = service.rawValue
+            for (index, item) in (file[name]?.objectValue?["apps"]?.arrayValue ?? []).enumerated() {
+                if case .string(let id) = item { places.append(("\(name).apps[\(index)]", name, id)) }
+            }
+        }
+        return places
     }
 
     /// The `apps` array of a webcredentials / appclips / activitycontinuation section.

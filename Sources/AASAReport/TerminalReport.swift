@@ -174,7 +174,8 @@ public struct TerminalReport: Sendable {
                 lines.append(paint("          Acknowledged \(clean(acknowledged.summary))", .yellow))
             }
             lines.append(paint("          Why: \(explanation.meaning)", .dim))
-            lines.append(paint("          Fix: \(explanation.fix)", .dim))
+            // The fix is what the reader acts on: never dimmed.
+            lines.append("          Fix: \(explanation.fix)")
             if let platform = finding.platformFix {
                 lines.append("          Fix on \(platform.platform.name): \(clean(platform.fix))")
             }
@@ -200,7 +201,9 @@ public struct TerminalReport: Sendable {
                 ? paint("not fetched", .dim) : paint("\(error.kind.rawValue): \(clean(error.message))", .red)
         }
         guard let status = fetch.status else { return paint("no response", .red) }
-        var parts = [paint(String(status), status == 200 ? .green : .red)]
+        // No file at the root is as Apple advises (`location.root-absent`, a note): not red.
+        let harmless = fetch.location == .root && status == 404
+        var parts = [paint(String(status), status == 200 ? .green : harmless ? .dim : .red)]
         if let target = fetch.redirectTarget { parts.append("→ \(clean(target))") }
         if let type = fetch.headers.contentType { parts.append(clean(type)) }
         parts.append(fetch.bodyTruncated ? "over \(fetch.bodyBytes) bytes" : "\(fetch.bodyBytes) bytes")

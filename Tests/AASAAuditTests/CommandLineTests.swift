@@ -210,6 +210,30 @@ import Testing
                 == "/applinks/details/0/components/0/pth")
     }
 
+    /// A malformed app ID is placed in the file like every other finding: its line and column in
+    /// compact, github and SARIF, its pointer in JSON (issue 35, item 10).
+    @Test func aMalformedAppIDIsPlacedInTheFile() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = """
+            {"applinks": {"details": [
+              {"appIDs": ["\(TestWorld.appID)", "TEAMID.com.example.app"], "components": [{"/": "/a"}]}]},
+             "webcredentials": {"apps": ["YOUR_TEAM_ID.com.example.app"]}}
+            """
+        try file.write(to: directory.url.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
+        let compact = try await run(["lint", "aasa.json", "--format", "compact"], in: directory.url)
+        #expect(compact.stdout.contains("aasa.json:2:45: error: appid.malformed: applinks.details[0].appIDs[1]: "))
+        #expect(compact.stdout.contains("aasa.json:3:30: error: appid.malformed: webcredentials.apps[0]: "))
+        let github = try await run(["lint", "aasa.json", "--format", "github"], in: directory.url)
+        #expect(
+            github.stdout.hasPrefix("::error file=aasa.json,line=2,col=45,title=appid.malformed::"), "\(github.stdout)")
+        let sarif = try await run(["lint", "aasa.json", "--format", "sarif"], in: directory.url)
+        #expect(
+            sarif.stdout.contains(#""startLine" : 2"#) || sarif.stdout.contains(#""startLine":2"#), "\(sarif.stdout)")
+        let finding = try await firstLintFinding("aasa.json", in: directory)
+        #expect(finding["pointer"] as? String == "/applinks/details/0/appIDs/1")
+    }
+
     @Test func aDashReadsStandardInput() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -41,7 +41,11 @@ import Testing
         #expect(text.contains("Why: The server answered with a redirect."))
         #expect(text.contains("Fix: "))
         #expect(!text.contains("\u{1B}["))
-        #expect(TerminalReport(colour: true).domain(report).contains("\u{1B}[31mFAIL\u{1B}[0m"))
+        let coloured = TerminalReport(colour: true).domain(report)
+        #expect(coloured.contains("\u{1B}[31mFAIL\u{1B}[0m"))
+        // The fix is what the reader acts on: not dimmed. No file at the root is harmless: not red.
+        #expect(coloured.contains("\n          Fix: ") && !coloured.contains("\u{1B}[2m          Fix: "))
+        #expect(coloured.contains("\u{1B}[2m404\u{1B}[0m") && coloured.contains("\u{1B}[31m301\u{1B}[0m"))
     }
 
     @Test func neutralisesTerminalEscapesFromServers() {
