@@ -76,7 +76,7 @@ public struct DomainAuditor: Sendable {
             + associations.flatMap(\.fetches)
         // The platform the site runs on, from its answers' marks: the fixes name its settings.
         let platform = [origin.wellKnown, root].lazy.compactMap {
-            HostingPlatform.detect($0.record.headers, host: target.domain)
+            HostingPlatform.detect($0.record.headers, host: target.domain, body: $0.body)
         }.first
         let expiring = CertificateExpiry.findings(
             fetches, host: target.domain, now: .now, warningDays: deviceView.certificateWarningDays)

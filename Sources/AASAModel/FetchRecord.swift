@@ -87,6 +87,8 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
     public var githubRequestID: String?
     public var servedBy: String?
     public var akamaiGRN: String?
+    /// The framework or server behind the answer (`Express`, `Next.js`).
+    public var xPoweredBy: String?
 
     public init() {}
 
@@ -117,6 +119,7 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
         case githubRequestID = "x-github-request-id"
         case servedBy = "x-served-by"
         case akamaiGRN = "akamai-grn"
+        case xPoweredBy = "x-powered-by"
     }
 
     /// The header names recorded, lower case.
@@ -154,6 +157,7 @@ public struct ResponseHeaders: Codable, Sendable, Equatable {
             case .githubRequestID: \.githubRequestID
             case .servedBy: \.servedBy
             case .akamaiGRN: \.akamaiGRN
+            case .xPoweredBy: \.xPoweredBy
             }
         if self[keyPath: path] == nil { self[keyPath: path] = value }
     }

@@ -136,6 +136,111 @@ public enum PlatformFixes {
             fix:
                 "In Property Manager, a rule matching path \(path) with the Modify Outgoing Response Header behavior: set Content-Type to application/json."
         ),
+        // Self-hosted web servers and frameworks.
+        Entry(
+            platforms: [.nginx], codes: [.httpContentType],
+            fix:
+                "In the server block for this host: `location = \(path) { default_type application/json; }` (nginx types files by extension, and this one has none), then `nginx -s reload`."
+        ),
+        Entry(
+            platforms: [.nginx], codes: [.httpRedirect],
+            fix:
+                "A `return 301` or `rewrite` in the server block sends this path elsewhere: answer it first, with `location = \(path) { default_type application/json; }` in the server block of this exact host (an exact location wins over prefix and regex ones)."
+        ),
+        Entry(
+            platforms: [.nginx], codes: [.httpStatus, .jsonInvalid],
+            fix:
+                "Put the file at ROOT\(path) of this server block; a rule that hides dot folders (`location ~ /\\. { deny all; }`) or an SPA fallback (`try_files $uri /index.html`) answers in its place: add `location ^~ /.well-known/ { try_files $uri =404; }` before it."
+        ),
+        Entry(
+            platforms: [.nginx], codes: [.locationMisnamed],
+            fix:
+                "Serve the uploaded file under the name iOS asks for: `location = \(path) { alias /PATH/TO/apple-app-site-association.json; default_type application/json; }`, or rename the file."
+        ),
+        Entry(
+            platforms: [.apache], codes: [.httpContentType],
+            fix:
+                #"In the virtual host or .well-known/.htaccess: `<Files "apple-app-site-association"> ForceType application/json </Files>` (Apache types files by extension, and this one has none)."#
+        ),
+        Entry(
+            platforms: [.apache], codes: [.httpRedirect],
+            fix:
+                "A `Redirect` or `RewriteRule` sends this path elsewhere: put `RewriteCond %{REQUEST_URI} !^/\\.well-known/` before the rule (or `RewriteRule ^\\.well-known/ - [L]` first) in the virtual host of this exact host."
+        ),
+        Entry(
+            platforms: [.apache], codes: [.httpStatus, .jsonInvalid],
+            fix:
+                #"Put the file in DocumentRoot/.well-known/; a rule that hides dot files (`RedirectMatch 404 /\.` or `<FilesMatch "^\.">`) or a front controller's `FallbackResource` answers in its place: exempt /.well-known/ from it."#
+        ),
+        Entry(
+            platforms: [.apache], codes: [.locationMisnamed],
+            fix:
+                "Serve the uploaded file under the name iOS asks for: `Alias \(path) /PATH/TO/apple-app-site-association.json` with the ForceType above, or rename the file."
+        ),
+        Entry(
+            platforms: [.caddy], codes: [.httpContentType],
+            fix: "In the Caddyfile's site block: `header \(path) Content-Type application/json`, then `caddy reload`."
+        ),
+        Entry(
+            platforms: [.caddy], codes: [.httpRedirect],
+            fix:
+                "A `redir` in the site block sends this path elsewhere: answer it first with `handle \(path) { file_server }` above the redirect (or give `redir` a matcher that leaves /.well-known/ out)."
+        ),
+        Entry(
+            platforms: [.caddy], codes: [.httpStatus, .jsonInvalid],
+            fix:
+                "Put the file under the site's root at .well-known/apple-app-site-association and serve it with `file_server` (an SPA's `try_files {path} /index.html` must not answer this path)."
+        ),
+        Entry(
+            platforms: [.caddy], codes: [.locationMisnamed],
+            fix:
+                "Serve the uploaded file under the name iOS asks for: `rewrite \(path) \(path).json` in the site block, or rename the file."
+        ),
+        Entry(
+            platforms: [.iis], codes: [.httpContentType, .httpStatus],
+            fix:
+                #"IIS serves no file without an extension unless its type is known (404.3): in .well-known/web.config, `<configuration><system.webServer><staticContent><mimeMap fileExtension="." mimeType="application/json" /></staticContent></system.webServer></configuration>`."#
+        ),
+        Entry(
+            platforms: [.iis], codes: [.httpRedirect],
+            fix:
+                "A URL Rewrite rule or HTTP Redirect sends this path elsewhere: add a condition `{REQUEST_URI}` not matching `^/\\.well-known/` to the rule, or a rule before it that stops processing for this path."
+        ),
+        Entry(
+            platforms: [.iis], codes: [.locationMisnamed],
+            fix:
+                "Rename the uploaded file to apple-app-site-association (with the mimeMap for extensionless files above), or add a URL Rewrite rule from \(path) to \(path).json."
+        ),
+        Entry(
+            platforms: [.express], codes: [.httpContentType],
+            fix:
+                "express.static types files by extension: `app.use('/.well-known', express.static('public/.well-known', { dotfiles: 'allow', setHeaders: (res, file) => { if (file.endsWith('apple-app-site-association')) res.type('application/json') } }))`."
+        ),
+        Entry(
+            platforms: [.express], codes: [.httpStatus, .jsonInvalid],
+            fix:
+                "express.static ignores paths with a dot folder by default (`dotfiles: 'ignore'`, 404): serve it with `express.static('public/.well-known', { dotfiles: 'allow' })` mounted at /.well-known, before any catch-all route."
+        ),
+        Entry(
+            platforms: [.express], codes: [.httpRedirect],
+            fix:
+                "Middleware (a trailing-slash, www or HTTPS redirect) answers this path: mount the /.well-known static handler before it."
+        ),
+        Entry(
+            platforms: [.nextjs], codes: [.httpContentType],
+            fix:
+                "In next.config.js: `async headers() { return [{ source: '\(path)', headers: [{ key: 'Content-Type', value: 'application/json' }] }] }`."
+        ),
+        Entry(
+            platforms: [.nextjs], codes: [.httpStatus, .jsonInvalid],
+            fix:
+                "Put the file in public/.well-known/apple-app-site-association (Next.js serves public/ as is); a catch-all page or middleware must not answer this path (exclude it in the middleware's `matcher`)."
+        ),
+        Entry(
+            platforms: [.nextjs], codes: [.httpRedirect],
+            fix:
+                "`trailingSlash: true` in next.config.js, a `redirects()` entry or middleware sends this path elsewhere: leave \(path) out of them."
+        ),
     ]
 
     /// What a platform's user types for a finding; nil where the generic fix is all there is.
@@ -186,6 +291,30 @@ public enum PlatformFixes {
             ["https://techdocs.akamai.com/property-mgr/docs/modify-outgoing-response-header"]
         case .fastly:
             []
+        case .nginx:
+            [
+                "https://nginx.org/en/docs/http/ngx_http_core_module.html#location",
+                "https://nginx.org/en/docs/http/ngx_http_core_module.html#default_type",
+            ]
+        case .apache:
+            [
+                "https://httpd.apache.org/docs/2.4/mod/core.html#forcetype",
+                "https://httpd.apache.org/docs/2.4/mod/mod_rewrite.html#rewritecond",
+            ]
+        case .caddy:
+            [
+                "https://caddyserver.com/docs/caddyfile/directives/header",
+                "https://caddyserver.com/docs/caddyfile/directives/handle",
+            ]
+        case .iis:
+            ["https://learn.microsoft.com/en-us/iis/configuration/system.webserver/staticcontent/mimemap"]
+        case .express:
+            ["https://expressjs.com/en/4x/api.html#express.static"]
+        case .nextjs:
+            [
+                "https://nextjs.org/docs/app/building-your-application/optimizing/static-assets",
+                "https://nextjs.org/docs/app/api-reference/next-config-js/headers",
+            ]
         }
     }
 }

@@ -39,11 +39,9 @@ public enum FindingsMarkdown {
     static func platformSection() -> [String] {
         var lines = [
             "", "## Fixes by hosting platform", "",
-            "A domain's record names the hosting platform or CDN its answers came from (`platform`), recognised by the",
-            "marks it leaves in the response: `x-vercel-id` or `server: Vercel`; `x-nf-request-id` or `server: Netlify`;",
-            "`x-github-request-id` or `server: GitHub.com`; a `*.web.app` or `*.firebaseapp.com` host (Firebase Hosting);",
-            "`server: AmazonS3` or `x-amz-request-id` (Amazon S3); `x-amz-cf-id` or `CloudFront` in `via` or `x-cache`;",
-            "`cf-ray` or `server: cloudflare`; `akamai-grn` or `server: AkamaiGHost`; `x-served-by: cache-…` (Fastly).",
+            "A domain's record names the hosting platform, CDN or web server its answers came from (`platform`),",
+            "recognised by the marks it leaves in the response, the first that matches in this order:",
+            HostingPlatform.marks.map { "\($0.mark.description) (\($0.platform.name))" }.joined(separator: "; ") + ".",
             "For the findings below, the report gives that platform's fix beside the generic one (`platformFix`). A",
             "Firebase site on a custom domain shows only Fastly's marks, and is named Fastly: its fixes are Firebase's below.",
         ]

@@ -461,6 +461,18 @@ import Testing
         #expect(finding.platformFix?.fix.contains("aws s3 cp") == true)
         let text = try await run(["check", "sthree.aasa.test"] + fetchArguments(world), in: world.directory.url)
         #expect(text.stdout.contains("          Fix on Amazon S3: S3 serves the Content-Type stored"), "\(text.stdout)")
+        // Self-hosted: nginx by its Server header, Express by its X-Powered-By and error page.
+        let nginx = try await checkRecord("nginxplain.aasa.test", in: world)
+        #expect(nginx.platform == .nginx)
+        #expect(
+            nginx.findings.first { $0.code == .httpContentType }?.platformFix?.fix.contains(
+                "default_type application/json")
+                == true)
+        let express = try await checkRecord("expressapp.aasa.test", in: world)
+        #expect(express.platform == .express)
+        #expect(
+            express.findings.first { $0.code == .httpStatus }?.platformFix?.fix.contains("dotfiles: 'allow'") == true,
+            "\(express.findings)")
         let plain = try await run(
             ["check", "textplain.aasa.test", "--json"] + fetchArguments(world), in: world.directory.url)
         #expect(!plain.stdout.contains("platformFix") && !plain.stdout.contains("\"platform\""))

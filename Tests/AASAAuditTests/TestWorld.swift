@@ -95,6 +95,18 @@ final class TestWorld: Sendable {
             return path == AASALocation.wellKnown.path + ".json" ? .json(validFile) : .status(404)
         case "rootonly": return wellKnown ? .status(404) : .json(validFile)
         case "textplain": return .json(validFile, contentType: "text/plain")
+        // A self-hosted nginx that types the extensionless file as text/plain, and an Express app
+        // whose static handler ignores dot folders (its default error page, no Server header).
+        case "nginxplain":
+            return .respond(
+                status: 200, headers: [("Content-Type", "text/plain"), ("Server", "nginx/1.22.1")],
+                body: Array(validFile.utf8))
+        case "expressapp":
+            return .respond(
+                status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("X-Powered-By", "Express")],
+                body: Array(
+                    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot GET \(path)</pre>\n</body>\n</html>\n"
+                        .utf8))
         case "sthree":
             // As Amazon S3 answers for an object uploaded without a type.
             return .respond(

@@ -18,8 +18,74 @@ import Testing
         "github-pages | example.com | server: GitHub.com | x-github-request-id: A1B2:3C4D:5E6F:7A8B | via: 1.1 varnish | x-served-by: cache-fra-1",
         "akamai | example.com | server: AkamaiGHost | akamai-grn: 0.1a2b3c4d.1700000000.5e6f",
         "fastly | example.com | x-served-by: cache-lhr7321-LHR | via: 1.1 varnish",
-        "- | example.com | server: nginx/1.22.1",
+        // Self-hosted servers and frameworks, behind no CDN.
+        "nginx | example.com | server: nginx/1.22.1",
+        "apache | example.com | server: Apache/2.4.57 (Debian)",
+        "caddy | example.com | server: Caddy",
+        "iis | example.com | server: Microsoft-IIS/10.0 | x-powered-by: ASP.NET",
+        "express | example.com | x-powered-by: Express",
+        "nextjs | example.com | x-powered-by: Next.js | cache-control: private, no-cache",
+        "- | example.com | server: gws",
     ]
+
+    /// Default error pages say who made them, when the headers do not (`server_tokens off`).
+    static let errorPages: [(HostingPlatform, String)] = [
+        (
+            .nginx,
+            "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>"
+        ),
+        (
+            .apache,
+            "<!DOCTYPE HTML PUBLIC \"-//IETF//DTD HTML 2.0//EN\">\n<html><head>\n<title>404 Not Found</title>\n</head><body>\n<h1>Not Found</h1>\n<hr>\n<address>Apache/2.4.57 (Debian) Server at example.com Port 443</address>\n</body></html>"
+        ),
+        (
+            .express,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot GET /.well-known/apple-app-site-association</pre>\n</body>\n</html>"
+        ),
+        (
+            .iis,
+            "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\">\n<html><head><title>IIS 10.0 Detailed Error - 404.3 - Not Found</title></head></html>"
+        ),
+    ]
+
+    @Test(arguments: errorPages.indices)
+    func recognisedByItsDefaultErrorPage(_ index: Int) {
+        let (platform, page) = Self.errorPages[index]
+        #expect(HostingPlatform.detect(ResponseHeaders(), host: "example.com", body: Array(page.utf8)) == platform)
+    }
+
+    /// Each server's concrete fix for the content type, redirects, a missing file and a file
+    /// served under the wrong name; each with its documentation.
+    @Test func selfHostedServersGetTheirOwnFixes() {
+        func fix(_ platform: HostingPlatform, _ code: FindingCode, status: Int? = 404) -> String? {
+            PlatformFixes.fix(code, on: platform, status: status)
+        }
+        #expect(
+            fix(.nginx, .httpContentType)?.contains(
+                "location = /.well-known/apple-app-site-association { default_type application/json; }") == true)
+        #expect(fix(.nginx, .httpRedirect)?.contains("exact location") == true)
+        #expect(fix(.nginx, .httpStatus)?.contains("location ^~ /.well-known/") == true)
+        #expect(fix(.nginx, .locationMisnamed)?.contains("alias") == true)
+        #expect(fix(.apache, .httpContentType)?.contains("ForceType application/json") == true)
+        #expect(fix(.apache, .httpRedirect)?.contains("RewriteCond %{REQUEST_URI}") == true)
+        #expect(fix(.apache, .locationMisnamed)?.contains("Alias") == true)
+        #expect(
+            fix(.caddy, .httpContentType)?.contains(
+                "header /.well-known/apple-app-site-association Content-Type application/json") == true)
+        #expect(
+            fix(.iis, .httpContentType)?.contains(#"<mimeMap fileExtension="." mimeType="application/json" />"#) == true
+        )
+        #expect(fix(.iis, .httpStatus)?.contains("404.3") == true)
+        #expect(fix(.express, .httpContentType)?.contains("setHeaders") == true)
+        #expect(fix(.express, .httpStatus)?.contains("dotfiles: 'allow'") == true)
+        #expect(fix(.nextjs, .httpStatus)?.contains("public/.well-known/apple-app-site-association") == true)
+        #expect(fix(.nextjs, .httpContentType)?.contains("next.config.js") == true)
+        for platform in [HostingPlatform.nginx, .apache, .caddy, .iis, .express, .nextjs] {
+            for code in [FindingCode.httpContentType, .httpRedirect, .httpStatus] {
+                #expect(fix(platform, code) != nil, "\(platform) \(code)")
+            }
+        }
+    }
 
     @Test(arguments: recorded)
     func recognisedByItsMarks(_ line: String) {
