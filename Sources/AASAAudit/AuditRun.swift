@@ -189,16 +189,16 @@ final class AuditRunSession {
                 accumulator.flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
                     .map(\.domain)
             })
-        // The alert's policy looks at every flagged domain's streak and at the changed ones'.
+        // The alert looks at every flagged domain's streak and at the changed ones'.
         let policed =
-            settings.notification?.policy.needsStandings == true
-            ? Set(accumulator.flaggedDomains.map(\.domain) + (finished.changes?.domains.map(\.domain) ?? [])) : []
+            settings.notification == nil
+            ? [] : Set(accumulator.flaggedDomains.map(\.domain) + (finished.changes?.domains.map(\.domain) ?? []))
         do {
             let standings = try RunHistoryIndex.update(
                 output: workspace.output, with: entry, standingsOf: listed.union(policed))
             return HistoryUpdate(
                 notPassingSince: standings.filter { listed.contains($0.key) }.compactMapValues(\.notPassingSince),
-                standings: policed.isEmpty ? [:] : standings)
+                standings: settings.notification == nil ? [:] : standings)
         } catch is CancellationError {
             return HistoryUpdate(
                 problem:

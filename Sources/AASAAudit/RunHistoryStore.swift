@@ -281,16 +281,18 @@ enum RunFolders {
 /// whole history.
 enum RunHistoryIndex {
     /// Returns the standings of the `wanted` domains of the newest run (since when their verdict
-    /// holds, for the closing summary and the alert's policy).
+    /// holds, for the closing summary and the alert), and of every domain whose verdict changed
+    /// in it (across a run that did not check it too: the alert hears those).
     static func update(output: URL, with run: HistoryRun, standingsOf wanted: Set<String>) throws -> [String:
         RunHistory.Standing]
     {
         let history = try RunHistoryStore(output: output).record(run)
         try writeIndex(history, output: output)
         var standings: [String: RunHistory.Standing] = [:]
-        guard !wanted.isEmpty else { return standings }
         history.forEachStanding { standing in
-            if wanted.contains(standing.domain) { standings[standing.domain] = standing }
+            if wanted.contains(standing.domain) || (standing.verdictRuns == 1 && standing.previousVerdict != nil) {
+                standings[standing.domain] = standing
+            }
         }
         return standings
     }

@@ -261,6 +261,26 @@ public struct RunAlert: Codable, Sendable, Equatable {
     ) {
         let after = input.policy.alertAfter
         func runs(_ name: String) -> Int { input.standings[name]?.notPassingSince?.runs ?? 1 }
+        // What the history says changed in this run, across a run that did not check a domain
+        // too (its changes compare with that run, and say nothing): a verdict whose streak began
+        // now is news the changes may have missed.
+        var listed = Set((failures + warnings + recoveries).map(\.domain))
+        for domain in flagged where !listed.contains(domain.domain) {
+            guard let standing = input.standings[domain.domain], standing.verdictRuns == 1,
+                let before = standing.previousVerdict, before.rank < domain.openVerdict.rank
+            else { continue }
+            let entry = Domain(
+                domain: domain.domain, verdict: domain.openVerdict, previousVerdict: before,
+                codes: domain.openCodes.map(\.rawValue))
+            if domain.openVerdict == .fail { failures.append(entry) }
+            if domain.openVerdict == .warn { warnings.append(entry) }
+            listed.insert(domain.domain)
+        }
+        for (name, standing) in input.standings.sorted(by: { $0.key < $1.key })
+        where !listed.contains(name) && standing.verdictRuns == 1 {
+            guard let before = standing.previousVerdict, standing.verdict.rank < before.rank else { continue }
+            recoveries.append(Domain(domain: name, verdict: standing.verdict, previousVerdict: before, codes: []))
+        }
         if after > 1 {
             // New ones (not failing before) wait; news on a failure already heard does not.
             func heard(_ entry: Domain) -> Bool {
@@ -269,8 +289,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
             failures = failures.filter(heard)
             warnings = warnings.filter(heard)
             recoveries = recoveries.filter { (input.standings[$0.domain]?.previousVerdictRuns ?? after) >= after }
-            let listed = Set((failures + warnings).map(\.domain))
-            for domain in flagged where !listed.contains(domain.domain) && runs(domain.domain) == after {
+            let heardNow = Set((failures + warnings).map(\.domain))
+            for domain in flagged where !heardNow.contains(domain.domain) && runs(domain.domain) == after {
                 let entry = Domain(
                     domain: domain.domain, verdict: domain.openVerdict, previousVerdict: nil,
                     codes: domain.openCodes.map(\.rawValue),
@@ -280,8 +300,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
             }
         }
         guard let every = input.policy.remindEvery, every > 0, let previous = input.previousRun else { return }
-        let listed = Set(failures.map(\.domain))
-        for domain in flagged where domain.openVerdict == .fail && !listed.contains(domain.domain) {
+        let failing = Set(failures.map(\.domain))
+        for domain in flagged where domain.openVerdict == .fail && !failing.contains(domain.domain) {
             guard let since = input.standings[domain.domain]?.notPassingSince?.sinceDate else { continue }
             let now = input.now.timeIntervalSince(since)
             let before = previous.timeIntervalSince(since)

@@ -270,6 +270,11 @@ public struct RunHistory: Sendable, Equatable {
         /// How many runs its verdict before the current one lasted (run after run up to this
         /// streak), when the kept runs say.
         public var previousVerdictRuns: Int? = nil
+        /// Its verdict before the current one, and how many sound runs the current one has
+        /// lasted (a run that did not check it carries it on): a verdict that changed in the
+        /// newest run, across such a run too, has `verdictRuns` 1.
+        public var previousVerdict: Verdict? = nil
+        public var verdictRuns = 1
     }
 
     /// What is kept of a domain between runs (run numbers count from 0, the oldest run).
@@ -283,6 +288,7 @@ public struct RunHistory: Sendable, Equatable {
         var recent: [Seen]
         /// How many runs its verdict before the current one lasted, when it had one.
         var previousRuns: Int? = nil
+        var previousVerdict: Verdict? = nil
     }
 
     /// A domain's verdict in one run.
@@ -353,6 +359,7 @@ public struct RunHistory: Sendable, Equatable {
             let continues = state.lastSeen == number - 1
             if !continues || state.verdict != domain.verdict {
                 state.previousRuns = continues ? number - state.verdictSince : nil
+                state.previousVerdict = continues ? state.verdict : nil
                 state.verdictSince = number
             }
             state.staleSince = isStale ? (continues ? state.staleSince ?? number : number) : nil
@@ -402,7 +409,8 @@ public struct RunHistory: Sendable, Equatable {
                         ? nil : streak(from: state.verdictSince),
                     changes: changes, flapping: changes >= flapping.changes,
                     cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed,
-                    previousVerdictRuns: state.previousRuns))
+                    previousVerdictRuns: state.previousRuns, previousVerdict: state.previousVerdict,
+                    verdictRuns: newest - state.verdictSince + 1))
         }
     }
 

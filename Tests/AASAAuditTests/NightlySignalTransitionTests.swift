@@ -94,10 +94,15 @@ import Testing
             previous: try roundTrip(previous.reports).map(DomainSnapshot.init), previousStartedAt: previous.startedAt,
             current: try roundTrip(current.reports).map(DomainSnapshot.init))
         let history = RunHistory(runs: nights.map(\.history))
-        let since = history.standings().first { $0.domain == domain }?.notPassingSince
+        let standing = history.standings().first { $0.domain == domain }
+        let since = standing?.notPassingSince
+        // The alert as the run builds it: from the changes and the history's standings.
         let alert = RunAlert(
             run: RunAlert.Run(startedAt: current.startedAt, folder: "f", report: "r", previousRunStartedAt: nil),
-            verdicts: current.summary.verdicts, changes: changes, flagged: current.flagged)
+            verdicts: current.summary.verdicts, changes: changes, flagged: current.flagged,
+            policy: RunAlert.PolicyInput(
+                policy: AlertPolicy(), standings: standing.map { [domain: $0] } ?? [:], now: current.startedAt,
+                previousRun: previous.startedAt))
         let summary =
             (changes.isEmpty ? "No changes since the last run.\n" : TerminalReport(colour: false).changes(changes))
             + TerminalReport(colour: false).runSummary(
@@ -159,10 +164,17 @@ import Testing
     }
 
     /// A night on which the domain was not checked breaks no streak and starts none: the history
-    /// carries a failure through it (three nights failing), and starts one the night it is seen.
+    /// carries a failure through it (three nights failing), and starts one the night it is seen;
+    /// a break or a recovery across it is heard (the changes compare with the night that did
+    /// not check it, and say nothing; the history's streaks do).
     @Test(arguments: [Kind.clean, .info, .warning, .error])
-    func aNightNotCheckedBetweenTwoKeepsTheStreaks(before: Kind) throws {
-        let signal = try Self.signal([before, .unchecked, .error])
-        #expect(signal.since?.runs == (before == .error ? 3 : 1))
+    func aNightNotCheckedBetweenTwoKeepsTheStreaksAndHidesNoChange(before: Kind) throws {
+        let broke = try Self.signal([before, .unchecked, .error])
+        #expect(broke.since?.runs == (before == .error ? 3 : 1))
+        #expect(broke.alert.failures.map(\.domain) == (before == .error ? [] : [Self.domain]))
+        let mended = try Self.signal([before, .unchecked, .clean])
+        let worse: Set<Kind> = [.warning, .error]
+        #expect(mended.alert.recoveries.map(\.domain) == (worse.contains(before) ? [Self.domain] : []))
+        #expect(mended.alert.failures.isEmpty && mended.alert.warnings.isEmpty)
     }
 }
