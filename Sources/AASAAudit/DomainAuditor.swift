@@ -27,7 +27,8 @@ public struct DomainAuditor: Sendable {
     }
 
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
-        async let cdnFetch = fetchCDN(target.domain)
+        // An Android-only domain (`ios:none`) has no copy at Apple's CDN to compare.
+        async let cdnFetch = target.expectsAASA ? fetchCDN(target.domain) : nil
         let files = AssociationFiles.audits(for: target.wants)
         let requests = files.map { $0.requests(domain: target.domain) }
         let plan = OriginFetchPlan(
@@ -80,9 +81,15 @@ public struct DomainAuditor: Sendable {
         }.first
         let expiring = CertificateExpiry.findings(
             fetches, host: target.domain, now: .now, warningDays: deviceView.certificateWarningDays)
+        // `ios:none`: no AASA is expected, so none is judged; only what keeps the host from
+        // answering at all (DNS, connection, TLS, time) is kept, the cause of everything else.
+        let aasaFindings =
+            target.expectsAASA
+            ? checked.findings
+            : checked.findings.filter { $0.location == .wellKnown && $0.code.definition.category == .transfer }
         let findings = acknowledgements.mark(
             FindingCauses.link(
-                validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings) + expiring)),
+                validation.severityPolicy.apply(aasaFindings + associations.flatMap(\.findings) + expiring)),
             domain: target.domain, at: .now)
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
@@ -91,6 +98,7 @@ public struct DomainAuditor: Sendable {
             entitlements: target.services.isEmpty ? nil : target.services)
         report.platform = platform
         report.labels = target.labels.isEmpty ? nil : target.labels
+        report.ios = target.expectsAASA ? nil : "none"
         report.certificateExpires = CertificateExpiry.earliest(fetches)?.certificateExpires
         for outcome in associations { report.associations.merge(outcome.records) }
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in

@@ -53,6 +53,9 @@ public struct DomainReport: Codable, Sendable, Equatable {
     public var certificateExpires: Date?
     /// Its `label:KEY=VALUE` tokens of domains.txt (`DomainLabels`); absent when it has none.
     public var labels: [String: String]?
+    /// `"none"` for a domain listed with `ios:none` (no AASA expected, none judged); absent
+    /// otherwise.
+    public var ios: String?
     /// The sections of the other association files it was audited for (`AssociationFiles.swift`),
     /// encoded at the top level of the record.
     public var associations = AssociationRecords()
@@ -74,7 +77,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case domain, inputLine, expectedAppIDs, verdict, fetches, appIDs, findings, entitlements, platform,
-            certificateExpires, labels
+            certificateExpires, labels, ios
     }
 
     public init(from decoder: any Decoder) throws {
@@ -90,6 +93,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
         platform = try container.decodeIfPresent(HostingPlatform.self, forKey: .platform)
         certificateExpires = try container.decodeIfPresent(Date.self, forKey: .certificateExpires)
         labels = try container.decodeIfPresent([String: String].self, forKey: .labels)
+        ios = try container.decodeIfPresent(String.self, forKey: .ios)
         associations = try AssociationRecords(from: decoder)
     }
 
@@ -106,6 +110,7 @@ public struct DomainReport: Codable, Sendable, Equatable {
         try container.encodeIfPresent(platform, forKey: .platform)
         try container.encodeIfPresent(certificateExpires, forKey: .certificateExpires)
         try container.encodeIfPresent(labels, forKey: .labels)
+        try container.encodeIfPresent(ios, forKey: .ios)
         try associations.encode(to: encoder)
     }
 }
@@ -125,6 +130,9 @@ public struct DomainTarget: Sendable, Equatable {
     public var wants: AssociationWants
     /// `label:KEY=VALUE` tokens (`DomainLabels`): whose it is, for routing alerts.
     public var labels: [String: String] = [:]
+    /// False for `ios:none`: the domain serves no AASA (an Android-only domain); its absence is
+    /// no failure, and its other association files are audited.
+    public var expectsAASA = true
 
     public init(
         domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = [],

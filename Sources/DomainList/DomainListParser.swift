@@ -32,7 +32,7 @@ public enum DomainListParser {
     /// What a problem is about: the unit of `maximumProblemsPerKind`.
     enum ProblemKind: CaseIterable {
         case notADomainsFile, lineTooLong, notUTF8, urlWithoutDomain, urlLine, urlSyntax, urlHost, tooManyURLs
-        case hostName, appID, tooManyAppIDs, duplicateDomain, androidApp, pastedForm, label
+        case hostName, appID, tooManyAppIDs, duplicateDomain, androidApp, pastedForm, label, iosToken
     }
 
     /// What the tokens after a line's domain say: app IDs, Android apps, labels; a bad token is
@@ -42,6 +42,8 @@ public enum DomainListParser {
         var androidApps: [AndroidApp] = []
         /// In the line's order; a key given twice keeps its first value.
         var labels: [(key: String, value: String)] = []
+        /// `ios:none`: no AASA is expected.
+        var noAASA = false
 
         init(_ tokens: some Sequence<String>, problem: (ProblemKind, String) -> Void) {
             for token in tokens {
@@ -51,6 +53,12 @@ public enum DomainListParser {
                     case .success(let app): androidApps.append(app)
                     case .failure(let error):
                         problem(.androidApp, "Android app \(error.reason); the domain is audited without it.")
+                    }
+                } else if lowered.hasPrefix("ios:") {
+                    if lowered == "ios:none" {
+                        noAASA = true
+                    } else {
+                        problem(.iosToken, "\(token.prefix(80)) is not ios:none, the one ios: token; it is ignored.")
                     }
                 } else if lowered.hasPrefix(DomainLabels.prefix) {
                     switch DomainLabels.parse(token.dropFirst(DomainLabels.prefix.count)) {
@@ -204,6 +212,7 @@ public enum DomainListParser {
                     targets.append(DomainTarget(domain: domain, expectedAppIDs: [], inputLine: lineNumber))
                 }
                 currentTarget = position
+                if read.noAASA { targets[position].expectsAASA = false }
                 for (key, value) in read.labels {
                     guard targets[position].labels[key] == nil else { continue }
                     guard targets[position].labels.count < DomainLabels.maximumPerDomain else {

@@ -1,6 +1,7 @@
 import AASAAudit
 import AASAFetch
 import AASAModel
+import DomainList
 import Foundation
 import TestSupport
 import Testing
@@ -57,6 +58,44 @@ import Testing
             "[" + String(repeating: " ", count: 140_000) + statement("com.example.app", [fingerprints[0]]) + "]"
         ),
     ]
+
+    /// An Android-only domain (`ios:none` in domains.txt): no AASA, a perfect assetlinks.json,
+    /// and it passes; without the token the missing AASA fails it. An unreachable host still
+    /// fails (issue 35, item 6).
+    @Test func anAndroidOnlyDomainPassesWithoutAnAASA() async throws {
+        let pki = try TestPKI()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let caFile = try pki.writeCACertificate(in: directory.url)
+        let server = try LoopbackServer(identity: try pki.issueServerIdentity(for: ["*.aasa.test"])) { _, path in
+            path == "/.well-known/assetlinks.json" ? .json(Self.good) : .status(404)
+        }
+        defer { server.shutdown() }
+        let parsed = DomainListParser.parse(
+            Array("good.aasa.test ios:none android:com.example.app\nplain.aasa.test android:com.example.app\n".utf8),
+            fileName: "domains.txt")
+        #expect(parsed.problems.isEmpty && parsed.targets.map(\.expectsAASA) == [false, true])
+        let fetcher = try Fetcher(
+            configuration: FetcherConfigurationBuilder.make(
+                timeout: 60, connectTo: [server.connectTo], caFile: caFile, concurrency: 4))
+        defer { fetcher.shutdown() }
+        let auditor = DomainAuditor(fetcher: fetcher, deviceView: DeviceViewSettings(cdnBase: TestWorld.cdnBase))
+        let androidOnly = await auditor.audit(parsed.targets[0]).report
+        #expect(androidOnly.verdict == .pass && androidOnly.findings.isEmpty, "\(androidOnly.findings)")
+        #expect(androidOnly.ios == "none" && !androidOnly.fetches.contains { $0.location == .cdn })
+        var both = parsed.targets[0]
+        both.domain = "plain.aasa.test"
+        both.expectsAASA = true
+        let expectingAASA = await auditor.audit(both).report
+        #expect(expectingAASA.verdict == .fail && expectingAASA.findings.contains { $0.code == .httpStatus })
+        // A host that cannot be reached is still a failure, with its cause.
+        var unreachable = parsed.targets[0]
+        unreachable.domain = "gone.aasa.invalid"
+        let gone = await auditor.audit(unreachable).report
+        // (Here its certificate is not for the name: any transfer failure at .well-known.)
+        let cause = try #require(gone.findings.first)
+        #expect(gone.verdict == .fail && cause.code.definition.category == .transfer && cause.location == .wellKnown)
+    }
 
     @Test func assetLinksAreAuditedBesideTheAASA() async throws {
         let world = try TestWorld()
