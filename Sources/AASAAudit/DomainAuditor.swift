@@ -27,7 +27,7 @@ public struct DomainAuditor: Sendable {
     }
 
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
-        // An Android-only domain (`ios:none`) has no copy at Apple's CDN to compare.
+        // A domain without an AASA (`ios:none`) has no copy at Apple's CDN to compare.
         async let cdnFetch = target.expectsAASA ? fetchCDN(target.domain) : nil
         let files = AssociationFiles.audits(for: target.wants)
         let requests = files.map { $0.requests(domain: target.domain) }

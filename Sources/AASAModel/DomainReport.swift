@@ -130,7 +130,7 @@ public struct DomainTarget: Sendable, Equatable {
     public var wants: AssociationWants
     /// `label:KEY=VALUE` tokens (`DomainLabels`): whose it is, for routing alerts.
     public var labels: [String: String] = [:]
-    /// False for `ios:none`: the domain serves no AASA (an Android-only domain); its absence is
+    /// False for `ios:none`: the domain serves no AASA (it serves only the other association files); its absence is
     /// no failure, and its other association files are audited.
     public var expectsAASA = true
 
