@@ -23,6 +23,14 @@ struct HTMLEscaping: MustacheContentType {
     }
 
     static func escape(_ text: String) -> String {
+        // Controls from a server or a file (NUL, ESC, BEL, bidi overrides) made visible, as in
+        // every output (`ControlCharacters`); line breaks and tabs are text here. Bytes that
+        // start no such character skip the scalar pass.
+        let text =
+            text.utf8.contains(where: mayStartControl)
+            ? ControlCharacters.replacing(
+                text, keep: { $0 == "\t" || $0 == "\n" || $0 == "\r" }, with: ControlCharacters.visible)
+            : text
         guard text.utf8.contains(where: { replacement(for: $0) != nil }) else { return text }
         var escaped: [UInt8] = []
         escaped.reserveCapacity(text.utf8.count + 32)
@@ -34,6 +42,16 @@ struct HTMLEscaping: MustacheContentType {
             }
         }
         return String(decoding: escaped, as: UTF8.self)
+    }
+
+    /// A byte that is, or starts the UTF-8 of, a character `ControlCharacters` cleans: C0 but
+    /// tab and line breaks, DEL, and the lead bytes of C1 (C2), U+061C (D8) and the bidi and
+    /// separator marks (E2).
+    private static func mayStartControl(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0..<9, 11, 12, 14..<0x20, 0x7F, 0xC2, 0xD8, 0xE2: true
+        default: false
+        }
     }
 
     /// All five are ASCII, and UTF-8 never uses an ASCII byte inside a multi-byte sequence.

@@ -63,10 +63,11 @@ public enum LintLineFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// GitHub's escaping of a command's message.
+    /// GitHub's escaping of a command's message, after the file's controls are made visible
+    /// (a raw ESC or OSC sequence would drive the log viewer; a NUL would cut the line).
     static func data(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        ControlCharacters.replacing(text, keep: { $0 == "\n" }, with: ControlCharacters.visible)
+            .replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\n", with: "%0A")
     }
 
     /// GitHub's escaping of a command's property value.

@@ -117,10 +117,24 @@ public enum MetricsReport {
             + notificationAttempts.header + notificationAttempts.sample(Double(attempts))
     }
 
+    /// The exposition format's escapes (backslash, quote, line feed), by scalar (CR LF is one
+    /// Character); other controls, which it has no escape for, become U+FFFD.
     static func escapeLabelValue(_ value: String) -> String {
-        guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
-        return value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
+        guard value.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\"" || ControlCharacters.isControl($0) })
+        else {
+            return value
+        }
+        var escaped = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            case _ where ControlCharacters.isControl(scalar): escaped += "\u{FFFD}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     static func escapeHelp(_ text: String) -> String {

@@ -310,26 +310,7 @@ public struct TerminalReport: Sendable {
     }
 
     public static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: Self.isControl) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if Self.isControl(scalar) {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// C0 and C1 controls, DEL, and the characters that reorder or hide text on a terminal:
-    /// bidirectional embeddings, overrides, isolates and marks, and the line and paragraph
-    /// separators.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        ControlCharacters.visible(text)
     }
 }
 

@@ -133,6 +133,18 @@ import Testing
                 "&quot;\u{301} onmouseover=alert(3) x=&quot;\u{301}&lt;\u{301}script&gt;&#39;\u{301}&amp;\u{301}"))
     }
 
+    /// NUL, ESC, BEL and bidi overrides from a server are made visible, as in every output;
+    /// line breaks and tabs of a served file stay text (issue 36, item 14).
+    @Test func showsControlsFromServersVisibly() {
+        let hostile = "a\u{0}b\u{1B}[2Jc\u{7}d\u{202E}e"
+        let files = [[ServedFileDisplay(location: .wellKnown, sha256: "ab", content: .text("{\n\t\"k\": 1\n}"))]]
+        let text = page(domains: [Samples.domain("example.com", text: hostile)], files: files)
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && ![9, 10, 13].contains($0.value) })
+        #expect(!text.unicodeScalars.contains { $0.value == 0x202E })
+        #expect(text.contains(#"a\u{0}b\u{1b}[2Jc\u{7}d\u{202e}e"#))
+        #expect(text.contains("{\n\t&quot;k&quot;: 1\n}"))
+    }
+
     @Test func leavesTextWithoutMarkupAsItIs() {
         let plain = "café – ✓ 日本語 👩🏽‍💻 e\u{301}"
         let text = page(domains: [Samples.domain("example.com", text: plain)], files: [[]])
