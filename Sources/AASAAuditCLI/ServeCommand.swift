@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAFetch
 import AASAServe
 import ArgumentParser
 import Foundation
@@ -30,7 +31,8 @@ struct ServeCommand: AsyncParsableCommand {
     var tokenFile: String?
     @Option(
         help: ArgumentHelp(
-            "The reverse proxy's address: its X-Forwarded-For names the client (repeatable).", valueName: "address"))
+            "The reverse proxy's address or range (CIDR): its X-Forwarded-For names the client (repeatable).",
+            valueName: "address"))
     var trustedProxy: [String] = []
     @Option(help: ArgumentHelp("Seconds SIGTERM waits for running checks.", valueName: "seconds"))
     var drainSeconds = 20.0
@@ -45,6 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1000).contains(maxChecks) else { throw ValidationError("--max-checks must be from 1 to 1000.") }
         guard (0...100_000).contains(checksPerMinute) else {
             throw ValidationError("--checks-per-minute must be from 0 to 100000.")
+        }
+        for proxy in trustedProxy where IPNetwork(proxy) == nil {
+            throw ValidationError(
+                "--trusted-proxy '\(proxy)' is not an address or CIDR range, e.g. 10.0.0.5 or 10.0.0.0/24.")
         }
         guard drainSeconds >= 0, drainSeconds <= 600 else {
             throw ValidationError("--drain-seconds must be from 0 to 600.")
@@ -62,7 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maximumChecks = maxChecks
         settings.checksPerMinute = Double(checksPerMinute)
         settings.checkBurst = max(1, Double(checksPerMinute) / 4)
-        settings.trustedProxies = Set(trustedProxy)
+        settings.trustedProxies = trustedProxy.compactMap(IPNetwork.init)
         settings.drainSeconds = drainSeconds
         if let tokenFile { settings.token = try ServeToken.read(tokenFile) }
         try await ServeRun.run(settings, console: console)

@@ -138,19 +138,21 @@ public final class HTTPServer: Sendable {
     }
 
     private func serve(_ connection: Connection, number: Int) async {
-        let peer = connection.channel.remoteAddress?.ipAddress ?? "-"
+        let peer = connection.channel.remoteAddress?.ipAddress.flatMap { ClientAddress($0) }
         do {
             try await answer(connection, number: number, peer: peer)
         } catch let error as HTTPParserError {
             // NIO answered 400 and closed the connection: the log still gets its line.
             app.counters.answered(400)
-            log("\(Date.now.formatted(.iso8601)) \(peer) - - 400 0 - (request not parsed: \(error))")
+            log(
+                "\(Date.now.formatted(.iso8601)) \(peer?.description ?? "-") - - 400 0 - (request not parsed: \(error))"
+            )
         } catch {
             // The client went away, or the drain's time was up.
         }
     }
 
-    private func answer(_ connection: Connection, number: Int, peer: String) async throws {
+    private func answer(_ connection: Connection, number: Int, peer: ClientAddress?) async throws {
         try await connection.executeThenClose { inbound, _ in
             var head: HTTPRequestHead?
             var bodyBytes = 0
@@ -165,7 +167,7 @@ public final class HTTPServer: Sendable {
                     guard bodyBytes <= 64 << 10, let current = head else {
                         try await write(
                             app.problem(413, "Requests here have no body."), head: head, to: connection.channel,
-                            keepAlive: false, client: peer, started: .now)
+                            keepAlive: false, client: peer?.description ?? "-", started: .now)
                         return
                     }
                     head = current
@@ -173,29 +175,22 @@ public final class HTTPServer: Sendable {
                     guard let request = head else { continue }
                     head = nil
                     let started = ContinuousClock.now
-                    let client = clientAddress(peer: peer, headers: request.headers)
+                    let client = ClientAddress.of(
+                        peer: peer, forwardedFor: request.headers["x-forwarded-for"], trusting: settings.trustedProxies)
                     let route = Route.route(method: request.method.rawValue, target: request.uri)
                     let response = await app.respond(
                         ServeRequest(
-                            route: route, client: client, authorization: request.headers.first(name: "authorization")))
+                            route: route, client: client?.limitKey ?? "-",
+                            authorization: request.headers.first(name: "authorization")))
                     let draining = setBusy(number, false)
                     let keepAlive = request.isKeepAlive && !draining
                     try await write(
-                        response, head: request, to: connection.channel, keepAlive: keepAlive, client: client,
-                        started: started)
+                        response, head: request, to: connection.channel, keepAlive: keepAlive,
+                        client: client?.description ?? "-", started: started)
                     if !keepAlive { return }
                 }
             }
         }
-    }
-
-    /// The client: the peer, or behind a trusted proxy the last address it forwarded for.
-    func clientAddress(peer: String, headers: HTTPHeaders) -> String {
-        guard settings.trustedProxies.contains(peer), let forwarded = headers["x-forwarded-for"].last else {
-            return peer
-        }
-        let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) ?? ""
-        return last.isEmpty || last.count > 64 ? peer : last
     }
 
     private func write(

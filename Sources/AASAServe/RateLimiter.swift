@@ -1,7 +1,7 @@
-/// A per-client limit on checks: a token bucket per client address, refilled at `perMinute`
-/// tokens a minute up to `burst`. Pure: the time is given. The table is bounded: past
-/// `maximumClients`, the clients whose buckets are full again (idle long enough) are forgotten,
-/// and when none is, the new client is refused rather than the table grown.
+/// A per-client limit on checks: a token bucket per client (`ClientAddress.limitKey`), refilled
+/// at `perMinute` tokens a minute up to `burst`. Pure: the time is given. The table is bounded:
+/// past `maximumClients`, the least recently seen tenth is forgotten (so made-up identities can
+/// neither grow it nor lock new clients out; checks in flight are capped apart).
 public struct RateLimiter: Sendable {
     public var perMinute: Double
     public var burst: Double
@@ -32,19 +32,19 @@ public struct RateLimiter: Sendable {
             buckets[client] = bucket
             return (1 - bucket.tokens) / rate
         }
-        if buckets[client] == nil, buckets.count >= maximumClients {
-            forgetIdle(now: now)
-            if buckets.count >= maximumClients { return 60 / perMinute }
-        }
+        if buckets[client] == nil, buckets.count >= maximumClients { forgetLeastRecent() }
         bucket.tokens -= 1
         buckets[client] = bucket
         return nil
     }
 
-    /// Clients whose buckets have refilled: forgetting them changes nothing.
-    private mutating func forgetIdle(now: Double) {
-        let rate = perMinute / 60
-        buckets = buckets.filter { $0.value.tokens + (now - $0.value.updated) * rate < burst }
+    /// The least recently seen tenth of the clients (at least one): one sort per tenth of the
+    /// table, so a flood of new identities costs O(log n) each.
+    private mutating func forgetLeastRecent() {
+        let count = max(1, buckets.count / 10)
+        for (client, _) in buckets.sorted(by: { $0.value.updated < $1.value.updated }).prefix(count) {
+            buckets[client] = nil
+        }
     }
 
     public var clientCount: Int { buckets.count }

@@ -28,9 +28,9 @@ public struct ServeSettings: Sendable {
     public var idleSeconds: Int64 = 15
     /// How long SIGTERM waits for in-flight checks before the server stops.
     public var drainSeconds = 20.0
-    /// Trust `X-Forwarded-For` from these addresses (the reverse proxy in front): its last
-    /// address is then the client's, for rate limits and the log.
-    public var trustedProxies: Set<String> = []
+    /// Trust `X-Forwarded-For` from these addresses or ranges (the reverse proxy in front): its
+    /// last address, when it parses as one, is then the client's, for rate limits and the log.
+    public var trustedProxies: [IPNetwork] = []
     public var tool: ToolInfo
 
     public init(output: String, fetcher: FetcherConfiguration, tool: ToolInfo) {

@@ -91,6 +91,22 @@ import Testing
         #expect(try await serve.get("/api/v1/check").status == 400)
     }
 
+    /// Behind a trusted proxy (a CIDR range, matched by address), the forwarded client is logged
+    /// as a parsed address; a forged value is not believed, and never reaches the log raw.
+    @Test func forwardedClientsAreParsedBeforeTheyAreLoggedOrCounted() async throws {
+        let world = try TestWorld()
+        var proxied = settings(world)
+        proxied.trustedProxies = [try #require(IPNetwork("127.0.0.0/8"))]
+        let serve = try await Running(proxied)
+        defer { Task { await serve.stop() } }
+        #expect(try await serve.get("/healthz", headers: ["X-Forwarded-For": "10.1.1.1, 198.51.100.4"]).status == 200)
+        #expect(
+            try await serve.get("/healthz", headers: ["X-Forwarded-For": "1.2.3.4 GET /admin 200 0 1ms"]).status == 200)
+        let lines = serve.log.lines.withLock { $0 }
+        #expect(lines.count == 2 && lines[0].contains(" 198.51.100.4 GET /healthz 200 "), "\(lines)")
+        #expect(lines[1].contains(" 127.0.0.1 GET /healthz 200 ") && !lines[1].contains("/admin"), "\(lines)")
+    }
+
     /// One count of a run's findings: `serve`'s `/metrics` prints the run's families as the
     /// run's `--metrics` file has them, findings by the severity the run gave them (a team's
     /// `--severity`, a note at the root), not the catalog's (issue 35, item 8).
