@@ -24,8 +24,8 @@ public final class HTTPServer: Sendable {
         var listener: (any Channel)?
         var draining = false
         var nextConnection = 0
-        /// Open connections, and whether each is answering a request now.
-        var connections: [Int: (channel: any Channel, busy: Bool)] = [:]
+        /// Open connections, whether each is answering a request now, and its client's key.
+        var connections: [Int: (channel: any Channel, busy: Bool, key: String?)] = [:]
     }
 
     public init(app: ServeApp, settings: ServeSettings, log: @escaping @Sendable (String) -> Void) {
@@ -62,6 +62,8 @@ public final class HTTPServer: Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // A client that shuts its side after the request (`nc -N`) still gets the answer.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture { try self.arrive(channel) }
             }
@@ -94,9 +96,14 @@ public final class HTTPServer: Sendable {
         }
         do {
             let handlers = channel.pipeline.syncOperations
+            let deadline = RequestDeadline(seconds: settings.requestSeconds)
             try handlers.addHandler(IdleStateHandler(readTimeout: .seconds(settings.idleSeconds)))
-            try handlers.addHandler(IdleCloser())
+            try handlers.addHandler(IdleCloser { [weak self] in self?.isAnswering(number) ?? false })
+            try handlers.addHandler(RequestDeadline.RequestStart(deadline))
             try handlers.configureHTTPServerPipeline(withErrorHandling: true)
+            // The request's end watched right after the decoder, before pipelined requests wait.
+            let decoder = try handlers.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try handlers.addHandler(RequestDeadline.RequestEnd(deadline), position: .after(decoder.handler))
             return .admitted(try Connection(wrappingChannelSynchronously: channel), number: number)
         } catch {
             state.withLock { _ = $0.connections.removeValue(forKey: number) }
@@ -122,12 +129,27 @@ public final class HTTPServer: Sendable {
     }
 
     private func admit(_ channel: any Channel) -> Int? {
-        state.withLock { state in
+        // Per address (a trusted proxy's aside: its connections are many clients').
+        let peer = channel.remoteAddress?.ipAddress.flatMap { ClientAddress($0) }
+        let key = peer.flatMap { peer in
+            settings.trustedProxies.contains { $0.contains(peer.address) } ? nil : peer.limitKey
+        }
+        return state.withLock { state in
             guard !state.draining, state.connections.count < settings.maximumConnections else { return nil }
+            if let key,
+                state.connections.values.lazy.filter({ $0.key == key }).count >= settings.maximumConnectionsPerAddress
+            {
+                return nil
+            }
             state.nextConnection += 1
-            state.connections[state.nextConnection] = (channel, false)
+            state.connections[state.nextConnection] = (channel, false, key)
             return state.nextConnection
         }
+    }
+
+    /// Whether the connection is answering a request now (its idle timer does not count then).
+    private func isAnswering(_ number: Int) -> Bool {
+        state.withLock { $0.connections[number]?.busy ?? false }
     }
 
     private func setBusy(_ number: Int, _ busy: Bool) -> Bool {
@@ -275,18 +297,5 @@ public final class HTTPServer: Sendable {
             }
         }
         return target.utf8.count > 300 ? out + "…" : out
-    }
-}
-
-/// Closes a connection that sent nothing for the idle time.
-final class IdleCloser: ChannelInboundHandler, Sendable {
-    typealias InboundIn = NIOAny
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent {
-            context.close(promise: nil)
-        } else {
-            context.fireUserInboundEventTriggered(event)
-        }
     }
 }

@@ -24,8 +24,14 @@ public struct ServeSettings: Sendable {
     public var token: String?
     /// Connections at once; more are closed on arrival.
     public var maximumConnections = 512
-    /// A connection that sends nothing for this long is closed.
+    /// Connections from one client address at once (a trusted proxy's are not counted); more
+    /// are closed on arrival.
+    public var maximumConnectionsPerAddress = 64
+    /// A connection that sends nothing for this long, and is not answering, is closed.
     public var idleSeconds: Int64 = 15
+    /// A request must arrive whole (head and body) within this long of its first byte, however
+    /// slowly its bytes come (slowloris); else the connection is closed.
+    public var requestSeconds: Int64 = 10
     /// How long SIGTERM waits for in-flight checks before the server stops.
     public var drainSeconds = 20.0
     /// Trust `X-Forwarded-For` from these addresses or ranges (the reverse proxy in front): its
