@@ -111,7 +111,7 @@ aasa-audit serve --out /var/lib/aasa-audit/reports --listen 127.0.0.1:18080 > /r
 serve_pid=\$!
 # A request with bash's /dev/tcp (this script is sh; the root has no curl).
 get() {
-  bash -c 'exec 3<>/dev/tcp/127.0.0.1/18080; printf "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" "\$0" >&3; cat <&3' "\$1"
+  bash -c 'exec 3<>/dev/tcp/127.0.0.1/18080; printf "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" "\$0" >&3; cat <&3' "\$1"
 }
 for attempt in \$(seq 50); do (get /healthz | grep -q '^ok') 2>/dev/null && break; sleep 0.1; done
 get /healthz | head -1

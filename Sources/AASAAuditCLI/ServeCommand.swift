@@ -34,6 +34,11 @@ struct ServeCommand: AsyncParsableCommand {
             "The reverse proxy's address or range (CIDR): its X-Forwarded-For names the client (repeatable).",
             valueName: "address"))
     var trustedProxy: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "A host name this server answers to (the Host header; repeatable): others get 421, against DNS rebinding. Default: the loopback names on a loopback --listen, any name elsewhere.",
+            valueName: "name"))
+    var serverName: [String] = []
     @Option(help: ArgumentHelp("Seconds SIGTERM waits for running checks.", valueName: "seconds"))
     var drainSeconds = 20.0
     @OptionGroup var validation: ValidationOptionGroup
@@ -70,6 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.checkBurst = max(1, Double(checksPerMinute) / 4)
         settings.trustedProxies = trustedProxy.compactMap(IPNetwork.init)
         settings.drainSeconds = drainSeconds
+        settings.serverNames = serverName
         if let tokenFile { settings.token = try ServeToken.read(tokenFile) }
         try await ServeRun.run(settings, console: console)
     }

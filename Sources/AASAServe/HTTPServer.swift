@@ -203,7 +203,8 @@ public final class HTTPServer: Sendable {
                     let response = await app.respond(
                         ServeRequest(
                             route: route, client: client?.limitKey ?? "-",
-                            authorization: request.headers.first(name: "authorization")))
+                            authorization: request.headers.first(name: "authorization"),
+                            host: request.headers.first(name: "host")))
                     let draining = setBusy(number, false)
                     let keepAlive = request.isKeepAlive && !draining
                     try await write(

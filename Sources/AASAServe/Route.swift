@@ -19,6 +19,20 @@ public enum Route: Equatable, Sendable {
     /// An answer without work: 400, 404, 405 or 414, and why.
     case refused(status: Int, reason: String)
 
+    /// Whether the route needs the token (`--token-file`), when one is set: the API, the
+    /// metrics, every path that serves the same data as JSON (`/latest.json`, `/history.json`,
+    /// a run's `report.json`), and every path that runs a check (`/check?domain=`). The pages
+    /// for people (the history page, the reports' HTML, the empty form) and the health check
+    /// stay open.
+    public var needsToken: Bool {
+        switch self {
+        case .apiCheck, .apiLatest, .apiRuns, .apiHistory, .metrics: true
+        case .checkPage(let query): query != nil
+        case .outputFile(_, let file): file.hasSuffix(".json")
+        case .historyPage, .health, .refused: false
+        }
+    }
+
     /// The longest request target taken (path and query); a longer one is 414.
     public static let maximumTargetBytes = 4096
 

@@ -47,11 +47,14 @@ public struct ServeRequest: Sendable {
     public var route: Route
     public var client: String
     public var authorization: String?
+    /// The `Host` header, when the request had one.
+    public var host: String?
 
-    public init(route: Route, client: String, authorization: String? = nil) {
+    public init(route: Route, client: String, authorization: String? = nil, host: String? = nil) {
         self.route = route
         self.client = client
         self.authorization = authorization
+        self.host = host
     }
 }
 
@@ -74,6 +77,30 @@ public final class ServeApp: Sendable {
         let fetcher = try DomainCheck.sharedFetcher(settings.fetcher)
         auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
         limiter = Mutex(RateLimiter(perMinute: settings.checksPerMinute, burst: settings.checkBurst))
+        failedTokens = Mutex(RateLimiter(perMinute: Self.failedTokensPerMinute, burst: Self.failedTokensPerMinute))
+    }
+
+    /// Wrong or missing tokens a client may send a minute; more are answered 429 unread.
+    static let failedTokensPerMinute = 10.0
+    private let failedTokens: Mutex<RateLimiter>
+
+    /// The names this server answers to (`Host`, without its port): `--server-name`, or on a
+    /// loopback address the loopback names, so that a page a teammate's browser opens elsewhere
+    /// cannot reach it through DNS rebinding. Nil: any.
+    var allowedHosts: Set<String>? {
+        if !settings.serverNames.isEmpty { return Set(settings.serverNames.map { $0.lowercased() }) }
+        guard ServeSettings.isLoopback(settings.host) else { return nil }
+        return ["localhost", "127.0.0.1", "[::1]", "::1"]
+    }
+
+    /// 421 for a request whose `Host` is not one of `allowedHosts` (the health check aside: a
+    /// load balancer may name the server by its address).
+    private func misdirected(_ request: ServeRequest) -> ServeResponse? {
+        if case .health = request.route { return nil }
+        guard let allowed = allowedHosts, !allowed.contains(ServeSettings.hostName(request.host ?? "")) else {
+            return nil
+        }
+        return problem(421, "This server does not answer for that host name (see --server-name).")
     }
 
     public func shutdown() {
@@ -84,6 +111,8 @@ public final class ServeApp: Sendable {
     public var activeChecks: Int { checksInFlight.withLock { $0 } }
 
     public func respond(_ request: ServeRequest) async -> ServeResponse {
+        if let refusal = misdirected(request) { return refusal }
+        if request.route.needsToken, let refusal = unauthorized(request) { return refusal }
         switch request.route {
         case .refused(let status, let reason):
             return problem(status, reason)
@@ -97,7 +126,6 @@ public final class ServeApp: Sendable {
         case .outputFile(let run, let file):
             return outputFile(run: run, file: file)
         case .apiCheck, .apiLatest, .apiRuns, .apiHistory, .metrics:
-            if let refusal = unauthorized(request) { return refusal }
             return await api(request)
         }
     }
@@ -278,7 +306,15 @@ public final class ServeApp: Sendable {
             value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)) : nil
         }
         if let given, Self.sameBytes(Array(given.utf8), Array(token.utf8)) { return nil }
-        var response = problem(401, "This API needs Authorization: Bearer TOKEN (the server's --token-file).")
+        // Failed attempts are limited per client: guessing costs a minute per ten tries.
+        let elapsed = started.duration(to: .now).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        if let wait = failedTokens.withLock({ $0.take(request.client, now: seconds) }) {
+            var response = problem(429, "Too many requests without the right token: try again later.")
+            response.headers.append(("Retry-After", String(Int(wait.rounded(.up)))))
+            return response
+        }
+        var response = problem(401, "This path needs Authorization: Bearer TOKEN (the server's --token-file).")
         response.headers.append(("WWW-Authenticate", "Bearer"))
         return response
     }

@@ -46,13 +46,21 @@ public struct ServeError: UserFacingError {
 
 /// `--token-file`: one line, the token.
 public enum ServeToken {
+    public static let minimumTokenLength = 32
+
     public static func read(_ path: String) throws(ServeError) -> String {
         let token: String?
         do { token = try SecretFile.read(path, option: "--token-file") } catch {
             throw ServeError(message: error.message)
         }
-        guard let token, token.count >= 16, !token.contains(where: \.isWhitespace) else {
-            throw ServeError(message: "--token-file \(path) must hold one token of at least 16 characters.")
+        // A token anyone could guess is no token: long, and not a word or a repeated character.
+        guard let token, token.count >= minimumTokenLength, Set(token).count >= 10,
+            !token.contains(where: \.isWhitespace)
+        else {
+            throw ServeError(
+                message:
+                    "--token-file \(path) must hold one token of at least \(minimumTokenLength) characters, 10 of them different (e.g. `openssl rand -hex 32`)."
+            )
         }
         return token
     }

@@ -2,6 +2,7 @@ import AASAAudit
 import AASAChecks
 import AASAFetch
 import AASAModel
+import Foundation
 
 /// What `serve` is started with.
 public struct ServeSettings: Sendable {
@@ -38,6 +39,20 @@ public struct ServeSettings: Sendable {
     /// last address, when it parses as one, is then the client's, for rate limits and the log.
     public var trustedProxies: [IPNetwork] = []
     public var tool: ToolInfo
+    /// `--server-name`: the host names this server answers to (the `Host` header, its port
+    /// aside); empty: the loopback names on a loopback address, any elsewhere.
+    public var serverNames: [String] = []
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// A `Host` header's name, lower case, without its port: `[::1]:8080` → `[::1]`.
+    static func hostName(_ header: String) -> String {
+        let value = header.trimmingCharacters(in: .whitespaces).lowercased()
+        if value.hasPrefix("["), let end = value.firstIndex(of: "]") { return String(value[...end]) }
+        return String(value.split(separator: ":", maxSplits: 1).first ?? "")
+    }
 
     public init(output: String, fetcher: FetcherConfiguration, tool: ToolInfo) {
         self.output = output

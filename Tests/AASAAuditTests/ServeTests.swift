@@ -211,7 +211,8 @@ import Testing
         var requests: [UInt8] = []
         for number in 0..<10_000 {
             let close = number == 9_999 ? "Connection: close\r\n" : ""
-            requests += Array("GET /api/v1/check?domain=good.aasa.test HTTP/1.1\r\nHost: x\r\n\(close)\r\n".utf8)
+            requests += Array(
+                "GET /api/v1/check?domain=good.aasa.test HTTP/1.1\r\nHost: 127.0.0.1\r\n\(close)\r\n".utf8)
         }
         let raw = try await HTTPTestClient.exchange(port: serve.port, requests, timeout: 60)
         let answers = HTTPTestClient.parseAll(raw)
@@ -445,6 +446,41 @@ import Testing
         // The pages are for people on the intranet; the health check for the load balancer.
         #expect(try await serve.get("/check").status == 200)
         #expect(try await serve.get("/healthz").status == 200)
+        // The token's scope is every path that serves the API's data or runs a check (issue 36,
+        // item 12): the same bytes are not open under another name.
+        for path in [
+            "/latest.json", "/history.json", "/check?domain=good.aasa.test", "/2026-11-22T031500Z/report.json",
+        ] {
+            #expect(try await serve.get(path).status == 401, "\(path)")
+        }
+        #expect(try await serve.get("/").status == 200)
+    }
+
+    /// Guessing the token is limited per client, a weak token is refused at start, and a Host
+    /// that is not the server's is 421 on a loopback listener (DNS rebinding).
+    @Test func guessesAreLimitedWeakTokensRefusedAndForeignHostsMisdirected() async throws {
+        let world = try TestWorld()
+        var guarded = settings(world)
+        guarded.token = "0123456789abcdef0123456789abcdef"
+        let serve = try await Running(guarded)
+        defer { Task { await serve.stop() } }
+        var statuses: [Int] = []
+        for attempt in 0..<12 {
+            statuses.append(
+                try await serve.get("/metrics", headers: ["Authorization": "Bearer guess-\(attempt)"]).status)
+        }
+        #expect(
+            statuses.prefix(10).allSatisfy { $0 == 401 } && statuses.suffix(2).allSatisfy { $0 == 429 }, "\(statuses)")
+        #expect(try await serve.get("/", headers: ["Host": "rebound.attacker.example"]).status == 421)
+        #expect(try await serve.get("/", headers: ["Host": "localhost:8080"]).status == 200)
+        #expect(try await serve.get("/healthz", headers: ["Host": "10.0.0.5"]).status == 200)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for weak in ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "short-but-varied-123"] {
+            let file = directory.url.appendingPathComponent("token")
+            try weak.write(to: file, atomically: true, encoding: .utf8)
+            #expect(throws: ServeError.self) { try ServeToken.read(file.path) }
+        }
     }
 
     /// Stopping (SIGTERM) closes the listener; a check in flight finishes and is answered.

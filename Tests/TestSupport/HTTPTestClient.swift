@@ -19,7 +19,9 @@ public enum HTTPTestClient {
     public static func get(
         port: Int, _ target: String, headers: [String: String] = [:], method: String = "GET"
     ) async throws -> Response {
-        var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        // Host: 127.0.0.1 unless the caller names another.
+        let host = headers.keys.contains { $0.lowercased() == "host" } ? "" : "Host: 127.0.0.1\r\n"
+        var request = "\(method) \(target) HTTP/1.1\r\n\(host)Connection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         let raw = try await exchange(port: port, Array((request + "\r\n").utf8))
         return try parse(raw)
