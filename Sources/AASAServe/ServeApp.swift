@@ -78,11 +78,14 @@ public final class ServeApp: Sendable {
         auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
         limiter = Mutex(RateLimiter(perMinute: settings.checksPerMinute, burst: settings.checkBurst))
         failedTokens = Mutex(RateLimiter(perMinute: Self.failedTokensPerMinute, burst: Self.failedTokensPerMinute))
+        historyCache = HistoryCache(output: settings.output, runsList: Self.runsList)
     }
 
     /// Wrong or missing tokens a client may send a minute; more are answered 429 unread.
     static let failedTokensPerMinute = 10.0
     private let failedTokens: Mutex<RateLimiter>
+    /// The history's answers, kept for the file they were made from.
+    let historyCache: HistoryCache
 
     /// The names this server answers to (`Host`, without its port): `--server-name`, or on a
     /// loopback address the loopback names, so that a page a teammate's browser opens elsewhere
@@ -134,8 +137,8 @@ public final class ServeApp: Sendable {
         switch request.route {
         case .apiCheck(let query): return await apiCheck(query, client: request.client)
         case .apiLatest: return outputFile(run: nil, file: "latest.json")
-        case .apiRuns: return runs()
-        case .apiHistory(let domain): return history(domain)
+        case .apiRuns: return await runs()
+        case .apiHistory(let domain): return await history(domain)
         case .metrics: return metrics()
         default: return problem(404, "Nothing is served at this path.")
         }
@@ -264,27 +267,34 @@ public final class ServeApp: Sendable {
             body: .file(open))
     }
 
-    private func runs() -> ServeResponse {
-        do {
-            let fleet = try HistoryQuery.fleet(output: settings.output)
-            let runs = fleet.runs.map { run in
-                ServeRunRecord(
-                    run: run.run, startedAt: run.startedAt, verdicts: run.verdicts,
-                    report: "/\(run.run)/report.json", page: "/\(run.run)/report.html")
-            }
-            return json(ServeRunsRecord(runs: runs))
-        } catch {
-            return problem(404, error.message)
+    private func runs() async -> ServeResponse {
+        switch await historyCache.fleetAnswers() {
+        case .success(let answers): return ServeResponse(status: 200, type: "application/json", bytes: answers.runs)
+        case .failure(let error): return problem(404, error.message)
         }
     }
 
-    private func history(_ domain: String?) -> ServeResponse {
-        do {
-            if let domain { return json(try HistoryQuery.timeline(of: domain, output: settings.output)) }
-            return json(try HistoryQuery.fleet(output: settings.output))
-        } catch {
-            return problem(404, error.message)
+    private func history(_ domain: String?) async -> ServeResponse {
+        let answer: HistoryCache.Answer
+        if let domain {
+            answer = await historyCache.timeline(domain)
+        } else {
+            answer = await historyCache.fleetAnswers().map(\.record)
         }
+        switch answer {
+        case .success(let bytes): return ServeResponse(status: 200, type: "application/json", bytes: bytes)
+        case .failure(let error): return problem(404, error.message)
+        }
+    }
+
+    /// `/api/v1/runs`' list of a fleet's record.
+    static func runsList(_ fleet: FleetHistoryRecord) -> any Encodable {
+        ServeRunsRecord(
+            runs: fleet.runs.map { run in
+                ServeRunRecord(
+                    run: run.run, startedAt: run.startedAt, verdicts: run.verdicts,
+                    report: "/\(run.run)/report.json", page: "/\(run.run)/report.html")
+            })
     }
 
     // MARK: Metrics

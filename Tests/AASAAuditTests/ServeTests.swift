@@ -91,6 +91,46 @@ import Testing
         #expect(try await serve.get("/api/v1/check").status == 400)
     }
 
+    /// The history's answers are made once per file (issue 36, item 4): while history.json is the
+    /// same file (device, inode, size, modification time) it is not read again, even when its
+    /// bytes are made unreadable behind the server's back; a new run's history is read anew.
+    @Test func theHistoryIsDecodedOncePerFile() async throws {
+        let world = try TestWorld()
+        let out = world.directory.url.appendingPathComponent("reports")
+        let audit = world.auditSettings(out: out)
+        _ = try await AuditRun.run(
+            targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [], settings: audit)
+        let serve = try await Running(settings(world, out: out))
+        defer { Task { await serve.stop() } }
+        let first = try await serve.get("/api/v1/runs")
+        let fleet = try await serve.get("/api/v1/history")
+        let timeline = try await serve.get("/api/v1/history?domain=good.aasa.test")
+        #expect(first.status == 200 && fleet.status == 200 && timeline.status == 200)
+        // The same file, a domain's name changed in place (as valid a history, of the same
+        // size), its times put back: an answer read anew would name the other domain.
+        let file = out.appendingPathComponent("history.json")
+        var status = stat()
+        #expect(lstat(file.path, &status) == 0)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let changed = text.replacingOccurrences(of: "good.aasa.test", with: "gooe.aasa.test")
+        #expect(changed != text && changed.utf8.count == Int(status.st_size))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.write(contentsOf: Data(changed.utf8))
+        try handle.close()
+        var times = [status.st_atim, status.st_mtim]
+        #expect(utimensat(AT_FDCWD, file.path, &times, 0) == 0)
+        #expect(try await serve.get("/api/v1/runs").body == first.body, "answered from what was read")
+        #expect(try await serve.get("/api/v1/history").body == fleet.body)
+        #expect(!(try await serve.get("/api/v1/history").text.contains("gooe")))
+        #expect(try await serve.get("/api/v1/history?domain=good.aasa.test").body == timeline.body)
+        // A new run: a new file, read anew.
+        try FileManager.default.removeItem(at: file)
+        _ = try await AuditRun.run(
+            targets: [DomainTarget(domain: "good.aasa.test")], inputProblems: [], settings: audit)
+        let after = try await serve.get("/api/v1/runs")
+        #expect(after.status == 200 && after.body != first.body, "\(after.text)")
+    }
+
     /// Behind a trusted proxy (a CIDR range, matched by address), the forwarded client is logged
     /// as a parsed address; a forged value is not believed, and never reaches the log raw.
     @Test func forwardedClientsAreParsedBeforeTheyAreLoggedOrCounted() async throws {

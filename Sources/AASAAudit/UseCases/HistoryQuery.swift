@@ -5,6 +5,9 @@ import Foundation
 /// `history [DOMAIN]`: what the kept runs of an output folder say, read from `history.json`
 /// (or from the run folders' reports when it is missing or damaged; nothing is written).
 public enum HistoryQuery {
+    /// The history's file in `--out`.
+    public static let fileName = RunHistoryStore.fileName
+
     /// The history of `output`; an error when it holds no complete run.
     public static func load(output: String) throws(InputError) -> RunHistory {
         let history: RunHistory
