@@ -99,7 +99,7 @@ public struct DomainAuditor: Sendable {
         report.platform = platform
         report.labels = target.labels.isEmpty ? nil : target.labels
         report.ios = target.expectsAASA ? nil : "none"
-        report.certificateExpires = CertificateExpiry.earliest(fetches)?.certificateExpires
+        report.certificateExpires = CertificateExpiry.earliest(fetches, host: target.domain)?.certificateExpires
         for outcome in associations { report.associations.merge(outcome.records) }
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
             Self.servedBody(fetched, parsed: file)

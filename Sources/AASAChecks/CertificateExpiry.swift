@@ -7,17 +7,28 @@ public enum CertificateExpiry {
     /// The standard warning window, in days (`--cert-warn-days`).
     public static let standardWarningDays = 21
 
-    /// The earliest expiry among the host's own fetches (Apple's CDN is Apple's host and is
-    /// left out).
-    public static func earliest(_ fetches: [FetchRecord]) -> FetchRecord? {
-        fetches.filter { $0.location != .cdn && $0.certificateExpires != nil }
+    /// The earliest expiry among `host`'s own connections: Apple's CDN is Apple's host, and a
+    /// file another host serves (an `assetlinks.json` include) is that host's, both left out.
+    public static func earliest(_ fetches: [FetchRecord], host: String) -> FetchRecord? {
+        fetches.filter { $0.location != .cdn && $0.certificateExpires != nil && Self.host(of: $0.url) == host }
             .min { $0.certificateExpires! < $1.certificateExpires! }
+    }
+
+    /// The host of an `https://HOST[:PORT]/…` URL, lower case.
+    static func host(of url: String) -> String {
+        let rest = url.drop { $0 != "/" }.drop { $0 == "/" }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+            return String(authority[...end]).lowercased()
+        }
+        return String(authority.prefix { $0 != ":" }).lowercased()
     }
 
     /// One warning when the earliest expiry of `host`'s certificates falls within `warningDays`
     /// of `now`.
     public static func findings(_ fetches: [FetchRecord], host: String, now: Date, warningDays: Int) -> [Finding] {
-        guard warningDays > 0, let earliest = earliest(fetches), let expires = earliest.certificateExpires else {
+        guard warningDays > 0, let earliest = earliest(fetches, host: host), let expires = earliest.certificateExpires
+        else {
             return []
         }
         let left = Int(expires.timeIntervalSince(now).rounded(.down))
@@ -30,7 +41,7 @@ public enum CertificateExpiry {
         return [
             Finding(
                 .tlsExpiring, FindingLocation(earliest.location),
-                "The TLS certificate of \(host) \(when) (the warning starts \(warningDays) days ahead, --cert-warn-days): once it lapses, iOS cannot fetch the file and links stop opening the app."
+                "A TLS certificate of \(host)'s chain \(when) (the warning starts \(warningDays) days ahead, --cert-warn-days): once it lapses, iOS cannot fetch the file and links stop opening the app."
             )
         ]
     }

@@ -91,12 +91,26 @@ int ccurl_easy_peer_certificate_expiry(CURL *easy, int64_t *not_after) {
     struct curl_tlssessioninfo *session = NULL;
     if (curl_easy_getinfo(easy, CURLINFO_TLS_SSL_PTR, &session) != CURLE_OK || session == NULL) return 0;
     if (session->backend != CURLSSLBACKEND_OPENSSL || session->internals == NULL) return 0;
-    X509 *certificate = SSL_get0_peer_certificate((SSL *)session->internals);
-    if (certificate == NULL) return 0;
-    const ASN1_TIME *time = X509_get0_notAfter(certificate);
-    struct tm parts;
-    if (time == NULL || ASN1_TIME_to_tm(time, &parts) != 1) return 0;
-    *not_after = (int64_t)timegm(&parts);
+    SSL *ssl = (SSL *)session->internals;
+    // The earliest notAfter of the chain the connection was verified with (an intermediate may
+    // lapse before the leaf); the leaf alone when no verified chain is at hand.
+    STACK_OF(X509) *chain = SSL_get0_verified_chain(ssl);
+    int count = chain == NULL ? 0 : sk_X509_num(chain);
+    int found = 0;
+    int64_t earliest = 0;
+    for (int index = -1; index < count; index++) {
+        X509 *certificate = index < 0 ? (count == 0 ? SSL_get0_peer_certificate(ssl) : NULL)
+                                      : sk_X509_value(chain, index);
+        if (certificate == NULL) continue;
+        const ASN1_TIME *time = X509_get0_notAfter(certificate);
+        struct tm parts;
+        if (time == NULL || ASN1_TIME_to_tm(time, &parts) != 1) continue;
+        int64_t value = (int64_t)timegm(&parts);
+        if (!found || value < earliest) earliest = value;
+        found = 1;
+    }
+    if (!found) return 0;
+    *not_after = earliest;
     return 1;
 }
 

@@ -24,7 +24,7 @@ import Testing
         #expect(finding.location == FindingLocation(.wellKnown))
         #expect(
             finding.message.hasPrefix(
-                "The TLS certificate of example.com expires on 2026-12-04 at 03:15 UTC, in 10 days (the warning starts 21 days ahead"
+                "A TLS certificate of example.com's chain expires on 2026-12-04 at 03:15 UTC, in 10 days (the warning starts 21 days ahead"
             ), "\(finding.message)")
     }
 
@@ -42,7 +42,20 @@ import Testing
             CertificateExpiry.findings(
                 [record(.cdn, expiresIn: 1)], host: "example.com", now: Self.now, warningDays: 21
             ).isEmpty)
-        #expect(CertificateExpiry.earliest([record(.cdn, expiresIn: 1), record(.wellKnown, expiresIn: nil)]) == nil)
+        #expect(
+            CertificateExpiry.earliest(
+                [record(.cdn, expiresIn: 1), record(.wellKnown, expiresIn: nil)], host: "example.com") == nil)
+    }
+
+    /// A file another host serves (an assetlinks.json include) is on that host's certificate:
+    /// its expiry is not the domain's (issue 36, item 8).
+    @Test func anotherHostsCertificateIsNotTheDomains() {
+        var include = FetchRecord(location: .assetlinks, url: "https://other.example:8443/.well-known/assetlinks.json")
+        include.certificateExpires = Self.now.addingTimeInterval(2 * 86_400)
+        let fetches = [record(.wellKnown, expiresIn: 80), include]
+        #expect(CertificateExpiry.findings(fetches, host: "example.com", now: Self.now, warningDays: 21).isEmpty)
+        #expect(CertificateExpiry.earliest(fetches, host: "example.com")?.location == .wellKnown)
+        #expect(CertificateExpiry.earliest(fetches, host: "other.example")?.location == .assetlinks)
     }
 
     @Test func theWindowIsTheTeamsChoice() {

@@ -138,6 +138,22 @@ import Testing
         #expect(second.record.certificateExpires == expires)
     }
 
+    /// An intermediate that lapses before the leaf breaks the chain first: its date is the
+    /// connection's (issue 36, item 8: a 2027 leaf under an intermediate lapsing in 2 days read
+    /// as PASS).
+    @Test func theEarliestDateOfTheVerifiedChainIsRecorded() async throws {
+        let lapses = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 86400 * 2).rounded(.down))
+        let identity = try Self.pki.issueServerIdentity(
+            for: ["*.aasa.test"], validUntil: Date().addingTimeInterval(86400 * 400), intermediateValidUntil: lapses)
+        let server = try LoopbackServer(identity: identity) { _, _ in .json(Self.validJSON) }
+        defer { server.shutdown() }
+        let fetcher = try fetcher(server)
+        defer { fetcher.shutdown() }
+        let fetched = await fetcher.fetch(FetchRequest(url: url("a.aasa.test", .wellKnown), location: .wellKnown))
+        #expect(fetched.record.error == nil, "\(String(describing: fetched.record.error))")
+        #expect(fetched.record.certificateExpires == lapses)
+    }
+
     @Test func neverFollowsRedirects() async throws {
         let server = try server { host, path in
             path.hasPrefix("/.well-known")

@@ -44,11 +44,30 @@ public struct TestPKI: Sendable {
         return url.path
     }
 
-    /// A server identity for the given DNS names, valid now unless told otherwise.
+    /// A server identity for the given DNS names, valid now unless told otherwise; with
+    /// `intermediateValidUntil`, issued by an intermediate CA (valid until then) that the server
+    /// sends after its certificate.
     public func issueServerIdentity(
         for names: [String], validFrom: Date = Date().addingTimeInterval(-3600),
-        validUntil: Date = Date().addingTimeInterval(86400 * 90)
+        validUntil: Date = Date().addingTimeInterval(86400 * 90), intermediateValidUntil: Date? = nil
     ) throws -> ServerIdentity {
+        var issuerName = caCertificate.subject
+        var issuerKey = caKey
+        var chainPEM = ""
+        if let intermediateValidUntil {
+            let intermediateKey = P256.Signing.PrivateKey()
+            let subject = try DistinguishedName { CommonName("aasa-audit test intermediate") }
+            let intermediate = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(intermediateKey.publicKey),
+                notValidBefore: validFrom, notValidAfter: intermediateValidUntil, issuer: caCertificate.subject,
+                subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                    Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                }, issuerPrivateKey: .init(caKey))
+            (issuerName, issuerKey) = (subject, intermediateKey)
+            chainPEM = try intermediate.serializeAsPEM().pemString + "\n"
+        }
         let key = P256.Signing.PrivateKey()
         let certificate = try Certificate(
             version: .v3,
@@ -56,7 +75,7 @@ public struct TestPKI: Sendable {
             publicKey: .init(key.publicKey),
             notValidBefore: validFrom,
             notValidAfter: validUntil,
-            issuer: caCertificate.subject,
+            issuer: issuerName,
             subject: try DistinguishedName { CommonName(names.first ?? "localhost") },
             signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
@@ -65,10 +84,10 @@ public struct TestPKI: Sendable {
                 try ExtendedKeyUsage([.serverAuth])
                 SubjectAlternativeNames(names.map { .dnsName($0) })
             },
-            issuerPrivateKey: .init(caKey)
+            issuerPrivateKey: .init(issuerKey)
         )
         return ServerIdentity(
-            certificatePEM: try certificate.serializeAsPEM().pemString,
+            certificatePEM: try certificate.serializeAsPEM().pemString + "\n" + chainPEM,
             privateKeyPEM: key.pemRepresentation
         )
     }
@@ -80,10 +99,11 @@ public struct ServerIdentity: Sendable {
     public let privateKeyPEM: String
 
     func tlsConfiguration() throws -> TLSConfiguration {
-        let certificate = try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem)
+        // The server's certificate, then any intermediate it sends.
+        let chain = try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8))
         let key = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
         var configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
         configuration.applicationProtocols = ["http/1.1"]
         return configuration
     }

@@ -36,9 +36,10 @@ CURLcode ccurl_easy_set_prereq_callback(CURL *easy, ccurl_prereq_callback callba
 /// Valid from the PREREQFUNCTION on.
 int ccurl_easy_connection_multiplexes(CURL *easy);
 
-/// The notAfter of the certificate the transfer's server presented (its leaf), in seconds since
-/// 1970 (UTC): 1 and `not_after` set, or 0 when there is none (no TLS session yet, another TLS
-/// backend). Valid from the PREREQFUNCTION on; cheap (no copy, no parse beyond the date).
+/// The earliest notAfter of the certificate chain the connection was verified with (the leaf,
+/// its intermediates, the trust anchor; the leaf alone without a verified chain), in seconds
+/// since 1970 (UTC): 1 and `not_after` set, or 0 when there is none (no TLS session yet, another
+/// TLS backend). Valid from the PREREQFUNCTION on; cheap (no copy, no parse beyond the dates).
 int ccurl_easy_peer_certificate_expiry(CURL *easy, int64_t *not_after);
 
 /// CURLOPT_OPENSOCKETFUNCTION, typed: asked for every socket curl is about to open, with the
