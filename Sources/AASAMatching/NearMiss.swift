@@ -21,59 +21,81 @@ extension Matcher {
     /// longest literal start shared with the path; then the fewest parts failing; then the
     /// first in the file), and what it failed on;
     /// nil when the file has no rule or speaks for another host.
-    public func nearestRule(to url: MatchURL) -> NearMiss? {
+    public func nearestRule(to url: MatchURL, budget visits: Int = MatchBudget.standardVisits) -> NearMiss? {
         guard url.host == domain else { return nil }
         let parts = URLParts(url)
-        var budget = MatchBudget()
-        var best: (score: (Int, Int, Int, Int), miss: NearMiss)?
+        var budget = MatchBudget(visits: visits)
+        // The path folded once, not once a rule: a rule's start is compared with it, each
+        // comparison charged to the budget as every other step is.
+        let foldedPath = Array(parts.path.lowercased())
+        var best: (score: (Int, Int, Int, Int), rule: RuleSet.Rule)?
         for entry in rules.entries {
             // A rule that would exclude the URL is no way to open it.
             for rule in entry.rules where !rule.exclude {
-                let (failures, nearPath) = Self.failures(of: rule, parts, variables: rules.variables, budget: &budget)
-                if budget.exhausted { return best?.miss }
+                let source = rule.pathPatterns.first?.source ?? ""
+                guard budget.spend(min(source.count, foldedPath.count) + 1) else { break }
+                let (failures, nearPath) = Self.failures(
+                    of: rule, parts, variables: rules.variables, budget: &budget, inWords: false)
+                if budget.exhausted { break }
                 let failed = failures.map(\.part)
-                let shared = Self.sharedStart(rule.pathPatterns.first?.source ?? "", parts.path)
+                let shared = Self.sharedStart(source, foldedPath)
                 // The path first (matching, or nearly: another case or encoding), then the
                 // longest literal start shared with it, then the fewest failing parts.
                 let score = (failed.contains(.path) ? 0 : 1, nearPath ? 1 : 0, shared, -failed.count)
                 guard best.map({ score > $0.score }) ?? true else { continue }
-                let words = failures.map(\.words).joined(separator: "; ")
-                best = (
-                    score,
-                    NearMiss(
-                        rule: rule, failed: failed,
-                        explanation: failures.isEmpty
-                            ? "it matches, but its entry names no app, so it decides nothing" : words)
-                )
+                best = (score, rule)
             }
+            if budget.exhausted { break }
         }
-        return best?.miss
+        guard let rule = best?.rule else { return nil }
+        // Words for the nearest rule only (they quote the URL's parts), on a budget of their own.
+        var words = MatchBudget(visits: visits)
+        let (failures, _) = Self.failures(of: rule, parts, variables: rules.variables, budget: &words, inWords: true)
+        return NearMiss(
+            rule: rule, failed: failures.map(\.part),
+            explanation: failures.isEmpty
+                ? "it matches, but its entry names no app, so it decides nothing"
+                : failures.map(\.words).joined(separator: "; "))
     }
 
     /// Each part the rule fails on, with why in words; and whether the path would match in
     /// another case or percent-encoding.
+    /// - Parameter inWords: build the words (they quote the URL's parts); without, only the
+    ///   parts are known, at no cost beyond the budget's.
     static func failures(
-        of rule: RuleSet.Rule, _ url: URLParts, variables: VariableTable, budget: inout MatchBudget
+        of rule: RuleSet.Rule, _ url: URLParts, variables: VariableTable, budget: inout MatchBudget, inWords: Bool
     ) -> (failures: [(part: NearMiss.Part, words: String)], nearPath: Bool) {
         var failures: [(NearMiss.Part, String)] = []
         var nearPath = false
         let path = rule.percentEncoded ? url.path : url.decodedPath
         if !rule.pathPatterns.contains(where: { $0.matches(path, budget: &budget) }) {
             let pattern = rule.pathPatterns.first?.source ?? ""
-            var words = "the path \(path) does not match \(pattern)"
+            var words = inWords ? "the path \(path) does not match \(pattern)" : ""
+            // Encoding the path's other form is charged as its length.
             let others =
-                rule.percentEncoded ? [url.decodedPath, PercentDecoding.encodeNonASCII(url.path)] : [url.path]
-            let folded = PathRule.patterns(pattern, variables: variables, caseSensitive: false)
+                !rule.percentEncoded
+                ? [url.path]
+                : budget.spend(url.path.utf8.count + 1)
+                    ? [url.decodedPath, PercentDecoding.encodeNonASCII(url.path)] : []
+            // Compiling the case-folded pattern is charged as its length.
+            let folded =
+                budget.spend(pattern.utf8.count + 1)
+                ? PathRule.patterns(pattern, variables: variables, caseSensitive: false) : []
             if let other = others.first(where: { other in
                 other != path && rule.pathPatterns.contains { $0.matches(other, budget: &budget) }
             }) {
-                words +=
-                    rule.percentEncoded
-                    ? " (it would written as \(other): the rule compares the path as written, percent-encoded, since percentEncoded is true)"
-                    : " (it would as written, \(other): the rule compares it decoded, percentEncoded is false)"
+                if inWords {
+                    words +=
+                        rule.percentEncoded
+                        ? " (it would written as \(other): the rule compares the path as written, percent-encoded, since percentEncoded is true)"
+                        : " (it would as written, \(other): the rule compares it decoded, percentEncoded is false)"
+                }
                 nearPath = true
             } else if rule.caseSensitive, folded.contains(where: { $0.matches(path, budget: &budget) }) {
-                words += " (it would ignoring case: the rule is case-sensitive, the default; \"caseSensitive\": false)"
+                if inWords {
+                    words +=
+                        " (it would ignoring case: the rule is case-sensitive, the default; \"caseSensitive\": false)"
+                }
                 nearPath = true
             }
             failures.append((.path, words))
@@ -89,6 +111,8 @@ extension Matcher {
                     (.query, "the query \(query.isEmpty ? "(none)" : query) does not match \(pattern.source)"))
             }
         case .items(let predicates):
+            // Splitting the query into items is charged as its length.
+            guard budget.spend(url.query.utf8.count + 1) else { return (failures, nearPath) }
             let items = url.queryItems(decoded: !rule.percentEncoded, folded: !rule.caseSensitive)
             for (name, pattern) in predicates {
                 let values = items.filter { $0.name == name }.map(\.value)
@@ -118,8 +142,8 @@ extension Matcher {
         return (failures, nearPath)
     }
 
-    /// How many characters a pattern's literal start shares with the path.
-    static func sharedStart(_ pattern: String, _ path: String) -> Int {
-        zip(pattern.lowercased(), path.lowercased()).prefix { $0 == $1 && $0 != "*" && $0 != "?" }.count
+    /// How many characters a pattern's literal start shares with the path (folded to lower case).
+    static func sharedStart(_ pattern: String, _ foldedPath: [Character]) -> Int {
+        zip(pattern.lowercased(), foldedPath).prefix { $0 == $1 && $0 != "*" && $0 != "?" }.count
     }
 }

@@ -188,7 +188,10 @@ public struct MatchBudget {
     static let askEvery = 1 << 16
 
     /// Takes `visits` from the budget; false (from then on) when it is spent or told to stop.
-    mutating func spend(_ visits: Int) -> Bool {
+    /// Work besides an automaton's (compiling a pattern, walking a string) is charged here too,
+    /// at a visit a character.
+    @discardableResult
+    public mutating func spend(_ visits: Int) -> Bool {
         guard !exhausted else { return false }
         remaining -= visits
         untilAsking -= visits

@@ -31,6 +31,7 @@ import Testing
             case .app(let component): "app \(component.index)"
             case .excluded(let component): "excluded \(component.index)"
             case .none: "none"
+            case .undecided: "undecided"
             }
         }
         #expect(decide("https://example.com/shop/admin/users") == "excluded 0")
@@ -39,6 +40,19 @@ import Testing
         #expect(decide("https://example.com/shop/shoes") == "none", "every ? parameter must be present")
         #expect(decide("https://example.com/blog#app-open") == "app 2")
         #expect(decide("https://example.com/blog") == "none")
+    }
+
+    /// 300 query parameters against rules of many parameters: every pattern compiled once per
+    /// component and every step charged to the budget; a spent budget is undecided, never "stays
+    /// in the browser" (issue 36, item 9).
+    @Test func aSpentBudgetIsUndecidedAndEveryStepIsCharged() throws {
+        let keys = (0..<50).map { "\"k\($0)\": \"*v*\"" }.joined(separator: ", ")
+        let (rules, _) = Self.rules("[" + (0..<100).map { _ in "{\"?\": {\(keys)}}" }.joined(separator: ", ") + "]")
+        let decided = try #require(rules)
+        let query = (0..<300).map { "k\($0 % 50)=\($0)value" }.joined(separator: "&")
+        let url = try MatchURL.parse("https://example.com/shop?\(query)").get()
+        #expect(decided.decide(url) != .undecided, "the standard budget decides it")
+        #expect(decided.decide(url, budget: 10_000) == .undecided)
     }
 
     @Test func whatMakesAndroidDropEveryRuleIsAnError() {

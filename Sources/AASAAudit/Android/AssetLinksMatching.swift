@@ -60,6 +60,12 @@ public enum AssetLinksMatching {
                     reason: "Dynamic rule \(component.index) excludes it: it stays in the browser. \(manifestNote)")
             case .none:
                 continue
+            case .undecided:
+                return MatchRecord(
+                    url: url, result: .undecided, appIDs: [], rule: nil,
+                    reason:
+                        "Matching was stopped before a dynamic rule decided: its work budget was spent (rules or a URL built to be slow to match). Nothing is known of this URL."
+                )
             }
         }
         let hasRules = statements.contains { $0.dynamicRules != nil }

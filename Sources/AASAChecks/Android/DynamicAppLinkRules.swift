@@ -195,36 +195,56 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
         case excluded(Component)
         /// No component matches: the dynamic rules do not send it to the app.
         case none
+        /// The work budget was spent before a component decided (rules or a URL built to be
+        /// slow): nothing is known, which is not "stays in the browser".
+        case undecided
     }
 
     /// The first component that matches decides. Patterns are matched against the URL's path,
     /// fragment and query values as written (case-sensitive); every `?` parameter must be present
-    /// and match; a component without a key matches every value of it.
-    public func decide(_ url: MatchURL) -> Decision {
-        var budget = MatchBudget()
+    /// and match; a component without a key matches every value of it. Every step is charged to
+    /// one budget: each pattern compiled once per component (its length), each value it is tried
+    /// on (the automaton's visits), each parameter looked at.
+    public func decide(_ url: MatchURL, budget visits: Int = MatchBudget.standardVisits) -> Decision {
+        var budget = MatchBudget(visits: visits)
         let parameters = Self.queryParameters(url.query)
+        guard budget.spend(parameters.count + (url.query?.utf8.count ?? 0)) else { return .undecided }
+        func compiled(_ source: String) -> Pattern? {
+            budget.spend(source.utf8.count + 1) ? Pattern(source, variables: nil, caseSensitive: true) : nil
+        }
         for component in components {
-            if let path = component.path,
-                !Pattern(path, variables: nil, caseSensitive: true).matches(url.path, budget: &budget)
-            {
-                continue
+            if let path = component.path {
+                guard let pattern = compiled(path) else { return .undecided }
+                if !pattern.matches(url.path, budget: &budget) {
+                    if budget.exhausted { return .undecided }
+                    continue
+                }
             }
-            if let fragment = component.fragment,
-                !Pattern(fragment, variables: nil, caseSensitive: true).matches(url.fragment ?? "", budget: &budget)
-            {
-                continue
+            if let fragment = component.fragment {
+                guard let pattern = compiled(fragment) else { return .undecided }
+                if !pattern.matches(url.fragment ?? "", budget: &budget) {
+                    if budget.exhausted { return .undecided }
+                    continue
+                }
             }
-            if let query = component.query,
-                !query.allSatisfy({ rule in
-                    parameters.contains {
-                        $0.name == rule.name
-                            && Pattern(rule.pattern, variables: nil, caseSensitive: true).matches(
-                                $0.value, budget: &budget)
+            if let query = component.query {
+                var all = true
+                for rule in query {
+                    guard let pattern = compiled(rule.pattern), budget.spend(parameters.count) else {
+                        return .undecided
                     }
-                })
-            {
-                continue
+                    let present = parameters.contains {
+                        $0.name == rule.name && pattern.matches($0.value, budget: &budget)
+                    }
+                    if budget.exhausted { return .undecided }
+                    if !present {
+                        all = false
+                        break
+                    }
+                }
+                if !all { continue }
             }
+            if budget.exhausted { return .undecided }
             return component.exclude ? .excluded(component) : .app(component)
         }
         return .none
