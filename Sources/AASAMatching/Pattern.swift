@@ -64,6 +64,9 @@ public struct Pattern: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the pattern matches the whole text; false once `budget` is spent.
     public func matches(_ text: String, budget: inout MatchBudget) -> Bool {
+        // Reading the text (and folding it) and building the automaton are work too: charged at
+        // a visit a byte and a state, before they are done.
+        guard budget.spend(text.utf8.count + automatonSize + 1) else { return false }
         let scalars = caseSensitive ? Array(text.unicodeScalars) : Self.fold(Array(text.unicodeScalars))
         guard let automaton = PatternAutomaton(tokens, limit: Self.maximumAutomatonSize) else { return false }
         return automaton.accepts(scalars[...], budget: &budget)
