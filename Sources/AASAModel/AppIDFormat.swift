@@ -6,22 +6,47 @@ public enum AppIDFormat {
         "ABCDE12345", "9JA89QQLNQ", "A1B2C3D4E5", "0123456789", "1234567890", "XXXXXXXXXX", "AAAAAAAAAA",
     ]
 
-    /// Fragments that only a template's placeholder contains.
-    static let placeholderMarkers = [
-        "TEAM_ID", "TEAMID", "TEAM-ID", "YOUR_", "YOUR-", "YOURTEAM", "<", ">", "{", "}", "$(", "TODO", "REPLACE",
-        "BUNDLE_ID", "BUNDLEID", "APP_ID", "XXXXX",
+    /// The app ID every example uses: one the tool itself accepts (its prefix is no sample's).
+    public static let example = "QX7TM4K2RB.com.example.app"
+
+    /// Template syntax, a placeholder wherever it stands.
+    static let templateSyntax = ["<", ">", "{", "}", "$("]
+    /// Words only a template's placeholder holds: anywhere in the prefix, and as a whole
+    /// component of the bundle ID (`com.todoist.ios` and `com.dpdgroup.your-dpd` are real apps).
+    static let placeholderWords = [
+        "TEAM_ID", "TEAMID", "TEAM-ID", "YOUR_", "YOUR-", "YOURTEAM", "TODO", "REPLACE", "BUNDLE_ID", "BUNDLEID",
+        "APP_ID", "XXXXX",
     ]
-    private static let placeholderMarkerBytes = placeholderMarkers.map { (marker: $0, bytes: Array($0.utf8)) }
+    static let bundlePlaceholderComponents: Set<String> = [
+        "TODO", "REPLACE", "REPLACEME", "REPLACE-ME", "BUNDLEID", "BUNDLE-ID", "APPID", "APP-ID", "XXXXX", "TEAMID",
+    ]
+    private static let templateSyntaxBytes = templateSyntax.map { (marker: $0, bytes: Array($0.utf8)) }
+    private static let placeholderWordBytes = placeholderWords.map { (marker: $0, bytes: Array($0.utf8)) }
+
+    /// The placeholder marker `appID` holds: template syntax anywhere, a template word in its
+    /// prefix, or a bundle ID component that is one.
+    static func placeholder(in appID: String) -> String? {
+        // A byte search: with Foundation's String.contains this function was half the checks' CPU.
+        let upper = Array(appID.uppercased().utf8)
+        if let marker = templateSyntaxBytes.first(where: { contains(upper, $0.bytes) })?.marker { return marker }
+        let prefixEnd = upper.firstIndex(of: UInt8(ascii: ".")) ?? upper.count
+        let prefix = Array(upper[..<prefixEnd])
+        if let marker = placeholderWordBytes.first(where: { contains(prefix, $0.bytes) })?.marker { return marker }
+        guard prefixEnd < upper.count else { return nil }
+        for component in upper[(prefixEnd + 1)...].split(separator: UInt8(ascii: ".")) {
+            let word = String(decoding: component, as: UTF8.self)
+            if bundlePlaceholderComponents.contains(word) { return word }
+        }
+        return nil
+    }
 
     /// Why `appID` is not a usable app ID, or nil when it is well formed.
     public static func problem(with appID: String) -> String? {
-        // A byte search: with Foundation's String.contains this function was half the checks' CPU.
-        let upper = Array(appID.uppercased().utf8)
-        if let marker = placeholderMarkerBytes.first(where: { contains(upper, $0.bytes) })?.marker {
+        if let marker = placeholder(in: appID) {
             return "\"\(appID)\" is a placeholder (it contains \"\(marker)\"), not a real app ID"
         }
         guard let dot = appID.firstIndex(of: ".") else {
-            return "\"\(appID)\" has no prefix: an app ID is PREFIX.bundle.id, e.g. ABCDE12345.com.example.app"
+            return "\"\(appID)\" has no prefix: an app ID is PREFIX.bundle.id, e.g. \(example)"
         }
         let prefix = String(appID[..<dot])
         let bundleID = String(appID[appID.index(after: dot)...])

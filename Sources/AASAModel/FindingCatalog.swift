@@ -240,7 +240,7 @@ extension FindingCode {
                 meaning:
                     "An app ID is not of the form PREFIX.bundle.id with a 10-character upper-case prefix, or is an obvious placeholder left in (TEAM_ID, <TeamID>, ABCDE12345, ...).",
                 fix:
-                    "Use the real Team ID (Application Identifier Prefix) and bundle ID, e.g. ABCDE12345.com.example.app, as shown in the developer portal."
+                    "Use the real Team ID (Application Identifier Prefix) and bundle ID, e.g. \(AppIDFormat.example), as shown in the developer portal."
             )
         case .appIDMissing:
             FindingDefinition(
@@ -289,7 +289,7 @@ extension FindingCode {
             FindingDefinition(
                 .content, .info,
                 meaning: "An App Clip ID in appclips does not end in .Clip, as App Clip bundle IDs do by convention.",
-                fix: "Check that the ID is the App Clip's (e.g. ABCDE12345.com.example.app.Clip), not the full app's.")
+                fix: "Check that the ID is the App Clip's (e.g. \(AppIDFormat.example).Clip), not the full app's.")
         case .applinksUnknownKey:
             FindingDefinition(
                 .content, .warning,

@@ -39,6 +39,7 @@ public struct CheckPage: Sendable {
         }
         var view: [String: Any] = [
             "tool": "\(tool.name) \(tool.versionLine)", "domain": content.domain, "appID": content.appID,
+            "exampleAppID": AppIDFormat.example,
             "fields": fields, "title": content.domain.isEmpty ? "Check a domain" : "Check of \(content.domain)",
         ]
         if let problem = content.problem { view["problem"] = problem }
@@ -65,7 +66,7 @@ public struct CheckPage: Sendable {
         <p class="meta"><a href="/">History of the nightly runs</a> · {{tool}}</p>
         <form class="check" action="/check" method="get">
         <label for="domain">Domain</label><input id="domain" name="domain" value="{{domain}}" required placeholder="example.com, https://example.com/path or applinks:example.com">
-        <label for="app-id">App ID</label><input id="app-id" name="app-id" value="{{appID}}" placeholder="optional: ABCDE12345.com.example.app">
+        <label for="app-id">App ID</label><input id="app-id" name="app-id" value="{{appID}}" placeholder="optional: {{exampleAppID}}">
         {{#fields}}<label for="{{name}}">{{label}}</label><input id="{{name}}" name="{{name}}" value="{{value}}" placeholder="optional: {{placeholder}}">
         {{/fields}}<button>Check</button>
         </form>

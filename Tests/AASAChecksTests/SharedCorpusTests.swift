@@ -120,3 +120,31 @@ struct SharedCorpusTests {
         #expect(try SharedCorpus.check("0001.json").appIDs == ServiceAppIDs())
     }
 }
+
+/// Placeholders by the shape of the prefix and whole template words (issue 37): live app IDs
+/// of the wild corpus whose bundle IDs hold such letters pass; every real placeholder seen still
+/// fails; and every example the tool gives is one it accepts.
+@Suite struct PlaceholderAppIDTests {
+    @Test(arguments: [
+        "S3DD273774.com.todoist.ios", "7UH5YF3AE3.com.dpdgroup.your-dpd", "QX7TM4K2RB.com.replacement.app",
+        "QX7TM4K2RB.com.example.todos", "QX7TM4K2RB.com.bundleidea.app",
+    ])
+    func realBundleIDsAreNotPlaceholders(_ appID: String) {
+        #expect(AppIDFormat.problem(with: appID) == nil, "\(AppIDFormat.problem(with: appID) ?? "")")
+    }
+
+    @Test(arguments: [
+        "TEAM_ID.com.example.app", "YOUR_TEAM_ID.com.example.app", "<TeamID>.com.example.app",
+        "$(AppIdentifierPrefix)com.example.app", "{{TEAM}}.com.example.app", "QX7TM4K2RB.com.example.TODO",
+        "QX7TM4K2RB.BUNDLEID", "REPLACE_WITH_DEVELOPMENT_TEAM_ID.com.x",
+    ])
+    func templatesArePlaceholders(_ appID: String) {
+        #expect(AppIDFormat.problem(with: appID)?.contains("placeholder") == true, "\(appID)")
+    }
+
+    @Test func theToolsOwnExampleIsOneItAccepts() {
+        #expect(AppIDFormat.problem(with: AppIDFormat.example) == nil)
+        let fix = FindingCode.appIDMalformed.definition.fix
+        #expect(fix.contains(AppIDFormat.example) && !fix.contains("ABCDE12345"))
+    }
+}
