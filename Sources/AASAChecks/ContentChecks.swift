@@ -20,10 +20,12 @@ public enum ContentChecks {
         case nil:
             let others = AssociatedDomainService.appListServices.map(\.rawValue).filter { file[$0] != nil }
             let note = others.isEmpty ? "" : " (it has \(others.joined(separator: ", ")) only)"
+            let message = "The file has no applinks section\(note): it opens no universal links."
+            // A file of other services is what Apple asks of a domain that serves only those.
             findings.append(
-                Finding(
-                    .applinksMissing, location, "The file has no applinks section\(note): it opens no universal links.")
-            )
+                others.isEmpty || options.expectsUniversalLinks
+                    ? Finding(.applinksMissing, location, message)
+                    : Finding(.applinksMissing, .servicesOnly, location, message))
         case .object(let applinks)?:
             appIDs.applinks = applinksAppIDs(applinks)
         case let other?:

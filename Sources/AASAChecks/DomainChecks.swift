@@ -130,6 +130,10 @@ public enum DomainChecks {
         options: ValidationOptions = ValidationOptions(),
         deviceView: DeviceView = DeviceView()
     ) -> Result {
+        var options = options
+        options.expectsUniversalLinks =
+            !target.expectedAppIDs.isEmpty || !target.expectations.isEmpty
+            || target.services.contains { $0.service == .applinks }
         let primary = LocationChecks.assess(wellKnown, options: options)
         // Most sites serve one file at both locations: its body is checked once.
         let fallback = LocationChecks.assess(

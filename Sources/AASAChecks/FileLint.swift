@@ -19,6 +19,9 @@ public enum FileLint {
         _ bytes: [UInt8], size: Int, truncated: Bool = false, signature: SignatureRecord? = nil,
         options: ValidationOptions = ValidationOptions()
     ) -> Result {
+        // Universal links are expected of a file only when --app-id names apps for them.
+        var options = options
+        options.expectsUniversalLinks = !options.expectedAppIDs.isEmpty
         let assessed = LocationChecks.assessBody(
             bytes, declaredSize: size, truncated: truncated, signature: signature, at: .file, options: options)
         var findings = assessed.findings

@@ -10,6 +10,9 @@ public struct ValidationOptions: Sendable, Equatable {
     public var matchVisits: Int
     /// For `lint`: app IDs the file's applinks section must name (`--app-id`).
     public var expectedAppIDs: [String]
+    /// Whether something expects universal links of the file (an app ID, a `+` URL, an applinks
+    /// entitlement, `--app-id`): without, a file of other services needs no applinks section.
+    public var expectsUniversalLinks = true
     /// `--severity`: the severities a team gives chosen codes, applied before verdicts.
     public var severityPolicy = SeverityPolicy()
 

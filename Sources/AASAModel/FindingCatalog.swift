@@ -52,6 +52,10 @@ public struct SeverityCase: Sendable, Hashable {
         self.when = when
     }
 
+    /// `applinks.missing` for a file that declares other services (Password AutoFill, passkeys,
+    /// App Clips) while nothing expects universal links of the domain: valid as Apple asks.
+    public static let servicesOnly = SeverityCase(
+        .info, when: "for a file of other services when nothing expects universal links of the domain")
     /// `entry.mixed-formats` when the app still supports iOS 12 or older.
     public static let mixedFormatsForOldIOS = SeverityCase(
         .info, when: "with --min-ios 12 or older, where the mix is needed")
@@ -231,9 +235,10 @@ extension FindingCode {
                 fix: "Write each key once per object; merge the two values.")
         case .applinksMissing:
             FindingDefinition(
-                .content, .error,
-                meaning: "The file has no applinks section, so it opens no universal links.",
-                fix: "Add an applinks section with details for the app.")
+                .content, .error, cases: [.servicesOnly],
+                meaning:
+                    "The file has no applinks section, so it opens no universal links. A file of other services (webcredentials, appclips) is valid as it is when nothing expects universal links of the domain (no app ID, + URL or applinks entitlement names it): then this is a note.",
+                fix: "Add an applinks section with details for the app, if the domain is to open it.")
         case .appIDMalformed:
             FindingDefinition(
                 .content, .error,

@@ -118,13 +118,23 @@ import Testing
         #expect(result.findings.summary == ["json.not-object/error/well-known", "location.root-absent/info/root"])
     }
 
+    /// A file of other services (Password AutoFill, passkeys) is what Apple asks of a domain that
+    /// serves only those: a note when nothing expects universal links of it, an error when an app
+    /// ID, a + URL or an applinks entitlement does (issue 37).
     @Test func aFileWithoutApplinksOpensNoLinks() {
-        let result = check(
-            Fixture.served(#"{"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#),
-            Fixture.served("", at: .root, status: 404))
-        #expect(result.findings.summary == ["applinks.missing/error/well-known", "location.root-absent/info/root"])
-        #expect(result.findings[0].message.contains("webcredentials"))
-        #expect(result.appIDs.webcredentials == [Fixture.appID])
+        let file = Fixture.served(#"{"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#)
+        let root = Fixture.served("", at: .root, status: 404)
+        let expected = check(file, root, expecting: [Fixture.appID])
+        #expect(
+            expected.findings.summary.prefix(1) == ["applinks.missing/error/well-known"], "\(expected.findings.summary)"
+        )
+        #expect(expected.findings[0].message.contains("webcredentials"))
+        #expect(expected.appIDs.webcredentials == [Fixture.appID])
+        let servicesOnly = check(file, root)
+        #expect(
+            servicesOnly.findings.summary == ["applinks.missing/info/well-known", "location.root-absent/info/root"])
+        // A file of no service at all is never valid.
+        #expect(check(Fixture.served("{}"), root).findings.summary.first == "applinks.missing/error/well-known")
     }
 
     @Test(arguments: [

@@ -86,7 +86,13 @@ import Testing
                 #"{"applinks":{"details":[]},"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]}}"#
             )
         },
-        .applinksMissing: { lint(#"{"webcredentials":{"apps":["\#(id)"]}}"#) },
+        .applinksMissing: {
+            // Expected (--app-id): an error; a file of other services nothing expects links of: a note.
+            FileLint.lint(
+                Array(#"{"webcredentials":{"apps":["\#(id)"]}}"#.utf8), size: 40,
+                options: ValidationOptions(expectedAppIDs: [id])
+            ).findings + lint(#"{"webcredentials":{"apps":["\#(id)"]}}"#)
+        },
         .appIDMalformed: { lint(rules(#"{"/":"/a"}"#).replacingOccurrences(of: id, with: "TEAM_ID.com.example.app")) },
         .appIDMissing: { domain(Fixture.served(valid), target: Fixture.target(["ABCDE12346.com.example.missing"])) },
         .locationRootOnly: { domain(Fixture.served("", status: 404), root: Fixture.served(valid, at: .root)) },
@@ -330,7 +336,7 @@ import Testing
             (.entryMixedFormats, .mixedFormatsForOldIOS), (.valueType, .commentNotString),
             (.componentUnknownKey, .matchesEverything), (.applinksLegacyApps, .appsMissingForOldIOS),
             (.assetlinksInclude, .includeNotFollowedOffline),
-            (.assetlinksDynamicRules, .dynamicRulesNotice),
+            (.assetlinksDynamicRules, .dynamicRulesNotice), (.applinksMissing, .servicesOnly),
         ]
         for (code, severityCase) in reached {
             #expect(code.definition.cases.contains(severityCase))
