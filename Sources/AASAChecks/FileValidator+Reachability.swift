@@ -49,8 +49,17 @@ extension FileValidator {
                     )
                 }
                 if let earlier = catchAll {
-                    let what = rule.exclude ? "this exclusion never applies" : "this rule never decides"
-                    report(.ruleUnreachable, "\(rule.path): \(what), because \(earlier.path) matches every URL first.")
+                    if rule.exclude || earlier.exclude {
+                        let what = rule.exclude ? "this exclusion never applies" : "this rule never decides"
+                        report(
+                            .ruleUnreachable, "\(rule.path): \(what), because \(earlier.path) matches every URL first.")
+                    } else {
+                        // Its URLs go to the same apps anyway: nothing changes.
+                        report(
+                            .ruleUnreachable, .changesNothing,
+                            "\(rule.path) never decides, because \(earlier.path) matches every URL first; it would send them to the same apps, so nothing changes."
+                        )
+                    }
                 } else if seen.contains(rule.source.prettyPrinted(indent: "")) {
                     report(
                         .ruleUnreachable,

@@ -31,7 +31,8 @@ struct FileValidator {
 
     static let services = AssociatedDomainService.allCases.map(\.rawValue)
     static let applinksKeys = ["details", "defaults", "substitutionVariables", "apps"]
-    static let entryKeys = ["appID", "appIDs", "paths", "components", "defaults"]
+    /// A `comment` on an entry is the team's note, as on a component: iOS ignores it, harmlessly.
+    static let entryKeys = ["appID", "appIDs", "paths", "components", "defaults", "comment"]
     static let componentKeys = ["/", "?", "#", "exclude", "comment", "caseSensitive", "percentEncoded"]
     static let defaultsKeys = ["/", "?", "#", "exclude", "caseSensitive", "percentEncoded"]
     /// Misspellings seen in real files, and what may have been meant (the first candidate

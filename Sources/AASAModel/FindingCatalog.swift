@@ -56,6 +56,10 @@ public struct SeverityCase: Sendable, Hashable {
     /// App Clips) while nothing expects universal links of the domain: valid as Apple asks.
     public static let servicesOnly = SeverityCase(
         .info, when: "for a file of other services when nothing expects universal links of the domain")
+    /// `rule.unreachable` for a plain rule after a catch-all of the same entry: it would send the
+    /// URLs to the same apps, so nothing changes (an exclusion after it is the real mistake).
+    public static let changesNothing = SeverityCase(
+        .info, when: "for a rule after a catch-all of the same entry that would send URLs to the same apps")
     /// `entry.mixed-formats` when the app still supports iOS 12 or older.
     public static let mixedFormatsForOldIOS = SeverityCase(
         .info, when: "with --min-ios 12 or older, where the mix is needed")
@@ -389,7 +393,7 @@ extension FindingCode {
                 fix: "Make every value of the ? dictionary a pattern string, e.g. \"?*\" for 'present and non-empty'.")
         case .ruleUnreachable:
             FindingDefinition(
-                .content, .warning,
+                .content, .warning, cases: [.changesNothing],
                 meaning:
                     "A rule can never decide: an earlier rule always matches first (for example an exclusion listed after a catch-all *). First match wins.",
                 fix: "Put exclusions and specific rules before catch-all rules.")

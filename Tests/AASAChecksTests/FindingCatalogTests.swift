@@ -132,7 +132,8 @@ import Testing
         },
         .componentUnknownKey: { lint(rules(#"{"path":"/a"},{"/":"/b","query":"x"}"#)) },
         .componentQueryDisabled: { lint(rules(#"{"/":"/a","?":{"q":true}}"#)) },
-        .ruleUnreachable: { lint(rules(#"{"/":"*"},{"/":"/a"}"#)) },
+        // An exclusion after a catch-all is the mistake (a warning); a plain rule changes nothing (a note).
+        .ruleUnreachable: { lint(rules(#"{"/":"*"},{"/":"/a","exclude":true},{"/":"/b"}"#)) },
         .pathsURL: { lint(entry(#""appID":"\#(id)","paths":["https://example.com/a"]"#)) },
         .patternTooLong: { lint(rules(#"{"/":"/\#(String(repeating: "a", count: 5000))"}"#)) },
         .defaultsUnknownKey: {
@@ -337,6 +338,7 @@ import Testing
             (.componentUnknownKey, .matchesEverything), (.applinksLegacyApps, .appsMissingForOldIOS),
             (.assetlinksInclude, .includeNotFollowedOffline),
             (.assetlinksDynamicRules, .dynamicRulesNotice), (.applinksMissing, .servicesOnly),
+            (.ruleUnreachable, .changesNothing),
         ]
         for (code, severityCase) in reached {
             #expect(code.definition.cases.contains(severityCase))

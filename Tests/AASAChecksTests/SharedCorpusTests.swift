@@ -1,4 +1,5 @@
 import AASAChecks
+import AASAJSON
 import AASAModel
 import Foundation
 import Testing
@@ -147,4 +148,51 @@ struct SharedCorpusTests {
         let fix = FindingCode.appIDMalformed.definition.fix
         #expect(fix.contains(AppIDFormat.example) && !fix.contains("ABCDE12345"))
     }
+}
+
+/// A regression net over the files teams really deploy (`../shared/corpus/wild` and
+/// `../shared/corpus/aasa`, issue 37): every file is linted without a crash, within the match
+/// budget's time, and no error contradicts the file (an `applinks.missing` for a file that has
+/// an applinks object). Skipped, visibly, when the corpus is absent (a user's clone).
+@Suite(
+    .enabled(
+        if: FileManager.default.fileExists(atPath: WildCorpus.aasa.path),
+        "../shared/corpus/wild is absent (a user's clone has none): skipping the regression net"))
+struct WildCorpusTests {
+    @Test func everyRealFileIsLintedAndNoErrorContradictsIt() throws {
+        var files = 0
+        for folder in [WildCorpus.aasa, SharedCorpus.directory] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                !$0.hasSuffix(".tsv") && !$0.hasSuffix(".md")
+            }
+            for name in names.sorted() {
+                let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+                let result = FileLint.lint(bytes, size: bytes.count)
+                files += 1
+                let hasApplinks: Bool = {
+                    guard let parsed = try? JSONParser.parse(bytes) else { return false }
+                    return parsed.objectValue?["applinks"]?.objectValue != nil
+                }()
+                #expect(
+                    !(hasApplinks && result.findings.contains { $0.code == .applinksMissing && $0.severity == .error }),
+                    "\(name): applinks.missing on a file with applinks")
+                #expect(
+                    result.findings.allSatisfy { $0.code != .appIDMalformed || $0.message.contains("\"") },
+                    "\(name): an app ID finding names no app ID")
+            }
+        }
+        #expect(files >= 440)
+        for name in try FileManager.default.contentsOfDirectory(atPath: WildCorpus.assetlinks.path).sorted() {
+            let bytes = Array(try Data(contentsOf: WildCorpus.assetlinks.appendingPathComponent(name)))
+            let result = FileLint.lintAssetLinks(bytes, size: bytes.count, expected: [])
+            #expect(
+                !result.findings.contains { $0.code == .applinksMissing }, "\(name): an AASA code on assetlinks.json")
+        }
+    }
+}
+
+enum WildCorpus {
+    static let directory = SharedCorpus.directory.deletingLastPathComponent().appendingPathComponent("wild")
+    static let aasa = directory.appendingPathComponent("aasa")
+    static let assetlinks = directory.appendingPathComponent("assetlinks")
 }
