@@ -234,6 +234,25 @@ import Testing
         #expect(finding["pointer"] as? String == "/applinks/details/0/appIDs/1")
     }
 
+    /// A file's kind from its name or --android when they say so, from its content only when
+    /// nothing does: a broken assetlinks.json gets Android's codes, not the AASA's (issue 37).
+    @Test func lintKnowsAFilesKindByItsNameOrTheOption() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let files = ["assetlinks.json": "[]", "one.json": #"{"relation": [], "target": {}}"#, "broken.json": "{bad"]
+        for (name, text) in files {
+            try text.write(to: directory.url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let byName = try await run(["lint", "assetlinks.json", "--format", "compact"], in: directory.url)
+        #expect(byName.stdout.contains("error: assetlinks.not-list:") && !byName.stdout.contains("json.not-object"))
+        let byOption = try await run(
+            ["lint", "one.json", "broken.json", "--android", "com.example.app", "--format", "compact"],
+            in: directory.url)
+        #expect(byOption.stdout.contains("one.json: error: assetlinks.not-list:"), "\(byOption.stdout)")
+        #expect(byOption.stdout.contains("broken.json:1:2: error: assetlinks.json-invalid:"), "\(byOption.stdout)")
+        #expect(!byOption.stdout.contains("applinks.missing") && !byOption.stdout.contains(" json.invalid"))
+    }
+
     @Test func aDashReadsStandardInput() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -21,7 +21,9 @@ public enum LocalLint {
                 let contents = try BoundedFileReader.read(path, prefix: readLimit)
                 // A signed file is linted on its content; no domain to name (the signer's name
                 // is not checked).
-                if let result = AssociationFileLint.lint(contents.bytes, size: contents.size, wants: wants) {
+                if let result = AssociationFileLint.lint(
+                    contents.bytes, size: contents.size, wants: wants, path: path)
+                {
                     let findings = options.severityPolicy.apply(result.findings)
                     return LintRecord(
                         file: path, verdict: Verdict(findings: findings), appIDs: nil, findings: findings,
