@@ -15,6 +15,13 @@ extension FileValidator {
         var takenEverything: [String: RuleSet.Rule] = [:]
         var used = Set<String>()
         for entry in rules.entries {
+            // Exclusions alone open nothing: the entry's apps get no link from it.
+            if !entry.rules.isEmpty, entry.rules.allSatisfy(\.exclude) {
+                report(
+                    .entryNoRules,
+                    "\(entry.path) has only exclusions (\(entry.rules.count)): they keep URLs in the browser and open none, so its app gets no links from it."
+                )
+            }
             if !entry.rules.isEmpty {
                 if let blocker = excludingEverything {
                     report(

@@ -345,8 +345,9 @@ extension FindingCode {
         case .entryNoRules:
             FindingDefinition(
                 .content, .error,
-                meaning: "An entry has no rules (no components or paths, or an empty list), so its app gets no links.",
-                fix: "Add components (iOS 13+) or paths (legacy) to the entry.")
+                meaning:
+                    "An entry has no rules (no components or paths, or an empty list) or only exclusions, so its app gets no links.",
+                fix: "Add components (iOS 13+) or paths (legacy) that open URLs to the entry, after its exclusions.")
         case .entryUnknownKey:
             FindingDefinition(
                 .content, .warning,

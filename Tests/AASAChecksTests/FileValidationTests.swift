@@ -62,7 +62,7 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"?":7}]"#), expected: ["value.type/error"], detail: "or a dictionary of them"),
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"path":"/a"}]"#), expected: ["component.unknown-key/error"], detail: "did you mean \"/\""),
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"path":"/buy/*"}]"#), expected: ["component.unknown-key/error"], detail: "so it matches every URL: every link to this site opens the app"),
-        ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"path":"/a","exclude":true}]"#), expected: ["component.unknown-key/warning"], detail: "matches more than intended"),
+        ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"path":"/a","exclude":true}]"#), expected: ["component.unknown-key/warning", "entry.no-rules/error"], detail: "matches more than intended"),
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"/":"/a","casesensitive":false}]"#), expected: ["component.unknown-key/warning"], detail: "did you mean \"caseSensitive\""),
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"/":"/s","?":{"q":"?*","debug":false}}]"#), expected: ["component.query-disabled/warning"], detail: "ignores the whole dictionary"),
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"/":"*"},{"/":"/x","exclude":true}]"#), expected: ["rule.unreachable/warning"], detail: "this exclusion never applies"),
@@ -71,7 +71,7 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"/":"/a/*","?":{"x":"1"}},{"/":"/b"}]"#), expected: [], detail: ""),
         ValidationCase(file: #"{"applinks":{"details":[{"appIDs":["\#(id)"],"components":[{"/":"*"}]},{"appIDs":["\#(id)"],"components":[{"/":"/x"}]}]}}"#, expected: ["entry.unreachable/warning"], detail: "already sends them every URL"),
         ValidationCase(file: #"{"applinks":{"details":[{"appIDs":["\#(id)"],"components":[{"/":"*"}]},{"appIDs":["ABCDE12346.com.example.beta"],"components":[{"/":"*"}]}]}}"#, expected: [], detail: ""),
-        ValidationCase(file: #"{"applinks":{"defaults":{"exclude":true},"details":[{"appIDs":["\#(id)"],"components":[{}]},{"appIDs":["ABCDE12346.b.c"],"components":[{}]}]}}"#, expected: ["entry.unreachable/warning"], detail: "excludes every URL first"),
+        ValidationCase(file: #"{"applinks":{"defaults":{"exclude":true},"details":[{"appIDs":["\#(id)"],"components":[{}]},{"appIDs":["ABCDE12346.b.c"],"components":[{}]}]}}"#, expected: ["entry.no-rules/error", "entry.no-rules/error", "entry.unreachable/warning"], detail: "excludes every URL first"),
         ValidationCase(file: entry(#""appID":"\#(id)","paths":["https://example.com/a/*"]"#), expected: ["paths.url/error"], detail: "is a full URL"),
         ValidationCase(file: entry(#""appID":"\#(id)","paths":[5]"#), expected: ["value.type/error"], detail: "paths[0] is a number"),
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"/":"/\#(String(repeating: "a", count: 5000))"}]"#), expected: ["pattern.too-long/error"], detail: "5001 characters"),
@@ -114,6 +114,17 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
         #expect(result.findings.map(\.code) == [.jsonInvalid])
         #expect(result.findings.first?.message.contains(cause) == true, "\(result.findings.first?.message ?? "")")
         #expect(result.findings.first?.message.contains("line ") == true)
+    }
+
+    /// An entry of exclusions only opens no URL, as `match` knows: lint says so (issue 37); one
+    /// with an exclusion before a rule that opens is fine.
+    @Test func anEntryOfExclusionsOnlyOpensNothing() {
+        func codes(_ paths: String) -> [FindingCode] {
+            let file = #"{"applinks":{"details":[{"appIDs":["QX7TM4K2RB.com.example.app"],"paths":[\#(paths)]}]}}"#
+            return FileLint.lint(Array(file.utf8), size: file.utf8.count).findings.map(\.code)
+        }
+        #expect(codes(#""NOT /auth/callback/*""#) == [.entryNoRules])
+        #expect(!codes(#""NOT /auth/callback/*", "/shop/*""#).contains(.entryNoRules))
     }
 
     @Test func lintJudgesSizeAndEmptinessToo() {
