@@ -212,6 +212,14 @@ public enum DomainChecks {
         if let file = primary.file {
             findings += expectationFindings(target, file: file, visits: options.matchVisits)
         }
+        // Known device behaviour with internationalised names: said, not failed.
+        if target.domain.split(separator: ".").contains(where: { $0.hasPrefix("xn--") }) {
+            findings.append(
+                Finding(
+                    .domainInternationalized, .domain,
+                    "\(target.domain) is an internationalised name: iOS 16 and later are reported to fail to use such domains as associated domains (Apple Developer Forums thread 814156, FB21797091). Test its links on a device."
+                ))
+        }
         return Result(
             findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs(), wellKnownFile: primary.file,
             rootFile: fallback.file, cdnFile: cdnFile)

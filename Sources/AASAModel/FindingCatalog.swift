@@ -282,6 +282,14 @@ extension FindingCode {
                 fix:
                     "Rename the file to apple-app-site-association (no .json) in the .well-known folder, and keep serving it as application/json."
             )
+        case .domainInternationalized:
+            FindingDefinition(
+                .domain, .info,
+                meaning:
+                    "The domain is internationalised (a label in punycode, xn--). Developers report that iOS 16 and later fail to use such domains as associated domains though the file is right (Apple Developer Forums thread 814156, https://developer.apple.com/forums/thread/814156; feedback FB21797091). Known device behaviour, not a fault of the file: nothing fails for it.",
+                fix:
+                    "Test the links on a device with each iOS version the app supports; where they fail, associate an ASCII host name as well."
+            )
         case .fileUnknownKey:
             FindingDefinition(
                 .content, .warning,

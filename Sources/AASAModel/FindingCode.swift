@@ -35,6 +35,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case locationNone = "location.none"
     case locationRootAbsent = "location.root-absent"
     case locationMisnamed = "location.misnamed"
+    case domainInternationalized = "domain.internationalized"
 
     // The whole file, key by key (aasa-hosting-rules.md §4, aasa-matching.md).
     case fileUnknownKey = "file.unknown-key"

@@ -95,6 +95,9 @@ import Testing
         },
         .appIDMalformed: { lint(rules(#"{"/":"/a"}"#).replacingOccurrences(of: id, with: "TEAM_ID.com.example.app")) },
         .appIDMissing: { domain(Fixture.served(valid), target: Fixture.target(["ABCDE12346.com.example.missing"])) },
+        .domainInternationalized: {
+            domain(Fixture.served(valid), target: DomainTarget(domain: "xn--bcher-kva.example", inputLine: 1))
+        },
         .locationRootOnly: { domain(Fixture.served("", status: 404), root: Fixture.served(valid, at: .root)) },
         .locationNone: { domain(Fixture.served("", status: 404)) },
         .locationRootAbsent: { domain(Fixture.served(valid), root: Fixture.served("", at: .root, status: 404)) },
