@@ -546,7 +546,8 @@ extension FindingCode {
         case .assetlinksStatus, .assetlinksRedirect, .assetlinksContentType, .assetlinksTooLarge,
             .assetlinksJSONInvalid, .assetlinksNotList, .assetlinksRelation, .assetlinksStatement,
             .assetlinksFingerprint, .assetlinksInclude, .assetlinksPackageMissing, .assetlinksFingerprintMissing,
-            .assetlinksSite, .assetlinksDynamicRules, .assetlinksIncludeFailed, .assetlinksManifestScope:
+            .assetlinksSite, .assetlinksDynamicRules, .assetlinksIncludeFailed, .assetlinksManifestScope,
+            .assetlinksUnknownKey:
             assetLinksDefinition
         case .matchCutShort:
             FindingDefinition(

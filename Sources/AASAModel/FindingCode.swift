@@ -104,6 +104,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case assetlinksDynamicRules = "assetlinks.dynamic-rules"
     case assetlinksIncludeFailed = "assetlinks.include-failed"
     case assetlinksManifestScope = "assetlinks.manifest-scope"
+    case assetlinksUnknownKey = "assetlinks.unknown-key"
 }
 
 extension FindingCode {

@@ -254,6 +254,12 @@ import Testing
                 ], expected: [AndroidApp(package: "com.example.app")]
             ).findings
         },
+        .assetlinksUnknownKey: {
+            android(
+                Fixture.served(
+                    "[{\"relation\": [\"delegate_permission/common.handle_all_urls\"], \"target\": {\"namespace\": \"android_app\", \"package_name\": \"com.example.app\", \"sha256_cert_fingerprints\": [\"\(String(repeating: "AB:", count: 31))AB\"]}, \"conditions\": [{\"host\": \"example.com\", \"pathPattern\": \"/api/.*\"}]}]",
+                    at: .assetlinks))
+        },
         .assetlinksSite: {
             android(
                 Fixture.served(

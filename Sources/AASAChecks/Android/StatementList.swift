@@ -64,6 +64,8 @@ public struct StatementList: Sendable, Equatable {
     public static let maximumStatements = 10_000
 
     public static let handleAllURLs = "delegate_permission/common.handle_all_urls"
+    /// The keys of a statement Android reads (`exclude` has its own notice).
+    static let statementKeys: Set<String> = ["relation", "target", "relation_extensions", "include", "exclude"]
 
     /// Whether a statement grants `relation` to `target`: Google's check.
     public func grants(relation: String, to target: Target) -> Bool {
@@ -164,6 +166,15 @@ public struct StatementList: Sendable, Equatable {
                         message:
                             "An \"exclude\" object beside the target is not Android's syntax (it circulates in blog posts): Android ignores it, so nothing is excluded. \(DynamicAppLinkRules.syntax)",
                         severity: .warning, position: position(index, [.key("exclude")])))
+            }
+            // Keys Android does not know are ignored: what they were meant to limit is not limited.
+            for key in statement.keys where !StatementList.statementKeys.contains(key) {
+                list.problems.append(
+                    Problem(
+                        code: .assetlinksUnknownKey, effect: .notice, place: place(index, [.key(key)]),
+                        message:
+                            "Unknown key \"\(key.prefix(80))\": Android ignores it, so it limits nothing; every URL the app's manifest accepts opens the app.",
+                        position: position(index, [.key(key)])))
             }
             guard let target = statement["target"] else {
                 skip(.assetlinksStatement, [], "The statement has no target (\"no target specified\").")

@@ -115,6 +115,14 @@ extension FindingCode {
                 fix:
                     "Write the rules as Android documents them: \"relation_extensions\": {\"delegate_permission/common.handle_all_urls\": {\"dynamic_app_link_components\": [{\"/\": \"/shop/*\"}, {\"/\": \"/admin/*\", \"exclude\": true}]}}."
             )
+        case .assetlinksUnknownKey:
+            FindingDefinition(
+                .assetLinks, .warning,
+                meaning:
+                    "A statement has a key Android does not know (say \"conditions\" with a host and pathPattern, meant to keep paths in the browser): Android ignores it, so the statement grants what it would without it, and every URL the manifest accepts opens the app.",
+                fix:
+                    "Remove the key; to keep paths in the browser, narrow the manifest's intent filter, or on Android 15 use relation_extensions with dynamic_app_link_components and \"exclude\": true."
+            )
         case .assetlinksManifestScope:
             FindingDefinition(
                 .assetLinks, .warning,
