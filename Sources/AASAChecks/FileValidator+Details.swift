@@ -89,6 +89,15 @@ extension FileValidator {
             let why = entry["appIDs"]?.arrayValue?.isEmpty == true ? "its appIDs is empty" : "it has no appID or appIDs"
             report(.entryNoApp, "\(path) names no app (\(why)): its rules open nothing.")
         }
+        // iOS 12 and older read a legacy entry's appID only: appIDs (iOS 13+) names no app there.
+        if let minimum = options.minimumIOS, minimum < IOSVersion.components, entry["paths"] != nil,
+            entry["appID"] == nil, apps > 0
+        {
+            report(
+                .entryNoApp,
+                "\(path) names its apps only in appIDs, which iOS 12 and older do not read: on the iOS \(minimum) the app supports, this paths entry names no app; add \"appID\"."
+            )
+        }
         if entry["appID"] != nil, entry["appIDs"] != nil {
             report(
                 .entryMixedAppKeys,

@@ -22,15 +22,21 @@ extension FileValidator {
                     "\(entry.path) has only exclusions (\(entry.rules.count)): they keep URLs in the browser and open none, so its app gets no links from it."
                 )
             }
+            // iOS 12 and older read legacy (paths) entries only: a components entry before one
+            // blocks nothing on the versions that read it.
+            let readByOldIOS = options.minimumIOS.map { $0 < IOSVersion.components } == true
+            let blocks = { (blocker: RuleSet.Rule) in
+                !(readByOldIOS && blocker.kind == .components && entry.rules.allSatisfy { $0.kind == .paths })
+            }
             if !entry.rules.isEmpty {
-                if let blocker = excludingEverything {
+                if let blocker = excludingEverything, blocks(blocker) {
                     report(
                         .entryUnreachable, "\(entry.path) is never consulted: \(blocker.path) excludes every URL first."
                     )
                     continue
                 }
                 if !entry.appIDs.isEmpty, let blocker = entry.appIDs.compactMap({ takenEverything[$0] }).first,
-                    entry.appIDs.allSatisfy({ takenEverything[$0] != nil })
+                    entry.appIDs.allSatisfy({ takenEverything[$0] != nil }), blocks(blocker)
                 {
                     report(
                         .entryUnreachable,

@@ -127,6 +127,27 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
         #expect(!codes(#""NOT /auth/callback/*", "/shop/*""#).contains(.entryNoRules))
     }
 
+    /// With --min-ios 12, what each version reads (issue 37): the legacy paths entry after a
+    /// components entry is the one iOS 12 reads, not unreachable; a legacy entry naming its app
+    /// only in appIDs names none there.
+    @Test func minIOS12ReasonsAsIOS12Reads() {
+        func codes(_ file: String, minimumIOS: String?) -> [FindingCode] {
+            FileLint.lint(
+                Array(file.utf8), size: file.utf8.count,
+                options: ValidationOptions(minimumIOS: minimumIOS.flatMap(IOSVersion.init))
+            ).findings.map(\.code)
+        }
+        let both =
+            #"{"applinks":{"apps":[],"details":[{"appIDs":["QX7TM4K2RB.com.example.app"],"components":[{"/":"*"}]},{"appID":"QX7TM4K2RB.com.example.app","paths":["*"]}]}}"#
+        #expect(codes(both, minimumIOS: nil).contains(.entryUnreachable))
+        #expect(!codes(both, minimumIOS: "12").contains(.entryUnreachable))
+        let appIDsOnly =
+            #"{"applinks":{"apps":[],"details":[{"appIDs":["QX7TM4K2RB.com.example.app"],"paths":["*"]}]}}"#
+        #expect(codes(appIDsOnly, minimumIOS: "12") == [.entryNoApp])
+        #expect(codes(appIDsOnly, minimumIOS: nil).isEmpty)
+        #expect(codes(appIDsOnly, minimumIOS: "13").isEmpty)
+    }
+
     @Test func lintJudgesSizeAndEmptinessToo() {
         #expect(FileLint.lint([], size: 0).findings.map(\.code) == [.bodyEmpty])
         let big = FileLint.lint(Array(repeating: 0x20, count: 10), size: 200_000)
