@@ -191,6 +191,30 @@ struct WildCorpusTests {
     }
 }
 
+extension WildCorpusTests {
+    static func lint(aasa name: String) throws -> FileLint.Result {
+        let bytes = Array(try Data(contentsOf: WildCorpus.aasa.appendingPathComponent(name)))
+        return FileLint.lint(bytes, size: bytes.count)
+    }
+
+    /// The classes of false alarm and miss the real files showed, each on a file that has it
+    /// (issue 37): a webcredentials-only file, live app IDs whose bundle IDs hold "todo" and
+    /// "your-", entries with comments, a statement with conditions Android ignores.
+    @Test func theRealFilesOfEachClassAreJudgedAsTheDevicesJudgeThem() throws {
+        let servicesOnly = try Self.lint(aasa: "0003")
+        #expect(Verdict(findings: servicesOnly.findings) == .pass)
+        #expect(servicesOnly.findings.map(\.code) == [.applinksMissing] && servicesOnly.findings[0].severity == .info)
+        for name in ["0106", "0118", "0001"] {
+            let result = try Self.lint(aasa: name)
+            #expect(Verdict(findings: result.findings) == .pass, "\(name): \(result.findings.map(\.code))")
+            #expect(!result.findings.contains { $0.code == .appIDMalformed || $0.code == .entryUnknownKey })
+        }
+        let conditions = Array(try Data(contentsOf: WildCorpus.assetlinks.appendingPathComponent("0066.json")))
+        let android = FileLint.lintAssetLinks(conditions, size: conditions.count, expected: [])
+        #expect(android.findings.contains { $0.code == .assetlinksUnknownKey && $0.message.contains("conditions") })
+    }
+}
+
 enum WildCorpus {
     static let directory = SharedCorpus.directory.deletingLastPathComponent().appendingPathComponent("wild")
     static let aasa = directory.appendingPathComponent("aasa")
