@@ -3,14 +3,17 @@ import AASAJSON
 /// Names the usual reasons a file is not strict JSON, so that `json.invalid` says what to fix:
 /// a byte-order mark, front matter, a comment, a trailing comma, typographic quotes.
 enum JSONDiagnosis {
-    static func describe(_ error: JSONParseError, in bytes: [UInt8]) -> String {
-        guard let cause = cause(of: error, in: bytes) else { return error.description }
+    /// - Parameter reader: who rejects the file's bytes ("iOS", "Google's parser"): the one that
+    ///   reads this kind of file.
+    static func describe(_ error: JSONParseError, in bytes: [UInt8], reader: String = "iOS") -> String {
+        guard let cause = cause(of: error, in: bytes, reader: reader) else { return error.description }
         return "\(cause) (\(error.description))"
     }
 
-    static func cause(of error: JSONParseError, in bytes: [UInt8]) -> String? {
+    static func cause(of error: JSONParseError, in bytes: [UInt8], reader: String = "iOS") -> String? {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            return "the file starts with a UTF-8 byte-order mark (EF BB BF), which iOS rejects; save it without one"
+            return
+                "the file starts with a UTF-8 byte-order mark (EF BB BF), which \(reader) rejects; save it without one"
         }
         let start = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         if start.starts(with: Array("---".utf8)) {

@@ -251,6 +251,11 @@ import Testing
         #expect(byOption.stdout.contains("one.json: error: assetlinks.not-list:"), "\(byOption.stdout)")
         #expect(byOption.stdout.contains("broken.json:1:2: error: assetlinks.json-invalid:"), "\(byOption.stdout)")
         #expect(!byOption.stdout.contains("applinks.missing") && !byOption.stdout.contains(" json.invalid"))
+        // Android's reasons in Android's words: a byte-order mark is Google's parser's refusal.
+        try ("\u{FEFF}[]").write(
+            to: directory.url.appendingPathComponent("assetlinks.json"), atomically: true, encoding: .utf8)
+        let bom = try await run(["lint", "assetlinks.json", "--format", "compact"], in: directory.url)
+        #expect(bom.stdout.contains("which Google's parser rejects") && !bom.stdout.contains("iOS"), "\(bom.stdout)")
     }
 
     @Test func aDashReadsStandardInput() async throws {

@@ -94,7 +94,8 @@ public struct StatementList: Sendable, Equatable {
         } catch {
             return rejected(
                 .assetlinksJSONInvalid,
-                "Not valid JSON: \(JSONDiagnosis.describe(error, in: bytes)). Google's parser rejects the whole file.")
+                "Not valid JSON: \(JSONDiagnosis.describe(error, in: bytes, reader: "Google's parser")). Google's parser rejects the whole file."
+            )
         }
         guard case .array(let elements) = parsed else {
             return rejected(
