@@ -36,7 +36,7 @@ public struct Acknowledgement: Codable, Sendable, Equatable {
     }
 
     /// The last day it covers, `2026-12-31`.
-    public var lastDay: String { UTCCalendar.date(Int(until.timeIntervalSince1970) - 1) }
+    public var lastDay: String { Acknowledgements.lastDay(before: until) }
 }
 
 /// What a finding carries when an acknowledgement covers it.
@@ -54,7 +54,7 @@ public struct AcknowledgementMark: Codable, Sendable, Hashable {
 
     /// "until 2026-12-31 by ana: waiting on the CDN vendor", as every output shows it.
     public var summary: String {
-        "until \(UTCCalendar.date(Int(until.timeIntervalSince1970) - 1)) by \(by): \(reason)"
+        "until \(Acknowledgements.lastDay(before: until)) by \(by): \(reason)"
     }
 }
 
@@ -99,6 +99,10 @@ public struct Acknowledgements: Codable, Sendable, Equatable {
     public func expired(after previous: Date, by now: Date) -> [Acknowledgement] {
         acknowledgements.filter { $0.until > previous && $0.until <= now }
     }
+
+    /// The last day (UTC, `2026-12-31`) of an acknowledgement that ends at `end`, the start of
+    /// the next day: the one reading of `until` for every output.
+    static func lastDay(before end: Date) -> String { UTCCalendar.date(Int(end.timeIntervalSince1970) - 1) }
 
     /// Adds (or replaces) a domain's acknowledgement.
     public mutating func add(_ acknowledgement: Acknowledgement) throws(AcknowledgementError) {

@@ -26,9 +26,6 @@ public struct AlertPolicy: Sendable, Equatable {
         self.remindEvery = remindEvery
     }
 
-    /// Whether the alert needs the history's standings of the run's domains.
-    public var needsStandings: Bool { alertAfter > 1 || remindEvery != nil }
-
     public static let maximumAlertAfter = 30
     public static let maximumRemindDays = 90
 }

@@ -48,8 +48,8 @@ public enum AcknowledgementStore {
         }
     }
 
-    /// Reads, changes and writes back the file, under the output folder's lock (an audit
-    /// running meanwhile keeps what it read at its start).
+    /// Reads, changes and writes back the file, replaced atomically: an audit running meanwhile
+    /// keeps what it read at its start; two `ack`s at the same moment may lose one (no lock).
     public static func update(output: String, _ change: (inout Acknowledgements) throws -> Void) throws {
         let folder = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
