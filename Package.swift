@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "AASAServe",
             dependencies: [
-                "AASAAudit", "AASAModel", "AASAFetch", "AASAReport",
+                "AASAAudit", "AASAChecks", "AASAModel", "AASAFetch", "AASAReport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -126,10 +126,12 @@ let package = Package(
             name: "AASAFetchTests",
             dependencies: ["AASAFetch", "AASAModel", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // serve's routing, middleware and handlers without a socket.
+        .testTarget(name: "AASAServeTests", dependencies: ["AASAServe", "AASAFetch", "AASAModel"]),
         .testTarget(
             name: "AASAAuditTests",
             dependencies: [
-                "AASAAudit", "AASAFetch", "AASAModel", "AASAReport", "AASAServe", "DomainList", "TestSupport",
+                "AASAAudit", "AASAChecks", "AASAFetch", "AASAModel", "AASAReport", "AASAServe", "DomainList", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

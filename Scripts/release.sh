@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/AASAAudit/AuditSettings.swift)
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/AASAAudit/Run/AuditSettings.swift)
 commit=$(git rev-parse --short=12 HEAD)
 [ -z "$(git status --porcelain --untracked-files=no)" ] || commit="$commit-dirty"
 arch=amd64

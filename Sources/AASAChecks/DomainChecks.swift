@@ -135,16 +135,13 @@ public enum DomainChecks {
             !target.expectedAppIDs.isEmpty || !target.expectations.isEmpty
             || target.services.contains { $0.service == .applinks }
         let primary = LocationChecks.assess(wellKnown, options: options)
-        // Most sites serve one file at both locations: its body is checked once.
-        let fallback = LocationChecks.assess(
-            root, options: options, sameBody: LocationChecks.sameBody(root, as: wellKnown) ? primary : nil)
+        // Most sites serve one file at both locations: its body is checked once, and its
+        // content problems are reported once.
+        let sameBytes = LocationChecks.sameBytes(root, as: wellKnown)
+        let fallback = LocationChecks.assess(root, options: options, sameBody: sameBytes ? primary : nil)
         var findings = primary.findings
-        // A root copy with the same bytes has the same content problems: report them once.
-        let sameFile =
-            wellKnown.record.bodySHA256 != nil && wellKnown.record.bodySHA256 == root.record.bodySHA256
-            && wellKnown.record.bodyBytes == root.record.bodyBytes && primary.answered200 && fallback.answered200
         let rootFindings =
-            sameFile ? fallback.findings.filter { $0.code.definition.category != .content } : fallback.findings
+            sameBytes ? fallback.findings.filter { $0.code.definition.category != .content } : fallback.findings
         findings += rootFindings.map { finding in
             var capped = finding
             capped.severity = fallback.answered200 ? min(finding.severity, .warning) : .info

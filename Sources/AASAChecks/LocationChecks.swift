@@ -131,12 +131,14 @@ public enum LocationChecks {
         return (signatureFindings + assessed.findings, assessed.file, assessed.content)
     }
 
-    /// Whether the two fetches' bodies would be judged alike: both answered 200 with the same
-    /// bytes, read whole, and the same signature.
-    public static func sameBody(_ fetched: FetchedLocation, as other: FetchedLocation) -> Bool {
-        fetched.record.status == 200 && other.record.status == 200 && fetched.record.error == nil
-            && other.record.error == nil && !fetched.record.bodyTruncated && !other.record.bodyTruncated
-            && fetched.record.bodyBytes == other.record.bodyBytes && fetched.record.signature == other.record.signature
+    /// "The two locations served the same bytes": both answered 200 without a transfer error,
+    /// with as many bytes, the same SHA-256 of all of them (a body past the limit is cut at the
+    /// same place), the same bytes kept and the same signature, so that their bodies are judged
+    /// alike and their content problems are one file's. The one reading.
+    public static func sameBytes(_ fetched: FetchedLocation, as other: FetchedLocation) -> Bool {
+        let (a, b) = (fetched.record, other.record)
+        return a.status == 200 && b.status == 200 && a.error == nil && b.error == nil && a.bodyBytes == b.bodyBytes
+            && a.bodyTruncated == b.bodyTruncated && a.bodySHA256 == b.bodySHA256 && a.signature == b.signature
             && fetched.body == other.body
     }
 

@@ -11,23 +11,30 @@ public enum JSONLocator {
     public static func locate(_ path: [Step], in bytes: [UInt8]) -> TextPosition? {
         var scanner = Scanner(bytes: bytes)
         scanner.skipSpace()
+        guard walk(path[...], &scanner) else { return nil }
+        return scanner.position
+    }
+
+    /// Moves the scanner to the value at `path` from the value it stands at; false when the
+    /// path names nothing.
+    static func walk(_ path: ArraySlice<Step>, _ scanner: inout Scanner) -> Bool {
         for step in path {
             switch step {
             case .index(let wanted):
-                guard scanner.peek == UInt8(ascii: "[") else { return nil }
+                guard scanner.peek == UInt8(ascii: "[") else { return false }
                 scanner.offset += 1
                 var index = 0
                 while true {
                     scanner.skipSpace()
-                    if scanner.peek == UInt8(ascii: "]") || scanner.peek == nil { return nil }
+                    if scanner.peek == UInt8(ascii: "]") || scanner.peek == nil { return false }
                     if index == wanted { break }
                     scanner.skipValue()
                     scanner.skipSpace()
-                    if scanner.peek == UInt8(ascii: ",") { scanner.offset += 1 } else { return nil }
+                    if scanner.peek == UInt8(ascii: ",") { scanner.offset += 1 } else { return false }
                     index += 1
                 }
             case .key(let wanted):
-                guard scanner.peek == UInt8(ascii: "{") else { return nil }
+                guard scanner.peek == UInt8(ascii: "{") else { return false }
                 scanner.offset += 1
                 var found: Int?
                 while true {
@@ -35,7 +42,7 @@ public enum JSONLocator {
                     guard scanner.peek == UInt8(ascii: "\"") else { break }
                     let key = scanner.readString()
                     scanner.skipSpace()
-                    guard scanner.peek == UInt8(ascii: ":") else { return nil }
+                    guard scanner.peek == UInt8(ascii: ":") else { return false }
                     scanner.offset += 1
                     scanner.skipSpace()
                     // The last of duplicate keys is the one parsers keep.
@@ -44,11 +51,73 @@ public enum JSONLocator {
                     scanner.skipSpace()
                     if scanner.peek == UInt8(ascii: ",") { scanner.offset += 1 } else { break }
                 }
-                guard let found else { return nil }
+                guard let found else { return false }
                 scanner.offset = found
             }
         }
-        return scanner.position
+        return true
+    }
+
+    /// A text read once for many lookups (a list of 10,000 statements, each with a finding,
+    /// often on one line): where its top-level array's elements start, and their line and
+    /// column, so that a position costs its element's bytes, not the whole file's each time.
+    public struct Index: Sendable {
+        let bytes: [UInt8]
+        let elements: [Int]
+        let elementPositions: [TextPosition]
+
+        public init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            var scanner = Scanner(bytes: bytes)
+            scanner.skipSpace()
+            var elements: [Int] = []
+            if scanner.peek == UInt8(ascii: "[") {
+                scanner.offset += 1
+                while true {
+                    scanner.skipSpace()
+                    guard let byte = scanner.peek, byte != UInt8(ascii: "]") else { break }
+                    elements.append(scanner.offset)
+                    scanner.skipValue()
+                    scanner.skipSpace()
+                    guard scanner.peek == UInt8(ascii: ",") else { break }
+                    scanner.offset += 1
+                }
+            }
+            self.elements = elements
+            var positions: [TextPosition] = []
+            var position = TextPosition(of: 0, in: [])
+            var offset = 0
+            for start in elements {
+                Self.advance(&position, over: bytes[offset..<start])
+                offset = start
+                positions.append(position)
+            }
+            elementPositions = positions
+        }
+
+        /// As `JSONLocator.locate(path, in: bytes)`.
+        public func locate(_ path: [Step]) -> TextPosition? {
+            guard case .index(let index)? = path.first else { return JSONLocator.locate(path, in: bytes) }
+            guard elements.indices.contains(index) else { return nil }
+            var scanner = Scanner(bytes: bytes, offset: elements[index])
+            guard walk(path.dropFirst(), &scanner) else { return nil }
+            var position = elementPositions[index]
+            Self.advance(&position, over: bytes[elements[index]..<min(scanner.offset, bytes.count)])
+            return position
+        }
+
+        /// Counts as `TextPosition` does: a line at each newline, a column at each byte that is
+        /// not a UTF-8 continuation byte.
+        static func advance(_ position: inout TextPosition, over bytes: ArraySlice<UInt8>) {
+            for byte in bytes {
+                if byte == 0x0A {
+                    position.line += 1
+                    position.column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    position.column += 1
+                }
+            }
+        }
     }
 
     /// The steps of an RFC 6901 pointer; a token of digits only is read as an index (a pointer

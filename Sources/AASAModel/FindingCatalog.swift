@@ -94,6 +94,11 @@ public struct FindingDefinition: Sendable {
         self.fix = fix
     }
 
+    /// Every severity a finding of this code is emitted at: its own and its named cases'. (A
+    /// finding about the root copy is capped below that, and `--severity` may change any: both
+    /// say so on the finding.)
+    public var severities: Set<Severity> { Set([severity] + cases.map(\.severity)) }
+
     /// "warning (info for application/pkcs7-mime, ...)": the severity and its cases in words.
     public var severityText: String {
         ([severity.rawValue] + cases.map { "\($0.severity.rawValue) \($0.when)" }).joined(separator: "; ")

@@ -6,7 +6,6 @@ import Mustache
 extension RowView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "index": index
         case "domain": domain
         case "verdict": verdict
         case "inputLine": inputLine
@@ -81,7 +80,6 @@ extension FileView: MustacheParent {
         case "marked": marked.map { $0 as Any }
         case "hasMarks": marked != nil
         case "sameAsDomain": sameAsDomain
-        case "sameAsRow": sameAsRow
         case "sameAsOwn": sameAsOwn
         default: nil
         }

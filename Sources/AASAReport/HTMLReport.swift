@@ -184,7 +184,6 @@ struct HeadView {
 }
 
 struct RowView {
-    let index: Int
     let domain: String
     let verdict: String
     let inputLine: String
@@ -208,7 +207,6 @@ struct RowView {
     let associations: [String]
 
     init(index: Int, report: DomainReport, files: [ServedFileDisplay]) {
-        self.index = index
         domain = report.domain
         verdict = report.verdict.rawValue
         inputLine = report.inputLine.map { "line \($0)" } ?? ""
@@ -355,7 +353,6 @@ struct FileView {
     /// pieces, each marked or not.
     let marked: [Piece]?
     let sameAsDomain: String?
-    let sameAsRow: Int
     let sameAsOwn: Bool
 
     struct Piece {
@@ -379,14 +376,12 @@ struct FileView {
             marked = Self.mark(text, at: Self.places(of: findings, in: text))
             self.text = marked == nil ? text : nil
             sameAsDomain = nil
-            sameAsRow = 0
             sameAsOwn = false
         case .sameAs(let domain, let earlierRow):
             text = nil
             marked = nil
             sameAsOwn = earlierRow == row
             sameAsDomain = sameAsOwn ? nil : domain
-            sameAsRow = earlierRow
         }
     }
 }

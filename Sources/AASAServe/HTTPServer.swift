@@ -1,5 +1,3 @@
-import AASAFetch
-import AASAReport
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -33,19 +31,6 @@ public final class HTTPServer: Sendable {
         self.settings = settings
         self.log = log
     }
-
-    /// The Content-Security-Policy of every answer: no script but the report pages' own
-    /// (by its hash), nothing from elsewhere, no framing.
-    static let contentSecurityPolicy: String = {
-        let hash = Data(SHA256Stream.digest(Array(HTMLReport.inlineScript.utf8))).base64EncodedString()
-        return
-            "default-src 'none'; script-src 'sha256-\(hash)'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-    }()
-
-    static let securityHeaders: [(String, String)] = [
-        ("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"),
-    ]
 
     typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
@@ -166,9 +151,7 @@ public final class HTTPServer: Sendable {
         } catch let error as HTTPParserError {
             // NIO answered 400 and closed the connection: the log still gets its line.
             app.counters.answered(400)
-            log(
-                "\(Date.now.formatted(.iso8601)) \(peer?.description ?? "-") - - 400 0 - (request not parsed: \(error))"
-            )
+            log(AccessLog.unparsed(client: peer?.description ?? "-", error: error))
         } catch {
             // The client went away, or the drain's time was up.
         }
@@ -188,7 +171,7 @@ public final class HTTPServer: Sendable {
                     bodyBytes += buffer.readableBytes
                     guard bodyBytes <= 64 << 10, let current = head else {
                         try await write(
-                            app.problem(413, "Requests here have no body."), head: head, to: connection.channel,
+                            HTTPError(413, "Requests here have no body.").response, head: head, to: connection.channel,
                             keepAlive: false, client: peer?.description ?? "-", started: .now)
                         return
                     }
@@ -199,10 +182,9 @@ public final class HTTPServer: Sendable {
                     let started = ContinuousClock.now
                     let client = ClientAddress.of(
                         peer: peer, forwardedFor: request.headers["x-forwarded-for"], trusting: settings.trustedProxies)
-                    let route = Route.route(method: request.method.rawValue, target: request.uri)
                     let response = await app.respond(
                         ServeRequest(
-                            route: route, client: client?.limitKey ?? "-",
+                            method: request.method.rawValue, target: request.uri, client: client?.limitKey ?? "-",
                             authorization: request.headers.first(name: "authorization"),
                             host: request.headers.first(name: "host")))
                     let draining = setBusy(number, false)
@@ -220,7 +202,7 @@ public final class HTTPServer: Sendable {
         _ response: ServeResponse, head request: HTTPRequestHead?,
         to channel: any Channel, keepAlive: Bool, client: String, started: ContinuousClock.Instant
     ) async throws {
-        var headers = HTTPHeaders(response.headers + Self.securityHeaders)
+        var headers = HTTPHeaders(response.headers + SecurityHeaders.all)
         headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         let sendsBody = request?.method != .HEAD
         let status = response.status
@@ -248,12 +230,10 @@ public final class HTTPServer: Sendable {
         }
         try await channel.writeAndFlush(HTTPServerResponsePart.end(nil))
         app.counters.answered(status)
-        let method = request?.method.rawValue ?? "-"
-        let elapsed = started.duration(to: .now)
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         log(
-            "\(Date.now.formatted(.iso8601)) \(client) \(method) \(Self.loggable(request?.uri ?? "-")) \(status) \(length) \(String(format: "%.1f", milliseconds))ms"
-        )
+            AccessLog.line(
+                client: client, method: request?.method.rawValue ?? "-", target: request?.uri ?? "-", status: status,
+                length: length, elapsed: started.duration(to: .now)))
     }
 
     /// A file in pieces of 64 KB (as read, not as it was when opened: a file of `--out` is
@@ -284,19 +264,5 @@ public final class HTTPServer: Sendable {
         if let pending {
             channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: pending.bytes))), promise: nil)
         }
-    }
-
-    /// A request target as the log shows it: printable ASCII only (others percent-encoded),
-    /// at most 300 bytes.
-    static func loggable(_ target: String) -> String {
-        var out = ""
-        for byte in target.utf8.prefix(300) {
-            if byte > 0x20, byte < 0x7F {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                out += String(format: "%%%02X", byte)
-            }
-        }
-        return target.utf8.count > 300 ? out + "…" : out
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The files of `--out`, opened read-only: only the names `Route` lets through (a kept run's
@@ -39,7 +41,12 @@ public struct OutputFolder: Sendable {
     /// Opens `file` of the folder (`run` nil) or of a run folder; nil when there is no such
     /// regular file reachable without a link.
     public func open(run: String?, file: String) -> OpenFile? {
-        let folder = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // The C library's open (this type's own `open` shadows the name).
+        #if canImport(Glibc)
+            let folder = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        #else
+            let folder = Darwin.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        #endif
         guard folder >= 0 else { return nil }
         defer { close(folder) }
         var directory = folder

@@ -1,7 +1,10 @@
+import AASAModel
 import Foundation
 
 /// What a request asks for. Pure: made from the request line alone, so that every path the
-/// server answers is listed here and tested without a socket.
+/// server answers is listed here and tested without a socket (`Tests/AASAServeTests`). A new
+/// endpoint is a case, its line in `init`, its token in `needsToken` and its handler's line in
+/// `ServeApp.handle` (docs/architecture.md, "A new serve endpoint").
 public enum Route: Equatable, Sendable {
     /// `/`: the history page of `--out`, with the check form.
     case historyPage
@@ -9,15 +12,13 @@ public enum Route: Equatable, Sendable {
     case checkPage(CheckQuery?)
     /// A file of `--out`: `/history.json`, `/latest.json`, `/latest.html`, or `/RUN/FILE` of a
     /// kept run. `run` is nil for the top-level files.
-    case outputFile(run: String?, file: String)
+    case outputFile(run: RunFolderName?, file: String)
     case apiCheck(CheckQuery)
     case apiLatest
     case apiRuns
     case apiHistory(domain: String?)
     case metrics
     case health
-    /// An answer without work: 400, 404, 405 or 414, and why.
-    case refused(status: Int, reason: String)
 
     /// Whether the route needs the token (`--token-file`), when one is set: the API, the
     /// metrics, every path that serves the same data as JSON (`/latest.json`, `/history.json`,
@@ -29,63 +30,47 @@ public enum Route: Equatable, Sendable {
         case .apiCheck, .apiLatest, .apiRuns, .apiHistory, .metrics: true
         case .checkPage(let query): query != nil
         case .outputFile(_, let file): file.hasSuffix(".json")
-        case .historyPage, .health, .refused: false
+        case .historyPage, .health: false
         }
     }
 
     /// The longest request target taken (path and query); a longer one is 414.
     public static let maximumTargetBytes = 4096
 
-    /// Routes a request's method and target (`/check?domain=example.com`).
-    public static func route(method: String, target: String) -> Route {
-        guard target.utf8.count <= maximumTargetBytes else {
-            return .refused(status: 414, reason: "The request target is longer than \(maximumTargetBytes) bytes.")
+    /// Routes a request's method and target (`/check?domain=example.com`); a request that asks
+    /// for nothing served is refused: 400, 404, 405 or 414, and why.
+    public init(method: String, target: String) throws(HTTPError) {
+        guard target.utf8.count <= Self.maximumTargetBytes else {
+            throw HTTPError(414, "The request target is longer than \(Self.maximumTargetBytes) bytes.")
         }
-        guard method == "GET" || method == "HEAD" else {
-            return .refused(status: 405, reason: "Only GET and HEAD are served.")
-        }
+        guard method == "GET" || method == "HEAD" else { throw HTTPError(405, "Only GET and HEAD are served.") }
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts[0])
         guard let query = Query(parts.count > 1 ? String(parts[1]) : "") else {
-            return .refused(status: 400, reason: "The query is not valid percent-encoding.")
+            throw HTTPError(400, "The query is not valid percent-encoding.")
         }
         switch path {
-        case "/", "/index.html": return .historyPage
-        case "/check": return .checkPage(CheckQuery(query))
+        case "/", "/index.html": self = .historyPage
+        case "/check": self = .checkPage(CheckQuery(query))
         case "/api/v1/check":
             guard let check = CheckQuery(query) else {
-                return .refused(status: 400, reason: "Give the domain to check: /api/v1/check?domain=example.com")
+                throw HTTPError(400, "Give the domain to check: /api/v1/check?domain=example.com")
             }
-            return .apiCheck(check)
-        case "/api/v1/latest": return .apiLatest
-        case "/api/v1/runs": return .apiRuns
-        case "/api/v1/history": return .apiHistory(domain: query.first("domain").flatMap { $0.isEmpty ? nil : $0 })
-        case "/metrics": return .metrics
-        case "/healthz": return .health
+            self = .apiCheck(check)
+        case "/api/v1/latest": self = .apiLatest
+        case "/api/v1/runs": self = .apiRuns
+        case "/api/v1/history": self = .apiHistory(domain: query.first("domain").flatMap { $0.isEmpty ? nil : $0 })
+        case "/metrics": self = .metrics
+        case "/healthz": self = .health
         case "/history.json", "/latest.json", "/latest.html":
-            return .outputFile(run: nil, file: String(path.dropFirst()))
-        default: break
+            self = .outputFile(run: nil, file: String(path.dropFirst()))
+        default:
+            // /RUN/FILE: a run folder's name and a report's plain name; nothing else of the disk.
+            let pieces = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard pieces.count == 3, pieces[0].isEmpty, let run = RunFolderName(pieces[1]), Self.isFileName(pieces[2])
+            else { throw HTTPError(404, "Nothing is served at this path.") }
+            self = .outputFile(run: run, file: String(pieces[2]))
         }
-        // /RUN/FILE: a run folder's name and a report's plain name; nothing else of the disk.
-        let pieces = path.split(separator: "/", omittingEmptySubsequences: false)
-        if pieces.count == 3, pieces[0].isEmpty, isRunName(pieces[1]), isFileName(pieces[2]) {
-            return .outputFile(run: String(pieces[1]), file: String(pieces[2]))
-        }
-        return .refused(status: 404, reason: "Nothing is served at this path.")
-    }
-
-    /// A run folder's name: `2026-11-22T031500Z`, `…Z-2`.
-    static func isRunName(_ name: Substring) -> Bool {
-        let bytes = Array(name.utf8)
-        let shape = Array("dddd-dd-ddTddddddZ".utf8)
-        guard bytes.count >= shape.count, bytes.count <= shape.count + 6 else { return false }
-        for (byte, expected) in zip(bytes, shape) {
-            if expected == UInt8(ascii: "d") ? !(0x30...0x39).contains(byte) : byte != expected { return false }
-        }
-        let suffix = bytes.dropFirst(shape.count)
-        return suffix.isEmpty
-            || (suffix.first == UInt8(ascii: "-") && suffix.count > 1
-                && suffix.dropFirst().allSatisfy { (0x30...0x39).contains($0) })
     }
 
     /// The files of a run folder that are served: what the audit writes there.

@@ -41,11 +41,12 @@ import Testing
 
     @Test func aStalePathIsFound() {
         #expect(
-            Self.namedPaths(in: "see `AASAChecks/NoSuchFile.swift` and `AASAAudit/AuditRun` and `the x/y thing`") == [
-                "AASAChecks/NoSuchFile.swift", "AASAAudit/AuditRun",
-            ])
+            Self.namedPaths(in: "see `AASAChecks/NoSuchFile.swift` and `AASAAudit/Run/AuditRun` and `the x/y thing`")
+                == [
+                    "AASAChecks/NoSuchFile.swift", "AASAAudit/Run/AuditRun",
+                ])
         #expect(
-            !Self.exists("AASAChecks/NoSuchFile.swift") && Self.exists("AASAAudit/AuditRun")
+            !Self.exists("AASAChecks/NoSuchFile.swift") && Self.exists("AASAAudit/Run/AuditRun")
                 && Self.exists("docs/architecture.md"))
     }
 

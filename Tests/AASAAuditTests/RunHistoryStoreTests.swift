@@ -44,7 +44,7 @@ import Testing
 
     @Test func runFoldersSortByStartTimeThenAttemptAndOnlyASCIINamesAreRuns() {
         let names = ["2026-11-03T031500Z-10", "2026-11-03T031500Z-2", "2026-11-03T031500Z", "2025-12-31T235959Z"]
-        let sorted = names.compactMap { name in RunFolders.order(name).map { ($0, name) } }.sorted { $0.0 < $1.0 }.map(
+        let sorted = names.compactMap { name in RunFolderName(name).map { ($0, name) } }.sorted { $0.0 < $1.0 }.map(
             \.1)
         #expect(
             sorted == ["2025-12-31T235959Z", "2026-11-03T031500Z", "2026-11-03T031500Z-2", "2026-11-03T031500Z-10"])
@@ -53,8 +53,18 @@ import Testing
             "2026-11-03 031500Z",
             "２０２６-１１-０３T０３１５００Z", "2026-11-03T031500Z-٢", "x2026-11-03T031500Z", "2026-11-03T031500Zx",
         ] {
-            #expect(RunFolders.order(name) == nil, "\(name)")
+            #expect(RunFolderName(name) == nil, "\(name)")
         }
+    }
+
+    /// The name the audit makes reads back as itself, for every attempt it may make.
+    @Test func aRunFolderNameTheAuditMakesReadsBack() throws {
+        let started = try Date("2026-03-09T04:05:06Z", strategy: .iso8601)
+        for attempt in [1, 2, 100, 999_999] {
+            let name = RunFolderName(startedAt: started, attempt: attempt)
+            #expect(RunFolderName(name.description) == name)
+        }
+        #expect(RunFolderName(startedAt: started).description == "2026-03-09T040506Z")
     }
 
     /// A signal after the last domain (the run's task cancelled) stops the reading of a long

@@ -201,7 +201,7 @@ import Testing
     func aBodyTakenOverFromTheOtherLocationIsJudgedAsIfCheckedAgain(body: String) throws {
         let wellKnown = Fixture.served(body)
         let root = Fixture.served(body, at: .root, contentType: "text/plain")
-        #expect(LocationChecks.sameBody(root, as: wellKnown))
+        #expect(LocationChecks.sameBytes(root, as: wellKnown))
         let primary = LocationChecks.assess(wellKnown)
         let again = LocationChecks.assess(root)
         let takenOver = LocationChecks.assess(root, sameBody: primary)
@@ -210,9 +210,9 @@ import Testing
         #expect(takenOver.file == again.file)
         #expect(takenOver.content?.appIDs == again.content?.appIDs)
         #expect(!takenOver.findings.isEmpty)  // the content type, at least: the test compares something
-        #expect(!LocationChecks.sameBody(Fixture.served(body + " ", at: .root), as: wellKnown))
-        #expect(!LocationChecks.sameBody(Fixture.served(body, at: .root, status: 404), as: wellKnown))
-        #expect(!LocationChecks.sameBody(Fixture.served(Array(body.utf8), at: .root, truncated: true), as: wellKnown))
+        #expect(!LocationChecks.sameBytes(Fixture.served(body + " ", at: .root), as: wellKnown))
+        #expect(!LocationChecks.sameBytes(Fixture.served(body, at: .root, status: 404), as: wellKnown))
+        #expect(!LocationChecks.sameBytes(Fixture.served(Array(body.utf8), at: .root, truncated: true), as: wellKnown))
     }
 
     @Test func aBrokenRootCopyBesideAGoodWellKnownFileIsAtMostAWarning() {

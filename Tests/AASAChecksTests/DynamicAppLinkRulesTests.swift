@@ -73,12 +73,12 @@ import Testing
     @Test func unknownKeysAreWarningsThatSayWhatTheyCost() {
         let (rules, problems) = Self.rules(#"[{"/": "/shop/*", "query": "x"}]"#)
         #expect(rules?.components.count == 1)
-        #expect(problems.map(\.severity) == [.warning])
+        #expect(problems.map(\.severityCase) == [.dynamicRulesNotice])
         #expect(problems[0].message.contains("the key is \"?\""))
         #expect(problems[0].message.contains("matches more than it seems"))
         // Nothing left to match on: every URL goes to the app, an error.
         let (_, everything) = Self.rules(#"[{"path": "/shop/*"}]"#)
-        #expect(everything.map(\.severity) == [.warning, nil])
+        #expect(everything.map(\.severityCase) == [.dynamicRulesNotice, nil])
         #expect(everything[1].message.contains("matches every URL"))
         let lint = FileLint.lintAssetLinks(Self.file(#"[{"path": "/shop/*"}]"#), size: 1, expected: [])
         #expect(lint.verdict == .fail)
@@ -100,7 +100,7 @@ import Testing
             ).utf8)
         let kept = StatementList.parse(excludeShape)
         #expect(kept.statements.count == 1 && !kept.googleReportsError)
-        #expect(kept.problems.map(\.severity) == [.warning])
+        #expect(kept.problems.map(\.severityCase) == [.dynamicRulesNotice])
     }
 
     @Test func rulesThatTheManifestNeverReachesAreFlagged() {

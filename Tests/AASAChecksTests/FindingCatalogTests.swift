@@ -357,7 +357,10 @@ import Testing
             #expect(severities.contains(code.definition.severity), "\(code.rawValue): its usual severity never reached")
         }
         let declared = FindingCode.allCases.flatMap { code in code.definition.cases.map { (code, $0) } }
-        #expect(declared.count == reached.count, "a named case was added to the catalog without a row here")
+        // The cases of a list read in part are reached by CatalogSeverityTests' built files.
+        #expect(
+            declared.count == reached.count + CatalogSeverityTests.readInPartCodes.count,
+            "a named case was added to the catalog without a row here")
     }
 
     @Test func contentCodesAreTheOnesAFileAloneCauses() {

@@ -99,3 +99,25 @@ import Testing
         #expect(pretty.contains("\"e\": {}"))
     }
 }
+
+/// `JSONLocator.Index` answers as `JSONLocator.locate` does, element by element.
+@Suite struct JSONLocatorIndexTests {
+    @Test func theIndexFindsWhatTheWholeWalkFinds() {
+        let text = """
+              [ {"a": 1, "é": ["x", {"b": "ü"}]},
+            "two", [1, [2, 3]],
+              {"a": {"a": 5}}, {"a": 1, "a": 2} ]
+            """
+        let bytes = Array(text.utf8)
+        let index = JSONLocator.Index(bytes)
+        let paths: [[JSONLocator.Step]] = [
+            [.index(0)], [.index(0), .key("a")], [.index(0), .key("é"), .index(1), .key("b")], [.index(1)],
+            [.index(2), .index(1), .index(1)], [.index(3), .key("a"), .key("a")], [.index(4), .key("a")],
+            [.index(5)], [.index(0), .key("missing")], [.key("a")], [],
+        ]
+        for path in paths {
+            #expect(index.locate(path) == JSONLocator.locate(path, in: bytes), "\(path)")
+        }
+        #expect(index.locate([.index(3), .key("a"), .key("a")])?.line == 3)
+    }
+}

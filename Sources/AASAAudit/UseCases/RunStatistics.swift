@@ -1,3 +1,4 @@
+import AASAModel
 import Foundation
 
 /// What a run cost the machine, for `--stats FILE` (the benchmark reads it).
@@ -18,7 +19,7 @@ public struct RunStatistics: Codable {
         #endif
         let elapsed = ContinuousClock.now - start
         return RunStatistics(
-            wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            wallSeconds: elapsed.seconds,
             userCPUSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
             systemCPUSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
             peakResidentBytes: peakResidentBytes() ?? Self.maxRSSBytes(usage),

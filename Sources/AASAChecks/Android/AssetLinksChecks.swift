@@ -160,13 +160,14 @@ public enum AssetLinksChecks {
             }
         }
         guard findings.count > maximumFindings else { return findings }
-        let worst = findings.map(\.severity).max() ?? .info
-        return Array(findings.prefix(maximumFindings - 1)) + [
-            Finding(
-                code: .assetlinksStatement, severity: worst, location: findings[0].location,
-                message:
-                    "… and \(findings.count - maximumFindings + 1) more findings about assetlinks.json, not listed.")
-        ]
+        // The findings not listed are summed up under the code and severity of the worst of
+        // them: the verdict stays what they make it, at a severity their code's catalog entry has.
+        let cut = findings.dropFirst(maximumFindings - 1)
+        var summary = cut.max { $0.severity < $1.severity } ?? cut[cut.startIndex]
+        summary.message = "… and \(cut.count) more findings about assetlinks.json, not listed."
+        summary.position = nil
+        summary.causedBy = nil
+        return Array(findings.prefix(maximumFindings - 1)) + [summary]
     }
 
     static func findingsOf(
@@ -177,7 +178,7 @@ public enum AssetLinksChecks {
             let place = problem.place.isEmpty ? "" : "\(problem.place): "
             let message = prefix + place + problem.message
             var finding =
-                problem.severity.map { Finding(code: problem.code, severity: $0, location: location, message: message) }
+                problem.severityCase.map { Finding(problem.code, $0, location, message) }
                 ?? Finding(problem.code, location, message)
             // An included list's places are in that list, not in this file.
             if includedFile == nil { finding.position = problem.position }

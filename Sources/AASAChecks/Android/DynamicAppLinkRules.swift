@@ -90,7 +90,7 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
                     code: .assetlinksDynamicRules, effect: .notice, place: place(base),
                     message:
                         "Dynamic rules for \(StatementList.handleAllURLs), in a statement whose relation does not grant it: they never apply.",
-                    severity: .warning))
+                    severityCase: .dynamicRulesNotice))
         }
         guard case .object(let extensionObject) = extensionValue else {
             return drop(base, "The extension for \(StatementList.handleAllURLs) is not an object.")
@@ -161,7 +161,7 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
                             code: .assetlinksDynamicRules, effect: .notice, place: place(path + [.key(key)]),
                             message:
                                 "Component \(index) has the key \"\(key.prefix(60))\", which Android does not know\(hint): it is ignored, so this component matches more than it seems to.",
-                            severity: .warning))
+                            severityCase: .dynamicRulesNotice))
                 }
             }
             let unknown = object.keys.filter { !knownKeys.contains($0) }
@@ -182,7 +182,7 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
                 StatementList.Problem(
                     code: .assetlinksDynamicRules, effect: .notice, place: place(listPath),
                     message: "\(values.count) components; the first \(maximumComponents) were read.",
-                    severity: .warning))
+                    severityCase: .readInPart))
         }
         return (DynamicAppLinkRules(components: components), problems)
     }

@@ -46,7 +46,9 @@ public struct StatementList: Sendable, Equatable {
         /// Where: `[2] /2/target/site (line 5, column 13)`, or empty for the file.
         public var place: String
         public var message: String
-        public var severity: Severity? = nil
+        /// The catalog's named case of another severity, when the problem is one; nil: the
+        /// code's own severity.
+        public var severityCase: SeverityCase? = nil
         /// The same place as data: its pointer, line and column.
         public var position: FilePosition? = nil
     }
@@ -109,7 +111,7 @@ public struct StatementList: Sendable, Equatable {
                 "The statement list is empty: Google finds no statements (\"No statements were found\").")
         }
         var list = StatementList()
-        let reader = Reader(bytes: bytes, secure: secure)
+        let reader = Reader(bytes: bytes, positions: JSONLocator.Index(bytes), secure: secure)
         for (index, element) in elements.prefix(maximumStatements).enumerated() {
             reader.read(element, at: index, into: &list)
         }
@@ -119,18 +121,20 @@ public struct StatementList: Sendable, Equatable {
                     code: .assetlinksStatement, effect: .notice, place: "",
                     message:
                         "The list has \(elements.count) statements; the first \(maximumStatements) were read.",
-                    severity: .warning))
+                    severityCase: .readInPart))
         }
         return list
     }
 
     struct Reader {
         let bytes: [UInt8]
+        /// Where each statement starts: a position costs its statement's bytes.
+        let positions: JSONLocator.Index
         let secure: Bool
 
         func position(_ index: Int, _ path: [JSONLocator.Step] = []) -> FilePosition {
             let steps = [JSONLocator.Step.index(index)] + path
-            let position = JSONLocator.locate(steps, in: bytes)
+            let position = positions.locate(steps)
             return FilePosition(pointer: JSONLocator.pointer(steps), line: position?.line, column: position?.column)
         }
         func place(_ index: Int, _ path: [JSONLocator.Step] = []) -> String {
@@ -166,7 +170,7 @@ public struct StatementList: Sendable, Equatable {
                         code: .assetlinksDynamicRules, effect: .notice, place: place(index, [.key("exclude")]),
                         message:
                             "An \"exclude\" object beside the target is not Android's syntax (it circulates in blog posts): Android ignores it, so nothing is excluded. \(DynamicAppLinkRules.syntax)",
-                        severity: .warning, position: position(index, [.key("exclude")])))
+                        severityCase: .dynamicRulesNotice, position: position(index, [.key("exclude")])))
             }
             // Keys Android does not know are ignored: what they were meant to limit is not limited.
             for key in statement.keys where !StatementList.statementKeys.contains(key) {

@@ -10,6 +10,9 @@ extension SeverityCase {
     /// `assetlinks.dynamic-rules` for what Android does not discard: unknown keys, rules that never apply.
     public static let dynamicRulesNotice = SeverityCase(
         .warning, when: "for an unknown key, an exclude object beside the target, or rules that never apply")
+    /// `assetlinks.statement` and `assetlinks.dynamic-rules` for a list longer than is read.
+    public static let readInPart = SeverityCase(
+        .warning, when: "for a list longer than is read, whose first part was read")
 }
 
 /// Limits on following `include` directives (`docs/robustness.md`).
@@ -70,7 +73,7 @@ extension FindingCode {
             )
         case .assetlinksStatement:
             FindingDefinition(
-                .assetLinks, .error,
+                .assetLinks, .error, cases: [.readInPart],
                 meaning:
                     "A statement Google's parser cannot read: not an object, no target or a target that is not an object, an unknown namespace, an android_app whose package_name is missing or not a Java package name, a web target without site. Google reports an error and skips the statement (the others still count): when it is the app's own, the app is not declared.",
                 fix:
@@ -109,7 +112,7 @@ extension FindingCode {
             )
         case .assetlinksDynamicRules:
             FindingDefinition(
-                .assetLinks, .error, cases: [.dynamicRulesNotice],
+                .assetLinks, .error, cases: [.dynamicRulesNotice, .readInPart],
                 meaning:
                     "Android 15's dynamic rules (relation_extensions, delegate_permission/common.handle_all_urls, dynamic_app_link_components) are malformed so that Android discards every dynamic rule of the statement: the extension or the list of the wrong type, a component that is not an object, \"/\" or \"#\" not a string, \"?\" not an object of strings, exclude not a boolean. Or the statement uses a shape that circulates in blog posts (\"include\": {\"paths\": [...]} or \"exclude\": {...} inside the statement) that is not Android's syntax: with include, Google's parser skips the whole statement and the app's declaration with it. Unknown keys in a component and rules that can never apply are warnings.",
                 fix:

@@ -234,38 +234,9 @@ struct RunHistoryStore {
 enum RunFolders {
     static func names(in output: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
-        return names.compactMap { name in order(name).map { ($0, name) } }
+        return names.compactMap { name in RunFolderName(name).map { ($0, name) } }
             .filter { isRunFolder(output.appendingPathComponent($0.1)) }
             .sorted { $0.0 < $1.0 }.map(\.1)
-    }
-
-    /// Where a run folder's name sorts: by its start time, then `…Z` before `…Z-2`.
-    struct Order: Comparable {
-        let stamp: String
-        let attempt: Int
-
-        static func < (a: Order, b: Order) -> Bool { (a.stamp, a.attempt) < (b.stamp, b.attempt) }
-    }
-
-    /// `2026-11-22T031500Z` or `…Z-2` (up to six digits), in ASCII digits only; nil for any
-    /// other name. Read byte by byte: an output folder may hold 100,000 of them.
-    static func order(_ name: String) -> Order? {
-        let bytes = name.utf8
-        let shape = "0000-00-00T000000Z".utf8
-        guard bytes.count >= shape.count, bytes.count != shape.count + 1, bytes.count <= shape.count + 7 else {
-            return nil
-        }
-        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-        for (byte, expected) in zip(bytes, shape)
-        where expected == UInt8(ascii: "0") ? !isDigit(byte) : byte != expected {
-            return nil
-        }
-        let stamp = String(decoding: bytes.prefix(shape.count), as: UTF8.self)
-        let rest = bytes.dropFirst(shape.count)
-        guard let dash = rest.first else { return Order(stamp: stamp, attempt: 1) }
-        let digits = rest.dropFirst()
-        guard dash == UInt8(ascii: "-"), digits.allSatisfy(isDigit) else { return nil }
-        return Order(stamp: stamp, attempt: digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
     }
 
     static func isRunFolder(_ folder: URL) -> Bool {

@@ -1,3 +1,4 @@
+import AASAModel
 import Foundation
 
 /// The folder of one run: `<out>/<UTC start time>/`, e.g. `reports/2026-11-22T031500Z/`.
@@ -19,9 +20,10 @@ enum RunDirectory {
     }
 
     static func create(in output: URL, startedAt: Date) throws(AuditRunError) -> URL {
-        let base = name(for: startedAt)
+        let base = RunFolderName(startedAt: startedAt)
         for attempt in 1...100 {
-            let candidate = output.appendingPathComponent(attempt == 1 ? base : "\(base)-\(attempt)")
+            let candidate = output.appendingPathComponent(
+                RunFolderName(startedAt: startedAt, attempt: attempt).description)
             if mkdir(candidate.path, 0o755) == 0 {
                 // The mark that this tool made the folder: only such folders are pruned.
                 let mark = open(
@@ -36,14 +38,5 @@ enum RunDirectory {
             }
         }
         throw AuditRunError.outputFolder("cannot create a run folder for \(base) in \(output.path)")
-    }
-
-    static func name(for date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return
-            "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
     }
 }

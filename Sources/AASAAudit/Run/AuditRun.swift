@@ -281,10 +281,3 @@ final class AuditRunSession {
             notPassingSince: history.notPassingSince)
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -1,0 +1,136 @@
+import AASAFetch
+import AASAModel
+import AASAServe
+import Foundation
+import Testing
+
+/// `ServeApp.respond` driven without a socket: the middleware (host, token), the handlers'
+/// answers and refusals, the files of `--out`. The live-port tests (AASAAuditTests/ServeTests)
+/// keep the bounds, idle closing, streaming and drain.
+@Suite struct ServeAppTests {
+    /// An app over a fresh output folder; checks resolve `blocked.example` to loopback, which
+    /// the address policy refuses before any connection.
+    final class App: Sendable {
+        let app: ServeApp
+        let output: URL
+
+        init(token: String? = nil, serverNames: [String] = [], burst: Double = 5) throws {
+            output = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+            let fetcher = FetcherConfiguration(
+                timeoutSeconds: 2, userAgent: "aasa-audit-test", resolve: ["blocked.example:443:127.0.0.1"],
+                addressPolicy: .publicOnly)
+            var settings = ServeSettings(output: output.path, fetcher: fetcher, tool: ToolInfo(version: "test"))
+            settings.deviceView = .originOnly
+            settings.token = token
+            settings.serverNames = serverNames
+            settings.checkBurst = burst
+            // No refill within a test, however slow the machine.
+            settings.checksPerMinute = 0.01
+            app = try ServeApp(settings: settings)
+        }
+
+        func get(
+            _ target: String, client: String = "192.0.2.1", authorization: String? = nil, host: String = "127.0.0.1"
+        ) async -> ServeResponse {
+            await app.respond(ServeRequest(target: target, client: client, authorization: authorization, host: host))
+        }
+
+        /// The body, read whole (a file's from its descriptor).
+        func text(_ response: ServeResponse) -> String {
+            switch response.body {
+            case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
+            case .file(let file, _): return String(decoding: file.read(at: 0, count: file.size) ?? [], as: UTF8.self)
+            }
+        }
+
+        func write(_ text: String, to path: String) throws {
+            let url = output.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+
+        deinit {
+            app.shutdown()
+            try? FileManager.default.removeItem(at: output)
+        }
+    }
+
+    @Test func theFilesOfTheOutputFolderAreServedByName() async throws {
+        let app = try App()
+        #expect(await app.get("/latest.json").status == 404)
+        #expect(await app.get("/").status == 200)
+        try app.write(#"{"schemaVersion": 1}"#, to: "latest.json")
+        let latest = await app.get("/api/v1/latest")
+        #expect(latest.status == 200 && app.text(latest) == #"{"schemaVersion": 1}"#)
+        #expect(latest.header("content-type") == "application/json")
+        // The audit's sixth digit of an attempt: its reports are served (issue 39's disagreement).
+        let run = "2026-11-22T031500Z-123456"
+        try app.write("{}", to: "\(run)/report.json")
+        try app.write("", to: "\(run)/.aasa-audit-run")
+        #expect(await app.get("/\(run)/report.json").status == 200)
+        #expect(await app.get("/\(run)/report.html").status == 404)
+        try app.write("<html><body><p>runs</p></body></html>", to: "index.html")
+        let home = await app.get("/")
+        #expect(home.status == 200 && app.text(home).contains("<p>runs</p>"))
+        guard case .file(_, let insert) = home.body else {
+            Issue.record("the history page is not streamed from its file")
+            return
+        }
+        #expect(insert?.at == "<html><body>".utf8.count)
+    }
+
+    @Test func theTokenGuardsTheAPIsDataAndGuessesAreLimited() async throws {
+        let token = "0123456789abcdef0123456789abcdef"
+        let app = try App(token: token)
+        let without = await app.get("/api/v1/runs")
+        #expect(without.status == 401 && without.header("www-authenticate") == "Bearer")
+        #expect(await app.get("/metrics", client: "192.0.2.9", authorization: "Bearer \(token)").status == 200)
+        let health = await app.get("/healthz")
+        #expect(health.status == 200 && app.text(health) == "ok\n")
+        #expect(await app.get("/check").status == 200)
+        var statuses: [Int] = []
+        for attempt in 0..<11 {
+            statuses.append(
+                await app.get("/metrics", client: "198.51.100.7", authorization: "Bearer \(attempt)").status)
+        }
+        #expect(statuses == Array(repeating: 401, count: 9) + [401, 429], "\(statuses)")
+        // Another client is not locked out by the first one's guesses.
+        #expect(await app.get("/metrics", client: "198.51.100.8", authorization: "Bearer no").status == 401)
+    }
+
+    @Test func aForeignHostIsMisdirectedButTheHealthCheckIsNot() async throws {
+        let app = try App()
+        #expect(await app.get("/", host: "rebound.attacker.example").status == 421)
+        #expect(await app.get("/nowhere", host: "rebound.attacker.example").status == 421)
+        #expect(await app.get("/", host: "localhost:8080").status == 200)
+        #expect(await app.get("/healthz", host: "10.0.0.5").status == 200)
+        let named = try App(serverNames: ["audit.example.com"])
+        #expect(await named.get("/", host: "audit.example.com").status == 200)
+        #expect(await named.get("/", host: "127.0.0.1").status == 421)
+    }
+
+    /// A check's refusals, each before any connection: bad input (400, as JSON and as the
+    /// page), an address the policy refuses (403), then the client's rate (429).
+    @Test func checksAreRefusedForBadInputPrivateAddressesAndTheirRate() async throws {
+        let app = try App(burst: 2)
+        let bad = await app.get("/api/v1/check?domain=exa%20mple.com")
+        #expect(bad.status == 400 && app.text(bad).contains(#""status":400"#))
+        let badApp = await app.get("/api/v1/check?domain=example.com&android=not%20a%20package")
+        #expect(badApp.status == 400 && app.text(badApp).contains("android="))
+        let page = await app.get("/check?domain=example.com&app-id=nope")
+        #expect(page.status == 400 && page.header("content-type")?.hasPrefix("text/html") == true)
+        let statuses = await [
+            app.get("/api/v1/check?domain=blocked.example").status,
+            app.get("/api/v1/check?domain=blocked.example").status,
+            app.get("/api/v1/check?domain=blocked.example").status,
+        ]
+        #expect(statuses == [403, 403, 429], "\(statuses)")
+        let limited = await app.get("/check?domain=blocked.example")
+        #expect(limited.status == 429 && limited.header("retry-after") != nil)
+        let metrics = app.text(await app.get("/metrics"))
+        #expect(metrics.contains(#"aasa_audit_serve_checks_total{outcome="refused"} 2"#), "\(metrics)")
+        #expect(metrics.contains(#"aasa_audit_serve_checks_total{outcome="limited"} 2"#))
+    }
+}
