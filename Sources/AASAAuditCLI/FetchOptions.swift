@@ -36,8 +36,8 @@ struct FetchOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Also connect to addresses in this network (CIDR or address; repeatable). Only public addresses are fetched otherwise: loopback, private, link-local (cloud metadata), CGNAT and unique-local ones are refused after DNS.",
-            valueName: "cidr"))
-    var allowNetwork: [String] = []
+            valueName: "cidr"), transform: IPNetwork.parse)
+    var allowNetwork: [IPNetwork] = []
 
     @Option(
         help: ArgumentHelp("Trust the CA certificates in this PEM file instead of the system's.", valueName: "file"))
@@ -55,11 +55,6 @@ struct FetchOptions: ParsableArguments {
         }
         for entry in connectTo where entry.split(separator: ":", omittingEmptySubsequences: false).count < 4 {
             throw ValidationError("--connect-to '\(entry)' is not HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT.")
-        }
-        for entry in allowNetwork where IPNetwork(entry) == nil {
-            throw ValidationError(
-                "--allow-network '\(entry)' is not an address or a network in CIDR notation (e.g. 10.1.0.0/16, fd00::/8)."
-            )
         }
         if let cacert {
             do {
@@ -79,7 +74,7 @@ struct FetchOptions: ParsableArguments {
             timeoutSeconds: timeout, connectTimeoutSeconds: connectTimeout, userAgent: userAgent, resolve: resolve,
             connectTo: connectTo,
             caCertFile: cacert.map { URL(fileURLWithPath: $0).path },
-            addressPolicy: AddressPolicy(allowing: allowNetwork.compactMap(IPNetwork.init)),
+            addressPolicy: AddressPolicy(allowing: allowNetwork),
             expectedConcurrency: concurrency, loopThreads: threads)
     }
 }

@@ -21,7 +21,7 @@ struct LintCommand: ParsableCommand {
         help: ArgumentHelp(
             "text (the default), compact (file:line:col: severity: code: message), github (GitHub Actions annotations) or sarif (a SARIF 2.1.0 log for code-scanning tools).",
             valueName: "format"))
-    var format: String = "text"
+    var format = LintLineFormat.text
     @Option(help: "The least severity that fails: error, or warning.") var failOn: FailThreshold = .error
     @Option(
         help: ArgumentHelp(
@@ -32,9 +32,6 @@ struct LintCommand: ParsableCommand {
     @OptionGroup var validation: ValidationOptionGroup
 
     func validate() throws {
-        guard LintLineFormat(rawValue: format) != nil else {
-            throw ValidationError("--format must be text, compact, github or sarif.")
-        }
         if let cacert {
             do { try CACertificateFile.check(cacert) } catch {
                 throw ValidationError("--cacert '\(cacert)' \(error.description).")
@@ -49,7 +46,7 @@ struct LintCommand: ParsableCommand {
         let records = LocalLint.run(files, options: options, caFile: cacert, wants: assetLinks.wants)
         let console = StandardConsole()
         let text = TerminalReport(colour: console.colour)
-        switch (json, LintLineFormat(rawValue: format) ?? .text) {
+        switch (json, format) {
         case (true, _): console.print(try prettyJSON(records))
         case (false, .text):
             console.print(

@@ -15,8 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The folder the audits write to (served read-only).", valueName: "dir"))
     var out = "reports"
-    @Option(help: ArgumentHelp("The address and port to listen on.", valueName: "host:port"))
-    var listen = "127.0.0.1:8080"
+    @Option(
+        help: ArgumentHelp("The address and port to listen on (default: 127.0.0.1:8080).", valueName: "host:port"),
+        transform: ListenAddress.parse)
+    var listen = ListenAddress.loopback
     @Option(help: ArgumentHelp("Checks running at once; more are answered 503.", valueName: "n"))
     var maxChecks = 8
     @Option(
@@ -32,8 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The reverse proxy's address or range (CIDR): its X-Forwarded-For names the client (repeatable).",
-            valueName: "address"))
-    var trustedProxy: [String] = []
+            valueName: "address"), transform: IPNetwork.parse)
+    var trustedProxy: [IPNetwork] = []
     @Option(
         help: ArgumentHelp(
             "A host name this server answers to (the Host header; repeatable): others get 421, against DNS rebinding. Default: the loopback names on a loopback --listen, any name elsewhere.",
@@ -46,16 +48,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var fetch: FetchOptions
 
     func validate() throws {
-        guard ListenAddress(listen) != nil else {
-            throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080.")
-        }
         guard (1...1000).contains(maxChecks) else { throw ValidationError("--max-checks must be from 1 to 1000.") }
         guard (0...100_000).contains(checksPerMinute) else {
             throw ValidationError("--checks-per-minute must be from 0 to 100000.")
-        }
-        for proxy in trustedProxy where IPNetwork(proxy) == nil {
-            throw ValidationError(
-                "--trusted-proxy '\(proxy)' is not an address or CIDR range, e.g. 10.0.0.5 or 10.0.0.0/24.")
         }
         guard drainSeconds >= 0, drainSeconds <= 600 else {
             throw ValidationError("--drain-seconds must be from 0 to 600.")
@@ -64,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = StandardConsole()
-        let address = ListenAddress(listen)!
+        let address = listen
         var settings = ServeSettings(
             output: out, fetcher: fetch.configuration(concurrency: maxChecks * 4), tool: AASAAuditVersion.tool)
         (settings.host, settings.port) = (address.host, address.port)
@@ -73,7 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maximumChecks = maxChecks
         settings.checksPerMinute = Double(checksPerMinute)
         settings.checkBurst = max(1, Double(checksPerMinute) / 4)
-        settings.trustedProxies = trustedProxy.compactMap(IPNetwork.init)
+        settings.trustedProxies = trustedProxy
         settings.drainSeconds = drainSeconds
         settings.serverNames = serverName
         if let tokenFile { settings.token = try ServeToken.read(tokenFile) }
@@ -82,17 +77,3 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 /// `--listen HOST:PORT` (`[::1]:8080` for IPv6).
-struct ListenAddress {
-    var host: String
-    var port: Int
-
-    init?(_ text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-            (0...65535).contains(port)
-        else { return nil }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { return nil }
-        (self.host, self.port) = (host, port)
-    }
-}

@@ -328,7 +328,17 @@ import Testing
         (["audit", "ok.txt", "--stats", "no-such-dir/stats.json"], "cannot write --stats no-such-dir/stats.json"),
         (["audit", "ok.txt", "--cacert", "ok.txt"], "--cacert 'ok.txt' holds no PEM certificate"),
         (["audit", "ok.txt", "--cacert", "/dev/zero"], "is not a regular file"),
-        (["audit", "ok.txt", "--allow-network", "10.0.0.0/33"], "--allow-network '10.0.0.0/33'"),
+        // Option values are read at parse time, and the error says why (issue 39, item 5).
+        (
+            ["audit", "ok.txt", "--allow-network", "10.0.0.0/33"],
+            "'--allow-network <cidr>': not an address or a network"
+        ),
+        (["serve", "--trusted-proxy", "proxy.local"], "'--trusted-proxy <address>': not an address"),
+        (["serve", "--listen", "8080"], "'--listen <host:port>': give HOST:PORT"),
+        (["serve", "--listen", "[::1]:70000"], "the port must be a number from 0 to 65535"),
+        (["lint", "ok.txt", "--format", "xml"], "Please provide one of 'text', 'compact', 'github' or 'sarif'"),
+        (["check", "example.com", "--severity", "cdn.stale=loud"], "'--severity <code=level>'"),
+        (["check", "example.com", "--min-ios", "thirteen"], "not a version such as 12 or 13.5"),
         (["audit", "/dev/zero"], "cannot read the domains file /dev/zero: it is a device, not a regular file"),
         (["audit", "a-fifo"], "it is a FIFO, not a regular file"),
         (["lint", "a-fifo"], "it is a FIFO, not a regular file"),
@@ -340,7 +350,7 @@ import Testing
         (["chek", "example.com"], "unknown command 'chek'; did you mean 'check'?"),
         (["audit", "--timeout", "-1"], "--timeout must be between 0.001 and 600"),
         (["audit", "--concurrency", "-5"], "--concurrency must be between 1 and 4096"),
-        (["check", "example.com", "--min-ios", "99"], "is not an iOS version universal links know"),
+        (["check", "example.com", "--min-ios", "99"], "not an iOS version universal links know"),
         (["audit", "--fetch-threads", "0"], "--fetch-threads"),
         (["audit", "--bogus"], "Unknown option"),
         (["check", "ftp://example.com"], "is a ftp URL"),
