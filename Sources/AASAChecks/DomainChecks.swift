@@ -125,6 +125,9 @@ public enum DomainChecks {
         }
     }
 
+    /// A domain's findings, in phases: the two locations (the root copy's capped, its content
+    /// problems once when it is the same file), where the file is served, the services and
+    /// what devices see, then what the input expects.
     public static func assess(
         target: DomainTarget, wellKnown: FetchedLocation, root: FetchedLocation,
         options: ValidationOptions = ValidationOptions(),
@@ -139,41 +142,8 @@ public enum DomainChecks {
         // content problems are reported once.
         let sameBytes = LocationChecks.sameBytes(root, as: wellKnown)
         let fallback = LocationChecks.assess(root, options: options, sameBody: sameBytes ? primary : nil)
-        var findings = primary.findings
-        let rootFindings =
-            sameBytes ? fallback.findings.filter { $0.code.definition.category != .content } : fallback.findings
-        findings += rootFindings.map { finding in
-            var capped = finding
-            capped.severity = fallback.answered200 ? min(finding.severity, .warning) : .info
-            // No root copy beside a good .well-known file is how it should be today: say so
-            // quietly, not as a status to fix.
-            if finding.code == .httpStatus, root.record.status == 404 || root.record.status == 410 {
-                return Finding(
-                    .locationRootAbsent, .root,
-                    primary.file != nil
-                        ? "No copy at the root location (HTTP \(root.record.status!)): fine, only iOS 9 devices fell back to it."
-                        : "No copy at the root location either (HTTP \(root.record.status!)).")
-            }
-            return capped
-        }
-
-        if primary.file == nil, fallback.file != nil {
-            findings.append(
-                Finding(
-                    .locationRootOnly, .domain,
-                    "A valid file is served only at \(AASALocation.root.path); current iOS and Apple's CDN read only \(AASALocation.wellKnown.path)."
-                ))
-        }
-        if !primary.answered200, !fallback.answered200, primary.responded || fallback.responded {
-            findings.append(Finding(.locationNone, .domain, "Neither location served the file with status 200."))
-            if let misnamed = deviceView.misnamed, DeviceViewChecks.usableFile(misnamed) != nil {
-                findings.append(
-                    Finding(
-                        .locationMisnamed, .domain,
-                        "Your file is there, as \(AASALocation.wellKnown.path).json (HTTP 200): rename it to apple-app-site-association, without .json; devices and Apple's CDN ask only for that name."
-                    ))
-            }
-        }
+        var findings = primary.findings + rootFindings(fallback, of: root, beside: primary, sameBytes: sameBytes)
+        findings += whereServed(primary: primary, fallback: fallback, misnamed: deviceView.misnamed)
 
         let services = Set(target.services.map(\.service))
         let needsApplinks = services.isEmpty || services.contains(.applinks)
@@ -184,29 +154,10 @@ public enum DomainChecks {
         if let file = primary.file {
             findings += serviceFindings(target, file: file, services: services)
         }
-        if let wellKnownFile = primary.file, let rootFile = fallback.file {
-            findings += DeviceViewChecks.locations(wellKnown: wellKnownFile, root: rootFile)
-        }
         let cdnFile = deviceView.cdn.flatMap(DeviceViewChecks.usableFile)
-        if let cdn = deviceView.cdn {
-            findings += DeviceViewChecks.cdn(cdn, copy: cdnFile, originFile: primary.file)
-        }
-        if let bot = deviceView.bot, let browser = deviceView.browser {
-            findings += DeviceViewChecks.agents(bot: bot, browser: browser, botAgent: deviceView.botAgent)
-        }
-
-        if primary.file != nil, needsApplinks {
-            let named = primary.content?.appIDs.applinks ?? []
-            for expected in target.expectedAppIDs where !named.contains(expected) {
-                let nearMiss = named.first { $0.lowercased() == expected.lowercased() }
-                let hint = nearMiss.map { " (it names \($0), which differs only in case)" } ?? ""
-                findings.append(
-                    Finding(
-                        .appIDMissing, .wellKnown,
-                        "The expected app ID \(expected) is not in the file's applinks section\(hint)."))
-            }
-        }
+        findings += deviceFindings(deviceView, primary: primary, fallback: fallback, cdnFile: cdnFile)
         if let file = primary.file {
+            if needsApplinks { findings += missingAppIDs(target, named: primary.content?.appIDs.applinks ?? []) }
             findings += expectationFindings(target, file: file, visits: options.matchVisits)
         }
         // Known device behaviour with internationalised names: said, not failed.
@@ -220,6 +171,82 @@ public enum DomainChecks {
         return Result(
             findings: findings, appIDs: primary.content?.appIDs ?? ServiceAppIDs(), wellKnownFile: primary.file,
             rootFile: fallback.file, cdnFile: cdnFile)
+    }
+
+    /// The root copy's findings: at most warnings when it answered 200, notes when it did not;
+    /// its content problems left out when it is the `.well-known` file's bytes.
+    static func rootFindings(
+        _ fallback: LocationAssessment, of root: FetchedLocation, beside primary: LocationAssessment, sameBytes: Bool
+    ) -> [Finding] {
+        let findings =
+            sameBytes ? fallback.findings.filter { $0.code.definition.category != .content } : fallback.findings
+        return findings.map { finding in
+            var capped = finding
+            capped.severity = fallback.answered200 ? min(finding.severity, .warning) : .info
+            // No root copy beside a good .well-known file is how it should be today: say so
+            // quietly, not as a status to fix.
+            if finding.code == .httpStatus, root.record.status == 404 || root.record.status == 410 {
+                return Finding(
+                    .locationRootAbsent, .root,
+                    primary.file != nil
+                        ? "No copy at the root location (HTTP \(root.record.status!)): fine, only iOS 9 devices fell back to it."
+                        : "No copy at the root location either (HTTP \(root.record.status!)).")
+            }
+            return capped
+        }
+    }
+
+    /// Where the file is: only at the root, nowhere, or under a `.json` name.
+    static func whereServed(
+        primary: LocationAssessment, fallback: LocationAssessment, misnamed: FetchedLocation?
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        if primary.file == nil, fallback.file != nil {
+            findings.append(
+                Finding(
+                    .locationRootOnly, .domain,
+                    "A valid file is served only at \(AASALocation.root.path); current iOS and Apple's CDN read only \(AASALocation.wellKnown.path)."
+                ))
+        }
+        if !primary.answered200, !fallback.answered200, primary.responded || fallback.responded {
+            findings.append(Finding(.locationNone, .domain, "Neither location served the file with status 200."))
+            if let misnamed, DeviceViewChecks.usableFile(misnamed) != nil {
+                findings.append(
+                    Finding(
+                        .locationMisnamed, .domain,
+                        "Your file is there, as \(AASALocation.wellKnown.path).json (HTTP 200): rename it to apple-app-site-association, without .json; devices and Apple's CDN ask only for that name."
+                    ))
+            }
+        }
+        return findings
+    }
+
+    /// What devices see: the two locations' files apart, Apple's CDN copy, the bot and a browser.
+    static func deviceFindings(
+        _ deviceView: DeviceView, primary: LocationAssessment, fallback: LocationAssessment, cdnFile: JSONObject?
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        if let wellKnownFile = primary.file, let rootFile = fallback.file {
+            findings += DeviceViewChecks.locations(wellKnown: wellKnownFile, root: rootFile)
+        }
+        if let cdn = deviceView.cdn {
+            findings += DeviceViewChecks.cdn(cdn, copy: cdnFile, originFile: primary.file)
+        }
+        if let bot = deviceView.bot, let browser = deviceView.browser {
+            findings += DeviceViewChecks.agents(bot: bot, browser: browser, botAgent: deviceView.botAgent)
+        }
+        return findings
+    }
+
+    /// The input's app IDs the file's applinks section does not name (a near miss in case said).
+    static func missingAppIDs(_ target: DomainTarget, named: [String]) -> [Finding] {
+        target.expectedAppIDs.filter { !named.contains($0) }.map { expected in
+            let nearMiss = named.first { $0.lowercased() == expected.lowercased() }
+            let hint = nearMiss.map { " (it names \($0), which differs only in case)" } ?? ""
+            return Finding(
+                .appIDMissing, .wellKnown,
+                "The expected app ID \(expected) is not in the file's applinks section\(hint).")
+        }
     }
 }
 

@@ -76,171 +76,34 @@ public enum DomainListParser {
     }
 
     public static func parse(_ bytes: [UInt8], fileName: String) -> Result {
-        var targets: [DomainTarget] = []
-        var log = ProblemLog(fileName: fileName)
-        var positionOfDomain: [String: Int] = [:]
-        /// The target that `+`/`-` lines belong to: the last domain line read.
-        var currentTarget: Int?
-        /// The `+`/`-` URLs and app IDs each target has, for finding repeats at once.
-        var urlsOfTarget: [Int: Set<String>] = [:]
-        var appIDsOfTarget: [Int: Set<String>] = [:]
-
-        func problem(_ kind: ProblemKind, _ line: Int, _ text: String, _ severity: Severity, _ message: String) {
-            log.add(kind, line: line, text: text, severity: severity, message: message)
-        }
-
         var content = bytes[...]
         if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
+        var reader = ListReader(fileName: fileName)
         if content.starts(with: Array("<?xml".utf8)) || content.starts(with: Array("bplist".utf8))
             || content.starts(with: Array("<plist".utf8))
         {
-            problem(
+            reader.problem(
                 .notADomainsFile, 1, "", .error,
                 "This is a property list, not a domains file; pass an entitlements file with --entitlements.")
-            return Result(targets: [], problems: log.problems)
+            return Result(targets: [], problems: reader.log.problems)
         }
         // Room for every domain line at once: growing a dictionary of a million names rehashes
         // them all, again and again.
-        let domainLines = estimatedDomainLines(content)
-        targets.reserveCapacity(domainLines)
-        positionOfDomain.reserveCapacity(domainLines)
-        var lineNumber = 0
+        reader.reserve(estimatedDomainLines(content))
         // Line by line, without an array of every line (the input may be 64 MiB), through a
         // buffer pointer: slicing the array for each of a million lines costs more than the lines.
         content.withUnsafeBufferPointer { all in
-            var next = 0
-            while lineNumber == 0 || next < all.count {
-                lineNumber += 1
+            var (next, number) = (0, 0)
+            while number == 0 || next < all.count {
+                number += 1
                 let end = all[next...].firstIndex(of: UInt8(ascii: "\n")) ?? all.count
-                var lineBytes = UnsafeBufferPointer(rebasing: all[next..<end])
+                var line = UnsafeBufferPointer(rebasing: all[next..<end])
                 next = end == all.count ? end : end + 1
-                if lineBytes.last == UInt8(ascii: "\r") {
-                    lineBytes = UnsafeBufferPointer(rebasing: lineBytes.dropLast())
-                }
-                guard lineBytes.count <= maximumLineBytes else {
-                    problem(.lineTooLong, lineNumber, "", .error, "The line is longer than \(maximumLineBytes) bytes.")
-                    continue
-                }
-                let line: String
-                let tokens: [String]
-                let domain: String
-                if let plain = HostName.plainHost(lineBytes) {
-                    // The common line of a long list: a host name in normal form, and nothing else.
-                    (line, tokens, domain) = (plain, [plain], plain)
-                } else {
-                    guard let text = String(validating: lineBytes, as: UTF8.self) else {
-                        problem(
-                            .notUTF8, lineNumber, String(decoding: lineBytes.prefix(200), as: UTF8.self), .error,
-                            "The line is not valid UTF-8.")
-                        continue
-                    }
-                    line = text
-                    let uncommented = stripComment(text)
-                    let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-                    // Most lines are one domain and nothing else.
-                    let found =
-                        !uncommented.utf8.contains(where: isBlank)
-                        ? (uncommented.isEmpty ? [] : [String(uncommented)])
-                        : uncommented.utf8.split(whereSeparator: isBlank).map { String(Substring($0)) }
-                    guard let first = found.first else { continue }
-
-                    if first == "+" || first == "-" {
-                        guard let current = currentTarget else {
-                            problem(
-                                .urlWithoutDomain, lineNumber, line, .error,
-                                "A '\(first)' line must follow the domain it is about; the line is ignored.")
-                            continue
-                        }
-                        guard found.count == 2 else {
-                            problem(
-                                .urlLine, lineNumber, line, .error,
-                                "Write one URL after '\(first)'; the line is ignored.")
-                            continue
-                        }
-                        let domain = targets[current].domain
-                        switch MatchURL.parse(found[1]) {
-                        case .failure(let error):
-                            problem(
-                                .urlSyntax, lineNumber, line, .error,
-                                "\"\(found[1])\" \(error.reason); the line is ignored.")
-                        case .success(let url) where HostName.normalize(url.host) != .success(domain):
-                            problem(
-                                .urlHost, lineNumber, line, .error,
-                                "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
-                        case .success:
-                            guard urlsOfTarget[current, default: []].insert(first + found[1]).inserted else { continue }
-                            guard targets[current].expectations.count < maximumURLsPerDomain else {
-                                problem(
-                                    .tooManyURLs, lineNumber, line, .error,
-                                    "\(domain) already has \(maximumURLsPerDomain) URLs to check; the line is ignored.")
-                                continue
-                            }
-                            targets[current].expectations.append(
-                                URLExpectation(url: found[1], opensApp: first == "+", inputLine: lineNumber))
-                        }
-                        continue
-                    }
-                    tokens = found
-                    switch HostName.normalizePasted(first) {
-                    case .success(let pasted):
-                        domain = pasted.host
-                        if let note = pasted.note { problem(.pastedForm, lineNumber, line, .info, note) }
-                    case .failure(let error):
-                        currentTarget = nil
-                        problem(
-                            .hostName, lineNumber, line, .error,
-                            "\"\(first)\" \(error.reason). The line is not audited.")
-                        continue
-                    }
-                }
-                let read = LineTokens(tokens.dropFirst()) { kind, message in
-                    problem(kind, lineNumber, line, .error, message)
-                }
-                let (appIDs, androidApps) = (read.appIDs, read.androidApps)
-                let position: Int
-                // One hash of the name for a new domain (the common case).
-                if let existing = positionOfDomain.updateValue(targets.count, forKey: domain) {
-                    positionOfDomain[domain] = existing
-                    let firstLine = targets[existing].inputLine ?? 0
-                    problem(
-                        .duplicateDomain, lineNumber, line, .warning,
-                        "\(domain) is already listed on line \(firstLine); it is audited once, with the app IDs of both lines."
-                    )
-                    position = existing
-                } else {
-                    position = targets.count
-                    targets.append(DomainTarget(domain: domain, expectedAppIDs: [], inputLine: lineNumber))
-                }
-                currentTarget = position
-                if read.noAASA { targets[position].expectsAASA = false }
-                for (key, value) in read.labels {
-                    guard targets[position].labels[key] == nil else { continue }
-                    guard targets[position].labels.count < DomainLabels.maximumPerDomain else {
-                        problem(
-                            .label, lineNumber, line, .error,
-                            "label:\(key)=… \(DomainLabelError.tooMany.reason); the domain is audited without it.")
-                        continue
-                    }
-                    targets[position].labels[key] = value
-                }
-                for app in androidApps
-                where !targets[position].androidApps.contains(app)
-                    && targets[position].androidApps.count < maximumAppIDsPerDomain
-                {
-                    targets[position].wants.android = targets[position].androidApps + [app]
-                }
-                for id in appIDs where appIDsOfTarget[position, default: []].insert(id).inserted {
-                    guard targets[position].expectedAppIDs.count < maximumAppIDsPerDomain else {
-                        problem(
-                            .tooManyAppIDs, lineNumber, line, .error,
-                            "\(domain) already has \(maximumAppIDsPerDomain) app IDs; \(id) is not added.")
-                        continue
-                    }
-                    targets[position].expectedAppIDs.append(id)
-                }
+                if line.last == UInt8(ascii: "\r") { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
+                reader.read(line, number: number)
             }
         }
-        return Result(targets: targets, problems: log.problems)
+        return Result(targets: reader.targets, problems: reader.log.problems)
     }
 
     /// Lines that may name a domain: those that start with neither white space, `#`, `+`, `-`

@@ -65,24 +65,56 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
 
     static let knownKeys: Set<String> = ["/", "#", "?", "exclude", "comment"]
 
-    /// Reads a statement's `relation_extensions`, with the problems found.
+    /// What makes Android discard every dynamic rule of the statement: where, and why.
+    struct Dropped: Error {
+        var path: [JSONLocator.Step]
+        var why: String
+    }
+
+    /// Reads a statement's `relation_extensions`, with the problems found: the list is found,
+    /// then each component is read; a shape Android cannot use drops them all.
     static func read(
         _ extensions: JSONValue, relations: [String], at place: ([JSONLocator.Step]) -> String
     ) -> (rules: DynamicAppLinkRules?, problems: [StatementList.Problem]) {
         var problems: [StatementList.Problem] = []
-        func drop(_ path: [JSONLocator.Step], _ why: String) -> (DynamicAppLinkRules?, [StatementList.Problem]) {
+        do {
+            guard let (values, listPath) = try componentList(extensions, relations: relations, at: place, &problems)
+            else { return (nil, problems) }
+            var components: [Component] = []
+            for (index, value) in values.prefix(maximumComponents).enumerated() {
+                components.append(
+                    try component(value, index: index, path: listPath + [.index(index)], place, &problems))
+            }
+            if values.count > maximumComponents {
+                problems.append(
+                    StatementList.Problem(
+                        code: .assetlinksDynamicRules, effect: .notice, place: place(listPath),
+                        message: "\(values.count) components; the first \(maximumComponents) were read.",
+                        severityCase: .readInPart))
+            }
+            return (DynamicAppLinkRules(components: components), problems)
+        } catch {
             problems.append(
                 StatementList.Problem(
-                    code: .assetlinksDynamicRules, effect: .dropsDynamicRules, place: place(path),
+                    code: .assetlinksDynamicRules, effect: .dropsDynamicRules, place: place(error.path),
                     message:
-                        "\(why) Android discards every dynamic rule of this statement (its App Links still verify; the manifest alone decides)."
+                        "\(error.why) Android discards every dynamic rule of this statement (its App Links still verify; the manifest alone decides)."
                 ))
             return (nil, problems)
         }
+    }
+
+    /// `relation_extensions` → `handle_all_urls` → `dynamic_app_link_components`: the list and
+    /// its path, nil when there is none.
+    private static func componentList(
+        _ extensions: JSONValue, relations: [String], at place: ([JSONLocator.Step]) -> String,
+        _ problems: inout [StatementList.Problem]
+    ) throws(Dropped) -> ([JSONValue], [JSONLocator.Step])? {
         guard case .object(let byRelation) = extensions else {
-            return drop([], "relation_extensions is \(ContentChecks.article(extensions.typeName)), not an object.")
+            throw Dropped(
+                path: [], why: "relation_extensions is \(ContentChecks.article(extensions.typeName)), not an object.")
         }
-        guard let extensionValue = byRelation[StatementList.handleAllURLs] else { return (nil, problems) }
+        guard let extensionValue = byRelation[StatementList.handleAllURLs] else { return nil }
         let base: [JSONLocator.Step] = [.key(StatementList.handleAllURLs)]
         if !relations.contains(StatementList.handleAllURLs) {
             problems.append(
@@ -93,98 +125,89 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
                     severityCase: .dynamicRulesNotice))
         }
         guard case .object(let extensionObject) = extensionValue else {
-            return drop(base, "The extension for \(StatementList.handleAllURLs) is not an object.")
+            throw Dropped(path: base, why: "The extension for \(StatementList.handleAllURLs) is not an object.")
         }
-        guard let componentsValue = extensionObject["dynamic_app_link_components"] else { return (nil, problems) }
+        guard let componentsValue = extensionObject["dynamic_app_link_components"] else { return nil }
         let listPath = base + [.key("dynamic_app_link_components")]
         guard case .array(let values) = componentsValue else {
-            return drop(
-                listPath,
-                "dynamic_app_link_components is \(ContentChecks.article(componentsValue.typeName)), not an array.")
+            throw Dropped(
+                path: listPath,
+                why: "dynamic_app_link_components is \(ContentChecks.article(componentsValue.typeName)), not an array.")
         }
-        var components: [Component] = []
-        for (index, value) in values.prefix(maximumComponents).enumerated() {
-            let path = listPath + [.index(index)]
-            guard case .object(let object) = value else {
-                return drop(path, "Component \(index) is \(ContentChecks.article(value.typeName)), not an object.")
-            }
-            var component = Component(index: index, exclude: false)
-            component.source = value
-            for (key, member) in object.members {
-                switch key {
-                case "/", "#":
-                    guard case .string(let pattern) = member else {
-                        return drop(
-                            path + [.key(key)],
-                            "\"\(key)\" is \(ContentChecks.article(member.typeName)), not a pattern string.")
-                    }
-                    if key == "/" { component.path = pattern } else { component.fragment = pattern }
-                case "?":
-                    guard case .object(let parameters) = member else {
-                        return drop(
-                            path + [.key(key)],
-                            "\"?\" is \(ContentChecks.article(member.typeName)), not an object of parameter → pattern (e.g. {\"ref\": \"*\"})."
-                        )
-                    }
-                    var rules: [QueryRule] = []
-                    for (name, pattern) in parameters.members {
-                        guard case .string(let text) = pattern else {
-                            return drop(
-                                path + [.key(key), .key(name)],
-                                "The pattern of query parameter \"\(name.prefix(60))\" is \(ContentChecks.article(pattern.typeName)), not a string."
-                            )
-                        }
-                        rules.append(QueryRule(name: name, pattern: text))
-                    }
-                    component.query = rules
-                case "exclude":
-                    guard case .bool(let exclude) = member else {
-                        return drop(
-                            path + [.key(key)],
-                            "\"exclude\" is \(ContentChecks.article(member.typeName)), not true or false.")
-                    }
-                    component.exclude = exclude
-                case "comment":
-                    guard case .string(let comment) = member else {
-                        return drop(
-                            path + [.key(key)],
-                            "\"comment\" is \(ContentChecks.article(member.typeName)), not a string.")
-                    }
-                    component.comment = comment
-                default:
-                    let hint =
-                        ["path": "/", "paths": "/", "fragment": "#", "query": "?"][key].map {
-                            " (for \(key), the key is \"\($0)\")"
-                        } ?? ""
-                    problems.append(
-                        StatementList.Problem(
-                            code: .assetlinksDynamicRules, effect: .notice, place: place(path + [.key(key)]),
-                            message:
-                                "Component \(index) has the key \"\(key.prefix(60))\", which Android does not know\(hint): it is ignored, so this component matches more than it seems to.",
-                            severityCase: .dynamicRulesNotice))
-                }
-            }
-            let unknown = object.keys.filter { !knownKeys.contains($0) }
-            if !unknown.isEmpty, component.path == nil, component.fragment == nil, component.query == nil,
-                !component.exclude
-            {
-                problems.append(
-                    StatementList.Problem(
-                        code: .assetlinksDynamicRules, effect: .notice, place: place(path),
-                        message:
-                            "Component \(index) has no \"/\", \"?\" or \"#\" Android knows (only \(unknown.map { "\"\($0.prefix(40))\"" }.joined(separator: ", "))), so it matches every URL: every link the manifest accepts opens the app."
-                    ))
-            }
-            components.append(component)
+        return (values, listPath)
+    }
+
+    /// One component: its members read, unknown keys noted (and a component they leave with
+    /// nothing to match on, which matches every URL).
+    private static func component(
+        _ value: JSONValue, index: Int, path: [JSONLocator.Step], _ place: ([JSONLocator.Step]) -> String,
+        _ problems: inout [StatementList.Problem]
+    ) throws(Dropped) -> Component {
+        guard case .object(let object) = value else {
+            throw Dropped(
+                path: path, why: "Component \(index) is \(ContentChecks.article(value.typeName)), not an object.")
         }
-        if values.count > maximumComponents {
+        var component = Component(index: index, exclude: false)
+        component.source = value
+        for (key, member) in object.members {
+            if knownKeys.contains(key) {
+                try read(member, as: key, into: &component, at: path + [.key(key)])
+                continue
+            }
+            let hint =
+                ["path": "/", "paths": "/", "fragment": "#", "query": "?"][key].map {
+                    " (for \(key), the key is \"\($0)\")"
+                } ?? ""
             problems.append(
                 StatementList.Problem(
-                    code: .assetlinksDynamicRules, effect: .notice, place: place(listPath),
-                    message: "\(values.count) components; the first \(maximumComponents) were read.",
-                    severityCase: .readInPart))
+                    code: .assetlinksDynamicRules, effect: .notice, place: place(path + [.key(key)]),
+                    message:
+                        "Component \(index) has the key \"\(key.prefix(60))\", which Android does not know\(hint): it is ignored, so this component matches more than it seems to.",
+                    severityCase: .dynamicRulesNotice))
         }
-        return (DynamicAppLinkRules(components: components), problems)
+        let unknown = object.keys.filter { !knownKeys.contains($0) }
+        if !unknown.isEmpty, component.path == nil, component.fragment == nil, component.query == nil,
+            !component.exclude
+        {
+            problems.append(
+                StatementList.Problem(
+                    code: .assetlinksDynamicRules, effect: .notice, place: place(path),
+                    message:
+                        "Component \(index) has no \"/\", \"?\" or \"#\" Android knows (only \(unknown.map { "\"\($0.prefix(40))\"" }.joined(separator: ", "))), so it matches every URL: every link the manifest accepts opens the app."
+                ))
+        }
+        return component
+    }
+
+    /// A member Android knows (`knownKeys`), of the type it must have.
+    private static func read(
+        _ member: JSONValue, as key: String, into component: inout Component, at path: [JSONLocator.Step]
+    ) throws(Dropped) {
+        let type = ContentChecks.article(member.typeName)
+        switch (key, member) {
+        case ("/", .string(let pattern)): component.path = pattern
+        case ("#", .string(let pattern)): component.fragment = pattern
+        case ("/", _), ("#", _): throw Dropped(path: path, why: "\"\(key)\" is \(type), not a pattern string.")
+        case ("?", .object(let parameters)):
+            component.query = try parameters.members.map { name, pattern throws(Dropped) in
+                guard case .string(let text) = pattern else {
+                    throw Dropped(
+                        path: path + [.key(name)],
+                        why:
+                            "The pattern of query parameter \"\(name.prefix(60))\" is \(ContentChecks.article(pattern.typeName)), not a string."
+                    )
+                }
+                return QueryRule(name: name, pattern: text)
+            }
+        case ("?", _):
+            throw Dropped(
+                path: path,
+                why: "\"?\" is \(type), not an object of parameter → pattern (e.g. {\"ref\": \"*\"}).")
+        case ("exclude", .bool(let exclude)): component.exclude = exclude
+        case ("exclude", _): throw Dropped(path: path, why: "\"exclude\" is \(type), not true or false.")
+        case ("comment", .string(let comment)): component.comment = comment
+        default: throw Dropped(path: path, why: "\"comment\" is \(type), not a string.")
+        }
     }
 
     /// What the rules decide for a URL.

@@ -1,0 +1,161 @@
+import AASAMatching
+import AASAModel
+
+/// `DomainListParser.parse`'s state and its phases, line by line: a line is read (its length,
+/// its encoding, its comment), then it is a `+`/`-` URL line of the domain above or a domain
+/// line, whose domain is added or merged with its earlier line, with its tokens.
+struct ListReader {
+    typealias Parser = DomainListParser
+
+    var targets: [DomainTarget] = []
+    var log: ProblemLog
+    private var positionOfDomain: [String: Int] = [:]
+    /// The target that `+`/`-` lines belong to: the last domain line read.
+    private var currentTarget: Int?
+    /// The `+`/`-` URLs and app IDs each target has, for finding repeats at once.
+    private var urlsOfTarget: [Int: Set<String>] = [:]
+    private var appIDsOfTarget: [Int: Set<String>] = [:]
+
+    init(fileName: String) {
+        log = ProblemLog(fileName: fileName)
+    }
+
+    mutating func reserve(_ domainLines: Int) {
+        targets.reserveCapacity(domainLines)
+        positionOfDomain.reserveCapacity(domainLines)
+    }
+
+    mutating func problem(
+        _ kind: Parser.ProblemKind, _ line: Int, _ text: String, _ severity: Severity, _ message: String
+    ) {
+        log.add(kind, line: line, text: text, severity: severity, message: message)
+    }
+
+    /// One line, without its line end.
+    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) {
+        guard bytes.count <= Parser.maximumLineBytes else {
+            problem(.lineTooLong, number, "", .error, "The line is longer than \(Parser.maximumLineBytes) bytes.")
+            return
+        }
+        // The common line of a long list: a host name in normal form, and nothing else.
+        if let plain = HostName.plainHost(bytes) {
+            add(domain: plain, tokens: [plain], line: plain, number: number)
+            return
+        }
+        guard let line = String(validating: bytes, as: UTF8.self) else {
+            problem(
+                .notUTF8, number, String(decoding: bytes.prefix(200), as: UTF8.self), .error,
+                "The line is not valid UTF-8.")
+            return
+        }
+        let tokens = Self.tokens(of: line)
+        guard let first = tokens.first else { return }
+        if first == "+" || first == "-" {
+            readURL(tokens, line: line, number: number)
+            return
+        }
+        switch HostName.normalizePasted(first) {
+        case .success(let pasted):
+            if let note = pasted.note { problem(.pastedForm, number, line, .info, note) }
+            add(domain: pasted.host, tokens: tokens, line: line, number: number)
+        case .failure(let error):
+            currentTarget = nil
+            problem(.hostName, number, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
+        }
+    }
+
+    /// The line's tokens, its comment left out: most lines are one domain and nothing else.
+    static func tokens(of line: String) -> [String] {
+        let uncommented = Parser.stripComment(line)
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard uncommented.utf8.contains(where: isBlank) else { return uncommented.isEmpty ? [] : [String(uncommented)] }
+        return uncommented.utf8.split(whereSeparator: isBlank).map { String(Substring($0)) }
+    }
+
+    /// `+ URL` or `- URL`: a URL of the domain above that must open the app, or must not.
+    private mutating func readURL(_ tokens: [String], line: String, number: Int) {
+        let sign = tokens[0]
+        guard let current = currentTarget else {
+            problem(
+                .urlWithoutDomain, number, line, .error,
+                "A '\(sign)' line must follow the domain it is about; the line is ignored.")
+            return
+        }
+        guard tokens.count == 2 else {
+            problem(.urlLine, number, line, .error, "Write one URL after '\(sign)'; the line is ignored.")
+            return
+        }
+        let domain = targets[current].domain
+        switch MatchURL.parse(tokens[1]) {
+        case .failure(let error):
+            problem(.urlSyntax, number, line, .error, "\"\(tokens[1])\" \(error.reason); the line is ignored.")
+        case .success(let url) where HostName.normalize(url.host) != .success(domain):
+            problem(
+                .urlHost, number, line, .error,
+                "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
+        case .success:
+            guard urlsOfTarget[current, default: []].insert(sign + tokens[1]).inserted else { return }
+            guard targets[current].expectations.count < Parser.maximumURLsPerDomain else {
+                problem(
+                    .tooManyURLs, number, line, .error,
+                    "\(domain) already has \(Parser.maximumURLsPerDomain) URLs to check; the line is ignored.")
+                return
+            }
+            targets[current].expectations.append(
+                URLExpectation(url: tokens[1], opensApp: sign == "+", inputLine: number))
+        }
+    }
+
+    /// A domain line: a new target, or its earlier line's (a warning), with the line's tokens.
+    private mutating func add(domain: String, tokens: [String], line: String, number: Int) {
+        var lineProblems: [(Parser.ProblemKind, String)] = []
+        let read = Parser.LineTokens(tokens.dropFirst()) { lineProblems.append(($0, $1)) }
+        for (kind, message) in lineProblems { problem(kind, number, line, .error, message) }
+        let position: Int
+        // One hash of the name for a new domain (the common case).
+        if let existing = positionOfDomain.updateValue(targets.count, forKey: domain) {
+            positionOfDomain[domain] = existing
+            problem(
+                .duplicateDomain, number, line, .warning,
+                "\(domain) is already listed on line \(targets[existing].inputLine ?? 0); it is audited once, with the app IDs of both lines."
+            )
+            position = existing
+        } else {
+            position = targets.count
+            targets.append(DomainTarget(domain: domain, expectedAppIDs: [], inputLine: number))
+        }
+        currentTarget = position
+        merge(read, into: position, line: line, number: number)
+    }
+
+    /// A line's tokens into its target: `ios:none`, labels (the first value of a key kept),
+    /// Android apps and app IDs, each up to its limit.
+    private mutating func merge(_ read: Parser.LineTokens, into position: Int, line: String, number: Int) {
+        if read.noAASA { targets[position].expectsAASA = false }
+        for (key, value) in read.labels where targets[position].labels[key] == nil {
+            guard targets[position].labels.count < DomainLabels.maximumPerDomain else {
+                problem(
+                    .label, number, line, .error,
+                    "label:\(key)=… \(DomainLabelError.tooMany.reason); the domain is audited without it.")
+                continue
+            }
+            targets[position].labels[key] = value
+        }
+        for app in read.androidApps
+        where !targets[position].androidApps.contains(app)
+            && targets[position].androidApps.count < Parser.maximumAppIDsPerDomain
+        {
+            targets[position].wants.android = targets[position].androidApps + [app]
+        }
+        for id in read.appIDs where appIDsOfTarget[position, default: []].insert(id).inserted {
+            guard targets[position].expectedAppIDs.count < Parser.maximumAppIDsPerDomain else {
+                problem(
+                    .tooManyAppIDs, number, line, .error,
+                    "\(targets[position].domain) already has \(Parser.maximumAppIDsPerDomain) app IDs; \(id) is not added."
+                )
+                continue
+            }
+            targets[position].expectedAppIDs.append(id)
+        }
+    }
+}
