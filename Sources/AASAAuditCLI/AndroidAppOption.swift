@@ -1,5 +1,6 @@
 import AASAAudit
 import AASAModel
+import AASAReport
 import ArgumentParser
 
 /// `--android PACKAGE[@FINGERPRINT]` (`check`, `lint`), read once, here, into the model's
@@ -17,7 +18,7 @@ enum AndroidAppOption {
 }
 
 /// `audit --android`: every domain's `assetlinks.json` is audited, not only theirs that name apps.
-struct AssetLinksAuditOptions: ParsableArguments {
+struct AssociationAuditOptions: ParsableArguments {
     @Flag(
         name: .customLong("android"),
         help:
@@ -50,7 +51,7 @@ struct AssetLinksAuditOptions: ParsableArguments {
 }
 
 /// `check`, `lint` and `match`: `--android PACKAGE[@FINGERPRINT]`, repeatable.
-struct AssetLinksAppOptions: ParsableArguments {
+struct AssociationAppOptions: ParsableArguments {
     @Option(
         name: .customLong("android"),
         help: ArgumentHelp(
@@ -67,5 +68,11 @@ struct AssetLinksAppOptions: ParsableArguments {
 
     func validateForMatch() throws {
         if apps.count > 1 { throw ValidationError("match decides for one app: give --android once.") }
+    }
+
+    /// `match`: with an Android app, by its assetlinks.json's dynamic rules; else by the AASA.
+    func match(_ urls: [String], against source: URLMatching.Source) async throws -> [MatchRecord] {
+        if let app = apps.first { return try await AssetLinksMatching.run(urls, app: app, against: source) }
+        return try await URLMatching.run(urls, against: source)
     }
 }

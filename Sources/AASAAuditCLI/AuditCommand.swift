@@ -31,7 +31,7 @@ struct AuditCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Threads doing the TLS and HTTP work, each with its own curl multi handle; more help only when the CPU, not the network, is the limit.",
             valueName: "n")) var fetchThreads = FetcherConfiguration.defaultLoopThreads
-    @OptionGroup var assetLinks: AssetLinksAuditOptions
+    @OptionGroup var otherFiles: AssociationAuditOptions
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
@@ -93,8 +93,8 @@ struct AuditCommand: AsyncParsableCommand {
         if !canary.isEmpty { settings.canaries = canary }
         var request = AuditJob.Request(
             domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
-        request.everyDomainWants = assetLinks.wants
-        request.projectFiles = assetLinks.projectFiles
+        request.everyDomainWants = otherFiles.wants
+        request.projectFiles = otherFiles.projectFiles
         request.quiet = quiet
         try endCommand(with: await AuditJob.run(request, console: StandardConsole()))
     }

@@ -15,7 +15,7 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("app-id"), help: ArgumentHelp("An app ID the file must name (repeatable).", valueName: "id"))
     var appIDs: [String] = []
-    @OptionGroup var assetLinks: AssetLinksAppOptions
+    @OptionGroup var otherFiles: AssociationAppOptions
     @Flag(
         help:
             "Print a JSON array of the domains' records, as the audit report holds them (one shape for any number of domains)."
@@ -37,7 +37,7 @@ struct CheckCommand: AsyncParsableCommand {
         var reports: [DomainReport] = []
         for host in hosts {
             let report = try await DomainCheck.run(
-                domain: host, appIDs: appIDs, wants: assetLinks.wants, validation: validation.options,
+                domain: host, appIDs: appIDs, wants: otherFiles.wants, validation: validation.options,
                 deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
             if !json {
                 console.print(TerminalReport(colour: console.colour).domain(report) + (host == hosts.last ? "" : "\n"))

@@ -28,7 +28,7 @@ struct LintCommand: ParsableCommand {
             "Trust the CA certificates in this PEM file, instead of the system's, when verifying a signed file's signer.",
             valueName: "file"))
     var cacert: String?
-    @OptionGroup var assetLinks: AssetLinksAppOptions
+    @OptionGroup var otherFiles: AssociationAppOptions
     @OptionGroup var validation: ValidationOptionGroup
 
     func validate() throws {
@@ -43,7 +43,7 @@ struct LintCommand: ParsableCommand {
         try AuditInput.validateAppIDs(appIDs)
         var options = validation.options
         options.expectedAppIDs = appIDs
-        let records = LocalLint.run(files, options: options, caFile: cacert, wants: assetLinks.wants)
+        let records = LocalLint.run(files, options: options, caFile: cacert, wants: otherFiles.wants)
         let console = StandardConsole()
         let text = TerminalReport(colour: console.colour)
         switch (json, format) {

@@ -10,7 +10,7 @@ struct MatchCommand: AsyncParsableCommand {
             aasa-audit match --file FILE [--domain HOST] URL...   (a local file, as if served by HOST; by default each URL's host)
             aasa-audit match DOMAIN URL...                        (the file DOMAIN serves at /.well-known/, fetched first)
 
-            """ + AssetLinksAppOptions.matchDiscussion)
+            """ + AssociationAppOptions.matchDiscussion)
 
     @Option(
         help: ArgumentHelp("A local association file to match against, instead of fetching one.", valueName: "file"))
@@ -26,7 +26,7 @@ struct MatchCommand: AsyncParsableCommand {
             "Exit 1 unless every URL is decided this way: app (opens an app), browser (stays in the browser) or an app ID (opens that app). A CI guard for the URLs a team cares about.",
             valueName: "app|browser|APPID"))
     var expect: String?
-    @OptionGroup var assetLinks: AssetLinksAppOptions
+    @OptionGroup var otherFiles: AssociationAppOptions
     @OptionGroup var fetch: FetchOptions
 
     func validate() throws {
@@ -38,7 +38,7 @@ struct MatchCommand: AsyncParsableCommand {
         }
         if file != nil, arguments.isEmpty { throw ValidationError("Give at least one URL to match.") }
         do { try URLMatching.validate(urls) } catch { throw ValidationError(error.message) }
-        try assetLinks.validateForMatch()
+        try otherFiles.validateForMatch()
         if let expect, MatchExpectation(expect) == nil {
             throw ValidationError("--expect must be app, browser or an app ID (TEAMID.bundle.id), not '\(expect)'.")
         }
@@ -49,12 +49,7 @@ struct MatchCommand: AsyncParsableCommand {
     func run() async throws {
         let source: URLMatching.Source =
             file.map { .file(path: $0, host: domain) } ?? .domain(arguments[0], fetch.configuration(concurrency: 1))
-        let records =
-            if let app = assetLinks.apps.first {
-                try await AssetLinksMatching.run(urls, app: app, against: source)
-            } else {
-                try await URLMatching.run(urls, against: source)
-            }
+        let records = try await otherFiles.match(urls, against: source)
         let console = StandardConsole()
         console.print(json ? try prettyJSON(records) : TerminalReport(colour: console.colour).matches(records))
         guard let expectation = expect.flatMap(MatchExpectation.init) else { return }

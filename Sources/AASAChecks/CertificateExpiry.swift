@@ -8,7 +8,7 @@ public enum CertificateExpiry {
     public static let standardWarningDays = 21
 
     /// The earliest expiry among `host`'s own connections: Apple's CDN is Apple's host, and a
-    /// file another host serves (an `assetlinks.json` include) is that host's, both left out.
+    /// file another host serves (an included file) is that host's, both left out.
     public static func earliest(_ fetches: [FetchRecord], host: String) -> FetchRecord? {
         fetches.filter { $0.location != .cdn && $0.certificateExpires != nil && Self.host(of: $0.url) == host }
             .min { $0.certificateExpires! < $1.certificateExpires! }

@@ -52,94 +52,121 @@ struct OriginFetchPlan: Sendable {
         var started: ContinuousClock.Instant
     }
 
+    /// The requests that start as soon as the connection turns out to multiplex: the root
+    /// and the extra requests, each nil when it did not (it then follows over HTTP/1.1).
+    struct EarlyRequests {
+        let root: Task<FetchedLocation?, Never>
+        let extra: [Task<FetchedLocation?, Never>]
+
+        func cancel() {
+            root.cancel()
+            extra.forEach { $0.cancel() }
+        }
+    }
+
+    /// `.well-known` first, as Apple's bot; the others alongside when the connection
+    /// multiplexes, after it when not; nothing more when the host could not be reached.
     func run() async -> Fetched {
         let started = ContinuousClock.now
         let multiplexing = ConnectionSignal()
-        var wellKnownRequest = FetchRequest(
+        var request = FetchRequest(
             url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, userAgent: botUserAgent)
-        wellKnownRequest.onConnected = { multiplexing.resolve($0) }
-        let request = wellKnownRequest
-        let fetcher = fetcher
-
-        // The root (and the extra requests) start as soon as the connection turns out to
-        // multiplex. With extra requests to come, the root leaves the connection open: their
-        // tasks may start after the root is done, and would then need a connection of their own.
-        let closingRoot = extraRequests.isEmpty
-        let earlyRoot = Task { [self] () -> FetchedLocation? in
-            guard await multiplexing.value else { return nil }
-            return opening(await fetcher.fetch(rootRequest(closing: closingRoot)))
-        }
-        let earlyExtra = extraRequests.map { request in
-            Task { () -> FetchedLocation? in
-                guard await multiplexing.value else { return nil }
-                return await fetcher.fetch(request)
-            }
-        }
-        var wellKnown = await withTaskCancellationHandler {
+        request.onConnected = { multiplexing.resolve($0) }
+        let early = startEarly(multiplexing)
+        var wellKnown = await withTaskCancellationHandler { [request, fetcher] in
             opening(await fetcher.fetch(request))
         } onCancel: {
-            earlyRoot.cancel()
-            earlyExtra.forEach { $0.cancel() }
+            early.cancel()
         }
         multiplexing.resolve(false)
         if botUserAgent != nil { wellKnown.record.agent = .bot }
 
         if let error = wellKnown.record.error, DomainAuditor.hostUnreachable(error) {
-            earlyRoot.cancel()
-            earlyExtra.forEach { $0.cancel() }
-            _ = await earlyRoot.value
-            for task in earlyExtra { _ = await task.value }
+            early.cancel()
+            _ = await early.root.value
+            for task in early.extra { _ = await task.value }
             return Fetched(
                 wellKnown: wellKnown, root: skipped(.root, because: error), browser: nil,
                 extra: extraRequests.map { skipped($0, because: error) }, started: started)
         }
-        var browser: FetchedLocation?
-        if let browserUserAgent, DeviceViewChecks.usableFile(wellKnown) == nil {
-            // Multiplexed, it may end after the root: then it closes the connection. Over
-            // HTTP/1.1 the root comes after it and closes it.
-            let multiplexed = await multiplexing.value
-            var fetched = opening(
-                await fetchWithinDeadline(
-                    FetchRequest(
-                        url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed,
-                        userAgent: browserUserAgent), started: started))
-            fetched.record.agent = .browser
-            browser = fetched
-        }
-        let root: FetchedLocation
-        if let early = await withTaskCancellationHandler(
-            operation: { await earlyRoot.value }, onCancel: { earlyRoot.cancel() })
-        {
-            root = early
-        } else {
-            // HTTP/1.1: after .well-known (and the browser's) on the same connection, which it
-            // leaves open when .well-known failed: the misnamed file's request may follow.
-            let closing = closingRoot && wellKnown.record.status == 200
-            root = opening(await fetchWithinDeadline(rootRequest(closing: closing), started: started))
-        }
+        let browser = await browserCopy(after: wellKnown, multiplexed: multiplexing, started: started)
+        let root = await rootCopy(early.root, after: wellKnown, started: started)
         var extra: [FetchedLocation] = []
-        for (request, task) in zip(extraRequests, earlyExtra) {
-            if let early = await withTaskCancellationHandler(
-                operation: { await task.value }, onCancel: { task.cancel() })
-            {
+        for (request, task) in zip(extraRequests, early.extra) {
+            if let early = await awaitEarly(task) {
                 extra.append(early)
             } else {
                 // HTTP/1.1: last, in order, on the same connection.
                 extra.append(await fetchWithinDeadline(request, started: started))
             }
         }
-        // A file that is not where it belongs may be there under the name people upload it with.
-        var misnamed: FetchedLocation?
-        if wellKnown.record.status != nil, wellKnown.record.status != 200, root.record.status != 200,
-            browser.map({ DeviceViewChecks.usableFile($0) == nil }) ?? true
-        {
-            misnamed = await fetchWithinDeadline(
-                FetchRequest(
-                    url: DomainAuditor.url(domain, .wellKnown) + ".json", location: .wellKnown,
-                    closeConnection: extraRequests.isEmpty), started: started)
-        }
+        let misnamed = await misnamedCopy(wellKnown: wellKnown, root: root, browser: browser, started: started)
         return Fetched(
             wellKnown: wellKnown, root: root, browser: browser, extra: extra, misnamed: misnamed, started: started)
+    }
+
+    /// The root and the extra requests, each waiting for the connection to say whether it
+    /// multiplexes. With extra requests to come, the root leaves the connection open: their
+    /// tasks may start after the root is done, and would then need a connection of their own.
+    private func startEarly(_ multiplexing: ConnectionSignal) -> EarlyRequests {
+        let fetcher = fetcher
+        let rootRequest = rootRequest(closing: extraRequests.isEmpty)
+        return EarlyRequests(
+            root: Task { [self] () -> FetchedLocation? in
+                guard await multiplexing.value else { return nil }
+                return opening(await fetcher.fetch(rootRequest))
+            },
+            extra: extraRequests.map { request in
+                Task { () -> FetchedLocation? in
+                    guard await multiplexing.value else { return nil }
+                    return await fetcher.fetch(request)
+                }
+            })
+    }
+
+    private func awaitEarly(_ task: Task<FetchedLocation?, Never>) async -> FetchedLocation? {
+        await withTaskCancellationHandler(operation: { await task.value }, onCancel: { task.cancel() })
+    }
+
+    /// `.well-known` as a browser, when the bot got no usable file. Multiplexed, it may end
+    /// after the root: then it closes the connection. Over HTTP/1.1 the root comes after it
+    /// and closes it.
+    private func browserCopy(
+        after wellKnown: FetchedLocation, multiplexed multiplexing: ConnectionSignal, started: ContinuousClock.Instant
+    ) async -> FetchedLocation? {
+        guard let browserUserAgent, DeviceViewChecks.usableFile(wellKnown) == nil else { return nil }
+        let multiplexed = await multiplexing.value
+        var fetched = opening(
+            await fetchWithinDeadline(
+                FetchRequest(
+                    url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed,
+                    userAgent: browserUserAgent), started: started))
+        fetched.record.agent = .browser
+        return fetched
+    }
+
+    /// The root: the early one, or over HTTP/1.1 after `.well-known` (and the browser's) on the
+    /// same connection, which it leaves open when `.well-known` failed: the misnamed file's
+    /// request may follow.
+    private func rootCopy(
+        _ early: Task<FetchedLocation?, Never>, after wellKnown: FetchedLocation, started: ContinuousClock.Instant
+    ) async -> FetchedLocation {
+        if let root = await awaitEarly(early) { return root }
+        let closing = extraRequests.isEmpty && wellKnown.record.status == 200
+        return opening(await fetchWithinDeadline(rootRequest(closing: closing), started: started))
+    }
+
+    /// A file that is not where it belongs may be there under the name people upload it with.
+    private func misnamedCopy(
+        wellKnown: FetchedLocation, root: FetchedLocation, browser: FetchedLocation?, started: ContinuousClock.Instant
+    ) async -> FetchedLocation? {
+        guard wellKnown.record.status != nil, wellKnown.record.status != 200, root.record.status != 200,
+            browser.map({ DeviceViewChecks.usableFile($0) == nil }) ?? true
+        else { return nil }
+        return await fetchWithinDeadline(
+            FetchRequest(
+                url: DomainAuditor.url(domain, .wellKnown) + ".json", location: .wellKnown,
+                closeConnection: extraRequests.isEmpty), started: started)
     }
 
     /// The root closes the domain's connection when it is done (libcurl closes a multiplexed

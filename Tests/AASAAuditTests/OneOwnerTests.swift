@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+/// One owner per fact (issue 39): each fact that was once stated twice is stated once, and a
+/// second statement of it is found here. Reads the sources as text.
+@Suite struct OneOwnerTests {
+    static let sources = ArchitectureMapTests.root.appendingPathComponent("Sources")
+
+    /// Every Swift file of `Sources`, by its path under it, and its text.
+    static let files: [(path: String, text: String)] = {
+        var files: [(String, String)] = []
+        let enumerator = FileManager.default.enumerator(atPath: sources.path)
+        while let path = enumerator?.nextObject() as? String {
+            guard path.hasSuffix(".swift"),
+                let text = try? String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            else { continue }
+            files.append((path, text))
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }()
+
+    static func files(containing needle: String) -> [String] {
+        files.filter { $0.text.contains(needle) }.map(\.path)
+    }
+
+    /// (what is written, the one file that may write it, the fact)
+    static let owners: [(needle: String, owner: String, fact: String)] = [
+        ("T000000Z", "AASAModel/RunFolderName.swift", "a run folder's name"),
+        ("ddTdddddd", "AASAModel/RunFolderName.swift", "a run folder's name"),
+        ("attoseconds", "AASAModel/DurationSeconds.swift", "a duration in seconds"),
+        ("bodySHA256 ==", "AASAChecks/LocationChecks.swift", "the two locations served the same bytes"),
+        ("Finding(code:", "AASAModel/FindingCatalog.swift", "a finding's severity comes from the catalog"),
+        ("\"Content-Security-Policy\"", "AASAServe/Middleware/SecurityHeaders.swift", "serve's security headers"),
+        ("{\"status\"", "AASAServe/HTTPError.swift", "how serve encodes a refusal"),
+    ]
+
+    @Test func eachFactHasOneOwner() {
+        #expect(Self.files.count > 100, "the sources were not read")
+        for owner in Self.owners {
+            let writers = Self.files(containing: owner.needle)
+            #expect(
+                writers.allSatisfy { $0 == owner.owner }, "\(owner.fact) is stated outside \(owner.owner): \(writers)")
+        }
+    }
+
+    /// A second owner is found: the scan reads what it says it reads.
+    @Test func aSecondStatementWouldBeFound() {
+        #expect(Self.files(containing: "struct RunFolderName") == ["AASAModel/RunFolderName.swift"])
+        #expect(Self.files(containing: "public var seconds: Double") == ["AASAModel/DurationSeconds.swift"])
+    }
+
+    /// Every key the HTML views answer is read by a template: a computed field no template
+    /// reads (as `RowView.index` and `FileView.sameAsRow` were) is dead weight per row.
+    @Test func everyViewKeyIsReadByATemplate() throws {
+        let lookup = try #require(Self.files.first { $0.path == "AASAReport/HTMLReport+Lookup.swift" }?.text)
+        let templates = Self.files.filter {
+            $0.path.hasPrefix("AASAReport/") && ($0.path.contains("Templates") || $0.path.contains("Page"))
+        }.map(\.text).joined()
+        let keys = lookup.split(separator: "\n").compactMap { line -> String? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("case \""), let end = trimmed.dropFirst(6).firstIndex(of: "\"") else { return nil }
+            return String(trimmed[trimmed.index(trimmed.startIndex, offsetBy: 6)..<end])
+        }
+        #expect(keys.count > 30, "the lookups were not read")
+        let unread = keys.filter { key in
+            !["{{\(key)}}", "{{#\(key)}}", "{{^\(key)}}", "{{{\(key)}}}", "{{\(key).", "{{#\(key).", ".\(key)}}"]
+                .contains { templates.contains($0) }
+        }
+        #expect(unread.isEmpty, "view keys no template reads: \(unread)")
+    }
+
+    /// `Package.swift` declares what each target imports (and each test target).
+    @Test func thePackageDeclaresWhatEachTargetImports() throws {
+        let manifest = try String(
+            contentsOf: ArchitectureMapTests.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let root = ArchitectureMapTests.root
+        let targets = ["Sources", "Tests"].flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? [])
+                .map { (folder, $0) }
+        }
+        let modules = Set(targets.map(\.1))
+        var checked = 0
+        for (folder, target) in targets {
+            guard let declaration = manifest.range(of: "name: \"\(target)\"") else { continue }
+            let rest = manifest[declaration.upperBound...]
+            let end = rest.range(of: "\n        .")?.lowerBound ?? rest.endIndex
+            let declared = rest[..<end]
+            var imported: Set<String> = []
+            let enumerator = FileManager.default.enumerator(
+                atPath: root.appendingPathComponent(folder).appendingPathComponent(target).path)
+            while let path = enumerator?.nextObject() as? String {
+                guard path.hasSuffix(".swift"),
+                    let text = try? String(
+                        contentsOf: root.appendingPathComponent(folder).appendingPathComponent(target)
+                            .appendingPathComponent(path), encoding: .utf8)
+                else { continue }
+                for line in text.split(separator: "\n") {
+                    let words = line.split(separator: " ")
+                    guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                        words[..<index].allSatisfy({ $0.hasPrefix("@") })
+                    else { continue }
+                    let module = String(words[index + 1])
+                    if modules.contains(module), module != target { imported.insert(module) }
+                }
+            }
+            let undeclared = imported.filter { !declared.contains("\"\($0)\"") }
+            #expect(undeclared.isEmpty, "\(target) imports \(undeclared.sorted()) without declaring it")
+            checked += 1
+        }
+        #expect(checked >= 15)
+    }
+
+    /// No function in `Sources` is longer than 60 lines, but a table that reads better whole
+    /// (marked so in a comment above it).
+    @Test func noFunctionIsLongerThanSixtyLines() {
+        var long: [String] = []
+        for file in Self.files {
+            let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for (index, line) in lines.enumerated() where Self.startsFunction(line) {
+                let length = Self.bodyLength(lines, from: index)
+                let marked = lines[max(0, index - 4)..<index].contains { $0.contains("reads better whole") }
+                if length > 60, !marked { long.append("\(file.path):\(index + 1) (\(length) lines)") }
+            }
+        }
+        #expect(long.isEmpty, "functions over 60 lines: \(long)")
+    }
+
+    static func startsFunction(_ line: String) -> Bool {
+        let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+        let modifiers: Set<Substring> = [
+            "public", "private", "fileprivate", "internal", "static", "mutating", "override", "nonisolated",
+            "final", "@discardableResult", "@inlinable", "package",
+        ]
+        guard let first = words.drop(while: { modifiers.contains($0) }).first else { return false }
+        return first == "func" || first.hasPrefix("init(") || first.hasPrefix("init?(") || first.hasPrefix("init<")
+    }
+
+    /// Lines from the declaration to its closing brace, braces in strings and comments aside.
+    static func bodyLength(_ lines: [String], from start: Int) -> Int {
+        var depth = 0
+        var opened = false
+        for index in start..<lines.count {
+            var inString = false
+            var previous: Character = " "
+            for character in lines[index] {
+                if character == "\"", previous != "\\" { inString.toggle() }
+                if !inString {
+                    if character == "/", previous == "/" { break }
+                    if character == "{" { (depth, opened) = (depth + 1, true) }
+                    if character == "}" { depth -= 1 }
+                }
+                previous = character
+            }
+            if opened, depth <= 0 { return index - start + 1 }
+            if !opened, lines[index].contains("}") == false, index - start > 20 { return 0 }
+        }
+        return 0
+    }
+}
