@@ -61,12 +61,26 @@ extension FileValidator {
         }
     }
 
+    /// A `details` entry: its apps, then its rules, then how its formats mix.
     mutating func validateEntry(_ value: JSONValue, path: String) {
         guard case .object(let entry) = value else {
             report(.entryInvalid, "\(path) is \(Self.a(value)), not an object; it is ignored.")
             return
         }
         reportUnknownKeys(of: entry, in: path, known: Self.entryKeys, as: .entryUnknownKey)
+        validateEntryApps(entry, path: path)
+        let componentCount = validateEntryRules(entry, path: path)
+        if entry["paths"] != nil, entry["components"] != nil { reportMixedFormats(path) }
+        if componentCount > 0, entry["paths"] == nil || entry["appID"] == nil {
+            requireIOS(IOSVersion.components, for: "\(path).components (without appID + paths for older iOS)")
+        }
+        if let defaults = entry["defaults"] {
+            validateDefaults(defaults, path: "\(path).defaults")
+        }
+    }
+
+    /// `appID` and `appIDs`: of their types, naming some app, read by the iOS the app supports.
+    mutating func validateEntryApps(_ entry: JSONObject, path: String) {
         var apps = 0
         if let appID = entry["appID"] {
             if case .string = appID {
@@ -103,11 +117,12 @@ extension FileValidator {
                 .entryMixedAppKeys,
                 "\(path) has both appID and appIDs; use one (the apps are taken as the union of both).")
         }
+    }
 
-        let paths = entry["paths"]
-        let components = entry["components"]
+    /// `paths` and `components`, each rule checked; returns how many components there are.
+    mutating func validateEntryRules(_ entry: JSONObject, path: String) -> Int {
         var rules = 0
-        if let paths {
+        if let paths = entry["paths"] {
             if case .array(let list) = paths {
                 rules += list.count
                 for (index, item) in list.enumerated() { validateLegacyPath(item, path: "\(path).paths[\(index)]") }
@@ -116,7 +131,7 @@ extension FileValidator {
             }
         }
         var componentCount = 0
-        if let components {
+        if let components = entry["components"] {
             if case .array(let list) = components {
                 componentCount = list.count
                 for (index, item) in list.enumerated() { validateComponent(item, path: "\(path).components[\(index)]") }
@@ -128,30 +143,27 @@ extension FileValidator {
         if rules == 0 {
             report(.entryNoRules, "\(path) has no rules (no components or paths): its app gets no links.")
         }
-        if paths != nil, components != nil {
-            switch options.minimumIOS {
-            case let minimum? where minimum < IOSVersion.components:
-                report(
-                    .entryMixedFormats, .mixedFormatsForOldIOS,
-                    "\(path) has both paths (read by iOS 12 and older) and components (iOS 13+), as an app supporting iOS \(minimum) needs."
-                )
-            case let minimum?:
-                report(
-                    .entryMixedFormats,
-                    "\(path) has both paths and components; with iOS \(minimum) as the minimum only components are read, and TN3155 warns that mixing breaks links."
-                )
-            case nil:
-                report(
-                    .entryMixedFormats,
-                    "\(path) has both paths and components: iOS 13+ reads only components, iOS 12 only paths, and TN3155 warns that mixing breaks links (say --min-ios to judge it)."
-                )
-            }
-        }
-        if componentCount > 0, paths == nil || entry["appID"] == nil {
-            requireIOS(IOSVersion.components, for: "\(path).components (without appID + paths for older iOS)")
-        }
-        if let defaults = entry["defaults"] {
-            validateDefaults(defaults, path: "\(path).defaults")
+        return componentCount
+    }
+
+    /// An entry with both `paths` and `components`, judged against the iOS the app supports.
+    mutating func reportMixedFormats(_ path: String) {
+        switch options.minimumIOS {
+        case let minimum? where minimum < IOSVersion.components:
+            report(
+                .entryMixedFormats, .mixedFormatsForOldIOS,
+                "\(path) has both paths (read by iOS 12 and older) and components (iOS 13+), as an app supporting iOS \(minimum) needs."
+            )
+        case let minimum?:
+            report(
+                .entryMixedFormats,
+                "\(path) has both paths and components; with iOS \(minimum) as the minimum only components are read, and TN3155 warns that mixing breaks links."
+            )
+        case nil:
+            report(
+                .entryMixedFormats,
+                "\(path) has both paths and components: iOS 13+ reads only components, iOS 12 only paths, and TN3155 warns that mixing breaks links (say --min-ios to judge it)."
+            )
         }
     }
 

@@ -11,9 +11,7 @@ extension FileValidator {
     /// when its apps already took every URL from an earlier entry; an entry for other apps
     /// still matters on devices where the earlier apps are not installed.
     mutating func validateRules(_ rules: RuleSet, applinks: JSONObject) {
-        var excludingEverything: RuleSet.Rule?
-        var takenEverything: [String: RuleSet.Rule] = [:]
-        var used = Set<String>()
+        var blockers = Blockers()
         for entry in rules.entries {
             // Exclusions alone open nothing: the entry's apps get no link from it.
             if !entry.rules.isEmpty, entry.rules.allSatisfy(\.exclude) {
@@ -22,77 +20,102 @@ extension FileValidator {
                     "\(entry.path) has only exclusions (\(entry.rules.count)): they keep URLs in the browser and open none, so its app gets no links from it."
                 )
             }
-            // iOS 12 and older read legacy (paths) entries only: a components entry before one
-            // blocks nothing on the versions that read it.
-            let readByOldIOS = options.minimumIOS.map { $0 < IOSVersion.components } == true
+            if !entry.rules.isEmpty, let why = blockers.whyNeverConsulted(entry, minimumIOS: options.minimumIOS) {
+                report(.entryUnreachable, why)
+                continue
+            }
+            if let catchAll = validateRuleOrder(entry) { blockers.add(catchAll, of: entry) }
+        }
+        reportUnusedVariables(applinks)
+    }
+
+    /// The catch-alls of the entries read so far: one that excludes every URL, and for each
+    /// app the one that already sends it every URL.
+    struct Blockers {
+        var excludingEverything: RuleSet.Rule?
+        var takenEverything: [String: RuleSet.Rule] = [:]
+
+        mutating func add(_ catchAll: RuleSet.Rule, of entry: RuleSet.Entry) {
+            if catchAll.exclude {
+                excludingEverything = catchAll
+            } else {
+                for app in entry.appIDs where takenEverything[app] == nil { takenEverything[app] = catchAll }
+            }
+        }
+
+        /// Why the entry is never consulted, or nil. iOS 12 and older read legacy (paths)
+        /// entries only: a components entry before one blocks nothing on the versions that read it.
+        func whyNeverConsulted(_ entry: RuleSet.Entry, minimumIOS: IOSVersion?) -> String? {
+            let readByOldIOS = minimumIOS.map { $0 < IOSVersion.components } == true
             let blocks = { (blocker: RuleSet.Rule) in
                 !(readByOldIOS && blocker.kind == .components && entry.rules.allSatisfy { $0.kind == .paths })
             }
-            if !entry.rules.isEmpty {
-                if let blocker = excludingEverything, blocks(blocker) {
-                    report(
-                        .entryUnreachable, "\(entry.path) is never consulted: \(blocker.path) excludes every URL first."
-                    )
-                    continue
-                }
-                if !entry.appIDs.isEmpty, let blocker = entry.appIDs.compactMap({ takenEverything[$0] }).first,
-                    entry.appIDs.allSatisfy({ takenEverything[$0] != nil }), blocks(blocker)
-                {
-                    report(
-                        .entryUnreachable,
-                        "\(entry.path) is never consulted for its apps: \(blocker.path) already sends them every URL.")
-                    continue
-                }
+            if let blocker = excludingEverything, blocks(blocker) {
+                return "\(entry.path) is never consulted: \(blocker.path) excludes every URL first."
             }
-            var catchAll: RuleSet.Rule?
-            // Rules as written, compact: equal rules print alike (a set, as files hold thousands).
-            var seen = Set<String>()
-            for rule in entry.rules {
-                let size = rule.largestAutomatonSize
-                if size > Pattern.maximumAutomatonSize {
-                    report(
-                        .patternTooLong,
-                        "\(rule.path) expands, with its variables' values, to \(size) matcher states; patterns over \(Pattern.maximumAutomatonSize) are treated as matching nothing."
-                    )
-                }
-                for name in rule.undefinedVariables {
-                    report(
-                        .variableUndefined,
-                        "\(rule.path) uses $(\(name)), which is neither defined in substitutionVariables nor built in: the pattern never matches."
-                    )
-                }
-                if let earlier = catchAll {
-                    if rule.exclude || earlier.exclude {
-                        let what = rule.exclude ? "this exclusion never applies" : "this rule never decides"
-                        report(
-                            .ruleUnreachable, "\(rule.path): \(what), because \(earlier.path) matches every URL first.")
-                    } else {
-                        // Its URLs go to the same apps anyway: nothing changes.
-                        report(
-                            .ruleUnreachable, .changesNothing,
-                            "\(rule.path) never decides, because \(earlier.path) matches every URL first; it would send them to the same apps, so nothing changes."
-                        )
-                    }
-                } else if seen.contains(rule.source.prettyPrinted(indent: "")) {
-                    report(
-                        .ruleUnreachable,
-                        "\(rule.path) repeats an earlier rule of the same entry, which always decides first.")
-                } else if rule.matchesEverything {
-                    catchAll = rule
-                }
-                seen.insert(rule.source.prettyPrinted(indent: ""))
+            if !entry.appIDs.isEmpty, let blocker = entry.appIDs.compactMap({ takenEverything[$0] }).first,
+                entry.appIDs.allSatisfy({ takenEverything[$0] != nil }), blocks(blocker)
+            {
+                return "\(entry.path) is never consulted for its apps: \(blocker.path) already sends them every URL."
             }
-            if let catchAll {
-                if catchAll.exclude {
-                    excludingEverything = catchAll
-                } else {
-                    for app in entry.appIDs where takenEverything[app] == nil { takenEverything[app] = catchAll }
-                }
-            }
+            return nil
         }
-        // Which variables the patterns refer to (in components and both defaults levels).
+    }
+
+    /// An entry's rules in order: too large, undefined variables, after a catch-all, repeated.
+    /// Returns the entry's first catch-all.
+    mutating func validateRuleOrder(_ entry: RuleSet.Entry) -> RuleSet.Rule? {
+        var catchAll: RuleSet.Rule?
+        // Rules as written, compact: equal rules print alike (a set, as files hold thousands).
+        var seen = Set<String>()
+        for rule in entry.rules {
+            let size = rule.largestAutomatonSize
+            if size > Pattern.maximumAutomatonSize {
+                report(
+                    .patternTooLong,
+                    "\(rule.path) expands, with its variables' values, to \(size) matcher states; patterns over \(Pattern.maximumAutomatonSize) are treated as matching nothing."
+                )
+            }
+            for name in rule.undefinedVariables {
+                report(
+                    .variableUndefined,
+                    "\(rule.path) uses $(\(name)), which is neither defined in substitutionVariables nor built in: the pattern never matches."
+                )
+            }
+            let written = rule.source.prettyPrinted(indent: "")
+            if let earlier = catchAll {
+                reportAfterCatchAll(rule, earlier: earlier)
+            } else if seen.contains(written) {
+                report(
+                    .ruleUnreachable,
+                    "\(rule.path) repeats an earlier rule of the same entry, which always decides first.")
+            } else if rule.matchesEverything {
+                catchAll = rule
+            }
+            seen.insert(written)
+        }
+        return catchAll
+    }
+
+    mutating func reportAfterCatchAll(_ rule: RuleSet.Rule, earlier: RuleSet.Rule) {
+        if rule.exclude || earlier.exclude {
+            let what = rule.exclude ? "this exclusion never applies" : "this rule never decides"
+            report(.ruleUnreachable, "\(rule.path): \(what), because \(earlier.path) matches every URL first.")
+        } else {
+            // Its URLs go to the same apps anyway: nothing changes.
+            report(
+                .ruleUnreachable, .changesNothing,
+                "\(rule.path) never decides, because \(earlier.path) matches every URL first; it would send them to the same apps, so nothing changes."
+            )
+        }
+    }
+
+    /// Which variables the patterns refer to (in components and both defaults levels): the
+    /// others are never used.
+    mutating func reportUnusedVariables(_ applinks: JSONObject) {
         var texts: [String] = []
         collectPatternTexts(.object(applinks), into: &texts)
+        var used = Set<String>()
         for text in texts { used.formUnion(Self.variableNames(in: text)) }
         for name in (applinks["substitutionVariables"]?.objectValue?.keys ?? []) where !used.contains(name) {
             report(

@@ -66,68 +66,14 @@ extension Matcher {
         of rule: RuleSet.Rule, _ url: URLParts, variables: VariableTable, budget: inout MatchBudget, inWords: Bool
     ) -> (failures: [(part: NearMiss.Part, words: String)], nearPath: Bool) {
         var failures: [(NearMiss.Part, String)] = []
-        var nearPath = false
-        let path = rule.percentEncoded ? url.path : url.decodedPath
-        if !rule.pathPatterns.contains(where: { $0.matches(path, budget: &budget) }) {
-            let pattern = rule.pathPatterns.first?.source ?? ""
-            var words = inWords ? "the path \(path) does not match \(pattern)" : ""
-            // Encoding the path's other form is charged as its length.
-            let others =
-                !rule.percentEncoded
-                ? [url.path]
-                : budget.spend(url.path.utf8.count + 1)
-                    ? [url.decodedPath, PercentDecoding.encodeNonASCII(url.path)] : []
-            // Compiling the case-folded pattern is charged as its length.
-            let folded =
-                budget.spend(pattern.utf8.count + 1)
-                ? PathRule.patterns(pattern, variables: variables, caseSensitive: false) : []
-            if let other = others.first(where: { other in
-                other != path && rule.pathPatterns.contains { $0.matches(other, budget: &budget) }
-            }) {
-                if inWords {
-                    words +=
-                        rule.percentEncoded
-                        ? " (it would written as \(other): the rule compares the path as written, percent-encoded, since percentEncoded is true)"
-                        : " (it would as written, \(other): the rule compares it decoded, percentEncoded is false)"
-                }
-                nearPath = true
-            } else if rule.caseSensitive, folded.contains(where: { $0.matches(path, budget: &budget) }) {
-                if inWords {
-                    words +=
-                        " (it would ignoring case: the rule is case-sensitive, the default; \"caseSensitive\": false)"
-                }
-                nearPath = true
-            }
-            failures.append((.path, words))
-        }
+        let path = pathFailure(of: rule, url, variables: variables, budget: &budget, inWords: inWords)
+        if let path { failures.append((.path, path.words)) }
+        let nearPath = path?.near ?? false
         guard rule.kind == .components else { return (failures, nearPath) }
-        switch rule.query {
-        case .any:
-            break
-        case .whole(let pattern):
-            let query = rule.percentEncoded ? url.query : PercentDecoding.decode(url.query)
-            if !pattern.matches(query, budget: &budget) {
-                failures.append(
-                    (.query, "the query \(query.isEmpty ? "(none)" : query) does not match \(pattern.source)"))
-            }
-        case .items(let predicates):
-            // Splitting the query into items is charged as its length.
-            guard budget.spend(url.query.utf8.count + 1) else { return (failures, nearPath) }
-            let items = url.queryItems(decoded: !rule.percentEncoded, folded: !rule.caseSensitive)
-            for (name, pattern) in predicates {
-                let values = items.filter { $0.name == name }.map(\.value)
-                guard
-                    let wrong = (values.isEmpty ? [""] : values).first(where: { !pattern.matches($0, budget: &budget) })
-                else { continue }
-                failures.append(
-                    (
-                        .query,
-                        values.isEmpty
-                            ? "the query item \(name) is missing (it counts as empty, which \(name)=\(pattern.source) does not match)"
-                            : "the query item \(name)=\(wrong) does not match \(pattern.source)"
-                    ))
-                break
-            }
+        switch queryFailure(of: rule, url, budget: &budget) {
+        case .none: break
+        case .some(.none): return (failures, nearPath)  // Out of budget: nothing more is judged.
+        case .some(.some(let words)): failures.append((.query, words))
         }
         if let fragment = rule.fragment {
             let text = rule.percentEncoded ? url.fragment : PercentDecoding.decode(url.fragment)
@@ -140,6 +86,72 @@ extension Matcher {
             }
         }
         return (failures, nearPath)
+    }
+
+    /// Why the path does not match, and whether it would in another case or percent-encoding;
+    /// nil when it matches.
+    static func pathFailure(
+        of rule: RuleSet.Rule, _ url: URLParts, variables: VariableTable, budget: inout MatchBudget, inWords: Bool
+    ) -> (words: String, near: Bool)? {
+        let path = rule.percentEncoded ? url.path : url.decodedPath
+        if rule.pathPatterns.contains(where: { $0.matches(path, budget: &budget) }) { return nil }
+        let pattern = rule.pathPatterns.first?.source ?? ""
+        var words = inWords ? "the path \(path) does not match \(pattern)" : ""
+        // Encoding the path's other form is charged as its length.
+        let others =
+            !rule.percentEncoded
+            ? [url.path]
+            : budget.spend(url.path.utf8.count + 1)
+                ? [url.decodedPath, PercentDecoding.encodeNonASCII(url.path)] : []
+        // Compiling the case-folded pattern is charged as its length.
+        let folded =
+            budget.spend(pattern.utf8.count + 1)
+            ? PathRule.patterns(pattern, variables: variables, caseSensitive: false) : []
+        if let other = others.first(where: { other in
+            other != path && rule.pathPatterns.contains { $0.matches(other, budget: &budget) }
+        }) {
+            if inWords {
+                words +=
+                    rule.percentEncoded
+                    ? " (it would written as \(other): the rule compares the path as written, percent-encoded, since percentEncoded is true)"
+                    : " (it would as written, \(other): the rule compares it decoded, percentEncoded is false)"
+            }
+            return (words, true)
+        }
+        if rule.caseSensitive, folded.contains(where: { $0.matches(path, budget: &budget) }) {
+            if inWords {
+                words += " (it would ignoring case: the rule is case-sensitive, the default; \"caseSensitive\": false)"
+            }
+            return (words, true)
+        }
+        return (words, false)
+    }
+
+    /// Why the query does not match (the whole query, or its first item that does not); nil
+    /// when it matches, `.some(nil)` when the budget ran out before it was judged.
+    static func queryFailure(of rule: RuleSet.Rule, _ url: URLParts, budget: inout MatchBudget) -> String?? {
+        switch rule.query {
+        case .any:
+            return nil
+        case .whole(let pattern):
+            let query = rule.percentEncoded ? url.query : PercentDecoding.decode(url.query)
+            if pattern.matches(query, budget: &budget) { return nil }
+            return "the query \(query.isEmpty ? "(none)" : query) does not match \(pattern.source)"
+        case .items(let predicates):
+            // Splitting the query into items is charged as its length.
+            guard budget.spend(url.query.utf8.count + 1) else { return .some(nil) }
+            let items = url.queryItems(decoded: !rule.percentEncoded, folded: !rule.caseSensitive)
+            for (name, pattern) in predicates {
+                let values = items.filter { $0.name == name }.map(\.value)
+                guard
+                    let wrong = (values.isEmpty ? [""] : values).first(where: { !pattern.matches($0, budget: &budget) })
+                else { continue }
+                return values.isEmpty
+                    ? "the query item \(name) is missing (it counts as empty, which \(name)=\(pattern.source) does not match)"
+                    : "the query item \(name)=\(wrong) does not match \(pattern.source)"
+            }
+            return nil
+        }
     }
 
     /// How many characters a pattern's literal start shares with the path (folded to lower case).

@@ -164,23 +164,7 @@ public struct StatementList: Sendable, Equatable {
                 }
                 return
             }
-            if let exclude = statement["exclude"], exclude.objectValue != nil || exclude.arrayValue != nil {
-                list.problems.append(
-                    Problem(
-                        code: .assetlinksDynamicRules, effect: .notice, place: place(index, [.key("exclude")]),
-                        message:
-                            "An \"exclude\" object beside the target is not Android's syntax (it circulates in blog posts): Android ignores it, so nothing is excluded. \(DynamicAppLinkRules.syntax)",
-                        severityCase: .dynamicRulesNotice, position: position(index, [.key("exclude")])))
-            }
-            // Keys Android does not know are ignored: what they were meant to limit is not limited.
-            for key in statement.keys where !StatementList.statementKeys.contains(key) {
-                list.problems.append(
-                    Problem(
-                        code: .assetlinksUnknownKey, effect: .notice, place: place(index, [.key(key)]),
-                        message:
-                            "Unknown key \"\(key.prefix(80))\": Android ignores it, so it limits nothing; every URL the app's manifest accepts opens the app.",
-                        position: position(index, [.key(key)])))
-            }
+            list.problems += notices(statement, at: index)
             guard let target = statement["target"] else {
                 skip(.assetlinksStatement, [], "The statement has no target (\"no target specified\").")
                 return
@@ -199,34 +183,7 @@ public struct StatementList: Sendable, Equatable {
                     "The target is \(ContentChecks.article(target.typeName)), not an object (an asset descriptor).")
                 return
             }
-            let parsedTarget: Target
-            switch descriptor["namespace"]?.stringValue {
-            case "android_app":
-                guard let app = readApp(descriptor, at: index, skip: skip) else { return }
-                parsedTarget = app
-            case "web":
-                guard case .string(let site)? = descriptor["site"] else {
-                    skip(
-                        .assetlinksStatement, [.key("target")],
-                        "The web target has no site string (\"no site field\"); write \"site\": \"https://host\".")
-                    return
-                }
-                let checked = WebSite.normalized(site)
-                guard let normalized = checked.site else {
-                    skip(
-                        .assetlinksSite, [.key("target"), .key("site")],
-                        "The site \"\(site.prefix(200))\" \(checked.problem ?? "is not a URL"). Write it as scheme://host[:port] only, e.g. \"\(checked.suggestion)\"."
-                    )
-                    return
-                }
-                parsedTarget = .web(site: normalized)
-            case let other:
-                skip(
-                    .assetlinksStatement, [.key("target"), .key("namespace")],
-                    "The target's namespace is \(other.map { "\"\($0.prefix(80))\"" } ?? "missing") (\"unrecognized namespace\"); Google knows android_app and web."
-                )
-                return
-            }
+            guard let parsedTarget = readTarget(descriptor, at: index, skip: skip) else { return }
             var kept = Statement(index: index, relations: relations, target: parsedTarget)
             if let extensions = statement["relation_extensions"] {
                 let rules = DynamicAppLinkRules.read(
@@ -236,6 +193,62 @@ public struct StatementList: Sendable, Equatable {
                 list.problems += rules.problems
             }
             list.statements.append(kept)
+        }
+
+        /// What Android ignores in a statement, said: an `exclude` object beside the target, and
+        /// keys it does not know (what they were meant to limit is not limited).
+        func notices(_ statement: JSONObject, at index: Int) -> [Problem] {
+            var problems: [Problem] = []
+            if let exclude = statement["exclude"], exclude.objectValue != nil || exclude.arrayValue != nil {
+                problems.append(
+                    Problem(
+                        code: .assetlinksDynamicRules, effect: .notice, place: place(index, [.key("exclude")]),
+                        message:
+                            "An \"exclude\" object beside the target is not Android's syntax (it circulates in blog posts): Android ignores it, so nothing is excluded. \(DynamicAppLinkRules.syntax)",
+                        severityCase: .dynamicRulesNotice, position: position(index, [.key("exclude")])))
+            }
+            for key in statement.keys where !StatementList.statementKeys.contains(key) {
+                problems.append(
+                    Problem(
+                        code: .assetlinksUnknownKey, effect: .notice, place: place(index, [.key(key)]),
+                        message:
+                            "Unknown key \"\(key.prefix(80))\": Android ignores it, so it limits nothing; every URL the app's manifest accepts opens the app.",
+                        position: position(index, [.key(key)])))
+            }
+            return problems
+        }
+
+        /// The asset descriptor: an Android app, or a web site; nil (skipped) for anything else.
+        func readTarget(
+            _ descriptor: JSONObject, at index: Int,
+            skip: (FindingCode, [JSONLocator.Step], String, String?) -> Void
+        ) -> Target? {
+            switch descriptor["namespace"]?.stringValue {
+            case "android_app":
+                return readApp(descriptor, at: index, skip: skip)
+            case "web":
+                guard case .string(let site)? = descriptor["site"] else {
+                    skip(
+                        .assetlinksStatement, [.key("target")],
+                        "The web target has no site string (\"no site field\"); write \"site\": \"https://host\".", nil)
+                    return nil
+                }
+                let checked = WebSite.normalized(site)
+                guard let normalized = checked.site else {
+                    skip(
+                        .assetlinksSite, [.key("target"), .key("site")],
+                        "The site \"\(site.prefix(200))\" \(checked.problem ?? "is not a URL"). Write it as scheme://host[:port] only, e.g. \"\(checked.suggestion)\".",
+                        nil)
+                    return nil
+                }
+                return .web(site: normalized)
+            case let other:
+                skip(
+                    .assetlinksStatement, [.key("target"), .key("namespace")],
+                    "The target's namespace is \(other.map { "\"\($0.prefix(80))\"" } ?? "missing") (\"unrecognized namespace\"); Google knows android_app and web.",
+                    nil)
+                return nil
+            }
         }
 
         func readInclude(
@@ -350,6 +363,15 @@ public struct StatementList: Sendable, Equatable {
                     package)
                 return nil
             }
+            guard let fingerprints = readFingerprints(values, of: package, at: path, skip: skip) else { return nil }
+            return .androidApp(package: package, fingerprints: fingerprints)
+        }
+
+        /// Each fingerprint a string Google reads as a SHA-256; nil (skipped) at the first that is not.
+        func readFingerprints(
+            _ values: [JSONValue], of package: String, at path: [JSONLocator.Step],
+            skip: (FindingCode, [JSONLocator.Step], String, String?) -> Void
+        ) -> [String]? {
             var fingerprints: [String] = []
             for (position, value) in values.enumerated() {
                 guard case .string(let fingerprint) = value else {
@@ -368,7 +390,7 @@ public struct StatementList: Sendable, Equatable {
                 }
                 fingerprints.append(fingerprint)
             }
-            return .androidApp(package: package, fingerprints: fingerprints)
+            return fingerprints
         }
     }
 }
