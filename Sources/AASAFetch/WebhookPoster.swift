@@ -152,6 +152,28 @@ public struct WebhookPoster: Sendable {
         var headers: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Content-Type: application/json")
         headers = curl_slist_append(headers, "Expect:")
         defer { curl_slist_free_all(headers) }
+        configure(easy, url: url, settings: settings, headers: headers, errorBuffer: errorBuffer)
+        let (code, received) = transfer(method, easy: easy, errorBuffer: errorBuffer)
+        if received.overflowed {
+            return (Attempt(status: nil, error: "the answer is larger than \(received.limit) bytes"), nil)
+        }
+        var status = 0
+        _ = ccurl_easy_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        guard code == CURLE_OK else {
+            let detail = String(cString: errorBuffer)
+            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            var attempt = Attempt(status: nil, error: message)
+            attempt.transientError = Self.retryable.contains(code)
+            return (attempt, nil)
+        }
+        return (Attempt(status: status, error: nil), received.data)
+    }
+
+    /// No redirects, HTTP(S) only, the timeouts, the agent and the CA file of the settings.
+    private static func configure(
+        _ easy: UnsafeMutableRawPointer, url: String, settings: Settings, headers: UnsafeMutablePointer<curl_slist>?,
+        errorBuffer: UnsafeMutablePointer<CChar>
+    ) {
         _ = ccurl_easy_set_string(easy, CURLOPT_URL, url)
         _ = ccurl_easy_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = ccurl_easy_set_long(easy, CURLOPT_NOSIGNAL, 1)
@@ -162,11 +184,15 @@ public struct WebhookPoster: Sendable {
         _ = ccurl_easy_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         _ = ccurl_easy_set_slist(easy, CURLOPT_HTTPHEADER, headers)
         if let caFile = settings.caFile { _ = ccurl_easy_set_string(easy, CURLOPT_CAINFO, caFile) }
-        let received: Received
-        let code: CURLcode
+    }
+
+    /// A GET whose answer is kept up to its limit, or a POST whose answer is dropped.
+    private static func transfer(
+        _ method: Method, easy: UnsafeMutableRawPointer, errorBuffer: UnsafeMutablePointer<CChar>
+    ) -> (CURLcode, Received) {
         switch method {
         case .get(let limit):
-            received = Received(limit: limit)
+            let received = Received(limit: limit)
             _ = ccurl_easy_set_long(easy, CURLOPT_HTTPGET, 1)
             _ = ccurl_easy_set_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(received).toOpaque())
             _ = ccurl_easy_set_data_callback(easy, CURLOPT_WRITEFUNCTION) { bytes, size, count, userdata in
@@ -181,32 +207,19 @@ public struct WebhookPoster: Sendable {
                 }
                 return length
             }
-            code = withExtendedLifetime(received) { curl_easy_perform(easy) }
+            return (withExtendedLifetime(received) { curl_easy_perform(easy) }, received)
         case .post(let body):
-            received = Received(limit: 0)
             // The answer is not needed: read and dropped.
             _ = ccurl_easy_set_data_callback(easy, CURLOPT_WRITEFUNCTION) { _, size, count, _ in size * count }
             _ = ccurl_easy_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
-            code = body.withUnsafeBytes { bytes in
+            let code = body.withUnsafeBytes { bytes in
                 // COPYPOSTFIELDS copies POSTFIELDSIZE bytes now: the buffer need not outlive this call.
                 _ = ccurl_easy_set_pointer(
                     easy, CURLOPT_COPYPOSTFIELDS,
                     UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
                 return curl_easy_perform(easy)
             }
+            return (code, Received(limit: 0))
         }
-        if received.overflowed {
-            return (Attempt(status: nil, error: "the answer is larger than \(received.limit) bytes"), nil)
-        }
-        var status = 0
-        _ = ccurl_easy_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        guard code == CURLE_OK else {
-            let detail = String(cString: errorBuffer)
-            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-            var attempt = Attempt(status: nil, error: message)
-            attempt.transientError = Self.retryable.contains(code)
-            return (attempt, nil)
-        }
-        return (Attempt(status: status, error: nil), received.data)
     }
 }

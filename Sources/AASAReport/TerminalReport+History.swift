@@ -6,50 +6,54 @@ extension TerminalReport {
     /// The newest `runLimit` runs' counts, then the domains worth a look: failing and warning
     /// ones with since when, flapping ones, stale CDN copies.
     public func fleet(_ record: FleetHistoryRecord, runLimit: Int = 15, domainLimit: Int = 50) -> String {
-        var lines: [String] = []
         let shown = record.runs.suffix(runLimit)
-        lines.append(
+        var lines = [
             "\(record.runs.count) complete run\(record.runs.count == 1 ? "" : "s") kept\(shown.count < record.runs.count ? " (the newest \(shown.count) below)" : ""):"
-        )
+        ]
         let most = max(
             1,
             record.runs.filter { $0.auditorProblems == nil }.map {
                 $0.verdicts.pass + $0.verdicts.warn + $0.verdicts.fail
             }
             .max() ?? 1)
-        for run in shown {
-            guard run.auditorProblems == nil else {
-                lines.append(
-                    "  \(Self.format(run.startedAt))  \("not checked properly".padding(toLength: 32, withPad: " ", startingAt: 0)) \(paint(String(repeating: "░", count: 30), .dim)) this machine's failure, counts for nothing"
-                )
-                continue
-            }
-            let total = run.verdicts.pass + run.verdicts.warn + run.verdicts.fail
-            // A 30-character bar: failing share red, warning yellow, the rest green.
-            let width = max(1, Int((Double(total) / Double(most) * 30).rounded()))
-            let fail = total == 0 ? 0 : Int((Double(run.verdicts.fail) / Double(total) * Double(width)).rounded(.up))
-            let warn =
-                total == 0
-                ? 0 : min(width - fail, Int((Double(run.verdicts.warn) / Double(total) * Double(width)).rounded(.up)))
-            let bar =
-                paint(String(repeating: "█", count: width - fail - warn), .green)
-                + paint(String(repeating: "█", count: warn), .yellow)
-                + paint(String(repeating: "█", count: fail), .red)
-            let counts = "\(run.verdicts.pass) pass, \(run.verdicts.warn) warn, \(run.verdicts.fail) fail"
-            lines.append(
-                "  \(Self.format(run.startedAt))  \(counts.padding(toLength: 32, withPad: " ", startingAt: 0)) \(bar)")
+        lines += shown.map { runLine($0, most: most) }
+        lines += domainSections(record, limit: domainLimit)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A run's counts and a 30-character bar (failing share red, warning yellow, the rest
+    /// green), scaled to the run of the most domains; an unsound run's grey bar counts nothing.
+    func runLine(_ run: FleetHistoryRecord.RunRecord, most: Int) -> String {
+        guard run.auditorProblems == nil else {
+            return
+                "  \(Self.format(run.startedAt))  \("not checked properly".padding(toLength: 32, withPad: " ", startingAt: 0)) \(paint(String(repeating: "░", count: 30), .dim)) this machine's failure, counts for nothing"
         }
+        let total = run.verdicts.pass + run.verdicts.warn + run.verdicts.fail
+        let width = max(1, Int((Double(total) / Double(most) * 30).rounded()))
+        let fail = total == 0 ? 0 : Int((Double(run.verdicts.fail) / Double(total) * Double(width)).rounded(.up))
+        let warn =
+            total == 0
+            ? 0 : min(width - fail, Int((Double(run.verdicts.warn) / Double(total) * Double(width)).rounded(.up)))
+        let bar =
+            paint(String(repeating: "█", count: width - fail - warn), .green)
+            + paint(String(repeating: "█", count: warn), .yellow)
+            + paint(String(repeating: "█", count: fail), .red)
+        let counts = "\(run.verdicts.pass) pass, \(run.verdicts.warn) warn, \(run.verdicts.fail) fail"
+        return "  \(Self.format(run.startedAt))  \(counts.padding(toLength: 32, withPad: " ", startingAt: 0)) \(bar)"
+    }
+
+    /// The domains worth a look, a section each: not passing, flapping, stale CDN copies.
+    func domainSections(_ record: FleetHistoryRecord, limit: Int) -> [String] {
+        var lines: [String] = []
         let latest = record.runs.last?.startedAt ?? Date()
         func section(
             _ title: String, _ domains: [FleetHistoryRecord.StandingRecord],
             _ line: (FleetHistoryRecord.StandingRecord) -> String
         ) {
             guard !domains.isEmpty else { return }
-            lines.append("")
-            lines.append("\(title) (\(domains.count)):")
-            for domain in domains.prefix(domainLimit) { lines.append("  " + line(domain)) }
-            if domains.count > domainLimit {
-                lines.append("  … and \(domains.count - domainLimit) more (history --json has them all)")
+            lines += ["", "\(title) (\(domains.count)):"] + domains.prefix(limit).map { "  " + line($0) }
+            if domains.count > limit {
+                lines.append("  … and \(domains.count - limit) more (history --json has them all)")
             }
         }
         // Failing first, then warning, each in the run's order.
@@ -78,10 +82,9 @@ extension TerminalReport {
             return "\(clean(domain.domain)): \(lasted)"
         }
         if notPassing.isEmpty, !record.domains.contains(where: { $0.flapping || $0.cdnStaleSince != nil }) {
-            lines.append("")
-            lines.append("Every domain of the newest run passes; none flaps.")
+            lines += ["", "Every domain of the newest run passes; none flaps."]
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     /// Codes as history.json has them (untrusted: a file anyone could edit), controls made

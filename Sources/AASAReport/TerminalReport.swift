@@ -253,8 +253,24 @@ public struct TerminalReport: Sendable {
                 "\(paint("Interrupted", .red)) after \(time) s: \(summary.domains - notAudited.count) of \(summary.domains) domains audited (\(counts)); \(notAudited.count) not audited."
             )
         }
-        // Failing only as acknowledged: listed apart, with the acknowledgement.
-        let acknowledged = audited.filter { $0.openVerdict == .pass }
+        lines += flaggedLines(audited, since: since, limit: limit)
+        if !unchecked.isEmpty {
+            lines.append("Not checked (this machine could not make the request; see audit.unchecked in the report):")
+            lines.append("  " + unchecked.prefix(limit).map { clean($0.domain) }.joined(separator: ", "))
+        }
+        if !problems.isEmpty {
+            lines.append("Input lines not audited as written:")
+            for problem in problems.prefix(limit) {
+                lines.append("  \(clean(problem.file)):\(problem.line): \(clean(problem.message))")
+            }
+            if problems.count > limit { lines.append("  … and \(problems.count - limit) more (see the report)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The audited domains not passing (with since when), then those failing only as acknowledged.
+    func flaggedLines(_ audited: [FlaggedDomain], since: [String: RunHistory.Streak], limit: Int) -> [String] {
+        var lines: [String] = []
         for verdict in [Verdict.fail, .warn] {
             let domains = audited.filter { $0.openVerdict == verdict }
             guard !domains.isEmpty else { continue }
@@ -272,30 +288,18 @@ public struct TerminalReport: Sendable {
             }
             if domains.count > limit { lines.append("  … and \(domains.count - limit) more (see the report)") }
         }
-        if !acknowledged.isEmpty {
-            lines.append("Acknowledged (known failures, not counted):")
-            for domain in acknowledged.prefix(limit) {
-                let mark = domain.acknowledged.map { "  " + clean($0.summary) } ?? ""
-                lines.append(
-                    "  \(paint(domain.verdict)) \(clean(domain.domain))  \(paint(domain.codes.map(\.rawValue).joined(separator: ", "), .dim))\(mark)"
-                )
-            }
-            if acknowledged.count > limit {
-                lines.append("  … and \(acknowledged.count - limit) more (see the report)")
-            }
+        // Failing only as acknowledged: listed apart, with the acknowledgement.
+        let acknowledged = audited.filter { $0.openVerdict == .pass }
+        guard !acknowledged.isEmpty else { return lines }
+        lines.append("Acknowledged (known failures, not counted):")
+        for domain in acknowledged.prefix(limit) {
+            let mark = domain.acknowledged.map { "  " + clean($0.summary) } ?? ""
+            lines.append(
+                "  \(paint(domain.verdict)) \(clean(domain.domain))  \(paint(domain.codes.map(\.rawValue).joined(separator: ", "), .dim))\(mark)"
+            )
         }
-        if !unchecked.isEmpty {
-            lines.append("Not checked (this machine could not make the request; see audit.unchecked in the report):")
-            lines.append("  " + unchecked.prefix(limit).map { clean($0.domain) }.joined(separator: ", "))
-        }
-        if !problems.isEmpty {
-            lines.append("Input lines not audited as written:")
-            for problem in problems.prefix(limit) {
-                lines.append("  \(clean(problem.file)):\(problem.line): \(clean(problem.message))")
-            }
-            if problems.count > limit { lines.append("  … and \(problems.count - limit) more (see the report)") }
-        }
-        return lines.joined(separator: "\n") + "\n"
+        if acknowledged.count > limit { lines.append("  … and \(acknowledged.count - limit) more (see the report)") }
+        return lines
     }
 
     /// Text from a server or from the input with control characters (terminal escapes among

@@ -38,36 +38,73 @@ struct RunHistoryStore {
     /// (the lines before, copied as they are; then every run handed on).
     /// - Parameter current: a run folder to leave out (the run being recorded).
     func visit(except current: String? = nil, rewrite: Bool = false, _ body: (HistoryRun) -> Void) throws -> Visit {
-        let folders = RunFolders.names(in: output).filter { $0 != current }
-        let positions = Dictionary(folders.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var visitor = Visitor(
+            store: self, folders: RunFolders.names(in: output).filter { $0 != current }, rewrite: rewrite)
+        do {
+            if let handle = try OutputFolderFiles.openForReading(file) {
+                defer { try? handle.close() }
+                try visitor.readLines(handle, body)
+            } else {
+                try visitor.diverge()
+            }
+            try visitor.readFolders(upTo: visitor.folders.count, body)
+        } catch {
+            visitor.visit.rewritten?.abandon()
+            throw error
+        }
+        return visitor.visit
+    }
+
+    /// A visit's state: the run folders, how far the file's lines and the folders were read,
+    /// and what was found.
+    private struct Visitor {
+        let store: RunHistoryStore
+        let folders: [String]
+        let positions: [String: Int]
+        let rewrite: Bool
+        /// The next folder not yet handed on, and the file's bytes read so far.
         var next = 0
         var consumed = 0
         var visit = Visit(matched: true, rewritten: nil)
 
-        func diverge() throws {
+        init(store: RunHistoryStore, folders: [String], rewrite: Bool) {
+            self.store = store
+            self.folders = folders
+            positions = Dictionary(folders.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            self.rewrite = rewrite
+        }
+
+        /// The file does not match: from here on, with `rewrite`, it is written anew.
+        mutating func diverge() throws {
             guard visit.matched else { return }
             visit.matched = false
             guard rewrite else { return }
-            let writer = try AtomicFileWriter(destination: file)
-            try copyPrefix(of: consumed, to: writer)
+            let writer = try AtomicFileWriter(destination: store.file)
+            try store.copyPrefix(of: consumed, to: writer)
             visit.rewritten = writer
         }
-        func emit(_ run: HistoryRun) throws {
+
+        func emit(_ run: HistoryRun, _ body: (HistoryRun) -> Void) throws {
             body(run)
-            if let rewritten = visit.rewritten { try Self.writeLine(run, to: rewritten.write) }
+            if let rewritten = visit.rewritten { try RunHistoryStore.writeLine(run, to: rewritten.write) }
         }
-        /// A folder the file lacks: a change when it holds a complete run.
-        func readFolder(_ index: Int) throws {
-            try Task.checkCancellation()
-            guard let run = Self.readRun(output.appendingPathComponent(folders[index]), name: folders[index]) else {
-                return
+
+        /// Folders the file lacks, up to `end`: a change for each that holds a complete run.
+        mutating func readFolders(upTo end: Int, _ body: (HistoryRun) -> Void) throws {
+            while next < end {
+                try Task.checkCancellation()
+                let name = folders[next]
+                if let run = RunHistoryStore.readRun(store.output.appendingPathComponent(name), name: name) {
+                    try diverge()
+                    try emit(run, body)
+                }
+                next += 1
             }
-            try diverge()
-            try emit(run)
         }
+
         /// The file's lines in order, with the folders they skip over.
-        func readLines(_ handle: FileHandle) throws {
-            var reader = LineReader(handle: handle, maximumLineBytes: maximumLineBytes)
+        mutating func readLines(_ handle: FileHandle, _ body: (HistoryRun) -> Void) throws {
+            var reader = LineReader(handle: handle, maximumLineBytes: store.maximumLineBytes)
             while let line = reader.next() {
                 // A history of many runs takes a while to read: a signal stops it.
                 try Task.checkCancellation()
@@ -87,33 +124,13 @@ struct RunHistoryStore {
                     consumed += length
                     continue
                 }
-                while next < position {
-                    try readFolder(next)
-                    next += 1
-                }
-                try emit(run)
+                try readFolders(upTo: position, body)
+                try emit(run, body)
                 next = position + 1
                 consumed += length
             }
             if reader.overlong { try diverge() }
         }
-
-        do {
-            if let handle = try OutputFolderFiles.openForReading(file) {
-                defer { try? handle.close() }
-                try readLines(handle)
-            } else {
-                try diverge()
-            }
-            while next < folders.count {
-                try readFolder(next)
-                next += 1
-            }
-        } catch {
-            visit.rewritten?.abandon()
-            throw error
-        }
-        return visit
     }
 
     /// The history as the folder stands (nothing is written).
@@ -149,7 +166,7 @@ struct RunHistoryStore {
     }
 
     /// Copies the file's first `count` bytes (whole lines) to `writer`, ending in a newline.
-    private func copyPrefix(of count: Int, to writer: AtomicFileWriter) throws {
+    fileprivate func copyPrefix(of count: Int, to writer: AtomicFileWriter) throws {
         guard count > 0, let handle = try OutputFolderFiles.openForReading(file) else { return }
         defer { try? handle.close() }
         var left = count
