@@ -39,54 +39,19 @@ public enum AndroidManifestParser {
             }
             apps = [AndroidApp(package: package)]
         }
-        var order: [String] = []
-        var scopes: [String: AndroidManifest.HostScope] = [:]
+        var scopes = HostScopes(file: fileName)
         for (index, filter) in elements.enumerated() where filter.name == "intent-filter" {
             guard filter[namespacePrefix + "autoVerify"] == "true" else { continue }
-            let inside = elements[(index + 1)..<(filter.closesAt ?? index + 1)]
-            let data = inside.filter { $0.name == "data" }
+            let data = elements[(index + 1)..<(filter.closesAt ?? index + 1)].filter { $0.name == "data" }
             let schemes = Set(data.compactMap { $0[namespacePrefix + "scheme"]?.lowercased() })
             guard schemes.contains("https") || schemes.contains("http") else { continue }
-            var paths: [AndroidManifest.PathRule] = []
+            let paths = pathRules(of: data)
             for element in data {
-                for (attribute, value) in element.attributes {
-                    switch attribute {
-                    case namespacePrefix + "path": paths.append(.exact(value))
-                    case namespacePrefix + "pathPrefix": paths.append(.prefix(value))
-                    case namespacePrefix + "pathPattern": paths.append(.pattern(value))
-                    case namespacePrefix + "pathSuffix": paths.append(.suffix(value))
-                    case namespacePrefix + "pathAdvancedPattern": paths.append(.advancedPattern(value))
-                    default: break
-                    }
-                }
-            }
-            for element in data {
-                guard var host = element[namespacePrefix + "host"] else { continue }
-                if host.hasPrefix("*.") {
-                    host.removeFirst(2)
-                    problem(
-                        .info, line: element.line, "android:host=\"*.\(host)\"",
-                        "A wildcard host is verified on its base domain: \(host)'s assetlinks.json is audited.")
-                }
-                switch HostName.normalize(host) {
-                case .failure(let error):
-                    problem(
-                        .error, line: element.line, "android:host=\"\(host)\"",
-                        "\"\(host)\" \(error.reason) (line \(element.line), column \(element.column)); the host is not audited."
-                    )
-                case .success(let normalized):
-                    if var scope = scopes[normalized] {
-                        // A filter without paths accepts every path of the host.
-                        if scope.paths != nil { scope.paths = paths.isEmpty ? nil : scope.paths! + paths }
-                        scopes[normalized] = scope
-                    } else {
-                        order.append(normalized)
-                        scopes[normalized] = AndroidManifest.HostScope(
-                            host: normalized, paths: paths.isEmpty ? nil : paths, file: fileName, line: element.line)
-                    }
-                }
+                guard let host = element[namespacePrefix + "host"] else { continue }
+                scopes.add(host, paths: paths, at: element) { problem($0, line: $1, $2, $3) }
             }
         }
+        let order = scopes.order
         if order.isEmpty {
             problem(
                 .warning, line: manifest.line, "<manifest>",
@@ -94,11 +59,65 @@ public enum AndroidManifestParser {
             )
         }
         let targets = order.compactMap { host -> DomainTarget? in
-            guard let scope = scopes[host] else { return nil }
+            guard let scope = scopes.byHost[host] else { return nil }
             return DomainTarget(
                 domain: host, inputLine: scope.line, wants: AssociationWants(android: apps, androidManifestScope: scope)
             )
         }
         return DomainListParser.Result(targets: targets, problems: problems)
+    }
+
+    /// The paths a filter's `<data>` elements accept (a filter's are the union of its elements').
+    static func pathRules(of data: [XMLScanner.Element]) -> [AndroidManifest.PathRule] {
+        data.flatMap { element in
+            element.attributes.compactMap { attribute, value -> AndroidManifest.PathRule? in
+                switch attribute {
+                case namespacePrefix + "path": .exact(value)
+                case namespacePrefix + "pathPrefix": .prefix(value)
+                case namespacePrefix + "pathPattern": .pattern(value)
+                case namespacePrefix + "pathSuffix": .suffix(value)
+                case namespacePrefix + "pathAdvancedPattern": .advancedPattern(value)
+                default: nil
+                }
+            }
+        }
+    }
+
+    /// The hosts verified, in the manifest's order, each with the paths its filters accept.
+    struct HostScopes {
+        let file: String
+        var order: [String] = []
+        var byHost: [String: AndroidManifest.HostScope] = [:]
+
+        /// A `<data android:host>`: a `*.` wildcard is verified on its base domain.
+        mutating func add(
+            _ written: String, paths: [AndroidManifest.PathRule], at element: XMLScanner.Element,
+            problem: (Severity, Int, String, String) -> Void
+        ) {
+            var host = written
+            if host.hasPrefix("*.") {
+                host.removeFirst(2)
+                problem(
+                    .info, element.line, "android:host=\"*.\(host)\"",
+                    "A wildcard host is verified on its base domain: \(host)'s assetlinks.json is audited.")
+            }
+            switch HostName.normalize(host) {
+            case .failure(let error):
+                problem(
+                    .error, element.line, "android:host=\"\(host)\"",
+                    "\"\(host)\" \(error.reason) (line \(element.line), column \(element.column)); the host is not audited."
+                )
+            case .success(let normalized):
+                if var scope = byHost[normalized] {
+                    // A filter without paths accepts every path of the host.
+                    if scope.paths != nil { scope.paths = paths.isEmpty ? nil : scope.paths! + paths }
+                    byHost[normalized] = scope
+                } else {
+                    order.append(normalized)
+                    byHost[normalized] = AndroidManifest.HostScope(
+                        host: normalized, paths: paths.isEmpty ? nil : paths, file: file, line: element.line)
+                }
+            }
+        }
     }
 }

@@ -41,38 +41,7 @@ public enum EntitlementsParser {
         var targets: [DomainTarget] = []
         var position: [String: Int] = [:]
         for case let entry as String in entries {
-            let service: AssociatedDomainService
-            let rest: String
-            let mode: String?
-            switch EntitlementEntry.split(entry) {
-            case .success(let split):
-                (service, rest, mode) = (split.service, split.host, split.mode)
-            case .failure(.notAnEntry):
-                problem(.error, entry, "\"\(entry)\" is not SERVICE:HOST.")
-                continue
-            case .failure(.badParameter):
-                problem(
-                    .error, entry, "\"\(entry)\": the only parameter is mode=developer, managed or developer+managed.")
-                continue
-            case .failure(.unknownService(let name)):
-                let known = AssociatedDomainService.allCases.map(\.rawValue).joined(separator: ", ")
-                problem(.error, entry, "\"\(entry)\": \(name) is not an associated-domains service (\(known)).")
-                continue
-            }
-            if rest.hasPrefix("*.") {
-                problem(
-                    .warning, entry,
-                    "\"\(entry)\" is a wildcard, which names no single host to fetch; it covers subdomains only, not \(rest.dropFirst(2)) itself. List the hosts to audit in the domains file."
-                )
-                continue
-            }
-            let host: String
-            switch HostName.normalize(rest) {
-            case .success(let normalised): host = normalised
-            case .failure(let error):
-                problem(.error, entry, "\"\(rest)\" \(error.reason).")
-                continue
-            }
+            guard let (service, host, mode) = read(entry, problem: problem) else { continue }
             let associated = AssociatedService(service: service, mode: mode, file: fileName)
             if let index = position[host] {
                 if !targets[index].services.contains(associated) { targets[index].services.append(associated) }
@@ -82,6 +51,40 @@ public enum EntitlementsParser {
             }
         }
         return DomainListParser.Result(targets: targets, problems: problems)
+    }
+
+    /// An entry's service, host (normalised) and mode; nil, with the problem said, for an entry
+    /// that is not SERVICE:HOST[?mode=MODE], a wildcard, or a host that is not one.
+    static func read(
+        _ entry: String, problem: (Severity, String, String) -> Void
+    ) -> (AssociatedDomainService, String, String?)? {
+        let split: EntitlementEntry
+        switch EntitlementEntry.split(entry) {
+        case .success(let entry): split = entry
+        case .failure(.notAnEntry):
+            problem(.error, entry, "\"\(entry)\" is not SERVICE:HOST.")
+            return nil
+        case .failure(.badParameter):
+            problem(.error, entry, "\"\(entry)\": the only parameter is mode=developer, managed or developer+managed.")
+            return nil
+        case .failure(.unknownService(let name)):
+            let known = AssociatedDomainService.allCases.map(\.rawValue).joined(separator: ", ")
+            problem(.error, entry, "\"\(entry)\": \(name) is not an associated-domains service (\(known)).")
+            return nil
+        }
+        if split.host.hasPrefix("*.") {
+            problem(
+                .warning, entry,
+                "\"\(entry)\" is a wildcard, which names no single host to fetch; it covers subdomains only, not \(split.host.dropFirst(2)) itself. List the hosts to audit in the domains file."
+            )
+            return nil
+        }
+        switch HostName.normalize(split.host) {
+        case .success(let host): return (split.service, host, split.mode)
+        case .failure(let error):
+            problem(.error, entry, "\"\(split.host)\" \(error.reason).")
+            return nil
+        }
     }
 
     /// The line of an XML property list where an entry's `<string>` stands (1 when the text is

@@ -36,8 +36,7 @@ public enum XMLScanner {
     /// children's and `closesAt` is the index after its last descendant.
     public static func elements(_ bytes: [UInt8]) throws(ScanError) -> [Element] {
         var scanner = Cursor(bytes: bytes)
-        var elements: [Element] = []
-        var open: [(name: String, index: Int)] = []
+        var tree = Tree()
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.offset = 3 }
         while let byte = scanner.peek {
             guard byte == UInt8(ascii: "<") else {
@@ -53,76 +52,95 @@ public enum XMLScanner {
             } else if scanner.starts(with: "<!") {
                 try scanner.skip(past: ">", what: "declaration")
             } else if scanner.starts(with: "</") {
-                let position = scanner.position
-                scanner.offset += 2
-                let name = scanner.readName()
-                scanner.skipSpace()
-                guard scanner.peek == UInt8(ascii: ">") else { throw scanner.error("expected > after </\(name)") }
-                scanner.offset += 1
-                guard let last = open.last, last.name == name else {
-                    throw ScanError(
-                        line: position.line, column: position.column,
-                        reason: "</\(name)> closes \(open.last.map { "<\($0.name)>" } ?? "nothing")")
-                }
-                open.removeLast()
-                elements[last.index].closesAt = elements.count
+                try tree.close(&scanner)
             } else {
-                let position = scanner.position
-                scanner.offset += 1
-                let name = scanner.readName()
-                guard !name.isEmpty else { throw scanner.error("expected an element name after <") }
-                var element = Element(
-                    name: name, attributes: [], line: position.line, column: position.column, depth: open.count)
-                while true {
-                    scanner.skipSpace()
-                    guard let next = scanner.peek else { throw scanner.error("<\(name) is not closed") }
-                    if next == UInt8(ascii: ">") {
-                        scanner.offset += 1
-                        guard open.count < maximumDepth else { throw scanner.error("elements nested too deep") }
-                        open.append((name, elements.count))
-                        elements.append(element)
-                        break
-                    }
-                    if scanner.starts(with: "/>") {
-                        scanner.offset += 2
-                        element.closesAt = elements.count + 1
-                        elements.append(element)
-                        break
-                    }
-                    let attribute = scanner.readName()
-                    guard !attribute.isEmpty else { throw scanner.error("unexpected character in <\(name)>") }
-                    scanner.skipSpace()
-                    guard scanner.peek == UInt8(ascii: "=") else {
-                        throw scanner.error("expected = after \(attribute)")
-                    }
-                    scanner.offset += 1
-                    scanner.skipSpace()
-                    guard let quote = scanner.peek, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
-                        throw scanner.error("expected a quoted value for \(attribute)")
-                    }
-                    scanner.offset += 1
-                    let start = scanner.offset
-                    while let byte = scanner.peek, byte != quote {
-                        if byte == UInt8(ascii: "<") { throw scanner.error("< inside the value of \(attribute)") }
-                        scanner.offset += 1
-                    }
-                    guard scanner.peek == quote else { throw scanner.error("the value of \(attribute) is not closed") }
-                    let raw = String(decoding: bytes[start..<scanner.offset], as: UTF8.self)
-                    scanner.offset += 1
-                    element.attributes.append((attribute, try scanner.unescape(raw)))
-                }
+                try tree.open(&scanner)
             }
         }
-        if let unclosed = open.last {
-            let element = elements[unclosed.index]
+        if let unclosed = tree.open.last {
+            let element = tree.elements[unclosed.index]
             throw ScanError(line: element.line, column: element.column, reason: "<\(unclosed.name)> is never closed")
         }
-        return elements
+        return tree.elements
+    }
+
+    /// The elements read so far and those still open.
+    struct Tree {
+        var elements: [Element] = []
+        var open: [(name: String, index: Int)] = []
+
+        /// `</name>`: closes the innermost open element, which must be of that name.
+        mutating func close(_ scanner: inout Cursor) throws(ScanError) {
+            let position = scanner.position
+            scanner.offset += 2
+            let name = scanner.readName()
+            scanner.skipSpace()
+            guard scanner.peek == UInt8(ascii: ">") else { throw scanner.error("expected > after </\(name)") }
+            scanner.offset += 1
+            guard let last = open.last, last.name == name else {
+                throw ScanError(
+                    line: position.line, column: position.column,
+                    reason: "</\(name)> closes \(open.last.map { "<\($0.name)>" } ?? "nothing")")
+            }
+            open.removeLast()
+            elements[last.index].closesAt = elements.count
+        }
+
+        /// `<name attribute="value" …>` or `<… />`.
+        mutating func open(_ scanner: inout Cursor) throws(ScanError) {
+            let position = scanner.position
+            scanner.offset += 1
+            let name = scanner.readName()
+            guard !name.isEmpty else { throw scanner.error("expected an element name after <") }
+            var element = Element(
+                name: name, attributes: [], line: position.line, column: position.column, depth: open.count)
+            while true {
+                scanner.skipSpace()
+                guard let next = scanner.peek else { throw scanner.error("<\(name) is not closed") }
+                if next == UInt8(ascii: ">") {
+                    scanner.offset += 1
+                    guard open.count < XMLScanner.maximumDepth else { throw scanner.error("elements nested too deep") }
+                    open.append((name, elements.count))
+                    elements.append(element)
+                    return
+                }
+                if scanner.starts(with: "/>") {
+                    scanner.offset += 2
+                    element.closesAt = elements.count + 1
+                    elements.append(element)
+                    return
+                }
+                element.attributes.append(try scanner.readAttribute(in: name))
+            }
+        }
     }
 
     struct Cursor {
         let bytes: [UInt8]
         var offset = 0
+
+        /// `attribute="value"` (or in single quotes), the value's entities replaced.
+        mutating func readAttribute(in element: String) throws(ScanError) -> (String, String) {
+            let attribute = readName()
+            guard !attribute.isEmpty else { throw error("unexpected character in <\(element)>") }
+            skipSpace()
+            guard peek == UInt8(ascii: "=") else { throw error("expected = after \(attribute)") }
+            offset += 1
+            skipSpace()
+            guard let quote = peek, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+                throw error("expected a quoted value for \(attribute)")
+            }
+            offset += 1
+            let start = offset
+            while let byte = peek, byte != quote {
+                if byte == UInt8(ascii: "<") { throw error("< inside the value of \(attribute)") }
+                offset += 1
+            }
+            guard peek == quote else { throw error("the value of \(attribute) is not closed") }
+            let raw = String(decoding: bytes[start..<offset], as: UTF8.self)
+            offset += 1
+            return (attribute, try unescape(raw))
+        }
 
         var peek: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
