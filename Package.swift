@@ -131,7 +131,8 @@ let package = Package(
         .testTarget(
             name: "AASAAuditTests",
             dependencies: [
-                "AASAAudit", "AASAChecks", "AASAFetch", "AASAModel", "AASAReport", "AASAServe", "DomainList", "TestSupport",
+                "AASAAudit", "AASAChecks", "AASAFetch", "AASAModel", "AASAReport", "AASAServe", "DomainList",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

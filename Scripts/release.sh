@@ -38,7 +38,11 @@ patchelf --remove-rpath "$binary"
 "$binary" --version | grep -q "$commit"
 
 echo "release: the man page, from the commands' help" >&2
-swift package plugin generate-manual --date "$(git log -1 --format=%cs)" --authors "aasa-audit maintainers" >&2
+# ArgumentParser's plugin builds every non-test target of the package first. In release mode that
+# compiled the test-only stack (swift-certificates, BoringSSL) for minutes; the debug build is the
+# one the test command has already made, and its help is the same code's.
+swift package plugin generate-manual --configuration debug --date "$(git log -1 --format=%cs)" \
+  --authors "aasa-audit maintainers" >&2
 man_page=.build/plugins/GenerateManual/outputs/AASAAuditCLI/aasa-audit.1
 
 # --- the tarball

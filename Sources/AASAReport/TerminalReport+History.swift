@@ -45,7 +45,7 @@ extension TerminalReport {
     /// The domains worth a look, a section each: not passing, flapping, stale CDN copies.
     func domainSections(_ record: FleetHistoryRecord, limit: Int) -> [String] {
         var lines: [String] = []
-        let latest = record.runs.last?.startedAt ?? Date()
+        let latest = record.runs.last?.startedAt ?? Date(timeIntervalSince1970: 0)
         func section(
             _ title: String, _ domains: [FleetHistoryRecord.StandingRecord],
             _ line: (FleetHistoryRecord.StandingRecord) -> String

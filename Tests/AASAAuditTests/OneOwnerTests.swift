@@ -69,6 +69,17 @@ import Testing
         #expect(unread.isEmpty, "view keys no template reads: \(unread)")
     }
 
+    /// The pure targets read no clock: the time is always given.
+    @Test func thePureTargetsReadNoClock() {
+        let pure = ["AASAJSON/", "AASAModel/", "AASAMatching/", "AASAChecks/", "DomainList/", "AASAReport/"]
+        let reading = Self.files.filter { file in pure.contains { file.path.hasPrefix($0) } }.filter { file in
+            ["Date()", "Date.now", "ContinuousClock", "gettimeofday", "clock_gettime"].contains {
+                file.text.contains($0)
+            }
+        }
+        #expect(reading.isEmpty, "pure files that read the clock: \(reading.map(\.path))")
+    }
+
     /// `Package.swift` declares what each target imports (and each test target).
     @Test func thePackageDeclaresWhatEachTargetImports() throws {
         let manifest = try String(
