@@ -19,6 +19,13 @@ public enum Route: Equatable, Sendable {
     case apiHistory(domain: String?)
     case metrics
     case health
+    /// `/badge/DOMAIN.svg`, `/badge/DOMAIN.json` (shields.io's endpoint): the domain's newest
+    /// sound verdict, for a status page or a README.
+    case badge(domain: String, format: BadgeFormat)
+
+    public enum BadgeFormat: String, Sendable {
+        case svg, json
+    }
 
     /// Whether the route needs the token (`--token-file`), when one is set: the API, the
     /// metrics, every path that serves the same data as JSON (`/latest.json`, `/history.json`,
@@ -30,7 +37,8 @@ public enum Route: Equatable, Sendable {
         case .apiCheck, .apiLatest, .apiRuns, .apiHistory, .metrics: true
         case .checkPage(let query): query != nil
         case .outputFile(_, let file): file.hasSuffix(".json")
-        case .historyPage, .health: false
+        // A badge shows one word of what the history page shows, for pages anyone may read.
+        case .historyPage, .health, .badge: false
         }
     }
 
@@ -64,6 +72,8 @@ public enum Route: Equatable, Sendable {
         case "/healthz": self = .health
         case "/history.json", "/latest.json", "/latest.html":
             self = .outputFile(run: nil, file: String(path.dropFirst()))
+        case _ where path.hasPrefix(Self.badgePrefix):
+            self = try Self.badge(String(path.dropFirst(Self.badgePrefix.count)))
         default:
             // /RUN/FILE: a run folder's name and a report's plain name; nothing else of the disk.
             let pieces = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -71,6 +81,23 @@ public enum Route: Equatable, Sendable {
             else { throw HTTPError(404, "Nothing is served at this path.") }
             self = .outputFile(run: run, file: String(pieces[2]))
         }
+    }
+
+    static let badgePrefix = "/badge/"
+
+    /// `DOMAIN.svg` or `DOMAIN.json`: a host name's letters only (the handler reads it as
+    /// `check` does).
+    static func badge(_ name: String) throws(HTTPError) -> Route {
+        guard let dot = name.lastIndex(of: "."),
+            let format = BadgeFormat(rawValue: String(name[name.index(after: dot)...]))
+        else { throw HTTPError(404, "A badge is /badge/DOMAIN.svg or /badge/DOMAIN.json.") }
+        let domain = name[..<dot].lowercased()
+        guard (1...253).contains(domain.utf8.count),
+            domain.utf8.allSatisfy({
+                ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2E
+            })
+        else { throw HTTPError(404, "Not a domain: a badge is /badge/DOMAIN.svg or /badge/DOMAIN.json.") }
+        return .badge(domain: domain, format: format)
     }
 
     /// The files of a run folder that are served: what the audit writes there.

@@ -66,6 +66,7 @@ public final class ServeApp: Sendable {
         case .apiRuns: try await runs()
         case .apiHistory(let domain): try await history(domain)
         case .metrics: metrics()
+        case .badge(let domain, let format): try await badge(domain, format: format)
         }
     }
 

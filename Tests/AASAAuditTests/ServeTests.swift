@@ -624,7 +624,21 @@ import Testing
         ] {
             answers.append((target, try await serve.get(target, headers: bearer)))
         }
+        // Badges, open like the pages: a verdict, a domain no run audited, a name that is none.
+        for target in [
+            "/badge/good.aasa.test.svg", "/badge/missing.aasa.test.json", "/badge/never.aasa.test.json",
+            "/badge/never.aasa.test.svg", "/badge/not%20a%20domain.json",
+        ] {
+            answers.append((target, try await serve.get(target)))
+        }
         answers.append(("/api/v1/latest", try await serve.get("/api/v1/latest")))
+        // A foreign Host (421), then guessed tokens until they are limited (429).
+        answers.append(("/api/v1/runs", try await serve.get("/api/v1/runs", headers: ["Host": "rebound.example"])))
+        var guessed = try await serve.get("/metrics", headers: ["Authorization": "Bearer guess"])
+        for _ in 0..<12 where guessed.status != 429 {
+            guessed = try await serve.get("/metrics", headers: ["Authorization": "Bearer guess"])
+        }
+        answers.append(("/metrics", guessed))
         let closed = try await ServeTests.Running(tests.settings(world, allowLoopback: false))
         answers.append(("/api/v1/check", try await closed.get("/api/v1/check?domain=good.aasa.test")))
         await closed.stop()
@@ -633,7 +647,7 @@ import Testing
         let schemas = try TemporaryDirectory()
         defer { schemas.remove() }
         for (number, (target, answer)) in answers.enumerated() {
-            let path = String(target.prefix { $0 != "?" })
+            let path = target.hasPrefix("/badge/") ? "/badge/{name}" : String(target.prefix { $0 != "?" })
             let documented = paths[path]?["get"]?["responses"] as? [String: [String: Any]]
             let response = try #require(documented?[String(answer.status)], "\(target): \(answer.status) undocumented")
             seen.insert("\(path) \(answer.status)")
@@ -646,11 +660,12 @@ import Testing
             let errors = try await ReportSchemaValidator.errors(in: Data(answer.body), schema: schema)
             #expect(errors.isEmpty, "\(target) \(answer.status): \(errors)")
         }
-        // Every status above was met: 200s, 400, 401, 403, 404, 429.
+        // Every status above was met: 200s, 400, 401, 403, 404, 421, 429.
         for expected in [
             "/api/v1/check 200", "/api/v1/check 400", "/api/v1/check 403", "/api/v1/check 429", "/api/v1/latest 200",
             "/api/v1/latest 401", "/api/v1/latest 404", "/api/v1/runs 200", "/api/v1/runs 404", "/api/v1/history 200",
-            "/api/v1/history 404", "/metrics 200", "/healthz 200",
+            "/api/v1/history 404", "/metrics 200", "/healthz 200", "/badge/{name} 200", "/badge/{name} 404",
+            "/api/v1/runs 421", "/metrics 429",
         ] {
             #expect(seen.contains(expected), "\(expected) was not exercised: \(seen.sorted())")
         }

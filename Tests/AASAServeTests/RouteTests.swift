@@ -26,6 +26,8 @@ import Testing
             ("/healthz", .health), ("/latest.json", .outputFile(run: nil, file: "latest.json")),
             ("/history.json", .outputFile(run: nil, file: "history.json")),
             ("/2026-11-22T031500Z/report.html", .outputFile(run: run, file: "report.html")),
+            ("/badge/Example.COM.svg", .badge(domain: "example.com", format: .svg)),
+            ("/badge/a-b.example.json", .badge(domain: "a-b.example", format: .json)),
         ]
         for (target, expected) in table {
             #expect(try Self.route(target).get() == expected, "\(target)")
@@ -51,6 +53,8 @@ import Testing
             ("GET", "/check?domain=%zz", 400), ("GET", "/api/v1/check", 400), ("GET", "/api/v1/check?domain=", 400),
             ("GET", "/etc/passwd", 404), ("GET", "/2026-11-22T031500Z/../../etc/passwd", 404),
             ("GET", "/2026-11-22T031500Z/.aasa-audit-run", 404), ("GET", "/history.json/../index.html", 404),
+            ("GET", "/badge/example.com.png", 404), ("GET", "/badge/<svg>.svg", 404), ("GET", "/badge/.svg", 404),
+            ("GET", "/badge/a/b.svg", 404),
         ]
         for refusal in refusals {
             let result = Self.route(refusal.target, method: refusal.method)
@@ -69,7 +73,9 @@ import Testing
             "/api/v1/latest", "/api/v1/runs", "/api/v1/history", "/api/v1/check?domain=a.example", "/metrics",
             "/latest.json", "/history.json", "/2026-11-22T031500Z/report.json", "/check?domain=a.example",
         ]
-        let open = ["/", "/check", "/healthz", "/latest.html", "/2026-11-22T031500Z/report.html"]
+        let open = [
+            "/", "/check", "/healthz", "/latest.html", "/2026-11-22T031500Z/report.html", "/badge/a.example.svg",
+        ]
         for target in needs { #expect(try Self.route(target).get().needsToken, "\(target)") }
         for target in open { #expect(try !Self.route(target).get().needsToken, "\(target)") }
     }

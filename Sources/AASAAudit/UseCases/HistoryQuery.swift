@@ -77,6 +77,28 @@ public enum HistoryQuery {
     }
 
     /// One domain's timeline; an error naming close names when no kept run audited it.
+    /// A domain's verdict in the newest kept run that audited it and that this machine checked
+    /// soundly (a badge's); nil when none did.
+    public static func newestSoundVerdict(of text: String, output: String) throws(InputError) -> Verdict? {
+        let directory = try folder(output)
+        let domain = (try? AuditInput.host(text)) ?? text.lowercased()
+        var verdict: Verdict?
+        var runs = 0
+        do {
+            _ = try RunHistoryStore(output: directory).visit { run in
+                runs += 1
+                guard run.auditorProblems == nil, let found = run.domains.first(where: { $0.domain == domain }) else {
+                    return
+                }
+                verdict = found.verdict
+            }
+        } catch {
+            throw InputError("cannot read the history in \(output): \(error.localizedDescription)")
+        }
+        guard runs > 0 else { throw noRuns(output) }
+        return verdict
+    }
+
     public static func timeline(of text: String, output: String) throws(InputError) -> DomainTimelineRecord {
         let directory = try folder(output)
         let domain = (try? AuditInput.host(text)) ?? text.lowercased()

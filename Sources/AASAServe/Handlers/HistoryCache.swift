@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAModel
 import AASAReport
 import Foundation
 
@@ -62,6 +63,24 @@ actor HistoryCache {
         return await task.value
     }
 
+    /// A domain's newest verdict of a run this machine checked soundly; nil when no kept run
+    /// audited it soundly. Kept as timelines are.
+    func newestSoundVerdict(_ domain: String) async -> Result<Verdict?, InputError> {
+        refresh()
+        if let known = verdicts[domain] { return await known.value }
+        let output = output
+        let task = Task.detached { () -> Result<Verdict?, InputError> in
+            Result { () throws(InputError) in try HistoryQuery.newestSoundVerdict(of: domain, output: output) }
+        }
+        verdicts[domain] = task
+        verdictOrder.append(domain)
+        if verdictOrder.count > Self.timelineLimit { verdicts[verdictOrder.removeFirst()] = nil }
+        return await task.value
+    }
+
+    private var verdicts: [String: Task<Result<Verdict?, InputError>, Never>] = [:]
+    private var verdictOrder: [String] = []
+
     /// Forgets every answer when `history.json` is not the file they were made from.
     private func refresh() {
         let now = Self.identity(of: URL(fileURLWithPath: output).appendingPathComponent(HistoryQuery.fileName))
@@ -70,6 +89,8 @@ actor HistoryCache {
         fleet = nil
         timelines = [:]
         timelineOrder = []
+        verdicts = [:]
+        verdictOrder = []
     }
 
     private static func identity(of url: URL) -> Identity? {

@@ -1,0 +1,40 @@
+import AASAModel
+import AASAReport
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// A verdict's badge: well-formed SVG that says it in words (for screen readers too), and
+/// shields.io's endpoint JSON.
+@Suite struct BadgeTests {
+    final class Texts: NSObject, XMLParserDelegate {
+        var texts: [String] = []
+        var elements: [String] = []
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) { elements.append(name) }
+        func parser(_ parser: XMLParser, foundCharacters string: String) { texts.append(string) }
+    }
+
+    @Test(arguments: [Verdict.pass, .warn, .fail, nil])
+    func eachVerdictIsAWellFormedBadgeThatSaysIt(verdict: Verdict?) throws {
+        let svg = Badge.svg(verdict)
+        let parser = XMLParser(data: Data(svg.utf8))
+        let texts = Texts()
+        parser.delegate = texts
+        #expect(parser.parse(), "\(svg)")
+        let message = Badge.look(verdict).message
+        #expect(texts.elements.first == "svg" && texts.elements.filter { $0 == "text" }.count == 2)
+        #expect(texts.texts.joined().contains(message))
+        #expect(svg.contains(#"aria-label="universal links: \#(message)""#))
+        let endpoint = try #require(
+            try JSONSerialization.jsonObject(with: Data(Badge.shields(verdict))) as? [String: Any])
+        #expect(endpoint["schemaVersion"] as? Int == 1 && endpoint["message"] as? String == message)
+        #expect(
+            endpoint["label"] as? String == Badge.label && endpoint["color"] as? String == Badge.look(verdict).color)
+    }
+}
