@@ -43,7 +43,15 @@ echo "release: the man page, from the commands' help" >&2
 # one the test command has already made, and its help is the same code's.
 swift package plugin generate-manual --configuration debug --date "$(git log -1 --format=%cs)" \
   --authors "aasa-audit maintainers" >&2
-man_page=.build/plugins/GenerateManual/outputs/AASAAuditCLI/aasa-audit.1
+generated=.build/plugins/GenerateManual/outputs/AASAAuditCLI/aasa-audit.1
+# The generated page's EXIT STATUS is a stub: ours (exit statuses, FILES, EXAMPLES, SEE ALSO)
+# replaces it, before AUTHORS.
+man_page="$stage/aasa-audit.1"
+awk -v sections=Packaging/man/sections.mdoc '
+  /^\.Sh "EXIT STATUS"/ { while ((getline line < sections) > 0) print line; skipping = 1; next }
+  /^\.Sh / { skipping = 0 }
+  !skipping { print }' "$generated" > "$man_page"
+grep -q '^\.Sh EXAMPLES' "$man_page"
 
 # --- the tarball
 name="aasa-audit-$version-linux-x86_64"
@@ -55,7 +63,7 @@ cp "$man_page" "$tree/man/man1/"
 "$binary" --generate-completion-script zsh > "$tree/completions/_aasa-audit"
 "$binary" --generate-completion-script fish > "$tree/completions/aasa-audit.fish"
 cp README.md LICENSE "$tree/"
-cp docs/report.schema.json docs/history.schema.json docs/openapi.json "$tree/schemas/"
+cp docs/report.schema.json docs/history.schema.json docs/openapi.json schemas/*.schema.json "$tree/schemas/"
 cp Packaging/systemd/aasa-audit.service Packaging/systemd/aasa-audit.timer Packaging/systemd/aasa-audit-serve.service "$tree/systemd/"
 cp Packaging/debian/domains.txt "$tree/domains.txt.example"
 tar -C "$stage" --owner=0 --group=0 --sort=name -czf "$dist/$name.tar.gz" "$name"
@@ -77,6 +85,7 @@ install -D -m 0644 Packaging/systemd/aasa-audit.service "$root/lib/systemd/syste
 install -D -m 0644 Packaging/systemd/aasa-audit.timer "$root/lib/systemd/system/aasa-audit.timer"
 install -D -m 0644 Packaging/systemd/aasa-audit-serve.service "$root/lib/systemd/system/aasa-audit-serve.service"
 install -D -m 0644 docs/openapi.json "$root/usr/share/aasa-audit/schemas/openapi.json"
+install -m 0644 schemas/*.schema.json "$root/usr/share/aasa-audit/schemas/"
 install -D -m 0644 Packaging/debian/domains.txt "$root/etc/aasa-audit/domains.txt"
 # The webhook's URL, a secret: empty (no alert) until the admin writes it; readable by root only,
 # handed to the unit by systemd's LoadCredential=.

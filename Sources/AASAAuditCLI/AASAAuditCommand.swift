@@ -7,11 +7,12 @@ struct AASAAuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "aasa-audit",
         abstract: "Audits the apple-app-site-association files that iOS universal links depend on.",
-        discussion: "Exit status: 0 when no domain fails, 1 when any does, 2 for usage or input errors.",
+        discussion:
+            "Exit status: 0 when no domain fails, 1 when any does, 2 for usage or input errors, 3 when this machine could not check properly, 4 when the alert was not delivered (man aasa-audit, EXIT STATUS).",
         version: AASAAuditVersion.tool.versionLine,
         subcommands: [
             AuditCommand.self, CheckCommand.self, LintCommand.self, MatchCommand.self, DiffCommand.self,
-            HistoryCommand.self, ExplainCommand.self, AckCommand.self, ServeCommand.self,
+            HistoryCommand.self, ExplainCommand.self, AckCommand.self, ServeCommand.self, SchemaCommand.self,
         ]
     )
 }

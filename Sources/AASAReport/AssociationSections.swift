@@ -21,6 +21,9 @@ public enum AssociationSections {
         ("android", "Android app", "com.example.app or com.example.app@SHA256")
     ]
 
+    /// Each association file's JSON Schema (`aasa-audit schema NAME`), the AASA's first.
+    public static let schemas: [AssociationSchema] = [AASASchema.entry, AssetLinksSchema.entry]
+
     static func htmlParagraphs(_ records: AssociationRecords) -> [String] {
         [AssetLinksSections.htmlParagraph(records)].compactMap { $0 }
     }

@@ -52,6 +52,52 @@ public enum ReportSchemaValidator {
         return lines.isEmpty ? ["validator exited \(result.status)"] : lines
     }
 
+    static let batchScript = """
+        import json, sys
+        import jsonschema
+        validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+        invalid = {}
+        for case in json.load(open(sys.argv[2])):
+            try:
+                case["document"] = json.loads(case["text"])
+            except ValueError as error:
+                invalid[case["name"]] = ["not JSON: " + str(error)]
+                continue
+            errors = [e.message[:200] for e in validator.iter_errors(case["document"])][:3]
+            if errors:
+                invalid[case["name"]] = errors
+        print(json.dumps(invalid))
+        """
+
+    /// The documents that `schema` rejects (or that are not JSON to Python), by name, with their
+    /// first errors: one validator process for them all.
+    public static func invalid(_ documents: [(name: String, json: Data)], schema: URL) async throws -> [String:
+        [String]]
+    {
+        guard let python else { throw ValidatorMissing() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cases-\(UUID().uuidString).json")
+        // One JSON array of {"name", "text"}: each document's text as a string, parsed by Python.
+        struct Case: Encodable {
+            let name: String
+            let text: String
+        }
+        let lines = try JSONEncoder().encode(
+            documents.map { Case(name: $0.name, text: String(decoding: $0.json, as: UTF8.self)) })
+        try lines.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: python), ["-c", batchScript, schema.path, file.path])
+        guard result.status == 0,
+            let decoded = try? JSONDecoder().decode([String: [String]].self, from: Data(result.stdout.utf8))
+        else { throw ValidatorFailed(output: result.stdout + result.stderr) }
+        return decoded
+    }
+
+    public struct ValidatorMissing: Error {}
+    public struct ValidatorFailed: Error {
+        public let output: String
+    }
+
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let result = try ProcessRunner.run(URL(fileURLWithPath: executable), arguments)
         return (result.status, result.stdout + result.stderr)

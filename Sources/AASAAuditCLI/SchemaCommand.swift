@@ -1,0 +1,33 @@
+import AASAAudit
+import AASAReport
+import ArgumentParser
+
+/// `aasa-audit schema aasa|assetlinks`: the JSON Schema of an association file, for an editor or
+/// a CI validator (docs/editors.md).
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the JSON Schema of an association file (aasa or assetlinks), for editors and CI.",
+        discussion:
+            "The same files as schemas/ in the repository and /usr/share/aasa-audit/schemas: map them to apple-app-site-association and assetlinks.json in VS Code or a JetBrains IDE (docs/editors.md)."
+    )
+
+    @Argument(
+        help: ArgumentHelp(
+            "Which file's schema: \(AssociationSections.schemas.map(\.name).joined(separator: " or ")).",
+            valueName: "file"),
+        transform: SchemaCommand.schema)
+    var schema: AssociationSchema
+
+    static func schema(_ name: String) throws -> AssociationSchema {
+        guard let found = AssociationSections.schemas.first(where: { $0.name == name.lowercased() }) else {
+            throw OptionValueError(
+                description: "give \(AssociationSections.schemas.map(\.name).joined(separator: " or "))")
+        }
+        return found
+    }
+
+    func run() throws {
+        StandardConsole().print(schema.text + "\n")
+    }
+}

@@ -1,0 +1,17 @@
+/// The JSON Schema of the `apple-app-site-association` file itself (`schemas/`, printed by
+/// `aasa-audit schema aasa`), for editors and CI: every shape iOS reads, and the mistakes
+/// structure can catch. Its text is the repository's file, embedded by Scripts/generate-docs.sh.
+public enum AASASchema {
+    public static let entry = AssociationSchema(
+        name: "aasa", file: "apple-app-site-association.schema.json", text: text,
+        fileNames: ["apple-app-site-association", "apple-app-site-association.json"])
+}
+
+/// An association file's JSON Schema: the name `aasa-audit schema` takes, the file under
+/// `schemas/`, its text, and the file names editors map it to.
+public struct AssociationSchema: Sendable {
+    public let name: String
+    public let file: String
+    public let text: String
+    public let fileNames: [String]
+}
