@@ -100,6 +100,20 @@ man -P cat aasa-audit 2>/dev/null | head -4
 say "systemd-analyze verify"
 systemd-analyze verify /lib/systemd/system/aasa-audit.service /lib/systemd/system/aasa-audit.timer /lib/systemd/system/aasa-audit-serve.service
 echo "units verify"
+# Every page a unit names is one systemd can show: a man page, a web page, or a file installed as named.
+for doc in \$(sed -n 's/^Documentation=//p' /lib/systemd/system/aasa-audit*); do
+  case "\$doc" in
+    man:*|https://*) ;;
+    file://*) test -f "\${doc#file://}" || { echo "a unit's Documentation= names \$doc, which is not installed"; exit 1; } ;;
+    *) echo "a unit's Documentation= names \$doc"; exit 1 ;;
+  esac
+done
+page=\$(man -P cat aasa-audit 2>/dev/null)
+case "\$page" in
+  *"EXIT STATUS"*FILES*EXAMPLES*) ;;
+  *) echo "the man page has no EXIT STATUS, FILES or EXAMPLES"; exit 1 ;;
+esac
+echo "units' documentation and the man page's sections are there"
 
 say "an audit into /var/lib/aasa-audit/reports"
 printf 'check.aasa.test QX7TM4K2RB.com.example.app\n' > /root/domains.txt

@@ -7,6 +7,12 @@ public enum ReportSchema {
 }
 
 public struct ToolInfo: Codable, Sendable, Equatable {
+    /// Where the project lives: its documentation, releases, schemas and Action. The one place
+    /// the address is written in code (SARIF's links, the alert's footer read it).
+    public static let homepage = "https://github.com/aasa-audit/aasa-audit"
+    /// A repository file's page, e.g. `docs/findings.md#http.redirect`.
+    public static func documentation(_ path: String) -> String { "\(homepage)/blob/main/\(path)" }
+
     public var name: String
     public var version: String
     /// The commit a release binary was built from; absent for other builds.

@@ -45,6 +45,7 @@ public enum SARIFReport {
                 shortDescription: Message(text: firstSentence(definition.meaning)),
                 fullDescription: Message(text: definition.meaning),
                 help: Message(text: "Fix: \(definition.fix)"),
+                helpUri: ToolInfo.documentation(code.documentationAnchor),
                 defaultConfiguration: Configuration(level: level(definition.severity)),
                 properties: Properties(tags: [definition.category.rawValue]))
         }
@@ -54,7 +55,8 @@ public enum SARIFReport {
                 Run(
                     tool: Tool(
                         driver: Driver(
-                            name: tool.name, version: tool.version, semanticVersion: tool.version, rules: rules)),
+                            name: tool.name, version: tool.version, semanticVersion: tool.version,
+                            informationUri: ToolInfo.homepage, rules: rules)),
                     results: results, columnKind: "unicodeCodePoints")
             ])
         let encoder = JSONEncoder()
@@ -106,6 +108,7 @@ public enum SARIFReport {
         let name: String
         let version: String
         let semanticVersion: String
+        let informationUri: String
         let rules: [Rule]
     }
     struct Rule: Encodable {
@@ -114,6 +117,7 @@ public enum SARIFReport {
         let shortDescription: Message
         let fullDescription: Message
         let help: Message
+        let helpUri: String
         let defaultConfiguration: Configuration
         let properties: Properties
     }

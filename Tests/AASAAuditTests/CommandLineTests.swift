@@ -196,6 +196,14 @@ import Testing
         let rules = try #require(driver["rules"] as? [[String: Any]])
         #expect(rules.compactMap { $0["id"] as? String } == FindingCode.allCases.map(\.rawValue))
         #expect(rules.allSatisfy { (($0["help"] as? [String: Any])?["text"] as? String)?.hasPrefix("Fix: ") == true })
+        // Each rule links its entry of docs/findings.md, an anchor the page has.
+        let findingsPage = try String(contentsOf: Repository.file("docs/findings.md"), encoding: .utf8)
+        for rule in rules {
+            let id = try #require(rule["id"] as? String)
+            #expect(rule["helpUri"] as? String == ToolInfo.documentation("docs/findings.md#\(id)"))
+            #expect(findingsPage.contains("<a id=\"\(id)\">"), "docs/findings.md has no anchor \(id)")
+        }
+        #expect(driver["informationUri"] as? String == ToolInfo.homepage)
         let result = try #require((runs.first?["results"] as? [[String: Any]])?.first)
         #expect(result["ruleId"] as? String == "component.unknown-key" && result["level"] as? String == "warning")
         let index = try #require(result["ruleIndex"] as? Int)
