@@ -4,12 +4,13 @@
 # libcurl (OpenSSL flavour), libidn2 and jemalloc headers, pkg-config, CA certificates, and Python's
 # jsonschema and prometheus_client (the tests validate reports against
 # docs/report.schema.json and metrics with the real Prometheus parser), Chromium (a test
-# submits serve's check form in a real browser) and Alertmanager (a test sends it --alertmanager's
-# alerts on loopback).
+# submits serve's check form in a real browser), Alertmanager (a test sends it --alertmanager's
+# alerts on loopback), Prometheus' promtool (the shipped alert rules and dashboard are checked and
+# unit-tested with it) and pre-commit (the shipped hook is run through `pre-commit try-repo`).
 # Uses apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client chromium prometheus-alertmanager)
+packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client chromium prometheus-alertmanager prometheus pre-commit)
 # `install-deps.sh release`: also what Scripts/release.sh and Scripts/test-release.sh use.
 if [ "${1:-}" = "release" ]; then
   packages+=(dpkg-dev fakeroot patchelf lintian mmdebstrap openssl)

@@ -44,6 +44,25 @@ public enum MetricsReport {
         name: "aasa_audit_domain_verdict", help: "1 for the domain's verdict in the last run, 0 for the others.")
     public static let fetchDuration = Family(
         name: "aasa_audit_fetch_duration_seconds", help: "Total time of each fetch of the last run.")
+    public static let certificateExpiry = Family(
+        name: "aasa_audit_domain_certificate_expiry_timestamp_seconds",
+        help:
+            "When the domain's own TLS certificate expires (the earliest of its connections in the last run), in seconds since the epoch."
+    )
+
+    /// The per-domain families, in the order they are written (a family's samples stay together):
+    /// each family and a domain's samples of it. The one list `--metrics` streams.
+    public static let domainFamilies: [(family: Family, samples: @Sendable (DomainReport) -> String)] = [
+        (domainVerdict, verdictSamples), (fetchDuration, fetchSamples), (certificateExpiry, certificateSamples),
+    ]
+
+    /// The domain's certificate's expiry, when a connection read it.
+    public static func certificateSamples(_ report: DomainReport) -> String {
+        report.certificateExpires.map {
+            certificateExpiry.sample($0.timeIntervalSince1970.rounded(.down), labels: ["domain": report.domain])
+        } ?? ""
+    }
+
     public static let domains = Family(name: "aasa_audit_domains", help: "Domains by verdict in the last run.")
     public static let findings = Family(
         name: "aasa_audit_findings", help: "Findings by code and severity in the last run.")

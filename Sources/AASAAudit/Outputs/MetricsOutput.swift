@@ -3,16 +3,16 @@ import AASAReport
 import Foundation
 import Synchronization
 
-/// Prometheus metrics (`--metrics`), streamed: each domain's verdict samples and its fetch
-/// durations go to two spools as it completes (a family's samples must stay together), which
-/// are copied into the file when the run finishes, followed by the run's families (from the
+/// Prometheus metrics (`--metrics`), streamed: each domain's samples of each per-domain family
+/// (`MetricsReport.domainFamilies`) go to a spool per family as it completes (a family's samples
+/// must stay together), which are copied into the file when the run finishes, followed by the run's families (from the
 /// run's summary, as `serve` prints them). A run this machine could not check properly gives
 /// no per-domain series: its failures are not the sites'.
 final class MetricsOutput: RunOutput {
     private struct Open {
         var writer: AtomicFileWriter
-        var verdicts: AtomicFileWriter
-        var durations: AtomicFileWriter
+        /// One per family of `MetricsReport.domainFamilies`, in its order.
+        var spools: [AtomicFileWriter]
     }
 
     let destination: URL
@@ -27,11 +27,12 @@ final class MetricsOutput: RunOutput {
             let writer = try AtomicFileWriter(destination: destination)
             var spools: [AtomicFileWriter] = []
             do {
-                spools.append(try AtomicFileWriter.spool(named: "aasa-audit-metrics-verdicts"))
-                spools.append(try AtomicFileWriter.spool(named: "aasa-audit-metrics-durations"))
-                try spools[0].write(MetricsReport.domainVerdict.header)
-                try spools[1].write(MetricsReport.fetchDuration.header)
-                open = Open(writer: writer, verdicts: spools[0], durations: spools[1])
+                for (family, _) in MetricsReport.domainFamilies {
+                    let spool = try AtomicFileWriter.spool(named: "aasa-audit-metrics")
+                    spools.append(spool)
+                    try spool.write(family.header)
+                }
+                open = Open(writer: writer, spools: spools)
             } catch {
                 writer.abandon()
                 spools.forEach { $0.abandon() }
@@ -44,9 +45,10 @@ final class MetricsOutput: RunOutput {
 
     func add(_ domain: AuditedDomain, rendered: Data?) throws {
         try state.withLock { open in
-            guard open != nil else { return }
-            try open!.verdicts.write(MetricsReport.verdictSamples(domain.report))
-            try open!.durations.write(MetricsReport.fetchSamples(domain.report))
+            guard let spools = open?.spools else { return }
+            for (spool, family) in zip(spools, MetricsReport.domainFamilies) {
+                try spool.write(family.samples(domain.report))
+            }
         }
     }
 
@@ -54,14 +56,10 @@ final class MetricsOutput: RunOutput {
         try state.withLock { open in
             guard let current = open else { throw CocoaError(.fileWriteUnknown) }
             open = nil
-            defer {
-                current.verdicts.abandon()
-                current.durations.abandon()
-            }
+            defer { current.spools.forEach { $0.abandon() } }
             return try current.writer.complete { writer in
                 if run.summary.auditorProblems == nil {
-                    try current.verdicts.copyWritten(to: writer)
-                    try current.durations.copyWritten(to: writer)
+                    for spool in current.spools { try spool.copyWritten(to: writer) }
                 }
                 try writer.write(MetricsReport.runSection(run: run.run, summary: run.summary))
                 if let notification = run.notification {
@@ -76,8 +74,7 @@ final class MetricsOutput: RunOutput {
     func discard() {
         state.withLock { open in
             open?.writer.abandon()
-            open?.verdicts.abandon()
-            open?.durations.abandon()
+            open?.spools.forEach { $0.abandon() }
             open = nil
         }
     }
