@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The Action's second step: lints AASA_AUDIT_FILES (or every association file the repository
+# tracks under .well-known/) with aasa-audit, as GitHub annotations or into a SARIF file, and
+# fails the step at AASA_AUDIT_FAIL_ON.
+set -euo pipefail
+format="${AASA_AUDIT_FORMAT:-github}"
+fail_on="${AASA_AUDIT_FAIL_ON:-error}"
+files=()
+if [ -n "${AASA_AUDIT_FILES:-}" ]; then
+  read -r -a files <<< "$AASA_AUDIT_FILES"
+else
+  while IFS= read -r file; do files+=("$file"); done < <(
+    git ls-files -- '*.well-known/apple-app-site-association' '*.well-known/apple-app-site-association.json' \
+      '*.well-known/assetlinks.json' 2>/dev/null || true)
+fi
+if [ ${#files[@]} -eq 0 ]; then
+  echo "::warning::aasa-audit found no apple-app-site-association or assetlinks.json to lint (set the files input)"
+  exit 0
+fi
+case "$format" in
+  github)
+    aasa-audit lint --format github --fail-on "$fail_on" "${files[@]}"
+    ;;
+  sarif)
+    sarif="${AASA_AUDIT_SARIF_FILE:-aasa-audit.sarif}"
+    status=0
+    aasa-audit lint --format sarif --fail-on "$fail_on" "${files[@]}" > "$sarif" || status=$?
+    echo "sarif-file=$sarif" >> "${GITHUB_OUTPUT:-/dev/null}"
+    exit "$status"
+    ;;
+  *)
+    echo "::error::the format input must be github or sarif, not '$format'"
+    exit 2
+    ;;
+esac
