@@ -2,14 +2,15 @@ import AASAAudit
 import AASAReport
 import ArgumentParser
 
-/// `aasa-audit schema aasa|assetlinks`: the JSON Schema of an association file, for an editor or
-/// a CI validator (docs/editors.md).
+/// `aasa-audit schema NAME`: the JSON Schema of an association file (`AssociationSections.schemas`),
+/// for an editor or a CI validator (docs/editors.md).
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the JSON Schema of an association file (aasa or assetlinks), for editors and CI.",
+        abstract:
+            "Print the JSON Schema of an association file (\(AssociationSections.schemas.map(\.name).joined(separator: " or "))), for editors and CI.",
         discussion:
-            "The same files as schemas/ in the repository and /usr/share/aasa-audit/schemas: map them to apple-app-site-association and assetlinks.json in VS Code or a JetBrains IDE (docs/editors.md)."
+            "The same files as schemas/ in the repository and /usr/share/aasa-audit/schemas: map them to \(AssociationSections.schemas.flatMap(\.fileNames).joined(separator: ", ")) in VS Code or a JetBrains IDE (docs/editors.md)."
     )
 
     @Argument(
