@@ -19,12 +19,14 @@ import Testing
                 return false
             }
             return targets.contains(String(first))
-                || ["Tests", "Scripts", "docs", "Fuzz", "Sources", "Packaging", "schemas", "action"].contains(String(first))
+                || ["Tests", "Scripts", "docs", "Fuzz", "Sources", "Packaging", "schemas", "action"].contains(
+                    String(first))
         }
     }
 
     static func exists(_ path: String) -> Bool {
-        let top = ["Tests", "Scripts", "docs", "Fuzz", "Sources", "Packaging", "schemas", "action"].contains(String(path.split(separator: "/")[0]))
+        let top = ["Tests", "Scripts", "docs", "Fuzz", "Sources", "Packaging", "schemas", "action"].contains(
+            String(path.split(separator: "/")[0]))
         let base = top ? root : root.appendingPathComponent("Sources")
         let url = base.appendingPathComponent(path.hasSuffix("/") ? String(path.dropLast()) : path)
         return FileManager.default.fileExists(atPath: url.path)

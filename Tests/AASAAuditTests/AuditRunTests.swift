@@ -82,7 +82,21 @@ import Testing
         #expect(try Data(contentsOf: out.appendingPathComponent("latest.json")) == Data(contentsOf: result.reportJSON))
         #expect(try Data(contentsOf: out.appendingPathComponent("latest.html")) == Data(contentsOf: result.reportHTML))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: result.runDirectory.path).sorted()
-        #expect(leftovers == [".aasa-audit-run", "report.html", "report.json"])
+        #expect(leftovers == [".aasa-audit-run", "domains.jsonl", "report.html", "report.json"])
+        // The stream holds every domain's record, each the bytes report.json holds for it.
+        let streamed = try String(
+            contentsOf: result.runDirectory.appendingPathComponent("domains.jsonl"), encoding: .utf8
+        )
+        .split(separator: "\n").map(String.init)
+        let documentLines = try String(contentsOf: result.reportJSON, encoding: .utf8).split(separator: "\n").map(
+            String.init)
+        #expect(streamed.count == Self.expectations.count)
+        #expect(
+            streamed.allSatisfy { line in documentLines.contains { $0.hasPrefix(line) } }, "\(streamed.first ?? "")")
+        let domains = try streamed.map {
+            try JSONReport.makeDecoder().decode(DomainReport.self, from: Data($0.utf8)).domain
+        }
+        #expect(Set(domains) == Set(Self.expectations.map(\.0)))
     }
 
     @Test(.enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))

@@ -66,6 +66,15 @@ import Testing
         #expect(report.domains.map(\.domain) == hosts)
         #expect(report.domains.filter { $0.findings.map(\.code) == [.auditInterrupted] }.count == 6)
         #expect(report.domains[0].verdict == .pass)
+        // The stream kept the domains that finished before the signal, and only those.
+        let streamed = try String(
+            contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/domains.jsonl"),
+            encoding: .utf8
+        ).split(separator: "\n").map { try JSONReport.makeDecoder().decode(DomainReport.self, from: Data($0.utf8)) }
+        #expect(
+            Set(streamed.map(\.domain))
+                == Set(report.domains.filter { $0.findings.map(\.code) != [.auditInterrupted] }.map(\.domain)))
+        #expect(!streamed.isEmpty)
         let html = try String(
             contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.html"), encoding: .utf8
         )
