@@ -68,6 +68,17 @@ public struct HTMLReport: Sendable {
         return String(text[start..<end])
     }
 
+    /// Above this many domains the page lists the domains worth a look (failing, warning, with
+    /// notes) and counts the others: a million one-line rows are 1.5 GB no one reads.
+    public static let fleetThreshold = 10_000
+
+    /// Where the rows of a large fleet's page begin: how many passing domains are not listed.
+    public func unlistedNotice(count: Int, threshold: Int) -> String {
+        guard count > 0 else { return "" }
+        return
+            "<p class=\"muted unlisted\">\(count) passing domain\(count == 1 ? "" : "s") without findings \(count == 1 ? "is" : "are") not listed: above \(threshold) domains this page lists the ones worth a look. report.json and domains.jsonl have every domain.</p>\n"
+    }
+
     /// A passing domain without findings gets one line; its details are in report.json.
     public static func isCompact(_ report: DomainReport) -> Bool {
         report.verdict == .pass && report.findings.allSatisfy { $0.severity == .info && $0.location == .root }

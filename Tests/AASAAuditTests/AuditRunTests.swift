@@ -41,6 +41,29 @@ import Testing
             failOn: .error)
     }
 
+    /// A fleet above the page's threshold: report.html lists the domains worth a look and counts
+    /// the passing ones without findings; report.json keeps every domain (issue 38, item 5).
+    @Test func aLargeFleetsPageListsTheDomainsWorthALook() async throws {
+        let world = try TestWorld()
+        var settings = settings(world, out: world.directory.url.appendingPathComponent("reports"))
+        settings.htmlListsEveryDomainUpTo = 3
+        let result = try await AuditRun.run(targets: targets(), inputProblems: [], settings: settings)
+        let html = try String(contentsOf: result.reportHTML, encoding: .utf8)
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
+        let quiet = report.domains.filter(HTMLReport.isCompact)
+        #expect(quiet.count >= 2 && report.domains.count == Self.expectations.count)
+        #expect(html.contains("\(quiet.count) passing domains without findings are not listed"), "\(html.prefix(2000))")
+        for domain in report.domains {
+            let listed = html.contains("id=\"\(domain.domain)\"")
+            #expect(listed == !HTMLReport.isCompact(domain), "\(domain.domain)")
+        }
+        // Under the threshold, every domain has its row.
+        settings.htmlListsEveryDomainUpTo = HTMLReport.fleetThreshold
+        let small = try await AuditRun.run(targets: targets(), inputProblems: [], settings: settings)
+        let every = try String(contentsOf: small.reportHTML, encoding: .utf8)
+        #expect(!every.contains("not listed") && quiet.allSatisfy { every.contains("id=\"\($0.domain)\"") })
+    }
+
     @Test func auditsEveryDomainAndWritesBothReports() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")

@@ -4,13 +4,15 @@ import Foundation
 /// metrics when asked for.
 struct Outputs {
     let json = SpooledDocumentOutput(JSONReportFormat(), to: .runFile("report.json"))
-    let html = SpooledDocumentOutput(HTMLReportFormat(), to: .runFile("report.html"))
+    let html: SpooledDocumentOutput<HTMLReportFormat>
     let stream = DomainsJSONLOutput()
     let junit: (any RunOutput)?
     /// Finished last, after the notification, whose outcome it counts.
     let metrics: (any RunOutput)?
 
     init(settings: AuditSettings) {
+        html = SpooledDocumentOutput(
+            HTMLReportFormat(listsEveryDomainUpTo: settings.htmlListsEveryDomainUpTo), to: .runFile("report.html"))
         junit = settings.junitFile.map { SpooledDocumentOutput(JUnitFormat(threshold: settings.failOn), to: .file($0)) }
         metrics = settings.metricsFile.map { MetricsOutput(to: $0) }
     }

@@ -7,8 +7,14 @@ protocol SpooledDocumentFormat: Sendable {
     /// The hidden spool file's name in the run folder.
     var spoolName: String { get }
     func render(_ domain: AuditedDomain) -> Data
+    /// Told the run's size when it starts, before any piece is rendered.
+    func start(_ run: RunStart)
     /// Writes the document: `pieces` calls its argument with each domain's piece in input order.
     func write(_ run: FinishedRun, pieces: OrderedSpool, to write: (Data) throws -> Void) throws
+}
+
+extension SpooledDocumentFormat {
+    func start(_ run: RunStart) {}
 }
 
 /// Where a run output's file goes.
@@ -47,6 +53,7 @@ final class SpooledDocumentOutput<Format: SpooledDocumentFormat>: RunOutput {
     }
 
     func start(_ run: RunStart) throws {
+        format.start(run)
         let spoolURL = run.runDirectory.appendingPathComponent(format.spoolName)
         try state.withLock { open in
             let writer = try AtomicFileWriter(destination: destination.url(in: run))

@@ -2,6 +2,7 @@ import AASAChecks
 import AASAFetch
 import AASAModel
 import CBuildInfo
+import AASAReport
 import Foundation
 
 /// The version the reports name.
@@ -31,6 +32,9 @@ public struct AuditSettings: Sendable {
     /// Where to write JUnit XML (`--junit`) and Prometheus metrics (`--metrics`).
     public var junitFile: URL?
     public var metricsFile: URL?
+    /// Above this many domains, `report.html` lists only the domains worth a look and counts the
+    /// passing ones without findings (`report.json` and `domains.jsonl` keep every domain).
+    public var htmlListsEveryDomainUpTo = HTMLReport.fleetThreshold
     /// `--notify`: the alert sent after a complete run; nil sends none.
     public var notification: NotificationSettings?
     /// `--alertmanager`: where a sound run's alerts go; nil sends none.
