@@ -1,8 +1,8 @@
 import AASAChecks
 import AASAFetch
 import AASAModel
-import CBuildInfo
 import AASAReport
+import CBuildInfo
 import Foundation
 
 /// The version the reports name.
