@@ -104,11 +104,7 @@ struct PrometheusRulesTests {
             \(tests.joined().split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
 
             """
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let test = directory.url.appendingPathComponent("aasa-audit.rules.test.yml")
-        try file.write(to: test, atomically: true, encoding: .utf8)
-        let result = try await Promtool.run(["test", "rules", test.path])
+        let result = try await Self.promtool(["test", "rules"], on: file, named: "aasa-audit.rules.test.yml")
         #expect(result.status == 0, "\(result.output)\n\(file)")
     }
 
@@ -131,11 +127,7 @@ struct PrometheusRulesTests {
                 "      - record: dashboard:query\($0.offset)\n        expr: \(Self.yaml($0.element))\n"
             }
             .joined()
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let file = directory.url.appendingPathComponent("dashboard.rules.yml")
-        try recording.write(to: file, atomically: true, encoding: .utf8)
-        let parsed = try await Promtool.run(["check", "rules", file.path])
+        let parsed = try await Self.promtool(["check", "rules"], on: recording, named: "dashboard.rules.yml")
         #expect(parsed.status == 0, "a dashboard query does not parse: \(parsed.output)")
 
         let written = try await Self.bothOutputs()
@@ -157,6 +149,17 @@ struct PrometheusRulesTests {
             #expect(result.status == 0, "\(name): \(result.output)")
         }
         #expect(written.audit.contains(MetricsReport.certificateExpiry.name + "{domain=\"good.aasa.test\"}"))
+    }
+
+    /// promtool on a file of `text` the test writes.
+    static func promtool(_ arguments: [String], on text: String, named name: String) async throws -> (
+        status: Int32, output: String
+    ) {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return try await Promtool.run(arguments + [file.path])
     }
 
     static func names(in text: String) -> [String] {
