@@ -31,6 +31,9 @@
 # THREADS ("1 2": aasa-audit's --fetch-threads values, a row each), CLIENTS (all three by default:
 # "aasa-audit curl-parallel aiohttp-uvloop"; aiohttp-uvloop-pool on request), TRUST ("local": every client trusts the local CA
 # alone; "system": Debian's whole CA bundle plus the local CA, as a production run verifies).
+# BASELINE_BINARY: another build of aasa-audit (say the previous commit's, built with
+# `swift build -c release --product aasa-audit` in a git worktree) run with the same options in
+# every round, as row aasa-audit-baseline-Nt: "no worse than before" measured in one session.
 # After the rounds it prints the medians per client and size, and aasa-audit's ratios to the
 # best baseline, its CPU ratio also less the SSL_CTX that libcurl 7.88 makes per connection
 # (measured first by Scripts/ssl_ctx_floor.c; gcc and libssl-dev are installed for it).
@@ -254,6 +257,12 @@ for n in "${sizes[@]}"; do
           # --no-cdn: this machine has no internet, so Apple's CDN cannot be reached.
           run "$name" "$size" "$audit" audit "$list" --out "$dir/out" --concurrency "$concurrency" --fetch-threads "$t" \
             --no-cdn "${extra[@]}" "${dead_resolve[@]}" --resolve "*:443:$addr" --cacert "$ca" --allow-network 127.0.0.0/8
+          if [ -n "${BASELINE_BINARY:-}" ]; then
+            rm -rf "$dir/out"
+            run "${name/aasa-audit-/aasa-audit-baseline-}" "$size" "$BASELINE_BINARY" audit "$list" --out "$dir/out" \
+              --concurrency "$concurrency" --fetch-threads "$t" --no-cdn "${extra[@]}" "${dead_resolve[@]}" \
+              --resolve "*:443:$addr" --cacert "$ca" --allow-network 127.0.0.0/8
+          fi
         done
       done
     fi
