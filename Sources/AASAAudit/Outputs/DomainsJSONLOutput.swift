@@ -20,19 +20,21 @@ final class DomainsJSONLOutput: RunOutput {
 
     private struct Open {
         var descriptor: Int32
+        var url: URL
         var pending = Data()
     }
 
     private let state = Mutex<Open?>(nil)
 
     func start(_ run: RunStart) throws {
-        let path = run.runDirectory.appendingPathComponent(Self.fileName).path
+        let url = run.runDirectory.appendingPathComponent(Self.fileName)
+        let path = url.path
         // In the folder this run made: a new regular file, never a link's target.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0o644)
         guard descriptor >= 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            throw StreamError(description: "cannot create \(path): \(String(cString: strerror(errno)))")
         }
-        state.withLock { $0 = Open(descriptor: descriptor) }
+        state.withLock { $0 = Open(descriptor: descriptor, url: url) }
     }
 
     /// The JSON report's record of the domain is this output's line (`Outputs.add` hands it
@@ -57,8 +59,8 @@ final class DomainsJSONLOutput: RunOutput {
             open = nil
             defer { close(current.descriptor) }
             try Self.flush(&current)
+            return current.url
         }
-        return URL(fileURLWithPath: Self.fileName)
     }
 
     /// An interrupted or failed run keeps the records it streamed.
@@ -83,6 +85,13 @@ final class DomainsJSONLOutput: RunOutput {
             return true
         }
         open.pending.removeAll(keepingCapacity: true)
-        guard written else { throw CocoaError(.fileWriteOutOfSpace) }
+        guard written else {
+            throw StreamError(
+                description: "cannot write \(open.url.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    struct StreamError: Error, CustomStringConvertible {
+        let description: String
     }
 }
