@@ -1,3 +1,4 @@
+import AASAModel
 import Foundation
 import Testing
 
@@ -78,6 +79,45 @@ import Testing
             }
         }
         #expect(reading.isEmpty, "pure files that read the clock: \(reading.map(\.path))")
+    }
+
+    /// The project's address is `ToolInfo.homepage` wherever a file outside the code writes it
+    /// (the Action, the schemas' `$id`, the units, the man page, the docs).
+    @Test func everyFileNamesTheProjectAtItsOneAddress() throws {
+        let root = ArchitectureMapTests.root
+        var addresses: [String: Set<String>] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        while let path = enumerator?.nextObject() as? String {
+            guard !path.hasPrefix(".build"), !path.hasPrefix(".git/"), !path.contains("/.build"),
+                ["md", "yml", "yaml", "json", "mdoc", "service", "swift", "sh"].contains(
+                    (path as NSString).pathExtension),
+                let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            else { continue }
+            for match in text.matches(of: /https:\/\/github\.com\/[A-Za-z0-9_.-]+\/aasa-audit\b/) {
+                addresses[String(match.output), default: []].insert(path)
+            }
+        }
+        #expect(addresses[ToolInfo.homepage] != nil, "no file names \(ToolInfo.homepage)")
+        #expect(addresses.keys.allSatisfy { $0 == ToolInfo.homepage }, "other addresses: \(addresses)")
+    }
+
+    /// The man page's exit statuses are the README's table's.
+    @Test func theManPageAndTheREADMEListTheSameExitStatuses() throws {
+        let root = ArchitectureMapTests.root
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let man = try String(contentsOf: root.appendingPathComponent("Packaging/man/sections.mdoc"), encoding: .utf8)
+        let inREADME = Set(
+            readme.split(separator: "\n").compactMap { line -> String? in
+                guard let match = line.wholeMatch(of: /\| ([0-9]+(?:, [0-9]+)*) \|.*/) else { return nil }
+                return String(match.output.1)
+            })
+        let inMan = Set(
+            man.split(separator: "\n").compactMap { line -> String? in
+                guard let match = line.wholeMatch(of: /\.It "?([0-9]+(?:, [0-9]+)*)"?/) else { return nil }
+                return String(match.output.1)
+            })
+        #expect(inMan.count >= 6, "the man page's statuses were not read: \(inMan)")
+        #expect(inREADME == inMan, "README: \(inREADME.sorted()), man page: \(inMan.sorted())")
     }
 
     /// `Package.swift` declares what each target imports (and each test target).
