@@ -1,7 +1,7 @@
 import Foundation
 
-/// Pieces of a report appended as domains complete (in completion order) to a hidden file of
-/// the run folder, and read back in input order when the report is assembled. Memory holds
+/// Pieces of a report appended as domains complete (in completion order) to a file of the run
+/// folder (hidden, or kept as the run's stream), and read back in input order when the report is assembled. Memory holds
 /// only each piece's offset and length, so a run of any size costs the same per domain.
 final class OrderedSpool {
     private struct Span {
@@ -71,6 +71,12 @@ final class OrderedSpool {
             group.append(span)
         }
         try readGroup()
+    }
+
+    /// Writes what is pending and closes the file, which stays.
+    func close() {
+        try? flushPending()
+        try? handle.close()
     }
 
     func remove() {

@@ -1,11 +1,10 @@
 import Foundation
 
-/// The outputs of a run: the JSON and HTML reports and the stream of records always, JUnit and
-/// metrics when asked for.
+/// The outputs of a run: the JSON and HTML reports always (the JSON report's spool is the run's
+/// stream of records, `domains.jsonl`), JUnit and metrics when asked for.
 struct Outputs {
     let json = SpooledDocumentOutput(JSONReportFormat(), to: .runFile("report.json"))
     let html: SpooledDocumentOutput<HTMLReportFormat>
-    let stream = DomainsJSONLOutput()
     let junit: (any RunOutput)?
     /// Finished last, after the notification, whose outcome it counts.
     let metrics: (any RunOutput)?
@@ -17,7 +16,7 @@ struct Outputs {
         metrics = settings.metricsFile.map { MetricsOutput(to: $0) }
     }
 
-    var all: [any RunOutput] { [json, html, stream] + [junit, metrics].compactMap { $0 } }
+    var all: [any RunOutput] { [json, html] + [junit, metrics].compactMap { $0 } }
 
     func start(_ run: RunStart) throws(AuditRunError) {
         var started: [any RunOutput] = []
@@ -33,17 +32,12 @@ struct Outputs {
     }
 
     func add(_ domain: AuditedDomain, rendered: [Data?]) throws {
-        for (index, output) in all.enumerated() {
-            // The stream's line is the JSON report's record, encoded once.
-            let piece = output is DomainsJSONLOutput ? rendered[0] : rendered[index]
-            try output.add(domain, rendered: piece)
-        }
+        for (output, piece) in zip(all, rendered) { try output.add(domain, rendered: piece) }
     }
 
     /// Writes the reports (JSON, HTML, JUnit); returns the JSON and HTML reports' files.
     func finishReports(_ run: FinishedRun) throws -> (json: URL, html: URL) {
         let written = (json: try json.finish(run), html: try html.finish(run))
-        try stream.finish(run)
         try junit?.finish(run)
         return written
     }

@@ -4,8 +4,11 @@ import Synchronization
 /// How one spooled document is made: what it keeps of each domain, and how the whole is
 /// written around those pieces.
 protocol SpooledDocumentFormat: Sendable {
-    /// The hidden spool file's name in the run folder.
+    /// The spool file's name in the run folder.
     var spoolName: String { get }
+    /// Whether the spool stays in the run folder when the document is written (or the run is
+    /// cut short): the JSON report's is the run's stream of records.
+    var keepsSpool: Bool { get }
     func render(_ domain: AuditedDomain) -> Data
     /// Told the run's size when it starts, before any piece is rendered.
     func start(_ run: RunStart)
@@ -15,6 +18,7 @@ protocol SpooledDocumentFormat: Sendable {
 
 extension SpooledDocumentFormat {
     func start(_ run: RunStart) {}
+    var keepsSpool: Bool { false }
 }
 
 /// Where a run output's file goes.
@@ -81,7 +85,7 @@ final class SpooledDocumentOutput<Format: SpooledDocumentFormat>: RunOutput {
         try state.withLock { open in
             guard let current = open else { throw CocoaError(.fileWriteUnknown) }
             open = nil
-            defer { current.spool.remove() }
+            defer { format.keepsSpool ? current.spool.close() : current.spool.remove() }
             return try current.writer.complete { try format.write(run, pieces: current.spool, to: $0.write) }
         }
     }
@@ -89,7 +93,7 @@ final class SpooledDocumentOutput<Format: SpooledDocumentFormat>: RunOutput {
     func discard() {
         state.withLock { open in
             open?.writer.abandon()
-            open?.spool.remove()
+            if format.keepsSpool { open?.spool.close() } else { open?.spool.remove() }
             open = nil
         }
     }
