@@ -76,48 +76,53 @@ public enum HistoryQuery {
         return RunHistoryStore.lastLine(of: file).flatMap { JSONReport.runSummary(tailLine: $0) }
     }
 
-    /// One domain's timeline; an error naming close names when no kept run audited it.
     /// A domain's verdict in the newest kept run that audited it and that this machine checked
     /// soundly (a badge's); nil when none did.
     public static func newestSoundVerdict(of text: String, output: String) throws(InputError) -> Verdict? {
-        let directory = try folder(output)
-        let domain = (try? AuditInput.host(text)) ?? text.lowercased()
         var verdict: Verdict?
-        var runs = 0
-        do {
-            _ = try RunHistoryStore(output: directory).visit { run in
-                runs += 1
-                guard run.auditorProblems == nil, let found = run.domains.first(where: { $0.domain == domain }) else {
-                    return
-                }
-                verdict = found.verdict
+        try forEachRun(of: text, output: output) { run, domain in
+            guard run.auditorProblems == nil, let found = run.domains.first(where: { $0.domain == domain }) else {
+                return
             }
-        } catch {
-            throw InputError("cannot read the history in \(output): \(error.localizedDescription)")
+            verdict = found.verdict
         }
-        guard runs > 0 else { throw noRuns(output) }
         return verdict
     }
 
+    /// One domain's timeline; an error naming close names when no kept run audited it.
     public static func timeline(of text: String, output: String) throws(InputError) -> DomainTimelineRecord {
-        let directory = try folder(output)
-        let domain = (try? AuditInput.host(text)) ?? text.lowercased()
         var entries: [DomainTimelineRecord.Entry] = []
         var latestNames: [String] = []
-        do {
-            _ = try RunHistoryStore(output: directory).visit { run in
-                entries.append(DomainTimelineRecord.entry(run, domain: domain))
-                latestNames = run.domains.map(\.domain)
-            }
-        } catch {
-            throw InputError("cannot read the history in \(output): \(error.localizedDescription)")
+        let domain = try forEachRun(of: text, output: output) { run, domain in
+            entries.append(DomainTimelineRecord.entry(run, domain: domain))
+            latestNames = run.domains.map(\.domain)
         }
-        guard !entries.isEmpty else { throw noRuns(output) }
         guard entries.contains(where: { $0.verdict != nil }) else {
             let close = latestNames.filter { $0.contains(domain) || domain.contains($0) }.sorted().prefix(5)
             let hint = close.isEmpty ? "" : " Did you mean \(close.joined(separator: ", "))?"
             throw InputError("No kept run in \(output) audited \(domain).\(hint)")
         }
         return DomainTimelineRecord(domain: domain, runs: entries)
+    }
+
+    /// Hands each kept run to `body`, oldest first, with the domain `text` names (read as
+    /// `check` reads it); returns that domain. No kept run is an error.
+    @discardableResult
+    private static func forEachRun(
+        of text: String, output: String, _ body: (HistoryRun, String) -> Void
+    ) throws(InputError) -> String {
+        let directory = try folder(output)
+        let domain = (try? AuditInput.host(text)) ?? text.lowercased()
+        var runs = 0
+        do {
+            _ = try RunHistoryStore(output: directory).visit { run in
+                runs += 1
+                body(run, domain)
+            }
+        } catch {
+            throw InputError("cannot read the history in \(output): \(error.localizedDescription)")
+        }
+        guard runs > 0 else { throw noRuns(output) }
+        return domain
     }
 }
