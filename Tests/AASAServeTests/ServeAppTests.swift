@@ -100,6 +100,20 @@ import Testing
         #expect(await app.get("/metrics", client: "198.51.100.8", authorization: "Bearer no").status == 401)
     }
 
+    /// A token too short or too uniform to resist guessing is refused when serve starts.
+    @Test func aWeakTokenIsRefusedAtStart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("token")
+        for weak in ["aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "short-but-varied-123"] {
+            try weak.write(to: file, atomically: true, encoding: .utf8)
+            #expect(throws: ServeError.self) { try ServeToken.read(file.path) }
+        }
+        try "0123456789abcdef0123456789abcdef".write(to: file, atomically: true, encoding: .utf8)
+        #expect(try ServeToken.read(file.path) == "0123456789abcdef0123456789abcdef")
+    }
+
     @Test func aForeignHostIsMisdirectedButTheHealthCheckIsNot() async throws {
         let app = try App()
         #expect(await app.get("/", host: "rebound.attacker.example").status == 421)
