@@ -43,6 +43,24 @@ struct FetchOptions: ParsableArguments {
         help: ArgumentHelp("Trust the CA certificates in this PEM file instead of the system's.", valueName: "file"))
     var cacert: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Connections open to one IP address at most: domains behind a shared host or CDN edge take turns, within --timeout.",
+            valueName: "n"))
+    var perAddress: Int = PolitenessLimits.defaultConnectionsPerAddress
+
+    @Option(
+        help: ArgumentHelp(
+            "New connections a second to one IP address at most (20 is polite to hosts you do not run). Default: no limit.",
+            valueName: "per-second"))
+    var perAddressRate: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "DNS lookups a second at most (names looked up within the last minute are not asked again).",
+            valueName: "per-second"))
+    var dnsRate: Double = PolitenessLimits.defaultLookupsPerSecond
+
     func validate() throws {
         guard timeout >= 0.001, timeout <= 600 else {
             throw ValidationError("--timeout must be between 0.001 and 600 seconds.")
@@ -63,6 +81,14 @@ struct FetchOptions: ParsableArguments {
                 throw ValidationError("--cacert '\(cacert)' \(error.description).")
             }
         }
+        guard (1...100_000).contains(perAddress) else {
+            throw ValidationError("--per-address must be between 1 and 100000 connections.")
+        }
+        for (name, rate) in [("--per-address-rate", perAddressRate), ("--dns-rate", dnsRate)] {
+            if let rate, !(rate >= 0.01 && rate <= 1_000_000) {
+                throw ValidationError("\(name) must be between 0.01 and 1000000 a second.")
+            }
+        }
         if userAgent.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw ValidationError("--user-agent must be one line.")
         }
@@ -75,6 +101,8 @@ struct FetchOptions: ParsableArguments {
             connectTo: connectTo,
             caCertFile: cacert.map { URL(fileURLWithPath: $0).path },
             addressPolicy: AddressPolicy(allowing: allowNetwork),
+            politeness: PolitenessLimits(
+                connectionsPerAddress: perAddress, newConnectionsPerSecond: perAddressRate, lookupsPerSecond: dnsRate),
             expectedConcurrency: concurrency, loopThreads: threads)
     }
 }

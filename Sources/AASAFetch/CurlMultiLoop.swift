@@ -8,10 +8,19 @@ import Foundation
 /// `curl_multi_wakeup`; every curl handle is touched by the loop thread alone.
 final class CurlMultiLoop: @unchecked Sendable {
     private let configuration: FetcherConfiguration
+    private let gate: ConnectionGate
+    /// The close-socket hook's context: the gate. Lives as long as the loop, after the multi
+    /// handle (and the connections it caches) is cleaned up.
+    private let closeHook: UnsafeMutablePointer<ccurl_socket_close_hook>
 
     // Loop thread only (after init).
     nonisolated(unsafe) private let multi: UnsafeMutableRawPointer
     private var active: [UInt64: Transfer] = [:]
+    /// Transfers the politeness gate held back, in arrival order: by the address they wait for,
+    /// and those waiting to look a name up.
+    private var waitingForAddress: [IPAddress: [Transfer]] = [:]
+    private var waitingForLookup: [Transfer] = []
+    private var nextDeadlineSweep = ContinuousClock.now
     /// Shared by every easy handle: curl does not copy lists, so they live as long as the loop.
     private let resolveList: UnsafeMutablePointer<curl_slist>?
     private let connectToList: UnsafeMutablePointer<curl_slist>?
@@ -25,10 +34,17 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private let stopped = DispatchSemaphore(value: 0)
 
-    init(configuration: FetcherConfiguration) throws(FetcherError) {
+    init(configuration: FetcherConfiguration, gate: ConnectionGate) throws(FetcherError) {
         try CurlGlobal.initialize()
         guard let multi = curl_multi_init() else { throw FetcherError("curl_multi_init failed") }
         self.configuration = configuration
+        self.gate = gate
+        closeHook = .allocate(capacity: 1)
+        closeHook.initialize(
+            to: ccurl_socket_close_hook(
+                closed: { gate, socket in
+                    Unmanaged<ConnectionGate>.fromOpaque(gate!).takeUnretainedValue().closed(socket)
+                }, userdata: Unmanaged.passUnretained(gate).toOpaque()))
         self.multi = multi
         resolveList = Self.makeList(configuration.resolve)
         connectToList = Self.makeList(configuration.connectTo)
@@ -44,6 +60,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     deinit {
         curl_slist_free_all(resolveList)
         curl_slist_free_all(connectToList)
+        closeHook.deallocate()
     }
 
     /// libcurl's receive buffer per transfer (its default is 16 KB).
@@ -60,7 +77,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             id: id, request: request, maximumBodyBytes: configuration.maximumBodyBytes,
             maximumStoredBodyBytes: configuration.maximumStoredBodyBytes,
             maximumHeaderBytes: configuration.maximumHeaderBytes,
-            addressPolicy: configuration.addressPolicy)
+            addressPolicy: configuration.addressPolicy, gate: gate)
     }
 
     func submit(_ transfer: Transfer) {
@@ -122,7 +139,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             collectFinished()
-            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            let waitMs = retryWaiting()
+            _ = curl_multi_poll(multi, nil, 0, waitMs, nil)
         }
         curl_multi_cleanup(multi)
         stopped.signal()
@@ -136,6 +154,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return
         }
         transfer.easy = easy
+        transfer.firstStarted = .now
         if let problem = configure(easy, for: transfer) {
             var failed = transfer.cancelledResult()
             failed.record.error = TransferError(kind: .other, curlCode: 0, message: problem)
@@ -183,7 +202,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         options.unset(CURLOPT_CAPATH)
         if let resolveList { options.set(CURLOPT_RESOLVE, list: resolveList) }
         if let connectToList { options.set(CURLOPT_CONNECT_TO, list: connectToList) }
-        options.set(addressCheck: transfer.addressCheck)
+        options.set(hooks: transfer.hooks)
+        options.set(closeHook: closeHook)
         options.set(CURLOPT_ERRORBUFFER, pointer: transfer.errorBuffer)
         options.set(CURLOPT_PRIVATE, pointer: context)
         options.set(CURLOPT_WRITEDATA, pointer: context)
@@ -216,10 +236,80 @@ final class CurlMultiLoop: @unchecked Sendable {
             _ = ccurl_easy_get_pointer(easy, CURLINFO_PRIVATE, &context)
             guard let context else { continue }
             let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            if transfer.endedHeld(result: result) {
+                hold(transfer, easy)
+                continue
+            }
             let fetched = transfer.finish(result: result)
             release(transfer)
             resume(transfer, with: fetched)
         }
+    }
+
+    /// A transfer the gate held back leaves the multi handle (keeping its easy handle and
+    /// options) and waits for room.
+    private func hold(_ transfer: Transfer, _ easy: UnsafeMutableRawPointer) {
+        _ = curl_multi_remove_handle(multi, easy)
+        switch transfer.held {
+        case .address(let address, _)?: waitingForAddress[address, default: []].append(transfer)
+        case .lookup?, nil: waitingForLookup.append(transfer)
+        }
+    }
+
+    /// Tries again as many waiting transfers as the gate has room for, oldest first, and (every
+    /// 100 ms) ends those whose deadline passed. Returns how long the loop may sleep before
+    /// looking again.
+    private func retryWaiting() -> Int32 {
+        guard !waitingForAddress.isEmpty || !waitingForLookup.isEmpty else { return 1000 }
+        let sweep = ContinuousClock.now >= nextDeadlineSweep
+        if sweep { nextDeadlineSweep = .now + .milliseconds(100) }
+        var waitMs = 100
+        if !waitingForLookup.isEmpty {
+            waitingForLookup = retry(waitingForLookup, room: gate.lookupRoom(), sweep: sweep)
+            if !waitingForLookup.isEmpty { waitMs = min(waitMs, Self.milliseconds(gate.secondsUntilLookup())) }
+        }
+        for (address, waiting) in waitingForAddress {
+            let left = retry(waiting, room: gate.room(for: address), sweep: sweep)
+            waitingForAddress[address] = left.isEmpty ? nil : left
+            // A slot freed by another loop thread is seen within 10 ms.
+            if !left.isEmpty { waitMs = min(waitMs, max(10, Self.milliseconds(gate.secondsUntilRate(for: address)))) }
+        }
+        return Int32(waitMs)
+    }
+
+    /// Starts again up to `room` of `waiting` (dropping those cancelled meanwhile, and with
+    /// `sweep` ending those whose deadline passed); returns the rest, in order.
+    private func retry(_ waiting: [Transfer], room: Int, sweep: Bool) -> [Transfer] {
+        var room = room
+        var left: [Transfer] = []
+        for transfer in waiting where active[transfer.id] != nil {
+            guard room > 0 || sweep, let easy = transfer.easy else {
+                left.append(transfer)
+                continue
+            }
+            let total = transfer.request.timeoutSeconds ?? configuration.timeoutSeconds
+            let waited = transfer.firstStarted.map { (ContinuousClock.now - $0).seconds } ?? 0
+            if total - waited < 0.001 {
+                let fetched = transfer.heldTooLongResult(waitedSeconds: waited)
+                release(transfer)
+                resume(transfer, with: fetched)
+            } else if room > 0 {
+                room -= 1
+                transfer.resetAttempt()
+                _ = ccurl_easy_set_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total - waited))
+                let connect = min(configuration.connectTimeoutSeconds, total - waited)
+                _ = ccurl_easy_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connect))
+                _ = curl_multi_add_handle(multi, easy)
+            } else {
+                left.append(transfer)
+            }
+        }
+        return left
+    }
+
+    /// At least 1 ms (curl reads 0 as "no timeout at all").
+    private static func milliseconds(_ seconds: Double) -> Int {
+        Int(max(1, min(Double(Int32.max), (seconds * 1000).rounded(.up))))
     }
 
     private func abort(_ transfer: Transfer) {
@@ -276,8 +366,11 @@ struct CurlOptions {
     mutating func set(_ option: CURLoption, callback: ccurl_data_callback) {
         check(option, ccurl_easy_set_data_callback(easy, option, callback))
     }
-    mutating func set(addressCheck context: UnsafeMutablePointer<ccurl_address_check_context>) {
-        check(CURLOPT_OPENSOCKETFUNCTION, ccurl_easy_set_address_check(easy, context))
+    mutating func set(hooks context: UnsafeMutablePointer<ccurl_connection_hooks>) {
+        check(CURLOPT_OPENSOCKETFUNCTION, ccurl_easy_set_connection_hooks(easy, context))
+    }
+    mutating func set(closeHook context: UnsafeMutablePointer<ccurl_socket_close_hook>) {
+        check(CURLOPT_CLOSESOCKETFUNCTION, ccurl_easy_set_socket_close_hook(easy, context))
     }
     mutating func set(prerequest callback: ccurl_prereq_callback) {
         check(CURLOPT_PREREQFUNCTION, ccurl_easy_set_prereq_callback(easy, callback))

@@ -13,9 +13,11 @@ public final class Fetcher: Sendable {
             toAtLeast: FileDescriptorLimit.needed(forConcurrency: configuration.expectedConcurrency))
         // Each loop's connection cache is sized for every domain in flight (the whole
         // `expectedConcurrency`): hashing hosts to loops need not split them evenly.
+        // One gate for all loops: a host's fetches stay on one loop, but many hosts share an address.
+        let gate = ConnectionGate(limits: configuration.politeness)
         var loops: [CurlMultiLoop] = []
         for _ in 0..<configuration.loopThreads {
-            loops.append(try CurlMultiLoop(configuration: configuration))
+            loops.append(try CurlMultiLoop(configuration: configuration, gate: gate))
         }
         self.loops = loops
     }

@@ -24,6 +24,8 @@ public struct FetcherConfiguration: Sendable {
     /// Which addresses may be connected to (checked after resolution): public ones only unless
     /// it names exceptions.
     public var addressPolicy: AddressPolicy
+    /// Connections per address, new connections a second per address, lookups a second.
+    public var politeness: PolitenessLimits
     /// Transfers expected in flight at once; sizes curl's connection cache.
     public var expectedConcurrency: Int
     /// Threads driving a curl multi handle each; a host's fetches always use the same one, so
@@ -35,7 +37,8 @@ public struct FetcherConfiguration: Sendable {
         maximumBodyBytes: Int = 1 << 20, maximumStoredBodyBytes: Int = AppleLimits.maximumFileBytes + 1,
         maximumHeaderBytes: Int = 256 << 10,
         resolve: [String] = [], connectTo: [String] = [], caCertFile: String? = nil,
-        addressPolicy: AddressPolicy = .publicOnly, expectedConcurrency: Int = 64,
+        addressPolicy: AddressPolicy = .publicOnly, politeness: PolitenessLimits = PolitenessLimits(),
+        expectedConcurrency: Int = 64,
         loopThreads: Int = FetcherConfiguration.defaultLoopThreads
     ) {
         self.loopThreads = max(1, loopThreads)
@@ -49,6 +52,7 @@ public struct FetcherConfiguration: Sendable {
         self.connectTo = connectTo
         self.caCertFile = caCertFile
         self.addressPolicy = addressPolicy
+        self.politeness = politeness
         self.expectedConcurrency = expectedConcurrency
     }
 }

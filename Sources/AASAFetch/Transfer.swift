@@ -39,13 +39,29 @@ final class Transfer: @unchecked Sendable {
     let addressPolicy: AddressPolicy
     /// Addresses the policy refused, with why ("10.0.0.1: private (10.0.0.0/8)").
     var refusedAddresses: [String] = []
-    /// The open-socket hook's context: this transfer and the check. Lives as long as the transfer,
-    /// which outlives its easy handle.
-    let addressCheck: UnsafeMutablePointer<ccurl_address_check_context>
+    /// curl's connection hooks' context: this transfer and its checks. Lives as long as the
+    /// transfer, which outlives its easy handle.
+    let hooks: UnsafeMutablePointer<ccurl_connection_hooks>
+    /// Sockets per address and lookups, shared with the fetcher's other transfers.
+    let gate: ConnectionGate
+    /// Why the politeness gate held this attempt back (the first address it refused), until
+    /// the attempt is retried.
+    var held: Hold?
+    /// The address the gate counted in for the socket curl is opening.
+    private var admitted: IPAddress?
+    /// Whether any address was let through in this attempt: then its failure is the site's.
+    var connectedAny = false
+    /// When the transfer was first started: a wait counts against its timeout.
+    var firstStarted: ContinuousClock.Instant?
+
+    enum Hold: Equatable {
+        case address(IPAddress, GateRefusal)
+        case lookup
+    }
 
     init(
         id: UInt64, request: FetchRequest, maximumBodyBytes: Int, maximumStoredBodyBytes: Int, maximumHeaderBytes: Int,
-        addressPolicy: AddressPolicy
+        addressPolicy: AddressPolicy, gate: ConnectionGate
     ) {
         self.id = id
         self.request = request
@@ -53,33 +69,80 @@ final class Transfer: @unchecked Sendable {
         self.maximumStoredBodyBytes = min(maximumStoredBodyBytes, maximumBodyBytes)
         self.maximumHeaderBytes = maximumHeaderBytes
         self.addressPolicy = addressPolicy
+        self.gate = gate
         errorBuffer = .allocate(capacity: ccurl_error_size)
         errorBuffer.initialize(to: 0)
-        addressCheck = .allocate(capacity: 1)
-        addressCheck.initialize(to: ccurl_address_check_context(check: nil, userdata: nil))
-        addressCheck.pointee.userdata = Unmanaged.passUnretained(self).toOpaque()
-        addressCheck.pointee.check = { context, _, bytes, length in
+        hooks = .allocate(capacity: 1)
+        hooks.initialize(to: ccurl_connection_hooks(check: nil, opened: nil, resolving: nil, userdata: nil))
+        hooks.pointee.userdata = Unmanaged.passUnretained(self).toOpaque()
+        hooks.pointee.check = { context, _, bytes, length in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             return transfer.mayConnect(to: Array(UnsafeBufferPointer(start: bytes, count: length))) ? 1 : 0
+        }
+        hooks.pointee.opened = { context, socket in
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().socketOpened(socket)
+        }
+        hooks.pointee.resolving = { context in
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().mayLookUp() ? 0 : 1
         }
     }
 
     deinit {
         errorBuffer.deallocate()
-        addressCheck.deallocate()
+        hooks.deallocate()
     }
 
     /// Asked by curl's open-socket hook, on the loop thread, for every address it is about to
-    /// connect to.
+    /// connect to: the address policy, then the politeness gate.
     func mayConnect(to bytes: [UInt8]) -> Bool {
         guard let address = IPAddress(bytes: bytes) else { return false }
         if request.resolveOnly {
             refusedAddresses.append("\(address) is where the name resolved (resolving only)")
             return false
         }
-        guard let refusal = addressPolicy.refusal(for: address) else { return true }
-        refusedAddresses.append("\(address) is \(refusal)")
+        if let refusal = addressPolicy.refusal(for: address) {
+            refusedAddresses.append("\(address) is \(refusal)")
+            return false
+        }
+        if let refusal = gate.admit(address) {
+            if held == nil { held = .address(address, refusal) }
+            return false
+        }
+        admitted = address
+        connectedAny = true
+        return true
+    }
+
+    /// The socket curl made for the address `mayConnect` let through.
+    func socketOpened(_ socket: Int32) {
+        guard let address = admitted else { return }
+        admitted = nil
+        if socket < 0 { gate.released(address) } else { gate.opened(socket, to: address) }
+    }
+
+    /// Asked by curl's resolver hook before it looks a name up.
+    func mayLookUp() -> Bool {
+        if gate.admitLookup() { return true }
+        held = .lookup
         return false
+    }
+
+    /// Whether this attempt ended only because the gate held it back: it then waits and is
+    /// tried again. An attempt that reached any address failed on its own.
+    func endedHeld(result: CURLcode) -> Bool {
+        guard let held, result != CURLE_OK else { return false }
+        switch held {
+        case .lookup: return true
+        case .address: return !connectedAny && result == CURLE_COULDNT_CONNECT
+        }
+    }
+
+    /// Forgets an attempt that was held back, before it is tried again.
+    func resetAttempt() {
+        held = nil
+        connectedAny = false
+        refusedAddresses = []
+        errorBuffer.pointee = 0
     }
 
     /// Takes a piece of the (decoded) body; returns how much was taken. Taking less than
@@ -231,6 +294,26 @@ final class Transfer: @unchecked Sendable {
         return TransferError(
             kind: CurlErrorClassification.kind(of: result, message: message), curlCode: Int(result.rawValue),
             message: message)
+    }
+
+    /// The record of a transfer whose deadline passed while the politeness gate held it back:
+    /// this audit's own limit, which says nothing about the site (kind `local`).
+    func heldTooLongResult(waitedSeconds: Double) -> FetchedLocation {
+        var record = FetchRecord(location: request.location, url: request.url)
+        let waited = "Not fetched: waited \(waitedSeconds.formatted(.number.precision(.fractionLength(1)))) s"
+        let limits = gate.limits
+        let why =
+            switch held {
+            case .address(let address, .full(let open))?:
+                "for a connection to \(address), which had \(open) open from this audit (--per-address \(limits.connectionsPerAddress))"
+            case .address(let address, .rate)?:
+                "for a connection to \(address) within --per-address-rate \((limits.newConnectionsPerSecond ?? 0).formatted()) a second"
+            case .lookup?, nil:
+                "for a DNS lookup within --dns-rate \((limits.lookupsPerSecond ?? 0).formatted()) a second"
+            }
+        record.error = TransferError(
+            kind: .local, curlCode: 0, message: "\(waited) \(why): this audit's own limit, not the site's.")
+        return FetchedLocation(record: record)
     }
 
     /// The record of a transfer that was cancelled before it finished.

@@ -56,6 +56,11 @@ public struct RunOptions: Codable, Sendable, Equatable {
     public var notifyOn: String?
     /// `--cert-warn-days`: how many days ahead an expiring certificate was warned about.
     public var certificateWarningDays: Int?
+    /// `--per-address`, `--per-address-rate` and `--dns-rate`: how hard the run pressed on one
+    /// server and on the resolver (the rates absent when unlimited).
+    public var connectionsPerAddress: Int?
+    public var newConnectionsPerSecond: Double?
+    public var lookupsPerSecond: Double?
 
     public init(
         inputFiles: [String], outputDirectory: String?, concurrency: Int, timeoutSeconds: Double, userAgent: String,

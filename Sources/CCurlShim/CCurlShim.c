@@ -5,6 +5,7 @@
 #include <time.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 const long ccurl_pipe_multiplex = CURLPIPE_MULTIPLEX;
 const long ccurl_http_version_2tls = CURL_HTTP_VERSION_2TLS;
@@ -116,23 +117,46 @@ int ccurl_easy_peer_certificate_expiry(CURL *easy, int64_t *not_after) {
 
 static curl_socket_t ccurl_open_checked_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
     (void)purpose;
-    const struct ccurl_address_check_context *context = clientp;
+    const struct ccurl_connection_hooks *hooks = clientp;
     int allowed = 0;
     if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
         const struct sockaddr_in *v4 = (const struct sockaddr_in *)&address->addr;
-        allowed = context->check(context->userdata, AF_INET, (const unsigned char *)&v4->sin_addr, 4);
+        allowed = hooks->check(hooks->userdata, AF_INET, (const unsigned char *)&v4->sin_addr, 4);
     } else if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
         const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&address->addr;
-        allowed = context->check(context->userdata, AF_INET6, (const unsigned char *)&v6->sin6_addr, 16);
+        allowed = hooks->check(hooks->userdata, AF_INET6, (const unsigned char *)&v6->sin6_addr, 16);
     }
     if (!allowed) return CURL_SOCKET_BAD;
-    return socket(address->family, address->socktype, address->protocol);
+    curl_socket_t made = socket(address->family, address->socktype, address->protocol);
+    if (hooks->opened != NULL) hooks->opened(hooks->userdata, made);
+    return made;
 }
 
-CURLcode ccurl_easy_set_address_check(CURL *easy, struct ccurl_address_check_context *context) {
+static int ccurl_resolver_start(void *resolver_state, void *reserved, void *userp) {
+    (void)resolver_state;
+    (void)reserved;
+    const struct ccurl_connection_hooks *hooks = userp;
+    return hooks->resolving == NULL ? 0 : hooks->resolving(hooks->userdata);
+}
+
+CURLcode ccurl_easy_set_connection_hooks(CURL *easy, struct ccurl_connection_hooks *hooks) {
     CURLcode code = curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, ccurl_open_checked_socket);
+    if (code == CURLE_OK) code = curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, hooks);
+    if (code == CURLE_OK) code = curl_easy_setopt(easy, CURLOPT_RESOLVER_START_FUNCTION, ccurl_resolver_start);
+    if (code == CURLE_OK) code = curl_easy_setopt(easy, CURLOPT_RESOLVER_START_DATA, hooks);
+    return code;
+}
+
+static int ccurl_close_hooked_socket(void *clientp, curl_socket_t item) {
+    const struct ccurl_socket_close_hook *hook = clientp;
+    hook->closed(hook->userdata, item);
+    return close(item);
+}
+
+CURLcode ccurl_easy_set_socket_close_hook(CURL *easy, struct ccurl_socket_close_hook *hook) {
+    CURLcode code = curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, ccurl_close_hooked_socket);
     if (code != CURLE_OK) return code;
-    return curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, context);
+    return curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, hook);
 }
 
 const char *ccurl_default_ca_file(void) {

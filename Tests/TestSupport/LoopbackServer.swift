@@ -79,6 +79,10 @@ public final class LoopbackServer: Sendable {
     public var port: Int { listener.port }
     /// Connections accepted so far (for HTTPS: TLS handshakes attempted).
     public var connectionCount: Int { listener.connectionCount }
+    /// Samples the connections the server holds established from now on.
+    public func sampleEstablishedConnections() { listener.sampleEstablishedConnections() }
+    /// The most connections it held established at once in the samples, and how many samples.
+    public var peakEstablishedConnections: (peak: Int, samples: Int) { listener.peakEstablishedConnections }
     /// Requests answered or held so far, in arrival order.
     public var requests: [ServedRequest] { listener.requests }
     /// curl `--connect-to` entry sending every host's port 443 to this server.

@@ -65,6 +65,9 @@ public struct AuditSettings: Sendable {
             resolve: fetcher.resolve, connectTo: fetcher.connectTo, caCertFile: fetcher.caCertFile,
             minimumIOS: validation.minimumIOS?.description)
         options.connectTimeoutSeconds = fetcher.connectTimeoutSeconds
+        options.connectionsPerAddress = fetcher.politeness.connectionsPerAddress
+        options.newConnectionsPerSecond = fetcher.politeness.newConnectionsPerSecond
+        options.lookupsPerSecond = fetcher.politeness.lookupsPerSecond
         options.cdnURL = deviceView.cdnBase
         options.botUserAgent = deviceView.botUserAgent
         options.browserUserAgent = deviceView.browserUserAgent

@@ -42,18 +42,34 @@ int ccurl_easy_connection_multiplexes(CURL *easy);
 /// TLS backend). Valid from the PREREQFUNCTION on; cheap (no copy, no parse beyond the dates).
 int ccurl_easy_peer_certificate_expiry(CURL *easy, int64_t *not_after);
 
-/// CURLOPT_OPENSOCKETFUNCTION, typed: asked for every socket curl is about to open, with the
-/// address it will connect to (`family` AF_INET or AF_INET6, `address` its 4 or 16 bytes in
-/// network order). Return 1 to let curl have a socket, 0 to refuse the address (curl then tries
-/// the host's next address, or fails with CURLE_COULDNT_CONNECT).
+/// A transfer's hooks into how curl connects, one context per transfer (it must outlive the
+/// handle). `check` is asked for every socket curl is about to open, with the address it will
+/// connect to (`family` AF_INET or AF_INET6, `address` its 4 or 16 bytes in network order):
+/// return 1 to let curl have a socket, 0 to refuse the address (curl then tries the host's next
+/// address, or fails with CURLE_COULDNT_CONNECT). `opened` then gets the socket made for an
+/// allowed address (CURL_SOCKET_BAD when socket() failed). `resolving` is asked before each DNS
+/// lookup curl starts (not for names its cache holds): return 0 to go on, 1 to fail the
+/// transfer's lookup instead. Sockets of families other than IPv4 and IPv6 are refused.
 typedef int (*ccurl_address_check)(void *userdata, int family, const unsigned char *address, size_t length);
-struct ccurl_address_check_context {
+typedef void (*ccurl_socket_opened)(void *userdata, curl_socket_t socket);
+typedef int (*ccurl_resolver_starting)(void *userdata);
+struct ccurl_connection_hooks {
     ccurl_address_check check;
+    ccurl_socket_opened opened;
+    ccurl_resolver_starting resolving;
     void *userdata;
 };
-/// Sets the check on a handle. The context is the caller's and must outlive the handle.
-/// Sockets of families other than IPv4 and IPv6 are refused.
-CURLcode ccurl_easy_set_address_check(CURL *easy, struct ccurl_address_check_context *context);
+CURLcode ccurl_easy_set_connection_hooks(CURL *easy, struct ccurl_connection_hooks *hooks);
+
+/// CURLOPT_CLOSESOCKETFUNCTION, typed: `closed` hears of every socket curl closes, just before
+/// it is closed. The context must outlive every connection the handle makes: connections are
+/// cached, and closed after their transfer's handle is gone.
+typedef void (*ccurl_socket_closed)(void *userdata, curl_socket_t socket);
+struct ccurl_socket_close_hook {
+    ccurl_socket_closed closed;
+    void *userdata;
+};
+CURLcode ccurl_easy_set_socket_close_hook(CURL *easy, struct ccurl_socket_close_hook *hook);
 
 CURLMcode ccurl_multi_set_long(CURLM *multi, CURLMoption option, long value);
 

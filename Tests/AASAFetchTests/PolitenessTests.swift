@@ -1,0 +1,122 @@
+import AASAModel
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AASAFetch
+
+/// The politeness gate's arithmetic, without a socket, and the fetcher holding transfers back
+/// against a real server on 127.0.0.1 (issue 38, item 2).
+@Suite struct PolitenessTests {
+    @Test func aBucketGivesABurstThenItsRate() {
+        var bucket = TokenBucket(rate: 4, now: 10)
+        let atFirst = bucket.available(10)
+        let burst = (0..<5).map { _ in bucket.take(10) }
+        let wait = bucket.secondsUntilNext(10)
+        let tooSoon = bucket.take(10.2)
+        let inTime = bucket.take(10.25)
+        #expect(atFirst == 4 && burst == [true, true, true, true, false])
+        #expect(wait == 0.25 && !tooSoon && inTime)
+        // It never saves more than a second's worth, however long it waits.
+        let afterAWhile = bucket.available(1000)
+        let full = bucket.isFull(1000)
+        #expect(afterAWhile == 4 && full)
+        // Time that runs backwards adds nothing.
+        let taken = bucket.take(999)
+        let left = bucket.available(998)
+        #expect(taken && left == 3)
+        // A rate under one a second still holds one token.
+        var slow = TokenBucket(rate: 0.5, now: 0)
+        let slowTakes = [slow.take(0), slow.take(1.9), slow.take(2)]
+        #expect(slowTakes == [true, false, true])
+    }
+
+    @Test func theGateCountsSocketsPerAddress() throws {
+        let gate = ConnectionGate(limits: PolitenessLimits(connectionsPerAddress: 2, lookupsPerSecond: nil))
+        let one = try #require(IPAddress("192.0.2.1"))
+        let other = try #require(IPAddress("2001:db8::1"))
+        #expect(gate.admit(one) == nil && gate.admit(one) == nil)
+        #expect(gate.admit(one) == .full(open: 2))
+        #expect(gate.room(for: one) == 0 && gate.room(for: other) == 2)
+        // Another address has its own count.
+        #expect(gate.admit(other) == nil)
+        gate.opened(7, to: one)
+        gate.released(one)  // the second socket() failed
+        #expect(gate.room(for: one) == 1)
+        gate.closed(7)
+        gate.closed(7)  // a socket the gate does not know (already closed) changes nothing
+        gate.closed(99)
+        #expect(gate.room(for: one) == 2 && gate.openConnections(to: one) == 0)
+        #expect(gate.openConnections(to: other) == 1)
+        #expect(gate.admitLookup() && gate.lookupRoom() == Int.max)
+    }
+
+    @Test func theGateHoldsNewConnectionsToTheirRate() throws {
+        let gate = ConnectionGate(
+            limits: PolitenessLimits(connectionsPerAddress: 100, newConnectionsPerSecond: 2, lookupsPerSecond: 3))
+        let address = try #require(IPAddress("192.0.2.1"))
+        #expect(gate.admit(address) == nil && gate.admit(address) == nil)
+        #expect(gate.admit(address) == .rate)
+        #expect(gate.room(for: address) == 0)
+        #expect(gate.secondsUntilRate(for: address) > 0.3)
+        #expect(gate.admitLookup() && gate.admitLookup() && gate.admitLookup())
+        #expect(!gate.admitLookup() && gate.lookupRoom() == 0 && gate.secondsUntilLookup() > 0.2)
+    }
+
+    func fetcher(_ server: LoopbackServer, caFile: String, timeout: Double, politeness: PolitenessLimits) throws
+        -> Fetcher
+    {
+        try Fetcher(
+            configuration: FetcherConfiguration(
+                timeoutSeconds: timeout, userAgent: "aasa-audit-tests/1", connectTo: [server.connectTo],
+                caCertFile: caFile, addressPolicy: .testServers, politeness: politeness))
+    }
+
+    /// With one connection allowed to the address and that one held by a server that never
+    /// answers, the next fetch waits for its turn, and at its deadline ends as this machine's
+    /// own limit (kind `local`, which says nothing about the site), never having connected.
+    @Test func aFetchThatNeverGetsATurnEndsAsTheAuditsOwnLimit() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pki = try TestPKI()
+        let caFile = try pki.writeCACertificate(in: directory.url)
+        let server = try LoopbackServer(
+            identity: try pki.issueServerIdentity(for: ["*.aasa.test"], validUntil: Date().addingTimeInterval(86400)),
+            script: { host, _ in host.hasPrefix("hang") ? .hang : .json("{}") })
+        defer { server.shutdown() }
+        let fetcher = try fetcher(
+            server, caFile: caFile, timeout: 2, politeness: PolitenessLimits(connectionsPerAddress: 1))
+        defer { fetcher.shutdown() }
+        async let held = fetcher.fetch(FetchRequest(url: "https://hang.aasa.test/", location: .wellKnown))
+        try await Task.sleep(for: .milliseconds(300))
+        let waiting = await fetcher.fetch(
+            FetchRequest(url: "https://good.aasa.test/", location: .wellKnown, timeoutSeconds: 0.6))
+        #expect(waiting.record.error?.kind == .local, "\(String(describing: waiting.record.error))")
+        #expect(waiting.record.error?.message.contains("--per-address 1") == true)
+        #expect(waiting.record.error?.message.contains("127.0.0.1") == true)
+        #expect(waiting.record.remoteIP == nil)
+        #expect(await held.record.error?.kind == .timeout)
+        #expect(server.requests.map(\.host) == ["hang.aasa.test"])
+        // Once the held connection is gone, the next fetch goes through.
+        let later = await fetcher.fetch(FetchRequest(url: "https://good.aasa.test/", location: .wellKnown))
+        #expect(later.record.status == 200)
+    }
+
+    /// Lookups are rate-bound on their own: numeric hosts are looked up too (each a name curl's
+    /// cache does not hold yet), none is connected to (loopback is not allowed here), and six of
+    /// them at two a second (a burst of two) take at least two seconds.
+    @Test func lookupsWaitForTheirRate() async throws {
+        let fetcher = try Fetcher(
+            configuration: FetcherConfiguration(
+                userAgent: "aasa-audit-tests/1",
+                politeness: PolitenessLimits(connectionsPerAddress: 4, lookupsPerSecond: 2)))
+        defer { fetcher.shutdown() }
+        let started = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            for index in 1...6 {
+                group.addTask { _ = await fetcher.resolves("127.0.0.\(index)") }
+            }
+        }
+        #expect((ContinuousClock.now - started) >= .milliseconds(1900))
+    }
+}
