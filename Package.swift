@@ -39,6 +39,8 @@ let package = Package(
         // OpenSSL's libcrypto, which libcurl links for TLS: the tool's one SHA-256.
         .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
+        // SQLite: the run's journal (`audit --resume`).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibcurl"], linkerSettings: [.linkedLibrary("ssl")]),
         // Typed calls into OpenSSL's CMS (PKCS#7) implementation, for signed files.
         .target(name: "CCMS", linkerSettings: [.linkedLibrary("crypto")]),
@@ -71,7 +73,7 @@ let package = Package(
             name: "AASAAudit",
             dependencies: [
                 "AASAModel", "AASAJSON", "AASAMatching", "AASAChecks", "AASAFetch", "AASAReport", "DomainList",
-                "SignedFiles", "CBuildInfo",
+                "SignedFiles", "CBuildInfo", "CSQLite",
             ]
         ),
 

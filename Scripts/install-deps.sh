@@ -10,7 +10,7 @@
 # Uses apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client chromium prometheus-alertmanager prometheus pre-commit)
+packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev libsqlite3-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client chromium prometheus-alertmanager prometheus pre-commit)
 # `install-deps.sh release`: also what Scripts/release.sh and Scripts/test-release.sh use.
 if [ "${1:-}" = "release" ]; then
   packages+=(dpkg-dev fakeroot patchelf lintian mmdebstrap openssl)

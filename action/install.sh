@@ -20,9 +20,9 @@ echo "$expected  $name.tar.gz" | sha256sum -c --quiet - || {
 }
 tar -xzf "$name.tar.gz"
 binary="$work/$name/bin/aasa-audit"
-# The libraries it links: libcurl (OpenSSL), libidn2, jemalloc. Ubuntu 24.04 names libcurl libcurl4t64.
+# The libraries it links: libcurl (OpenSSL), libidn2, jemalloc, SQLite. Ubuntu 24.04 names libcurl libcurl4t64.
 if ldd "$binary" | grep -q 'not found'; then
-  sudo apt-get install -y -qq libidn2-0 libjemalloc2 ca-certificates >/dev/null
+  sudo apt-get install -y -qq libidn2-0 libjemalloc2 libsqlite3-0 ca-certificates >/dev/null
   sudo apt-get install -y -qq libcurl4t64 >/dev/null 2>&1 || sudo apt-get install -y -qq libcurl4 >/dev/null
 fi
 "$binary" --version

@@ -52,6 +52,10 @@ struct AuditCommand: AsyncParsableCommand {
         help:
             "Print nothing when every domain passes and nothing changed since the last run (cron mails any output); otherwise the summary as usual."
     ) var quiet = false
+    @Flag(
+        help:
+            "Finish the interrupted run in --out (killed, rebooted, stopped by a signal): the domains it finished are kept from its journal, the rest audited, and its reports, history line and alert made as if it had never stopped. The domain list must be the same."
+    ) var resume = false
     @Option(
         help: ArgumentHelp(
             "A host name resolved, as the audit resolves names (--resolve and --connect-to apply), when no name of the run resolved: if it does not resolve either, this machine's DNS is down (exit 3), else the names that failed are the sites' (repeatable; default \(AuditorProblems.defaultCanary)).",
@@ -91,6 +95,7 @@ struct AuditCommand: AsyncParsableCommand {
         settings.notification = notification.settings
         settings.alertmanager = notification.alertmanagerSettings
         if !canary.isEmpty { settings.canaries = canary }
+        settings.resume = resume
         var request = AuditJob.Request(
             domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
         request.everyDomainWants = otherFiles.wants

@@ -86,5 +86,22 @@ import Testing
         #expect(
             try JSONReport.makeDecoder().decode(FleetHistoryRecord.self, from: Data(rebuilt.stdout.utf8)).runs.map(
                 \.run) == [runs.first!])
+
+        // `--resume` finishes the interrupted run in its own folder: the two domains it finished
+        // come from its journal, the six it never reached are audited now (here answered at once).
+        let requestsBefore = world.server.requests.count
+        let resumed = try await ProcessRunner.run(
+            CommandLineTests.binary,
+            ["audit", "--resume", "--no-cdn", "--cacert", world.caFile, "--connect-to", world.connectTo]
+                + LoopbackNetworks.allowArguments, in: world.directory.url)
+        #expect(resumed.status == 1, "\(resumed.stderr)")
+        let finished = try JSONReport.makeDecoder().decode(
+            AuditReport.self,
+            from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.json")))
+        #expect(finished.run.complete && finished.domains.map(\.domain) == hosts)
+        #expect(!finished.domains.contains { $0.findings.map(\.code) == [.auditInterrupted] })
+        #expect(finished.run.startedAt == report.run.startedAt)
+        let fetched = Set(world.server.requests.dropFirst(requestsBefore).map(\.host))
+        #expect(fetched == Set(hosts.dropFirst(2)), "\(fetched)")
     }
 }

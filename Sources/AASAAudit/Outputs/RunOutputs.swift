@@ -31,6 +31,10 @@ struct Outputs {
         }
     }
 
+    /// A domain's JSON record (its `domains.jsonl` line), from its rendered pieces: the JSON
+    /// report is the first output.
+    func jsonRecord(_ rendered: [Data?]) -> Data? { rendered.first ?? nil }
+
     func add(_ domain: AuditedDomain, rendered: [Data?]) throws {
         for (output, piece) in zip(all, rendered) { try output.add(domain, rendered: piece) }
     }

@@ -26,14 +26,16 @@ enum AuditLoop {
 
     /// Starts no new domain once the calling task is cancelled; a domain whose fetches were cut
     /// short by the cancellation is not audited, so it is not handed to `completed`.
+    /// - Parameter skipping: positions not to audit (already done: `--resume`).
     static func run(
-        targets: [DomainTarget], concurrency: Int, auditor: DomainAuditor, outputs: [any RunOutput],
-        completed: (Completed) -> Void
+        targets: [DomainTarget], skipping: [Bool]? = nil, concurrency: Int, auditor: DomainAuditor,
+        outputs: [any RunOutput], completed: (Completed) -> Void
     ) async {
         await withTaskGroup(of: Completed?.self) { group in
             var next = 0
             var started: [Int: ContinuousClock.Instant] = [:]
             func addNext() {
+                if let skipping { while next < targets.count, skipping[next] { next += 1 } }
                 guard next < targets.count, !Task.isCancelled else { return }
                 let index = next
                 next += 1

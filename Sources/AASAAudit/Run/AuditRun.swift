@@ -26,6 +26,7 @@ public enum AuditRun {
             finished.alertmanager = await session.sendToAlertmanager(finished, report: reports.html)
         }
         try session.writeMetrics(finished)
+        session.closeJournal()
         return session.result(finished, reports: reports, history: history)
     }
 }
@@ -41,6 +42,8 @@ final class AuditRunSession {
     /// What the phases work with: opened in `open`, the fetcher shut down after the loop, the
     /// workspace closed when the run returns.
     let (fetcher, workspace, outputs): (Fetcher, RunWorkspace, Outputs)
+    /// The domains finished so far, for `--resume` after a crash.
+    let journal: RunJournal
     /// What the run gathers as domains complete (summary, changes, history).
     private(set) var accumulator: RunAccumulator
     private var writeError: Error?
@@ -49,17 +52,19 @@ final class AuditRunSession {
     private(set) var resolver = AuditorProblems.ResolverEvidence(nameResolved: false)
 
     private init(
-        targets: [DomainTarget], settings: AuditSettings, startedAt: Date, parts: (Fetcher, RunWorkspace, Outputs)
+        targets: [DomainTarget], settings: AuditSettings, startedAt: Date, parts: (Fetcher, RunWorkspace, Outputs),
+        journal: RunJournal
     ) {
         (self.targets, self.settings, self.startedAt) = (targets, settings, startedAt)
         (fetcher, workspace, outputs) = parts
+        self.journal = journal
         accumulator = RunAccumulator(domainCount: targets.count, previous: workspace.previousRun)
     }
 
     /// The fetcher, the output folder (locked, a run folder made, the previous run being read)
     /// and every output started: an unusable destination fails here, before any fetch.
     static func open(targets: [DomainTarget], settings: AuditSettings) throws(AuditRunError) -> AuditRunSession {
-        let startedAt = Date()
+        var startedAt = Date()
         let fetcher: Fetcher
         do {
             fetcher = try Fetcher(configuration: settings.fetcher)
@@ -69,12 +74,17 @@ final class AuditRunSession {
         let outputs = Outputs(settings: settings)
         let workspace: RunWorkspace
         do {
-            workspace = try RunWorkspace(output: settings.outputDirectory, startedAt: startedAt)
+            workspace = try RunWorkspace(
+                output: settings.outputDirectory, startedAt: startedAt, resuming: settings.resume)
         } catch {
             fetcher.shutdown()
             throw error
         }
+        let journal: RunJournal
         do {
+            (journal, startedAt) = try RunJournal.open(
+                for: workspace.runDirectory, domains: targets.map(\.domain), startedAt: startedAt,
+                resuming: settings.resume)
             try outputs.start(RunStart(runDirectory: workspace.runDirectory, domainCount: targets.count))
         } catch {
             workspace.close()
@@ -82,12 +92,44 @@ final class AuditRunSession {
             throw error
         }
         return AuditRunSession(
-            targets: targets, settings: settings, startedAt: startedAt, parts: (fetcher, workspace, outputs))
+            targets: targets, settings: settings, startedAt: startedAt, parts: (fetcher, workspace, outputs),
+            journal: journal)
     }
 
-    private func record(_ domain: AuditedDomain, rendered: [Data?], reached: Bool = true) {
+    /// - Parameter journaled: the domain comes from the journal (`--resume`), which holds it.
+    private func record(_ domain: AuditedDomain, rendered: [Data?], reached: Bool = true, journaled: Bool = false) {
         accumulator.add(domain, reached: reached)
-        do { try outputs.add(domain, rendered: rendered) } catch { writeError = writeError ?? error }
+        do {
+            try outputs.add(domain, rendered: rendered)
+            if reached, !journaled, let record = outputs.jsonRecord(rendered) {
+                try journal.append(position: domain.index, record: record, served: JournaledFiles.encode(domain))
+            }
+        } catch {
+            writeError = writeError ?? error
+        }
+    }
+
+    /// `--resume`: the interrupted run's finished domains, recorded as if just audited. Returns
+    /// which positions they hold (nil when not resuming).
+    private func replayJournal() -> [Bool]? {
+        guard settings.resume else { return nil }
+        var done = [Bool](repeating: false, count: targets.count)
+        do {
+            try journal.forEach { domain in
+                guard domain.index < targets.count, domain.report.domain == targets[domain.index].domain else { return }
+                done[domain.index] = true
+                record(domain, rendered: outputs.all.map { $0.render(domain) }, journaled: true)
+            }
+        } catch {
+            writeError = writeError ?? error
+        }
+        return done
+    }
+
+    /// A complete run, its history line written and its alert sent, needs no journal; an
+    /// interrupted one keeps it for `--resume`.
+    func closeJournal() {
+        if complete, !Task.isCancelled { journal.remove() } else { try? journal.commit() }
     }
 
     /// The bounded concurrent loop, until every domain is audited or the task is cancelled.
@@ -95,8 +137,10 @@ final class AuditRunSession {
         let auditor = DomainAuditor(
             fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView,
             acknowledgements: settings.acknowledgements)
-        await AuditLoop.run(targets: targets, concurrency: settings.concurrency, auditor: auditor, outputs: outputs.all)
-        {
+        let done = replayJournal()
+        await AuditLoop.run(
+            targets: targets, skipping: done, concurrency: settings.concurrency, auditor: auditor, outputs: outputs.all
+        ) {
             completed in
             record(completed.domain, rendered: completed.rendered)
             progress(
@@ -104,6 +148,7 @@ final class AuditRunSession {
                     done: accumulator.summary.domains, total: targets.count, failing: accumulator.summary.verdicts.fail,
                     elapsedSeconds: (ContinuousClock.now - clock).seconds, oldestInFlight: completed.oldestInFlight))
         }
+        do { try journal.commit() } catch { writeError = writeError ?? error }
         await askCanaries()
         fetcher.shutdown()
         complete = accumulator.complete

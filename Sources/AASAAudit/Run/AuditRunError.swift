@@ -8,10 +8,14 @@ public enum AuditRunError: UserFacingError {
     case outputBusy(String)
     /// A report could not be written.
     case reports(String)
+    /// `--resume` found no interrupted run to finish, or one of another domain list.
+    case resume(String)
 
     public var message: String {
         switch self {
-        case .fetcherSetup(let text), .outputFolder(let text), .outputBusy(let text), .reports(let text): text
+        case .fetcherSetup(let text), .outputFolder(let text), .outputBusy(let text), .reports(let text),
+            .resume(let text):
+            text
         }
     }
 

@@ -44,6 +44,9 @@ public struct AuditSettings: Sendable {
     public var canaries = [AuditorProblems.defaultCanary]
     /// The team's acknowledgements, read from `--out` when the run starts (`AcknowledgementStore`).
     public var acknowledgements = Acknowledgements()
+    /// `--resume`: finish the newest run folder's interrupted run (its journal) instead of
+    /// starting a new one.
+    public var resume = false
 
     public init(
         inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,

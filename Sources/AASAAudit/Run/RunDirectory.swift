@@ -19,6 +19,14 @@ enum RunDirectory {
         }
     }
 
+    /// The newest run folder this tool made in `output`, for `--resume`.
+    static func newest(in output: URL) throws(AuditRunError) -> URL {
+        guard let newest = RunFolders.names(in: output).last else {
+            throw .resume("nothing to resume: \(output.path) holds no run folder")
+        }
+        return output.appendingPathComponent(newest)
+    }
+
     static func create(in output: URL, startedAt: Date) throws(AuditRunError) -> URL {
         let base = RunFolderName(startedAt: startedAt)
         for attempt in 1...100 {

@@ -12,7 +12,9 @@ final class RunWorkspace {
     let previousRun: PreviousRunReader
     private let lock: OutputLock
 
-    init(output: URL, startedAt: Date) throws(AuditRunError) {
+    /// - Parameter resuming: take the newest run folder (an interrupted run) instead of making
+    ///   one.
+    init(output: URL, startedAt: Date, resuming: Bool = false) throws(AuditRunError) {
         try RunDirectory.prepare(output)
         let latest: FileHandle?
         do throws(OutputFileError) {
@@ -22,7 +24,9 @@ final class RunWorkspace {
             throw .outputFolder(error.message)
         }
         lock = try OutputLock(directory: output)
-        runDirectory = try RunDirectory.create(in: output, startedAt: startedAt)
+        runDirectory =
+            resuming
+            ? try RunDirectory.newest(in: output) : try RunDirectory.create(in: output, startedAt: startedAt)
         self.output = output
         previousRun = PreviousRunReader(latest)
     }

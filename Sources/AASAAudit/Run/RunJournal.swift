@@ -1,0 +1,203 @@
+import AASAJSON
+import AASAModel
+import AASAReport
+import Foundation
+
+/// `RUN/journal.sqlite`: every domain the run finished, appended as it finishes and committed
+/// in batches (SQLite's write-ahead log survives `kill -9`), so that `audit --resume` audits only
+/// what was not finished. A domain is its JSON record (the line `domains.jsonl` holds) and, when
+/// the HTML report shows them, the files it served. Removed once the run is complete, its
+/// history line written and its alert sent.
+final class RunJournal {
+    static let fileName = "journal.sqlite"
+    /// Committed at least this often: a crash loses at most this many domains' work, or a
+    /// second's.
+    static let batchDomains = 256
+    static let batchSeconds = 1.0
+    /// Bumped when the tables change: a journal of another format is not resumed.
+    static let format = "1"
+
+    let url: URL
+    private let database: SQLiteDatabase
+    private let insert: SQLiteDatabase.Statement
+    private var pending = 0
+    private var lastCommit = ContinuousClock.now
+
+    /// What the journal says of the run it belongs to.
+    struct Header: Equatable {
+        /// The domain list's fingerprint (`fingerprint(of:)`): a resumed run audits the same list.
+        var input: String
+        var startedAt: Date
+    }
+
+    /// A new run's journal, or with `resuming` the interrupted run's (which must be of the same
+    /// domain list); returns it and when the run started.
+    static func open(for runDirectory: URL, domains: [String], startedAt: Date, resuming: Bool)
+        throws(AuditRunError) -> (RunJournal, Date)
+    {
+        let input = fingerprint(of: domains)
+        let name = runDirectory.lastPathComponent
+        let opened: (RunJournal, Header)?
+        do {
+            opened =
+                resuming
+                ? try RunJournal.resuming(runDirectory)
+                : (
+                    try RunJournal(creatingIn: runDirectory, header: Header(input: input, startedAt: startedAt)),
+                    Header(input: input, startedAt: startedAt)
+                )
+        } catch {
+            throw .reports("cannot use the journal of \(runDirectory.path): \(error)")
+        }
+        guard let (journal, header) = opened else {
+            throw .resume(
+                "nothing to resume: the newest run, \(name), has no journal (it finished, or was made by a version before 0.3)"
+            )
+        }
+        guard header.input == input else {
+            throw .resume(
+                "cannot resume \(name): its domain list was not this one (\(header.input.prefix { $0 != "-" }) domains then, \(domains.count) now, or other names); audit without --resume"
+            )
+        }
+        return (journal, header.startedAt)
+    }
+
+    /// Makes the journal of a new run.
+    convenience init(creatingIn runDirectory: URL, header: Header) throws(SQLiteError) {
+        try self.init(runDirectory.appendingPathComponent(Self.fileName), create: true)
+        try database.execute(
+            """
+            BEGIN;
+            INSERT OR REPLACE INTO meta VALUES ('format', '\(Self.format)');
+            INSERT OR REPLACE INTO meta VALUES ('input', '\(header.input)');
+            INSERT OR REPLACE INTO meta VALUES ('startedAt', '\(header.startedAt.timeIntervalSince1970)');
+            COMMIT;
+            """)
+    }
+
+    /// Opens the journal of an interrupted run; nil when the folder has none.
+    static func resuming(_ runDirectory: URL) throws(SQLiteError) -> (RunJournal, Header)? {
+        let url = runDirectory.appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let journal = try RunJournal(url, create: false)
+        let read = try journal.database.prepare("SELECT key, value FROM meta")
+        var meta: [String: String] = [:]
+        while try read.step() { meta[read.text(0) ?? ""] = read.text(1) }
+        guard meta["format"] == format, let input = meta["input"],
+            let started = meta["startedAt"].flatMap(Double.init)
+        else { throw SQLiteError(code: 0, handle: nil, doing: "read \(url.path): not a journal of this version") }
+        return (journal, Header(input: input, startedAt: Date(timeIntervalSince1970: started)))
+    }
+
+    private init(_ url: URL, create: Bool) throws(SQLiteError) {
+        self.url = url
+        database = try SQLiteDatabase(path: url.path, create: create)
+        // WAL: a commit is one append to the log, and a process killed at any point leaves the
+        // last commit readable (it is in the system's cache). No fsync: the journal is worth a
+        // night's fetches, not a disk flush per batch on the audit's path; a crash of the machine
+        // itself may cost it (then the run is audited anew). A small page cache: rows are only
+        // appended.
+        try database.execute(
+            """
+            PRAGMA journal_mode=WAL;
+            PRAGMA synchronous=OFF;
+            PRAGMA cache_size=-256;
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS domains (position INTEGER PRIMARY KEY, record BLOB NOT NULL, served BLOB);
+            """)
+        insert = try database.prepare("INSERT OR REPLACE INTO domains VALUES (?, ?, ?)")
+    }
+
+    /// Appends a finished domain: its JSON record and, when given, its files.
+    func append(position: Int, record: Data, served: Data?) throws(SQLiteError) {
+        if pending == 0 { try database.execute("BEGIN") }
+        insert.bind(position, at: 1)
+        try insert.run(binding: [record, served], from: 2)
+        pending += 1
+        if pending >= Self.batchDomains || (ContinuousClock.now - lastCommit).seconds >= Self.batchSeconds {
+            try commit()
+        }
+    }
+
+    /// Commits what was appended since the last commit.
+    func commit() throws(SQLiteError) {
+        lastCommit = .now
+        guard pending > 0 else { return }
+        pending = 0
+        try database.execute("COMMIT")
+    }
+
+    /// Every journaled domain, by its position in the input (one that does not read back is
+    /// skipped: it is audited again).
+    func forEach(_ body: (AuditedDomain) -> Void) throws(SQLiteError) {
+        let select = try database.prepare("SELECT position, record, served FROM domains ORDER BY position")
+        let decoder = JSONReport.makeDecoder()
+        while try select.step() {
+            guard let record = select.data(1), let report = try? decoder.decode(DomainReport.self, from: record)
+            else { continue }
+            let files = select.data(2).flatMap { try? JSONDecoder().decode(JournaledFiles.self, from: $0) }
+            body(AuditedDomain(index: select.int(0), report: report, served: files?.served ?? []))
+        }
+    }
+
+    /// The run is complete: the journal (and SQLite's side files) go.
+    func remove() {
+        database.close()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+
+    /// A domain list's fingerprint: its names in order (FNV-1a, 64 bits), and how many.
+    static func fingerprint(of domains: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for domain in domains {
+            for byte in domain.utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+            hash = (hash ^ 0x0A) &* 0x100_0000_01b3
+        }
+        return "\(domains.count)-\(String(hash, radix: 16))"
+    }
+}
+
+/// The files a domain served, as the journal keeps them for the HTML report.
+struct JournaledFiles: Codable {
+    struct File: Codable {
+        var location: AASALocation
+        var sha256: String
+        /// The parsed file, pretty-printed (parsed again on resume); or the raw bytes.
+        var json: String?
+        var raw: Data?
+        var totalBytes: Int?
+    }
+    var files: [File]
+
+    /// What the journal keeps of a domain's files: only what `report.html` shows (a compact row
+    /// shows none); nil for nothing.
+    static func encode(_ domain: AuditedDomain) -> Data? {
+        guard !domain.served.isEmpty, !HTMLReport.isCompact(domain.report) else { return nil }
+        return try? JSONEncoder().encode(JournaledFiles(domain.served))
+    }
+
+    init(_ served: [ServedBody]) {
+        files = served.map { body in
+            switch body.source {
+            case .json(let object):
+                File(location: body.location, sha256: body.sha256, json: JSONValue.object(object).prettyPrinted())
+            case .raw(let bytes, let totalBytes):
+                File(location: body.location, sha256: body.sha256, raw: Data(bytes), totalBytes: totalBytes)
+            }
+        }
+    }
+
+    var served: [ServedBody] {
+        files.compactMap { file in
+            if let json = file.json, case .object(let object)? = try? JSONParser.parse(json) {
+                return ServedBody(location: file.location, sha256: file.sha256, source: .json(object))
+            }
+            guard let raw = file.raw else { return nil }
+            return ServedBody(
+                location: file.location, sha256: file.sha256,
+                source: .raw(bytes: Array(raw), totalBytes: file.totalBytes ?? raw.count))
+        }
+    }
+}
