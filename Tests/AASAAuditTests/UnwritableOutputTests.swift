@@ -11,25 +11,19 @@ import Testing
     static func run(_ arguments: [String], stdout kind: String, in directory: URL) throws -> (
         status: Int32, stderr: String
     ) {
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ["NO_COLOR": "1"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
         let closedPipe = Pipe()
+        let output: FileHandle
         if kind == "full" {
-            process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+            output = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         } else {
             try closedPipe.fileHandleForReading.close()
-            process.standardOutput = closedPipe.fileHandleForWriting
+            output = closedPipe.fileHandleForWriting
         }
-        try process.run()
-        let text = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+        let result = try ProcessRunner.start(
+            CommandLineTests.binary, arguments, in: directory, environment: ["NO_COLOR": "1"], standardOutput: output
+        ).wait()
+        try output.close()
+        return (result.status, result.stderr)
     }
 
     @Test(arguments: ["full", "closed pipe"])

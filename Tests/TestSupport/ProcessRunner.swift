@@ -26,55 +26,96 @@ public enum ProcessRunner {
     /// Starts a program; `wait()` collects what it printed once it ends.
     /// - Parameter openStandardInput: standard input is a pipe nobody writes to or closes (a
     ///   reader waits forever), not the null device (a reader sees its end at once).
+    /// - Parameter standardOutput: where its standard output goes instead of a pipe read here.
+    ///
+    /// Started with `posix_spawn`, not Foundation's `Process`: on Linux its `run()` over-reads
+    /// `/proc/self/fd` entries and crashes now and then in a process with many descriptors open
+    /// (swift-corelibs-foundation#5472), which the suite's loopback servers are. The child gets
+    /// only its three standard descriptors (every other one is closed in it).
     public static func start(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
-        openStandardInput: Bool = false
+        openStandardInput: Bool = false, standardOutput: FileHandle? = nil
     ) throws -> Running {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let input = openStandardInput ? Pipe() : nil
-        process.standardInput = input ?? FileHandle.nullDevice
-        try process.run()
-        return Running(process: process, stdout: DrainedPipe(out), stderr: DrainedPipe(err), input: input)
+        let out = try PipeEnds()
+        let err = try PipeEnds()
+        let input = openStandardInput ? try PipeEnds() : nil
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input?.read ?? null, 0)
+        posix_spawn_file_actions_adddup2(&actions, standardOutput?.fileDescriptor ?? out.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, err.write, 2)
+        try SpawnActions.closeFrom(3, in: &actions)
+        if let directory { try SpawnActions.changeDirectory(to: directory.path, in: &actions) }
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        close(out.write)
+        close(err.write)
+        if let input { close(input.read) }
+        guard code == 0 else {
+            [out.read, err.read].forEach { close($0) }
+            if let input { close(input.write) }
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL)
+        }
+        return Running(
+            pid: pid, stdout: DrainedPipe(out.read), stderr: DrainedPipe(err.read), input: input?.write)
     }
 
     /// A started program.
     public final class Running: @unchecked Sendable {
-        let process: Process
+        public let processIdentifier: Int32
         let stdout: DrainedPipe
         let stderr: DrainedPipe
-        /// Held open while the program runs.
-        let input: Pipe?
+        /// The write end of its standard input, held open while it runs.
+        let input: Int32?
+        private let lock = NSLock()
+        /// Its wait status, once reaped.
+        private var status: Int32?
 
-        init(process: Process, stdout: DrainedPipe, stderr: DrainedPipe, input: Pipe? = nil) {
-            self.process = process
+        init(pid: pid_t, stdout: DrainedPipe, stderr: DrainedPipe, input: Int32?) {
+            processIdentifier = pid
             self.stdout = stdout
             self.stderr = stderr
             self.input = input
         }
 
-        public var processIdentifier: Int32 { process.processIdentifier }
+        deinit { if let input { close(input) } }
 
         /// Whether the program has not ended yet.
-        public var isRunning: Bool { process.isRunning }
+        public var isRunning: Bool {
+            lock.withLock {
+                if status != nil { return false }
+                var raw: Int32 = 0
+                guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return true }
+                status = raw
+                return false
+            }
+        }
 
         public func send(_ signal: Int32) {
-            kill(process.processIdentifier, signal)
+            lock.withLock { if status == nil { _ = kill(processIdentifier, signal) } }
         }
 
         public func wait() -> Result {
             let out = stdout.wait()
             let err = stderr.wait()
-            process.waitUntilExit()
+            let raw = lock.withLock {
+                if let status { return status }
+                var raw: Int32 = 0
+                while waitpid(processIdentifier, &raw, 0) < 0, errno == EINTR {}
+                status = raw
+                return raw
+            }
+            // As Foundation reports it: the exit status, or the signal that ended it.
+            let exited = raw & 0x7f == 0
             return Result(
-                status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                status: exited ? (raw >> 8) & 0xff : raw & 0x7f, stdout: String(decoding: out, as: UTF8.self),
                 stderr: String(decoding: err, as: UTF8.self))
         }
 
@@ -87,15 +128,64 @@ public enum ProcessRunner {
     }
 }
 
-/// A pipe read to its end on a Dispatch thread.
+/// A pipe's two ends, close-on-exec.
+struct PipeEnds {
+    let read: Int32
+    let write: Int32
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        // Children started here close everything past their standard three; others must not
+        // inherit these.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        (read, write) = (ends[0], ends[1])
+    }
+}
+
+/// glibc's posix_spawn file actions that Swift's Glibc module does not declare (glibc 2.29 and
+/// 2.34), looked up at run time.
+enum SpawnActions {
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private typealias ChangeDirectory =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+
+    private static func symbol<T>(_ name: String, as type: T.Type) throws -> T {
+        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
+            throw POSIXError(.ENOSYS)
+        }
+        return unsafeBitCast(address, to: type)
+    }
+
+    static func closeFrom(_ descriptor: Int32, in actions: inout posix_spawn_file_actions_t) throws {
+        let call = try symbol("posix_spawn_file_actions_addclosefrom_np", as: CloseFrom.self)
+        guard call(&actions, descriptor) == 0 else { throw POSIXError(.EINVAL) }
+    }
+
+    static func changeDirectory(to path: String, in actions: inout posix_spawn_file_actions_t) throws {
+        let call = try symbol("posix_spawn_file_actions_addchdir_np", as: ChangeDirectory.self)
+        guard call(&actions, path) == 0 else { throw POSIXError(.EINVAL) }
+    }
+}
+
+/// A pipe read to its end on a Dispatch thread (the descriptor is closed when read).
 final class DrainedPipe: @unchecked Sendable {
     private let group = DispatchGroup()
     /// Written once by the reading thread before `group` leaves; read after `wait()`.
     private var data = Data()
 
-    init(_ pipe: Pipe) {
+    init(_ descriptor: Int32) {
         DispatchQueue.global().async(group: group) { [self] in
-            data = pipe.fileHandleForReading.readDataToEndOfFile()
+            var buffer = [UInt8](repeating: 0, count: 64 << 10)
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count > 0 {
+                    data.append(contentsOf: buffer[..<count])
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
+            }
+            close(descriptor)
         }
     }
 
