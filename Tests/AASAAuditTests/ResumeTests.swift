@@ -1,6 +1,7 @@
 import AASAModel
 import AASAReport
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -27,10 +28,39 @@ import Testing
         }.joined(separator: "\n") + "\n"
     }
 
-    func arguments(_ world: TestWorld, out: String, receiver: HistoryAndAlertTests.Receiver) -> [String] {
+    /// The world's answers, for the first `answered` domains of the list only: the others' requests
+    /// are held unanswered (within the run's long timeout), so that a run cannot finish before
+    /// the test kills it, whatever the machine's load.
+    final class GatedServer: Sendable {
+        final class Limit: Sendable {
+            let value = Mutex(Int.max)
+        }
+        let server: LoopbackServer
+        let limit = Limit()
+
+        init(_ world: TestWorld) throws {
+            let limit = limit
+            server = try LoopbackServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"])) {
+                host, path, agent in
+                let number = Int(host.prefix { $0 != "." }.filter(\.isNumber)) ?? 0
+                guard number <= limit.value.withLock({ $0 }) else { return .hang }
+                return TestWorld.answer(host: host, path: path, userAgent: agent)
+            }
+        }
+
+        /// Answers the first `count` domains only (nil: all).
+        func answer(first count: Int?) { limit.value.withLock { $0 = count ?? Int.max } }
+
+        deinit { server.shutdown() }
+    }
+
+    func arguments(_ world: TestWorld, _ gated: GatedServer, out: String, receiver: HistoryAndAlertTests.Receiver)
+        -> [String]
+    {
         [
-            "audit", "--out", out, "--concurrency", "16", "--connect-to", world.connectTo, "--cacert", world.caFile,
-            "--no-cdn", "--no-ua-check", "--notify", "http://127.0.0.1:\(receiver.server.port)/hook",
+            "audit", "--out", out, "--concurrency", "16", "--timeout", "120", "--connect-to", gated.server.connectTo,
+            "--cacert", world.caFile, "--no-cdn", "--no-ua-check", "--notify",
+            "http://127.0.0.1:\(receiver.server.port)/hook",
         ] + LoopbackNetworks.allowArguments
     }
 
@@ -79,11 +109,12 @@ import Testing
 
     @Test func aRunKilledAtAnyPointResumesToTheSameNight() async throws {
         let world = try TestWorld()
+        let gated = try GatedServer(world)
         let dir = world.directory.url
         let list = dir.appendingPathComponent("domains.txt")
         let reference = try HistoryAndAlertTests.Receiver(statuses: [200])
         try Self.domains(night: 1).write(to: list, atomically: true, encoding: .utf8)
-        let first = try await CommandLineTests().run(arguments(world, out: "a", receiver: reference), in: dir)
+        let first = try await CommandLineTests().run(arguments(world, gated, out: "a", receiver: reference), in: dir)
         #expect(first.status == 1, "\(first.stderr)")
         let points = [0, RunJournal.batchDomains, 3 * RunJournal.batchDomains]
         for point in points {
@@ -92,7 +123,7 @@ import Testing
         }
         try Self.domains(night: 2).write(to: list, atomically: true, encoding: .utf8)
         let uninterrupted = try await CommandLineTests().run(
-            arguments(world, out: "a", receiver: reference), in: dir)
+            arguments(world, gated, out: "a", receiver: reference), in: dir)
         #expect(uninterrupted.status == 1, "\(uninterrupted.stderr)")
         let expected = try Outcome(out: dir.appendingPathComponent("a"), receiver: reference)
         #expect(expected.changes?.regressions.count == Self.count / 10)
@@ -101,19 +132,22 @@ import Testing
         for point in points {
             let out = dir.appendingPathComponent("b\(point)")
             let receiver = try HistoryAndAlertTests.Receiver(statuses: [200])
+            // The first `point` domains and a few more are answered; the rest wait until the kill.
+            gated.answer(first: point == 0 ? 0 : point + 20)
             let killed = try await killed(
-                arguments(world, out: out.lastPathComponent, receiver: receiver), in: dir, out: out,
+                arguments(world, gated, out: out.lastPathComponent, receiver: receiver), in: dir, out: out,
                 journaled: point)
+            gated.answer(first: nil)
             #expect(killed < Self.count, "the run was killed with \(killed) domains journaled")
             #expect(receiver.posts.isEmpty)
             let folder = out.appendingPathComponent(try #require(RunFolders.names(in: out).last))
             let kept = Self.journaledPositions(in: folder)
-            let requestsBefore = world.server.requests.count
+            let requestsBefore = gated.server.requests.count
             let resumed = try await CommandLineTests().run(
-                arguments(world, out: out.lastPathComponent, receiver: receiver) + ["--resume"], in: dir)
+                arguments(world, gated, out: out.lastPathComponent, receiver: receiver) + ["--resume"], in: dir)
             #expect(resumed.status == 1, "\(resumed.stderr)")
             // Only what the journal did not hold was fetched again.
-            let fetched = Set(world.server.requests.dropFirst(requestsBefore).map(\.host))
+            let fetched = Set(gated.server.requests.dropFirst(requestsBefore).map(\.host))
             #expect(fetched.count == Self.count - kept.count && kept.count >= point, "\(kept.count) kept")
             #expect(kept.allSatisfy { !fetched.contains(Self.host($0)) })
             let outcome = try Outcome(out: out, receiver: receiver)
@@ -122,7 +156,7 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(RunJournal.fileName).path))
             // A complete run has nothing to resume.
             let again = try await CommandLineTests().run(
-                arguments(world, out: out.lastPathComponent, receiver: receiver) + ["--resume"], in: dir)
+                arguments(world, gated, out: out.lastPathComponent, receiver: receiver) + ["--resume"], in: dir)
             #expect(again.status == 2 && again.stderr.contains("nothing to resume"), "\(again.stderr)")
         }
     }

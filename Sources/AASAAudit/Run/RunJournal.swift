@@ -8,10 +8,13 @@ import Foundation
 /// what was not finished. A domain is its JSON record (the line `domains.jsonl` holds) and, when
 /// the HTML report shows them, the files it served. Removed once the run is complete, its
 /// history line written and its alert sent.
-final class RunJournal {
+///
+/// Used from the run's collector and from its own timer, which commits what waits (a run whose
+/// last domains are slow appends nothing for a while): every database call is under `lock`.
+final class RunJournal: @unchecked Sendable {
     static let fileName = "journal.sqlite"
-    /// Committed at least this often: a crash loses at most this many domains' work, or a
-    /// second's.
+    /// Committed every this many domains, and by a timer what waits longer than a second: a
+    /// crash loses at most this many domains' work, or a second's.
     static let batchDomains = 256
     static let batchSeconds = 1.0
     /// Bumped when the tables change: a journal of another format is not resumed.
@@ -22,6 +25,8 @@ final class RunJournal {
     private let insert: SQLiteDatabase.Statement
     private var pending = 0
     private var lastCommit = ContinuousClock.now
+    private let lock = NSLock()
+    private var timer: DispatchSourceTimer?
 
     /// What the journal says of the run it belongs to.
     struct Header: Equatable {
@@ -106,21 +111,42 @@ final class RunJournal {
             CREATE TABLE IF NOT EXISTS domains (position INTEGER PRIMARY KEY, record BLOB NOT NULL, served BLOB);
             """)
         insert = try database.prepare("INSERT OR REPLACE INTO domains VALUES (?, ?, ?)")
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aasa-audit journal"))
+        timer.schedule(deadline: .now() + Self.batchSeconds, repeating: Self.batchSeconds)
+        timer.setEventHandler { [weak self] in self?.commitIfDue() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    deinit { timer?.cancel() }
+
+    /// The timer's commit: what waits more than `batchSeconds`.
+    private func commitIfDue() {
+        lock.withLock {
+            guard pending > 0, (ContinuousClock.now - lastCommit).seconds >= Self.batchSeconds else { return }
+            try? commitLocked()
+        }
     }
 
     /// Appends a finished domain: its JSON record and, when given, its files.
     func append(position: Int, record: Data, served: Data?) throws(SQLiteError) {
+        lock.lock()
+        defer { lock.unlock() }
         if pending == 0 { try database.execute("BEGIN") }
         insert.bind(position, at: 1)
         try insert.run(binding: [record, served], from: 2)
         pending += 1
-        if pending >= Self.batchDomains || (ContinuousClock.now - lastCommit).seconds >= Self.batchSeconds {
-            try commit()
-        }
+        if pending >= Self.batchDomains { try commitLocked() }
     }
 
     /// Commits what was appended since the last commit.
     func commit() throws(SQLiteError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try commitLocked()
+    }
+
+    private func commitLocked() throws(SQLiteError) {
         lastCommit = .now
         guard pending > 0 else { return }
         pending = 0
@@ -130,6 +156,8 @@ final class RunJournal {
     /// Every journaled domain, by its position in the input (one that does not read back is
     /// skipped: it is audited again).
     func forEach(_ body: (AuditedDomain) -> Void) throws(SQLiteError) {
+        lock.lock()
+        defer { lock.unlock() }
         let select = try database.prepare("SELECT position, record, served FROM domains ORDER BY position")
         let decoder = JSONReport.makeDecoder()
         while try select.step() {
@@ -142,7 +170,8 @@ final class RunJournal {
 
     /// The run is complete: the journal (and SQLite's side files) go.
     func remove() {
-        database.close()
+        timer?.cancel()
+        lock.withLock { database.close() }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     }
 
