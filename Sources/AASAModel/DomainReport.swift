@@ -205,12 +205,12 @@ public struct FlaggedDomain: Sendable, Equatable {
     /// exit status and `--quiet`, and what the alert hears.
     public let openVerdict: Verdict
     /// The codes of its open causes of the worst open severity (empty when all are acknowledged).
-    public let openCodes: [FindingCode]
+    public private(set) var openCodes: [FindingCode]
     /// Its open causes that are errors or warnings, a code once, with its worst severity: what
     /// Alertmanager gets an alert for each of.
-    public let openCauses: [OpenCause]
+    public private(set) var openCauses: [OpenCause]
 
-    public struct OpenCause: Sendable, Equatable {
+    public struct OpenCause: Sendable, Hashable {
         public var code: FindingCode
         public var severity: Severity
         /// The first such finding's message.
@@ -255,5 +255,40 @@ public struct FlaggedDomain: Sendable, Equatable {
         acknowledged = report.findings.lazy.compactMap(\.acknowledged).first
         labels = report.labels
         notChecked = FindingCode.notChecked(headlines: causes.lazy.filter(\.isHeadline).map(\.code))
+    }
+
+    /// Its code lists and causes stored once for all the domains that have equal ones (`pool`).
+    public mutating func share(_ pool: inout SharedParts) {
+        codes = pool.share(codes)
+        openCodes = pool.share(openCodes)
+        openCauses = pool.share(openCauses)
+    }
+
+    /// Equal parts of many flagged domains, stored once: a fleet's failures mostly repeat a few
+    /// code lists and causes (a million hosts refusing connections say the same thing).
+    public struct SharedParts: Sendable {
+        private var codes = SharedValues<[FindingCode]>()
+        private var causes = SharedValues<[OpenCause]>()
+
+        public init() {}
+
+        mutating func share(_ value: [FindingCode]) -> [FindingCode] { codes.share(value) }
+        mutating func share(_ value: [OpenCause]) -> [OpenCause] { causes.share(value) }
+    }
+}
+
+/// Equal values stored once (Swift's arrays and strings share their storage when copied): at
+/// most `limit` distinct values are pooled, so that values that never repeat (a message that
+/// names its host) cost no more than without the pool.
+public struct SharedValues<Value: Hashable & Sendable>: Sendable {
+    public static var limit: Int { 4096 }
+    private var pool: [Value: Value] = [:]
+
+    public init() {}
+
+    public mutating func share(_ value: Value) -> Value {
+        if let shared = pool[value] { return shared }
+        if pool.count < Self.limit { pool[value] = value }
+        return value
     }
 }

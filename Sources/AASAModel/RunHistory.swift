@@ -233,9 +233,10 @@ public struct RunHistory: Sendable, Equatable {
         public var changes: Int
         public var window: Int
 
+        /// - Parameter window: at most 64 runs (what a domain's state keeps).
         public init(changes: Int = 3, window: Int = 10) {
             self.changes = changes
-            self.window = window
+            self.window = min(max(1, window), RecentVerdicts.capacity)
         }
 
         public static let standard = FlappingRule()
@@ -278,23 +279,69 @@ public struct RunHistory: Sendable, Equatable {
     }
 
     /// What is kept of a domain between runs (run numbers count from 0, the oldest run).
+    /// A domain's state through the kept runs: one per domain of a fleet, so kept small (run
+    /// numbers in 32 bits, its recent verdicts inline instead of an array of its own).
     struct DomainState: Sendable, Equatable {
-        var lastSeen: Int
+        var lastSeen: Int32
         var verdict: Verdict
-        var verdictSince: Int
-        var staleSince: Int?
-        var lastPassed: Int?
-        /// Its verdicts in the runs of the flapping window that audited it, oldest first.
-        var recent: [Seen]
+        var verdictSince: Int32
+        var staleSince: Int32?
+        var lastPassed: Int32?
+        /// Its verdicts in the runs of the flapping window that audited it.
+        var recent: RecentVerdicts
         /// How many runs its verdict before the current one lasted, when it had one.
-        var previousRuns: Int? = nil
+        var previousRuns: Int32? = nil
         var previousVerdict: Verdict? = nil
     }
 
-    /// A domain's verdict in one run.
-    struct Seen: Sendable, Equatable {
-        var run: Int
-        var verdict: Verdict
+    /// A domain's verdicts in its last 64 sound runs, as bits: bit k is the run `newest - k`
+    /// (present when the run audited it; two bits of verdict). Pure value, no allocation.
+    struct RecentVerdicts: Sendable, Equatable {
+        static let capacity = 64
+        private var newest: Int32
+        private var present: UInt64 = 0
+        private var low: UInt64 = 0
+        private var high: UInt64 = 0
+
+        init(_ verdict: Verdict, in run: Int) {
+            newest = Int32(run)
+            record(verdict, in: run)
+        }
+
+        /// Records the verdict of run `run` (newer than every run recorded so far).
+        mutating func record(_ verdict: Verdict, in run: Int) {
+            let shift = run - Int(newest)
+            if shift >= Self.capacity {
+                (present, low, high) = (0, 0, 0)
+            } else if shift > 0 {
+                (present, low, high) = (present << shift, low << shift, high << shift)
+            }
+            newest = Int32(run)
+            let code = Self.code(verdict)
+            present |= 1
+            low = (low & ~1) | UInt64(code & 1)
+            high = (high & ~1) | UInt64(code >> 1)
+        }
+
+        /// The verdicts of the recorded runs numbered `oldest` or later, oldest first.
+        func verdicts(from oldest: Int) -> [Verdict] {
+            let span = Int(newest) - oldest
+            guard span >= 0 else { return [] }
+            return stride(from: min(span, Self.capacity - 1), through: 0, by: -1).compactMap { k in
+                guard present >> k & 1 == 1 else { return nil }
+                return Self.verdict(Int(low >> k & 1) | Int(high >> k & 1) << 1)
+            }
+        }
+
+        private static func code(_ verdict: Verdict) -> Int {
+            switch verdict {
+            case .pass: 0
+            case .warn: 1
+            case .fail: 2
+            }
+        }
+
+        private static func verdict(_ code: Int) -> Verdict { code == 0 ? .pass : code == 1 ? .warn : .fail }
     }
 
     public let flapping: FlappingRule
@@ -335,38 +382,36 @@ public struct RunHistory: Sendable, Equatable {
         soundRuns.append(runs.count - 1)
         latestDomains = run.domains
         let stale = FindingCode.cdnStale.rawValue
-        let oldestInWindow = number - flapping.window + 1
         // Room at once: growing a table of a million states holds two of them for a while.
         states.reserveCapacity(max(states.count, run.domains.count))
         for domain in run.domains {
             if domain.notChecked {
                 // Not checked: its streaks go on through this run, and nothing else changes.
-                if var state = states[domain.domain], state.lastSeen == number - 1 {
-                    state.lastSeen = number
+                if var state = states[domain.domain], state.lastSeen == Int32(number) - 1 {
+                    state.lastSeen = Int32(number)
                     states[domain.domain] = state
                 }
                 continue
             }
             let isStale = domain.codes.contains(stale)
+            let run = Int32(number)
             guard var state = states[domain.domain] else {
                 states[domain.domain] = DomainState(
-                    lastSeen: number, verdict: domain.verdict, verdictSince: number, staleSince: isStale ? number : nil,
-                    lastPassed: domain.verdict == .pass ? number : nil,
-                    recent: [Seen(run: number, verdict: domain.verdict)])
+                    lastSeen: run, verdict: domain.verdict, verdictSince: run, staleSince: isStale ? run : nil,
+                    lastPassed: domain.verdict == .pass ? run : nil, recent: RecentVerdicts(domain.verdict, in: number))
                 continue
             }
             // A run that did not audit the domain ends its streaks.
-            let continues = state.lastSeen == number - 1
+            let continues = state.lastSeen == run - 1
             if !continues || state.verdict != domain.verdict {
-                state.previousRuns = continues ? number - state.verdictSince : nil
+                state.previousRuns = continues ? run - state.verdictSince : nil
                 state.previousVerdict = continues ? state.verdict : nil
-                state.verdictSince = number
+                state.verdictSince = run
             }
-            state.staleSince = isStale ? (continues ? state.staleSince ?? number : number) : nil
-            if domain.verdict == .pass { state.lastPassed = number }
-            state.recent.removeAll { $0.run < oldestInWindow }
-            state.recent.append(Seen(run: number, verdict: domain.verdict))
-            state.lastSeen = number
+            state.staleSince = isStale ? (continues ? state.staleSince ?? run : run) : nil
+            if domain.verdict == .pass { state.lastPassed = run }
+            state.recent.record(domain.verdict, in: number)
+            state.lastSeen = run
             state.verdict = domain.verdict
             states[domain.domain] = state
         }
@@ -399,18 +444,18 @@ public struct RunHistory: Sendable, Equatable {
                         changes: 0, flapping: false, cdnStaleSince: nil, lastPassed: nil))
                 continue
             }
-            let window = state.recent.filter { $0.run >= oldestInWindow }.map(\.verdict)
+            let window = state.recent.verdicts(from: oldestInWindow)
             let changes = zip(window, window.dropFirst()).filter { $0 != $1 }.count
-            let lastPassed = domain.verdict == .pass ? nil : state.lastPassed.map { runs[soundRuns[$0]].startedAt }
+            let lastPassed = domain.verdict == .pass ? nil : state.lastPassed.map { runs[soundRuns[Int($0)]].startedAt }
             try body(
                 Standing(
                     domain: domain.domain, verdict: domain.verdict, codes: domain.codes,
                     notPassingSince: domain.verdict == .pass || domain.notChecked
-                        ? nil : streak(from: state.verdictSince),
+                        ? nil : streak(from: Int(state.verdictSince)),
                     changes: changes, flapping: changes >= flapping.changes,
-                    cdnStaleSince: state.staleSince.map(streak), lastPassed: lastPassed,
-                    previousVerdictRuns: state.previousRuns, previousVerdict: state.previousVerdict,
-                    verdictRuns: newest - state.verdictSince + 1))
+                    cdnStaleSince: state.staleSince.map { streak(from: Int($0)) }, lastPassed: lastPassed,
+                    previousVerdictRuns: state.previousRuns.map(Int.init), previousVerdict: state.previousVerdict,
+                    verdictRuns: newest - Int(state.verdictSince) + 1))
         }
     }
 

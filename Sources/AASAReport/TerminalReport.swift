@@ -238,10 +238,12 @@ public struct TerminalReport: Sendable {
         var verdicts = summary.verdicts
         // Domains an interrupted run never reached are counted apart, not listed as failing.
         // Domains this machine could not check are listed apart too.
-        let notChecked = flagged.filter(\.notChecked)
-        let notAudited = notChecked.filter { $0.codes == [.auditInterrupted] }
+        // Looked through lazily: a fleet's flagged domains can be a million, and only the first
+        // few of each kind are listed.
+        let notChecked = flagged.lazy.filter(\.notChecked)
+        let notAuditedCount = notChecked.filter { $0.codes == [.auditInterrupted] }.count
         let unchecked = notChecked.filter { $0.codes != [.auditInterrupted] }
-        let audited = flagged.filter { !$0.notChecked }
+        let audited = flagged.lazy.filter { !$0.notChecked }
         verdicts.fail -= notChecked.count
         let time = String(format: "%.1f", seconds)
         let counts =
@@ -250,7 +252,7 @@ public struct TerminalReport: Sendable {
             lines.append("Audited \(summary.domains) domain\(summary.domains == 1 ? "" : "s") in \(time) s: \(counts)")
         } else {
             lines.append(
-                "\(paint("Interrupted", .red)) after \(time) s: \(summary.domains - notAudited.count) of \(summary.domains) domains audited (\(counts)); \(notAudited.count) not audited."
+                "\(paint("Interrupted", .red)) after \(time) s: \(summary.domains - notAuditedCount) of \(summary.domains) domains audited (\(counts)); \(notAuditedCount) not audited."
             )
         }
         lines += flaggedLines(audited, since: since, limit: limit)
@@ -269,10 +271,12 @@ public struct TerminalReport: Sendable {
     }
 
     /// The audited domains not passing (with since when), then those failing only as acknowledged.
-    func flaggedLines(_ audited: [FlaggedDomain], since: [String: RunHistory.Streak], limit: Int) -> [String] {
+    func flaggedLines(_ audited: some Collection<FlaggedDomain>, since: [String: RunHistory.Streak], limit: Int)
+        -> [String]
+    {
         var lines: [String] = []
         for verdict in [Verdict.fail, .warn] {
-            let domains = audited.filter { $0.openVerdict == verdict }
+            let domains = audited.lazy.filter { $0.openVerdict == verdict }
             guard !domains.isEmpty else { continue }
             lines.append(verdict == .fail ? "Failing:" : "Warnings:")
             for domain in domains.prefix(limit) {
@@ -289,7 +293,7 @@ public struct TerminalReport: Sendable {
             if domains.count > limit { lines.append("  … and \(domains.count - limit) more (see the report)") }
         }
         // Failing only as acknowledged: listed apart, with the acknowledgement.
-        let acknowledged = audited.filter { $0.openVerdict == .pass }
+        let acknowledged = audited.lazy.filter { $0.openVerdict == .pass }
         guard !acknowledged.isEmpty else { return lines }
         lines.append("Acknowledged (known failures, not counted):")
         for domain in acknowledged.prefix(limit) {

@@ -110,6 +110,21 @@ import Testing
         #expect(standing.notPassingSince?.runs == 2 && standing.notPassingSince?.reachesOldest == false)
     }
 
+    /// A domain's recent verdicts are kept inline for its last 64 runs: changes are counted in
+    /// the window only, however long the history, and a window is at most 64 runs.
+    @Test func longHistoriesCountChangesWithinTheirWindowOnly() {
+        let runs = (0..<80).map { $0 % 2 == 0 ? "p" : "f" }
+        #expect(Self.history(["a.example"], runs).standings()[0].changes == 9)
+        let wide = RunHistory.FlappingRule(changes: 3, window: 200)
+        #expect(wide.window == 64)
+        #expect(Self.history(["a.example"], runs, flapping: wide).standings()[0].changes == 63)
+        // Audited again after 70 runs without it: its old verdicts are out of any window.
+        let gap = ["f"] + Array(repeating: "-", count: 70) + ["p", "f"]
+        #expect(Self.history(["a.example"], gap, flapping: wide).standings()[0].changes == 1)
+        let near = ["w"] + Array(repeating: "-", count: 5) + ["p", "f"]
+        #expect(Self.history(["a.example"], near).standings()[0].changes == 2)
+    }
+
     @Test func flappingIsThreeVerdictChangesWithinTheLastTenRuns() {
         // p f p f: three changes within ten runs.
         #expect(Self.history(["a.example"], ["p", "f", "p", "f"]).standings()[0].flapping)

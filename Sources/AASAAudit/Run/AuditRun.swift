@@ -48,6 +48,9 @@ final class AuditRunSession {
     private(set) var accumulator: RunAccumulator
     private var writeError: Error?
     private(set) var complete = false
+    /// The domains that did not pass, in input order: made once, after the last domain is
+    /// recorded (the closing summary, the history's standings, the alerts and the result share it).
+    private(set) lazy var flaggedDomains = accumulator.takeFlaggedDomains()
     /// What the run's fetches and canaries say of this machine's resolver.
     private(set) var resolver = AuditorProblems.ResolverEvidence(nameResolved: false)
 
@@ -231,13 +234,13 @@ final class AuditRunSession {
             domains: accumulator.takeHistoryDomains(), auditorProblems: finished.summary.auditorProblems)
         let listed = Set(
             [Verdict.fail, .warn].flatMap { verdict in
-                accumulator.flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
+                flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
                     .map(\.domain)
             })
         // The alert looks at every flagged domain's streak and at the changed ones'.
         let policed =
             settings.notification == nil
-            ? [] : Set(accumulator.flaggedDomains.map(\.domain) + (finished.changes?.domains.map(\.domain) ?? []))
+            ? [] : Set(flaggedDomains.map(\.domain) + (finished.changes?.domains.map(\.domain) ?? []))
         do {
             let standings = try RunHistoryIndex.update(
                 output: workspace.output, with: entry, standingsOf: listed.union(policed))
@@ -265,7 +268,7 @@ final class AuditRunSession {
                 startedAt: startedAt, folder: workspace.runDirectory.path, report: report.path,
                 previousRunStartedAt: finished.changes?.previousRunStartedAt,
                 reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
-            verdicts: finished.summary.verdicts, changes: finished.changes, flagged: accumulator.flaggedDomains,
+            verdicts: finished.summary.verdicts, changes: finished.changes, flagged: flaggedDomains,
             auditorProblems: finished.summary.auditorProblems,
             expired: finished.changes.map {
                 settings.acknowledgements.expired(after: $0.previousRunStartedAt, by: startedAt)
@@ -288,7 +291,7 @@ final class AuditRunSession {
         linking.reportBaseURL = alertmanager.reportBaseURL
         let link = linking.reportURL(runFolder: workspace.runDirectory.lastPathComponent) ?? report.path
         let firing = AlertmanagerAlerts.firing(
-            accumulator.flaggedDomains, output: output, report: link, startsAt: now,
+            flaggedDomains, output: output, report: link, startsAt: now,
             endsAt: AlertmanagerAlerts.endsAt(now: now, previousRun: finished.changes?.previousRunStartedAt),
             labels: labels(of:))
         return await AlertmanagerDelivery.send(firing, output: output, now: now, settings: alertmanager)
@@ -319,7 +322,7 @@ final class AuditRunSession {
         AuditRunResult(
             runDirectory: workspace.runDirectory, reportJSON: reports.json,
             reportHTML: reports.html, summary: finished.summary,
-            flaggedDomains: accumulator.flaggedDomains, complete: complete,
+            flaggedDomains: flaggedDomains, complete: complete,
             durationSeconds: finished.run.durationSeconds,
             changes: finished.changes, notification: finished.notification, alertmanager: finished.alertmanager,
             historyProblem: history.problem,

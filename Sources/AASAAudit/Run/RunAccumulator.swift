@@ -8,7 +8,11 @@ struct RunAccumulator {
     private(set) var summary = ReportSummary()
     /// Some fetch of the run got an address for its host: this machine's resolver answers.
     private(set) var nameResolved = false
-    private var flagged: [FlaggedDomain?]
+    /// The domains that did not pass, in completion order with their input positions: room
+    /// for them only, not for every domain of the list.
+    private var flagged: [(index: Int, domain: FlaggedDomain)] = []
+    private var sharedParts = FlaggedDomain.SharedParts()
+    private var sharedCodes = SharedValues<[String]>()
     private var audited: [Bool]
     /// Each domain's verdict and codes, for the history.
     private var history: [HistoryDomain?]
@@ -18,7 +22,6 @@ struct RunAccumulator {
     private var waiting: [(index: Int, snapshot: DomainSnapshot)] = []
 
     init(domainCount: Int, previous: PreviousRunReader) {
-        flagged = Array(repeating: nil, count: domainCount)
         audited = Array(repeating: false, count: domainCount)
         history = Array(repeating: nil, count: domainCount)
         self.previous = previous
@@ -29,9 +32,14 @@ struct RunAccumulator {
     mutating func add(_ domain: AuditedDomain, reached: Bool = true) {
         summary.add(domain.report)
         if !nameResolved { nameResolved = domain.report.fetches.contains(where: \.resolvedItsHost) }
-        flagged[domain.index] = FlaggedDomain(domain.report)
+        if var brief = FlaggedDomain(domain.report) {
+            brief.share(&sharedParts)
+            flagged.append((domain.index, brief))
+        }
         audited[domain.index] = true
-        history[domain.index] = HistoryDomain(domain.report)
+        var line = HistoryDomain(domain.report)
+        line.codes = sharedCodes.share(line.codes)
+        history[domain.index] = line
         guard reached else { return }
         if let reader = previous, let snapshot = reader.takeIfRead() { compare(with: snapshot) }
         if previous != nil {
@@ -68,8 +76,13 @@ struct RunAccumulator {
 
     var complete: Bool { !audited.contains(false) }
 
-    /// The domains that did not pass, in input order.
-    var flaggedDomains: [FlaggedDomain] { flagged.compactMap { $0 } }
+    /// The domains that did not pass, in input order. Handed over once, when every domain is
+    /// added (the accumulator's copy is let go).
+    mutating func takeFlaggedDomains() -> [FlaggedDomain] {
+        flagged.sort { $0.index < $1.index }
+        defer { flagged = [] }
+        return flagged.map(\.domain)
+    }
 
     /// The run's domains as the history keeps them, in input order. Handed over once (the
     /// accumulator's copy is let go).
