@@ -116,23 +116,44 @@ public struct DomainReport: Codable, Sendable, Equatable {
 }
 
 /// One domain to audit, as the input listed it.
+///
+/// What few lines have (URL expectations, an entitlement's services, the other association
+/// files, labels, `ios:none`) is kept in one shared box, absent for a plain line: a list of a
+/// million plain hosts pays no room for it (48 bytes a target instead of about 140).
 public struct DomainTarget: Sendable, Equatable {
     /// Normalised: lower case, no trailing dot, punycode.
     public var domain: String
     public var expectedAppIDs: [String]
     public var inputLine: Int?
+    private var extras: Extras?
+
     /// URLs that must open the app, or stay in the browser (`+`/`-` lines).
-    public var expectations: [URLExpectation]
+    public var expectations: [URLExpectation] {
+        get { fields.expectations }
+        set { update { $0.expectations = newValue } }
+    }
     /// The services an app's entitlements name this host for; empty when it came from a
     /// domains file only (then applinks is what matters).
-    public var services: [AssociatedService]
+    public var services: [AssociatedService] {
+        get { fields.services }
+        set { update { $0.services = newValue } }
+    }
     /// What it asks of the other association files (`AssociationFiles.swift`).
-    public var wants: AssociationWants
+    public var wants: AssociationWants {
+        get { fields.wants }
+        set { update { $0.wants = newValue } }
+    }
     /// `label:KEY=VALUE` tokens (`DomainLabels`): whose it is, for routing alerts.
-    public var labels: [String: String] = [:]
+    public var labels: [String: String] {
+        get { fields.labels }
+        set { update { $0.labels = newValue } }
+    }
     /// False for `ios:none`: the domain serves no AASA (it serves only the other association files); its absence is
     /// no failure, and its other association files are audited.
-    public var expectsAASA = true
+    public var expectsAASA: Bool {
+        get { fields.expectsAASA }
+        set { update { $0.expectsAASA = newValue } }
+    }
 
     public init(
         domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = [],
@@ -141,9 +162,40 @@ public struct DomainTarget: Sendable, Equatable {
         self.domain = domain
         self.expectedAppIDs = expectedAppIDs
         self.inputLine = inputLine
-        self.expectations = expectations
-        self.services = services
-        self.wants = wants
+        update {
+            $0.expectations = expectations
+            $0.services = services
+            $0.wants = wants
+        }
+    }
+
+    public static func == (a: DomainTarget, b: DomainTarget) -> Bool {
+        a.domain == b.domain && a.expectedAppIDs == b.expectedAppIDs && a.inputLine == b.inputLine
+            && a.fields == b.fields
+    }
+
+    private struct Fields: Sendable, Equatable {
+        var expectations: [URLExpectation] = []
+        var services: [AssociatedService] = []
+        var wants = AssociationWants()
+        var labels: [String: String] = [:]
+        var expectsAASA = true
+    }
+
+    /// Immutable: a change makes a new box, so copies of a target never share a change.
+    private final class Extras: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private static let plain = Fields()
+
+    private var fields: Fields { extras?.fields ?? Self.plain }
+
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = fields
+        change(&fields)
+        extras = fields == Self.plain ? nil : Extras(fields)
     }
 }
 
@@ -218,7 +270,15 @@ public struct FlaggedDomain: Sendable, Equatable {
         public var platformFix: PlatformFix?
     }
     /// The acknowledgement of its findings, when one covers any.
-    public let acknowledged: AcknowledgementMark?
+    public var acknowledged: AcknowledgementMark? { acknowledgement?.mark }
+    /// Boxed: few flagged domains are acknowledged, and the mark is five words.
+    private let acknowledgement: AcknowledgementBox?
+
+    private final class AcknowledgementBox: Sendable, Equatable {
+        let mark: AcknowledgementMark
+        init(_ mark: AcknowledgementMark) { self.mark = mark }
+        static func == (a: AcknowledgementBox, b: AcknowledgementBox) -> Bool { a.mark == b.mark }
+    }
     /// Its domains.txt labels, for routing its alert.
     public let labels: [String: String]?
 
@@ -252,7 +312,7 @@ public struct FlaggedDomain: Sendable, Equatable {
             }
         }
         self.openCauses = found
-        acknowledged = report.findings.lazy.compactMap(\.acknowledged).first
+        acknowledgement = report.findings.lazy.compactMap(\.acknowledged).first.map(AcknowledgementBox.init)
         labels = report.labels
         notChecked = FindingCode.notChecked(headlines: causes.lazy.filter(\.isHeadline).map(\.code))
     }

@@ -12,22 +12,24 @@ enum HistoryLine {
     }
 
     /// Nil when the line has no such list (then it is read the slow way, or is damage).
+    /// Read in place: a line of a million domains is tens of megabytes, not copied.
     static func split(_ line: Data) -> Parts? {
-        let bytes = [UInt8](line)
-        let key = Array(#""domains":"#.utf8)
-        guard let keyStart = bytes.firstRange(of: key)?.lowerBound, bytes.first == UInt8(ascii: "{"),
-            bytes[1..<keyStart].allSatisfy({ $0 == UInt8(ascii: " ") }) || bytes[keyStart - 1] == UInt8(ascii: ",")
-        else { return nil }
-        var reader = Reader(bytes: bytes, index: keyStart + key.count)
-        guard let domains = reader.domainList() else { return nil }
-        var rest = Data(bytes[..<(keyStart + key.count)])
-        rest.append(contentsOf: Array("[]".utf8))
-        rest.append(contentsOf: bytes[reader.index...])
-        return Parts(domains: domains, rest: rest)
+        line.withUnsafeBytes { bytes -> Parts? in
+            let key = Array(#""domains":"#.utf8)
+            guard let keyStart = bytes.firstRange(of: key)?.lowerBound, bytes.first == UInt8(ascii: "{"),
+                bytes[1..<keyStart].allSatisfy({ $0 == UInt8(ascii: " ") }) || bytes[keyStart - 1] == UInt8(ascii: ",")
+            else { return nil }
+            var reader = Reader(bytes: bytes, index: keyStart + key.count)
+            guard let domains = reader.domainList() else { return nil }
+            var rest = Data(bytes[..<(keyStart + key.count)])
+            rest.append(contentsOf: Array("[]".utf8))
+            rest.append(contentsOf: bytes[reader.index...])
+            return Parts(domains: domains, rest: rest)
+        }
     }
 
     private struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeRawBufferPointer
         var index: Int
 
         mutating func skipSpace() {
@@ -45,6 +47,8 @@ enum HistoryLine {
         mutating func domainList() -> [HistoryDomain]? {
             guard take(UInt8(ascii: "[")) else { return nil }
             var domains: [HistoryDomain] = []
+            // Most domains of a run say the same few things: equal code lists are stored once.
+            var shared = SharedValues<[String]>()
             if take(UInt8(ascii: "]")) { return domains }
             repeat {
                 guard take(UInt8(ascii: "[")), let name = string(), take(UInt8(ascii: ",")), let verdictText = string(),
@@ -56,7 +60,7 @@ enum HistoryLine {
                     codes.append(code)
                 }
                 guard take(UInt8(ascii: "]")) else { return nil }
-                domains.append(HistoryDomain(domain: name, verdict: verdict, codes: codes))
+                domains.append(HistoryDomain(domain: name, verdict: verdict, codes: shared.share(codes)))
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "]")) ? domains : nil
         }

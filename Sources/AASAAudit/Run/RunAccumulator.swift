@@ -14,8 +14,9 @@ struct RunAccumulator {
     private var sharedParts = FlaggedDomain.SharedParts()
     private var sharedCodes = SharedValues<[String]>()
     private var audited: [Bool]
-    /// Each domain's verdict and codes, for the history.
-    private var history: [HistoryDomain?]
+    /// Each domain's verdict and codes, for the history, by input position (an empty name until
+    /// the domain is added: `audited` says which are).
+    private var history: [HistoryDomain]
     private var changes: RunChanges.Collector?
     /// The previous run while it is being read, and the domains completed meanwhile.
     private var previous: PreviousRunReader?
@@ -23,7 +24,7 @@ struct RunAccumulator {
 
     init(domainCount: Int, previous: PreviousRunReader) {
         audited = Array(repeating: false, count: domainCount)
-        history = Array(repeating: nil, count: domainCount)
+        history = Array(repeating: HistoryDomain(domain: "", verdict: .pass, codes: []), count: domainCount)
         self.previous = previous
     }
 
@@ -88,7 +89,9 @@ struct RunAccumulator {
     /// accumulator's copy is let go).
     mutating func takeHistoryDomains() -> [HistoryDomain] {
         defer { history = [] }
-        return history.compactMap { $0 }
+        // A complete run's every slot is filled: handed over as it is, not copied.
+        if complete { return history }
+        return history.indices.filter { audited[$0] }.map { history[$0] }
     }
 
     /// The changes since the previous run; `domains` are the run's domains in input order.
