@@ -70,14 +70,16 @@ final class RunJournal: @unchecked Sendable {
     /// Makes the journal of a new run.
     convenience init(creatingIn runDirectory: URL, header: Header) throws(SQLiteError) {
         try self.init(runDirectory.appendingPathComponent(Self.fileName), create: true)
-        try database.execute(
-            """
-            BEGIN;
-            INSERT OR REPLACE INTO meta VALUES ('format', '\(Self.format)');
-            INSERT OR REPLACE INTO meta VALUES ('input', '\(header.input)');
-            INSERT OR REPLACE INTO meta VALUES ('startedAt', '\(header.startedAt.timeIntervalSince1970)');
-            COMMIT;
-            """)
+        let write = try database.prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)")
+        let values = [
+            ("format", Self.format), ("input", header.input),
+            ("startedAt", "\(header.startedAt.timeIntervalSince1970)"),
+        ]
+        for (key, value) in values {
+            write.bind(key, at: 1)
+            write.bind(value, at: 2)
+            try write.run()
+        }
     }
 
     /// Opens the journal of an interrupted run; nil when the folder has none.
