@@ -170,9 +170,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) -> String? {
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         let totalSeconds = transfer.request.timeoutSeconds ?? configuration.timeoutSeconds
-        // At least 1 ms each: curl reads 0 as "no timeout at all".
-        let timeout = max(1, Int((totalSeconds * 1000).rounded(.up)))
-        let connectTimeout = max(1, Int((min(configuration.connectTimeoutSeconds, totalSeconds) * 1000).rounded(.up)))
+        let timeout = Self.milliseconds(totalSeconds)
+        let connectTimeout = Self.milliseconds(min(configuration.connectTimeoutSeconds, totalSeconds))
         var options = CurlOptions(easy)
         options.set(CURLOPT_URL, transfer.request.url)
         options.set(CURLOPT_PROTOCOLS_STR, "https")

@@ -218,7 +218,7 @@ final class ConnectionGate: @unchecked Sendable {
         return lock.withLock { lookups?.secondsUntilNext(now) ?? 0 }
     }
 
-    /// Sockets open to `address` (for tests and the waiting message).
+    /// Sockets open to `address` now.
     func openConnections(to address: IPAddress) -> Int {
         lock.withLock { addresses[address]?.open ?? 0 }
     }

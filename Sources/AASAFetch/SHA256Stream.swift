@@ -1,6 +1,6 @@
 import CLibcrypto
 
-/// SHA-256 of a body, fed as it arrives.
+/// SHA-256 of a body (or a run's domain list: `RunJournal`), fed as it arrives.
 ///
 /// The one SHA-256 of the tool, and deliberately OpenSSL's: libcurl already links libcrypto for
 /// TLS, so hashing with it adds no second crypto library to the binary.
@@ -12,7 +12,7 @@ public final class SHA256Stream {
 
     private let context: OpaquePointer
 
-    init() {
+    public init() {
         guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, Self.algorithm ?? EVP_sha256(), nil) == 1
         else {
             fatalError("OpenSSL cannot set up SHA-256")
@@ -24,13 +24,13 @@ public final class SHA256Stream {
         EVP_MD_CTX_free(context)
     }
 
-    func update(_ bytes: UnsafeRawBufferPointer) {
+    public func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         EVP_DigestUpdate(context, base, bytes.count)
     }
 
     /// The digest as 64 lower-case hex digits. Call once.
-    func finalizeHex() -> String {
+    public func finalizeHex() -> String {
         Self.hex(finalize())
     }
 

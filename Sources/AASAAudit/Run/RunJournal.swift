@@ -1,3 +1,4 @@
+import AASAFetch
 import AASAJSON
 import AASAModel
 import AASAReport
@@ -177,17 +178,17 @@ final class RunJournal: @unchecked Sendable {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     }
 
-    /// A domain list's fingerprint: its names in order (FNV-1a, 64 bits), and how many.
+    /// A domain list's fingerprint: how many, and the SHA-256 of its names in order, a line each.
     static func fingerprint(of domains: [String]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let hash = SHA256Stream()
         for domain in domains {
-            for byte in domain.utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-            }
-            hash = (hash ^ 0x0A) &* 0x100_0000_01b3
+            var line = domain
+            line.append("\n")
+            line.withUTF8 { hash.update(UnsafeRawBufferPointer($0)) }
         }
-        return "\(domains.count)-\(String(hash, radix: 16))"
+        return "\(domains.count)-\(hash.finalizeHex())"
     }
+
 }
 
 /// The files a domain served, as the journal keeps them for the HTML report.
