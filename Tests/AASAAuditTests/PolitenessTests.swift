@@ -10,6 +10,25 @@ import Testing
 /// Politeness per resolved address (issue 38, item 2): many domains behind one address take
 /// turns, and none of them is reported failing for it.
 @Suite struct PolitenessTests {
+    /// The defaults the README and docs/robustness.md state are the code's (`PolitenessLimits`).
+    @Test func theDocumentedDefaultsAreTheCodes() throws {
+        let root = ArchitectureMapTests.root
+        let limits = PolitenessLimits()
+        let expected = [
+            "--per-address N": "\(limits.connectionsPerAddress)",
+            "--dns-rate R": (limits.lookupsPerSecond ?? 0).formatted(.number.grouping(.never)),
+            "--per-address-rate R": limits.newConnectionsPerSecond == nil ? "no limit" : "",
+        ]
+        for file in ["README.md", "docs/robustness.md"] {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            for (option, value) in expected {
+                let row = text.split(separator: "\n").first { $0.hasPrefix("| `\(option)` |") }
+                let stated = row.map { $0.split(separator: "|")[1].trimmingCharacters(in: .whitespaces) }
+                #expect(stated == value, "\(file): \(option) says \(stated ?? "nothing")")
+            }
+        }
+    }
+
     /// 2,000 domains on one address at `--concurrency 500`: the server's own count of open
     /// connections, sampled every millisecond, never passes `--per-address`, and every domain
     /// passes.
