@@ -142,37 +142,67 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     }
 }
 
+/// An earlier run's domains as far as changes go, looked up one domain at a time: `audit`
+/// keeps a previous run of a million domains on disk (`PreviousRunRecords`), `diff` and the
+/// tests in memory (`EarlierRunInMemory`).
+public protocol EarlierRunRecords {
+    /// What a lookup can fail with (`Never` in memory).
+    associatedtype Failure: Error
+    /// The earlier run's record of `domain` (its first, when it listed the domain twice).
+    func record(of domain: String) throws(Failure) -> DomainSnapshot?
+    /// The domains of `current` the earlier run lacks, in `current`'s order, and the earlier
+    /// run's domains that `current` lacks, in the earlier run's order.
+    func difference(from current: [String]) throws(Failure) -> (added: [String], removed: [String])
+}
+
+/// An earlier run's domains in memory.
+public struct EarlierRunInMemory: EarlierRunRecords, Sendable {
+    public typealias Failure = Never
+
+    private let records: [String: DomainSnapshot]
+    private let order: [String]
+
+    /// - Parameter domains: in the earlier run's order.
+    public init(_ domains: [DomainSnapshot]) {
+        records = Dictionary(domains.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
+        order = domains.map(\.domain)
+    }
+
+    public func record(of domain: String) -> DomainSnapshot? { records[domain] }
+
+    public func difference(from current: [String]) -> (added: [String], removed: [String]) {
+        let now = Set(current)
+        return (current.filter { records[$0] == nil }, order.filter { !now.contains($0) })
+    }
+}
+
 extension RunChanges {
     /// The changes of a run against an earlier one, gathered as the run's domains complete, in
     /// any order: only the domains that changed are kept.
-    public struct Collector: Sendable {
+    public struct Collector<Earlier: EarlierRunRecords> {
         private let previousStartedAt: Date
-        private let previous: [String: DomainSnapshot]
-        private let previousOrder: [String]
+        private let previous: Earlier
         private var changed: [(index: Int, change: DomainChange)] = []
 
-        /// - Parameter previous: the earlier run's domains, in its order.
-        public init(previous: [DomainSnapshot], previousStartedAt: Date) {
+        public init(previous: Earlier, previousStartedAt: Date) {
             self.previousStartedAt = previousStartedAt
-            self.previous = Dictionary(previous.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
-            previousOrder = previous.map(\.domain)
+            self.previous = previous
         }
 
         /// Adds the domain at `index` of the current run.
-        public mutating func add(_ snapshot: DomainSnapshot, at index: Int) {
-            if let before = previous[snapshot.domain], let change = snapshot.change(since: before) {
+        public mutating func add(_ snapshot: DomainSnapshot, at index: Int) throws(Earlier.Failure) {
+            if let before = try previous.record(of: snapshot.domain), let change = snapshot.change(since: before) {
                 changed.append((index, change))
             }
         }
 
         /// The changes, once every domain is added; `current` is the run's domains in its order.
-        public func changes(current: [String]) -> RunChanges {
-            let now = Set(current)
+        public func changes(current: [String]) throws(Earlier.Failure) -> RunChanges {
+            let (added, removed) = try previous.difference(from: current)
             return RunChanges(
                 previousRunStartedAt: previousStartedAt,
                 domains: changed.sorted { $0.index < $1.index }.map(\.change),
-                addedDomains: current.filter { previous[$0] == nil },
-                removedDomains: previousOrder.filter { !now.contains($0) })
+                addedDomains: added, removedDomains: removed)
         }
     }
 
@@ -180,8 +210,10 @@ extension RunChanges {
     public static func between(previous: [DomainSnapshot], previousStartedAt: Date, current: [DomainSnapshot])
         -> RunChanges
     {
-        var collector = Collector(previous: previous, previousStartedAt: previousStartedAt)
+        var collector = Collector(previous: EarlierRunInMemory(previous), previousStartedAt: previousStartedAt)
         for (index, snapshot) in current.enumerated() { collector.add(snapshot, at: index) }
         return collector.changes(current: current.map(\.domain))
     }
 }
+
+extension RunChanges.Collector: Sendable where Earlier: Sendable {}

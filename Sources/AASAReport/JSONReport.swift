@@ -90,8 +90,19 @@ extension JSONReport {
     /// `"domains":[`) on one line, a record a line, then the tail (`],"input":…,"run":{…}…`).
     /// Nil when the lines are not such a document.
     public static func snapshot(lines: some Sequence<Data>) -> ReportSnapshot? {
-        let decoder = makeDecoder()
         var domains: [DomainSnapshot] = []
+        guard var snapshot = snapshot(lines: lines, each: { domains.append($0) }) else { return nil }
+        snapshot.domains = domains
+        return snapshot
+    }
+
+    /// Reads a report from its lines as `snapshot(lines:)` does, handing each domain to `each`
+    /// as it is read: the snapshot returned has no domains. A report of any size is read in the
+    /// memory of one record.
+    public static func snapshot(lines: some Sequence<Data>, each: (DomainSnapshot) throws -> Void) rethrows
+        -> ReportSnapshot?
+    {
+        let decoder = makeDecoder()
         var inDomains = false
         for line in lines {
             if !inDomains {
@@ -102,11 +113,11 @@ extension JSONReport {
                 guard let tail = tail(line) else { return nil }
                 return ReportSnapshot(
                     startedAt: tail.run.startedAt, finishedAt: tail.run.finishedAt, complete: tail.run.complete,
-                    domains: domains, auditorProblems: tail.summary?.auditorProblems)
+                    domains: [], auditorProblems: tail.summary?.auditorProblems)
             }
             var record = line
             if record.last == UInt8(ascii: ",") { record = record.dropLast() }
-            if let snapshot = try? decoder.decode(DomainSnapshot.self, from: record) { domains.append(snapshot) }
+            if let snapshot = try? decoder.decode(DomainSnapshot.self, from: record) { try each(snapshot) }
         }
         return nil
     }

@@ -325,7 +325,7 @@ final class AuditRunSession {
             flaggedDomains: flaggedDomains, complete: complete,
             durationSeconds: finished.run.durationSeconds,
             changes: finished.changes, notification: finished.notification, alertmanager: finished.alertmanager,
-            historyProblem: history.problem,
+            historyProblem: history.problem, comparisonProblem: accumulator.comparisonProblem,
             notPassingSince: history.notPassingSince)
     }
 }

@@ -112,6 +112,8 @@ public struct AuditRunResult: Sendable {
     public var alertmanager: AlertmanagerResult?
     /// Why `history.json` or `index.html` could not be written, when they could not.
     public var historyProblem: String?
+    /// Why the changes since the previous run could not be gathered, when they could not.
+    public var comparisonProblem: String? = nil
     /// For the domains that did not pass, since when their verdict holds (from the history).
     public var notPassingSince: [String: RunHistory.Streak] = [:]
 }

@@ -17,10 +17,15 @@ struct RunAccumulator {
     /// Each domain's verdict and codes, for the history, by input position (an empty name until
     /// the domain is added: `audited` says which are).
     private var history: [HistoryDomain]
-    private var changes: RunChanges.Collector?
-    /// The previous run while it is being read, and the domains completed meanwhile.
+    private var changes: RunChanges.Collector<PreviousRunRecords>?
+    /// The previous run while it is being read, and the domains completed meanwhile: at most
+    /// `maximumWaiting` of them, then the run waits for the reading (memory stays bounded).
     private var previous: PreviousRunReader?
     private var waiting: [(index: Int, snapshot: DomainSnapshot)] = []
+    var waitingCount: Int { waiting.count }
+    static let maximumWaiting = 4096
+    /// Why the changes since the previous run could not be gathered (its store failed).
+    private(set) var comparisonProblem: String?
 
     init(domainCount: Int, previous: PreviousRunReader) {
         audited = Array(repeating: false, count: domainCount)
@@ -42,19 +47,34 @@ struct RunAccumulator {
         line.codes = sharedCodes.share(line.codes)
         history[domain.index] = line
         guard reached else { return }
-        if let reader = previous, let snapshot = reader.takeIfRead() { compare(with: snapshot) }
+        if let reader = previous, let run = reader.takeIfRead() { compare(with: run) }
+        if let reader = previous, waiting.count >= Self.maximumWaiting { compare(with: reader.take()) }
         if previous != nil {
             waiting.append((domain.index, DomainSnapshot(domain.report)))
         } else {
-            changes?.add(DomainSnapshot(domain.report), at: domain.index)
+            compare(DomainSnapshot(domain.report), at: domain.index)
         }
     }
 
+    private mutating func compare(_ snapshot: DomainSnapshot, at index: Int) {
+        do {
+            try changes?.add(snapshot, at: index)
+        } catch {
+            giveUpComparing(error)
+        }
+    }
+
+    /// The changes cannot be gathered: the run has none, and says why.
+    private mutating func giveUpComparing(_ error: SQLiteError) {
+        changes = nil
+        comparisonProblem = "cannot compare with the previous run (its records could not be read back: \(error))"
+    }
+
     /// The previous run is read: the changes are gathered from now on, the waiting domains first.
-    private mutating func compare(with snapshot: ReportSnapshot?) {
+    private mutating func compare(with run: PreviousRunReader.Run?) {
         previous = nil
-        changes = snapshot.map { RunChanges.Collector(previous: $0.domains, previousStartedAt: $0.startedAt) }
-        for (index, domain) in waiting { changes?.add(domain, at: index) }
+        changes = run.map { RunChanges.Collector(previous: $0.records, previousStartedAt: $0.startedAt) }
+        for (index, domain) in waiting { compare(domain, at: index) }
         waiting = []
     }
 
@@ -62,7 +82,7 @@ struct RunAccumulator {
     /// interrupted, which stops the reading and has no changes when it had not finished.
     mutating func finishComparing(interrupted: Bool) {
         guard let reader = previous else { return }
-        if let snapshot = reader.takeIfRead() { return compare(with: snapshot) }
+        if let run = reader.takeIfRead() { return compare(with: run) }
         guard !interrupted else {
             reader.cancel()
             previous = nil
@@ -98,6 +118,11 @@ struct RunAccumulator {
     /// Asked once: the previous run's domains are let go, before the history is read.
     mutating func runChanges(domains: [String]) -> RunChanges? {
         defer { changes = nil }
-        return changes?.changes(current: domains)
+        do {
+            return try changes?.changes(current: domains)
+        } catch {
+            giveUpComparing(error)
+            return nil
+        }
     }
 }

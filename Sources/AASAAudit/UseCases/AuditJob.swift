@@ -42,8 +42,10 @@ public enum AuditJob {
         let result = try await audit(input, settings: settings, console: console, interruption: interruption)
         if !(request.quiet && isQuietNight(result, input: input)) {
             printOutcome(result, input: input, settings: settings, console: console)
-        } else if let problem = result.historyProblem {
-            console.printError("aasa-audit: \(problem)\n")
+        } else {
+            for problem in [result.comparisonProblem, result.historyProblem].compactMap(\.self) {
+                console.printError("aasa-audit: \(problem)\n")
+            }
         }
         let statsWritten = writeStatistics(request.statsFile, since: started, result: result, console: console)
         let interruptedBy = sayHowItEnded(result, interruption: interruption, console: console)
@@ -112,7 +114,7 @@ public enum AuditJob {
         result.complete && result.flaggedDomains.allSatisfy { $0.openVerdict == .pass }
             && result.changes.map(\.openChanges.isEmpty) == true && input.problems.isEmpty
             && result.summary.auditorProblems == nil && result.summary.partlyChecked == nil
-            && result.historyProblem == nil
+            && result.historyProblem == nil && result.comparisonProblem == nil
             && result.notification?.state != .failed && result.alertmanager?.state != .failed
     }
 
@@ -141,7 +143,9 @@ public enum AuditJob {
             console.print(
                 "History: \(settings.outputDirectory.appendingPathComponent(RunHistoryStore.indexName).path)\n")
         }
-        if let problem = result.historyProblem { console.printError("aasa-audit: \(problem)\n") }
+        for problem in [result.comparisonProblem, result.historyProblem].compactMap(\.self) {
+            console.printError("aasa-audit: \(problem)\n")
+        }
         if let sent = result.alertmanager, let alertmanager = settings.alertmanager {
             console.print(sent.summary(alertmanager) + "\n")
         }
