@@ -260,7 +260,17 @@ public struct FlaggedDomain: Sendable, Equatable {
     public private(set) var openCodes: [FindingCode]
     /// Its open causes that are errors or warnings, a code once, with its worst severity: what
     /// Alertmanager gets an alert for each of.
-    public private(set) var openCauses: [OpenCause]
+    public var openCauses: [OpenCause] {
+        causes.map { cause in
+            OpenCause(
+                code: cause.code, severity: cause.severity, message: cause.message.joined(separator: domain),
+                platformFix: cause.platformFix)
+        }
+    }
+    /// The causes with their messages cut where they name the domain: curl's words name the
+    /// host ("… in connection to example.com:443"), and so cut, a fleet's equal failures share
+    /// one copy (`share`).
+    private var causes: [StoredCause]
 
     public struct OpenCause: Sendable, Hashable {
         public var code: FindingCode
@@ -268,6 +278,14 @@ public struct FlaggedDomain: Sendable, Equatable {
         /// The first such finding's message.
         public var message: String
         public var platformFix: PlatformFix?
+    }
+
+    fileprivate struct StoredCause: Sendable, Hashable {
+        var code: FindingCode
+        var severity: Severity
+        /// The message's parts between the places that name the domain.
+        var message: [String]
+        var platformFix: PlatformFix?
     }
     /// The acknowledgement of its findings, when one covers any.
     public var acknowledged: AcknowledgementMark? { acknowledgement?.mark }
@@ -300,18 +318,19 @@ public struct FlaggedDomain: Sendable, Equatable {
         let open = report.findings.filter(\.isOpen)
         openVerdict = Verdict(findings: open)
         openCodes = openVerdict == .pass ? [] : worstCodes(open.filter { $0.causedBy == nil })
-        var found: [OpenCause] = []
+        var found: [StoredCause] = []
         for finding in open where finding.isHeadline {
             if let index = found.firstIndex(where: { $0.code == finding.code }) {
                 found[index].severity = max(found[index].severity, finding.severity)
             } else {
                 found.append(
-                    OpenCause(
-                        code: finding.code, severity: finding.severity, message: finding.message,
+                    StoredCause(
+                        code: finding.code, severity: finding.severity,
+                        message: finding.message.components(separatedBy: report.domain),
                         platformFix: finding.platformFix))
             }
         }
-        self.openCauses = found
+        self.causes = found
         acknowledgement = report.findings.lazy.compactMap(\.acknowledged).first.map(AcknowledgementBox.init)
         labels = report.labels
         notChecked = FindingCode.notChecked(headlines: causes.lazy.filter(\.isHeadline).map(\.code))
@@ -321,19 +340,19 @@ public struct FlaggedDomain: Sendable, Equatable {
     public mutating func share(_ pool: inout SharedParts) {
         codes = pool.share(codes)
         openCodes = pool.share(openCodes)
-        openCauses = pool.share(openCauses)
+        causes = pool.share(causes)
     }
 
     /// Equal parts of many flagged domains, stored once: a fleet's failures mostly repeat a few
     /// code lists and causes (a million hosts refusing connections say the same thing).
     public struct SharedParts: Sendable {
         private var codes = SharedValues<[FindingCode]>()
-        private var causes = SharedValues<[OpenCause]>()
+        private var causes = SharedValues<[StoredCause]>()
 
         public init() {}
 
         mutating func share(_ value: [FindingCode]) -> [FindingCode] { codes.share(value) }
-        mutating func share(_ value: [OpenCause]) -> [OpenCause] { causes.share(value) }
+        fileprivate mutating func share(_ value: [StoredCause]) -> [StoredCause] { causes.share(value) }
     }
 }
 

@@ -344,12 +344,32 @@ public struct RunHistory: Sendable, Equatable {
         private static func verdict(_ code: Int) -> Verdict { code == 0 ? .pass : code == 1 ? .warn : .fail }
     }
 
+    /// A domain's name as the key of its state: two keyed hashes of the name (SipHash with this
+    /// process's seed), 128 bits, instead of a copy of the name: 16 bytes a domain of a fleet.
+    /// Two of a million names share a key with odds of about 10⁻²⁷.
+    struct DomainKey: Hashable {
+        private let high: Int
+        private let low: Int
+
+        init(_ name: String) {
+            var first = Hasher()
+            first.combine(0 as UInt8)
+            first.combine(name)
+            var second = Hasher()
+            second.combine(1 as UInt8)
+            second.combine(name)
+            (high, low) = (first.finalize(), second.finalize())
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(low) }
+    }
+
     public let flapping: FlappingRule
     /// Oldest first, sound or not.
     public private(set) var runs: [Run] = []
     /// The newest sound run's domains, in its order.
     public private(set) var latestDomains: [HistoryDomain] = []
-    private var states: [String: DomainState] = [:]
+    private var states: [DomainKey: DomainState] = [:]
     /// The indices in `runs` of the sound runs: a domain's states count in sound runs only, so
     /// that a night on which this machine could not check breaks no streak and starts none.
     private var soundRuns: [Int] = []
@@ -371,7 +391,9 @@ public struct RunHistory: Sendable, Equatable {
 
     /// Adds the next run (newer than every run added so far). A run that could not check
     /// properly is kept in `runs` (the page shows it, marked) and changes no domain's state.
-    public mutating func add(_ run: HistoryRun) {
+    /// - Parameter keepingDomains: false when a newer sound run is added next (an audit adds
+    ///   its own run last): this one's domains are let go at once.
+    public mutating func add(_ run: HistoryRun, keepingDomains: Bool = true) {
         runs.append(
             Run(
                 run: run.run, startedAt: run.startedAt, finishedAt: run.finishedAt, verdicts: run.verdicts,
@@ -380,23 +402,24 @@ public struct RunHistory: Sendable, Equatable {
         // Domain states count sound runs: `number` is this run's place among them.
         let number = soundRuns.count
         soundRuns.append(runs.count - 1)
-        latestDomains = run.domains
+        latestDomains = keepingDomains ? run.domains : []
         let stale = FindingCode.cdnStale.rawValue
         // Room at once: growing a table of a million states holds two of them for a while.
         states.reserveCapacity(max(states.count, run.domains.count))
         for domain in run.domains {
+            let key = DomainKey(domain.domain)
             if domain.notChecked {
                 // Not checked: its streaks go on through this run, and nothing else changes.
-                if var state = states[domain.domain], state.lastSeen == Int32(number) - 1 {
+                if var state = states[key], state.lastSeen == Int32(number) - 1 {
                     state.lastSeen = Int32(number)
-                    states[domain.domain] = state
+                    states[key] = state
                 }
                 continue
             }
             let isStale = domain.codes.contains(stale)
             let run = Int32(number)
-            guard var state = states[domain.domain] else {
-                states[domain.domain] = DomainState(
+            guard var state = states[key] else {
+                states[key] = DomainState(
                     lastSeen: run, verdict: domain.verdict, verdictSince: run, staleSince: isStale ? run : nil,
                     lastPassed: domain.verdict == .pass ? run : nil, recent: RecentVerdicts(domain.verdict, in: number))
                 continue
@@ -413,7 +436,7 @@ public struct RunHistory: Sendable, Equatable {
             state.recent.record(domain.verdict, in: number)
             state.lastSeen = run
             state.verdict = domain.verdict
-            states[domain.domain] = state
+            states[key] = state
         }
     }
 
@@ -436,7 +459,7 @@ public struct RunHistory: Sendable, Equatable {
                 since: run.run, sinceDate: run.startedAt, runs: newest - first + 1, reachesOldest: first == 0)
         }
         for domain in latestDomains {
-            guard let state = states[domain.domain] else {
+            guard let state = states[DomainKey(domain.domain)] else {
                 // Never checked in the kept runs: nothing to say beyond that.
                 try body(
                     Standing(

@@ -107,3 +107,37 @@ import Testing
         #expect(located[0].position == FilePosition(pointer: "/applinks/details/0/k0", line: 1, column: 34))
     }
 }
+
+/// A flagged domain keeps its causes' messages cut where they name the domain, so that a
+/// fleet's equal failures share one copy: the messages read back whole.
+@Suite struct FlaggedDomainCauseTests {
+    func flagged(_ domain: String, _ messages: [(FindingCode, String)]) -> FlaggedDomain? {
+        var report = DomainReport(
+            domain: domain, inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+            findings: messages.map { Finding(code: $0.0, severity: .error, location: .wellKnown, message: $0.1) })
+        report.verdict = .fail
+        return FlaggedDomain(report)
+    }
+
+    @Test func messagesNamingTheirHostReadBackWhole() throws {
+        let messages: [(FindingCode, String)] = [
+            (.tlsHandshake, "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to a.example:443 "),
+            (.httpStatus, "a.example answered 404 for https://a.example/x; www.a.example too. a.example"),
+            (.netTimeout, "timed out after 10000 ms"),
+        ]
+        var pool = FlaggedDomain.SharedParts()
+        var first = try #require(flagged("a.example", messages))
+        first.share(&pool)
+        #expect(first.openCauses.map(\.message) == messages.map(\.1))
+        // Another host's same failure: its own name back in its message.
+        var second = try #require(
+            flagged("b.example", messages.map { ($0.0, $0.1.replacingOccurrences(of: "a.example", with: "b.example")) })
+        )
+        second.share(&pool)
+        #expect(
+            second.openCauses.first?.message == "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to b.example:443 "
+        )
+        #expect(second.openCauses.map(\.code) == [.tlsHandshake, .httpStatus, .netTimeout])
+        #expect(first != second)
+    }
+}

@@ -145,7 +145,11 @@ struct RunHistoryStore {
     @discardableResult
     func record(_ run: HistoryRun) throws -> RunHistory {
         var history = RunHistory()
-        let visit = try visit(except: run.run, rewrite: true) { history.add($0) }
+        // The kept runs' domains are let go as each is added, unless this run (added last) is
+        // not sound: then the newest sound one's are the history's latest.
+        let visit = try visit(except: run.run, rewrite: true) {
+            history.add($0, keepingDomains: run.auditorProblems != nil)
+        }
         history.add(run)
         if let writer = visit.rewritten {
             try writer.complete { writer in try Self.writeLine(run, to: writer.write) }
