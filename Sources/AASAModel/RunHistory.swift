@@ -281,7 +281,7 @@ public struct RunHistory: Sendable, Equatable {
     /// What is kept of a domain between runs (run numbers count from 0, the oldest run).
     /// A domain's state through the kept runs: one per domain of a fleet, so kept small (run
     /// numbers in 32 bits, its recent verdicts inline instead of an array of its own).
-    struct DomainState: Sendable, Equatable {
+    public struct DomainState: Sendable, Equatable {
         var lastSeen: Int32
         var verdict: Verdict
         var verdictSince: Int32
@@ -292,12 +292,53 @@ public struct RunHistory: Sendable, Equatable {
         /// How many runs its verdict before the current one lasted, when it had one.
         var previousRuns: Int32? = nil
         var previousVerdict: Verdict? = nil
+
+        /// The state in `packedSize` bytes (a store's value).
+        public var packed: [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Self.packedSize)
+            for number in [lastSeen, verdictSince, staleSince ?? -1, lastPassed ?? -1, previousRuns ?? -1] {
+                withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
+            }
+            bytes.append(UInt8(RecentVerdicts.code(verdict)))
+            bytes.append(previousVerdict.map { UInt8(RecentVerdicts.code($0)) } ?? 0xFF)
+            recent.pack(into: &bytes)
+            return bytes
+        }
+
+        public static let packedSize = 5 * 4 + 2 + RecentVerdicts.packedSize
+
+        /// Nil when `bytes` are not a packed state.
+        public init?(packed bytes: some Collection<UInt8>) {
+            let bytes = Array(bytes)
+            guard bytes.count == Self.packedSize, let verdict = RecentVerdicts.verdict(Int(bytes[20])),
+                let recent = RecentVerdicts(packed: bytes[22...])
+            else { return nil }
+            func number(_ index: Int) -> Int32 {
+                bytes[(index * 4)..<(index * 4 + 4)].reversed().reduce(0) { $0 << 8 | Int32($1) }
+            }
+            func optional(_ index: Int) -> Int32? { number(index) < 0 ? nil : number(index) }
+            self.init(
+                lastSeen: number(0), verdict: verdict, verdictSince: number(1), staleSince: optional(2),
+                lastPassed: optional(3), recent: recent, previousRuns: optional(4),
+                previousVerdict: bytes[21] == 0xFF ? nil : RecentVerdicts.verdict(Int(bytes[21])))
+        }
+
+        init(
+            lastSeen: Int32, verdict: Verdict, verdictSince: Int32, staleSince: Int32?, lastPassed: Int32?,
+            recent: RecentVerdicts, previousRuns: Int32? = nil, previousVerdict: Verdict? = nil
+        ) {
+            (self.lastSeen, self.verdict, self.verdictSince) = (lastSeen, verdict, verdictSince)
+            (self.staleSince, self.lastPassed, self.recent) = (staleSince, lastPassed, recent)
+            (self.previousRuns, self.previousVerdict) = (previousRuns, previousVerdict)
+        }
     }
 
     /// A domain's verdicts in its last 64 sound runs, as bits: bit k is the run `newest - k`
     /// (present when the run audited it; two bits of verdict). Pure value, no allocation.
     struct RecentVerdicts: Sendable, Equatable {
         static let capacity = 64
+        static let packedSize = 4 + 3 * 8
         private var newest: Int32
         private var present: UInt64 = 0
         private var low: UInt64 = 0
@@ -333,7 +374,22 @@ public struct RunHistory: Sendable, Equatable {
             }
         }
 
-        private static func code(_ verdict: Verdict) -> Int {
+        func pack(into bytes: inout [UInt8]) {
+            withUnsafeBytes(of: newest.littleEndian) { bytes.append(contentsOf: $0) }
+            for word in [present, low, high] { withUnsafeBytes(of: word.littleEndian) { bytes.append(contentsOf: $0) } }
+        }
+
+        init?(packed bytes: ArraySlice<UInt8>) {
+            guard bytes.count == Self.packedSize else { return nil }
+            let start = bytes.startIndex
+            func word(_ offset: Int, _ count: Int) -> UInt64 {
+                bytes[(start + offset)..<(start + offset + count)].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+            }
+            newest = Int32(truncatingIfNeeded: word(0, 4))
+            (present, low, high) = (word(4, 8), word(12, 8), word(20, 8))
+        }
+
+        static func code(_ verdict: Verdict) -> Int {
             switch verdict {
             case .pass: 0
             case .warn: 1
@@ -341,15 +397,21 @@ public struct RunHistory: Sendable, Equatable {
             }
         }
 
-        private static func verdict(_ code: Int) -> Verdict { code == 0 ? .pass : code == 1 ? .warn : .fail }
+        /// Nil for a code no verdict has.
+        static func verdict(_ code: Int) -> Verdict? { (0..<3).contains(code) ? [.pass, .warn, .fail][code] : nil }
     }
 
     /// A domain's name as the key of its state: two keyed hashes of the name (SipHash with this
     /// process's seed), 128 bits, instead of a copy of the name: 16 bytes a domain of a fleet.
     /// Two of a million names share a key with odds of about 10⁻²⁷.
-    struct DomainKey: Hashable {
+    public struct DomainKey: Hashable, Sendable {
         private let high: Int
         private let low: Int
+
+        /// The key's 16 bytes (a store's key; meaningful within this process only).
+        public var bytes: [UInt8] {
+            withUnsafeBytes(of: (high.littleEndian, low.littleEndian)) { Array($0) }
+        }
 
         init(_ name: String) {
             var first = Hasher()
@@ -361,10 +423,12 @@ public struct RunHistory: Sendable, Equatable {
             (high, low) = (first.finalize(), second.finalize())
         }
 
-        func hash(into hasher: inout Hasher) { hasher.combine(low) }
+        public func hash(into hasher: inout Hasher) { hasher.combine(low) }
     }
 
     public let flapping: FlappingRule
+    /// Where the domains' states are kept when not in `states` (`DomainStateStore`).
+    private let store: (any DomainStateStore)?
     /// Oldest first, sound or not.
     public private(set) var runs: [Run] = []
     /// The newest sound run's domains, in its order.
@@ -374,8 +438,25 @@ public struct RunHistory: Sendable, Equatable {
     /// that a night on which this machine could not check breaks no streak and starts none.
     private var soundRuns: [Int] = []
 
-    public init(flapping: FlappingRule = .standard) {
+    /// - Parameter store: where to keep the domains' states; nil keeps them in memory.
+    public init(flapping: FlappingRule = .standard, store: (any DomainStateStore)? = nil) {
         self.flapping = flapping
+        self.store = store
+    }
+
+    private func state(_ key: DomainKey) -> DomainState? {
+        if let store { return store.state(for: key) }
+        return states[key]
+    }
+
+    private mutating func set(_ state: DomainState, _ key: DomainKey) {
+        if let store { store.store(state, for: key) } else { states[key] = state }
+    }
+
+    /// Equal runs and states; a store is equal only to itself.
+    public static func == (a: RunHistory, b: RunHistory) -> Bool {
+        a.flapping == b.flapping && a.runs == b.runs && a.latestDomains == b.latestDomains && a.states == b.states
+            && a.soundRuns == b.soundRuns && a.store.map(ObjectIdentifier.init) == b.store.map(ObjectIdentifier.init)
     }
 
     /// A history of these runs, oldest first.
@@ -405,23 +486,26 @@ public struct RunHistory: Sendable, Equatable {
         latestDomains = keepingDomains ? run.domains : []
         let stale = FindingCode.cdnStale.rawValue
         // Room at once: growing a table of a million states holds two of them for a while.
-        states.reserveCapacity(max(states.count, run.domains.count))
+        if store == nil { states.reserveCapacity(max(states.count, run.domains.count)) }
         for domain in run.domains {
             let key = DomainKey(domain.domain)
             if domain.notChecked {
                 // Not checked: its streaks go on through this run, and nothing else changes.
-                if var state = states[key], state.lastSeen == Int32(number) - 1 {
+                if var state = state(key), state.lastSeen == Int32(number) - 1 {
                     state.lastSeen = Int32(number)
-                    states[key] = state
+                    set(state, key)
                 }
                 continue
             }
             let isStale = domain.codes.contains(stale)
             let run = Int32(number)
-            guard var state = states[key] else {
-                states[key] = DomainState(
-                    lastSeen: run, verdict: domain.verdict, verdictSince: run, staleSince: isStale ? run : nil,
-                    lastPassed: domain.verdict == .pass ? run : nil, recent: RecentVerdicts(domain.verdict, in: number))
+            guard var state = state(key) else {
+                set(
+                    DomainState(
+                        lastSeen: run, verdict: domain.verdict, verdictSince: run, staleSince: isStale ? run : nil,
+                        lastPassed: domain.verdict == .pass ? run : nil,
+                        recent: RecentVerdicts(domain.verdict, in: number)
+                    ), key)
                 continue
             }
             // A run that did not audit the domain ends its streaks.
@@ -436,7 +520,7 @@ public struct RunHistory: Sendable, Equatable {
             state.recent.record(domain.verdict, in: number)
             state.lastSeen = run
             state.verdict = domain.verdict
-            states[key] = state
+            set(state, key)
         }
     }
 
@@ -459,7 +543,7 @@ public struct RunHistory: Sendable, Equatable {
                 since: run.run, sinceDate: run.startedAt, runs: newest - first + 1, reachesOldest: first == 0)
         }
         for domain in latestDomains {
-            guard let state = states[DomainKey(domain.domain)] else {
+            guard let state = state(DomainKey(domain.domain)) else {
                 // Never checked in the kept runs: nothing to say beyond that.
                 try body(
                     Standing(
@@ -484,4 +568,12 @@ public struct RunHistory: Sendable, Equatable {
 
     /// How many domains of the newest run there are.
     public var latestDomainCount: Int { latestDomains.count }
+}
+
+/// Where a history keeps its domains' states, when not in memory: `audit` gives a scratch
+/// SQLite store (`HistoryStateStore`), so that a fleet of a million domains does not keep a
+/// million states in memory. Used by one thread at a time.
+public protocol DomainStateStore: AnyObject, Sendable {
+    func state(for key: RunHistory.DomainKey) -> RunHistory.DomainState?
+    func store(_ state: RunHistory.DomainState, for key: RunHistory.DomainKey)
 }

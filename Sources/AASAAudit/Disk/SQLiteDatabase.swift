@@ -63,6 +63,15 @@ final class SQLiteDatabase {
             sqlite3_bind_text(statement, index, value, -1, csqlite_transient())
         }
 
+        /// Binds a blob, copied (the bytes need not outlive the call).
+        func bind(_ bytes: [UInt8], at index: Int32) {
+            bytes.withUnsafeBytes { buffer in
+                // A zero-length blob needs a non-null pointer to be a blob and not NULL.
+                let start = buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+                sqlite3_bind_blob(statement, index, start, Int32(buffer.count), csqlite_transient())
+            }
+        }
+
         /// Binds blobs (nil binds NULL) without copying them, runs the statement to its end and
         /// resets it: the bytes are only read while it runs.
         func run(binding blobs: [Data?], from index: Int32) throws(SQLiteError) {

@@ -142,15 +142,21 @@ struct RunHistoryStore {
 
     /// Adds a complete run: appended to the file when the file matched the folders, else the
     /// file is written anew. Returns the history with the run.
+    /// - Parameter states: where to keep the domains' states (in memory when nil, or when the
+    ///   store fails before the line is written).
     @discardableResult
-    func record(_ run: HistoryRun) throws -> RunHistory {
-        var history = RunHistory()
+    func record(_ run: HistoryRun, states: HistoryStateStore? = nil) throws -> RunHistory {
+        var history = RunHistory(store: states)
         // The kept runs' domains are let go as each is added, unless this run (added last) is
         // not sound: then the newest sound one's are the history's latest.
         let visit = try visit(except: run.run, rewrite: true) {
             history.add($0, keepingDomains: run.auditorProblems != nil)
         }
         history.add(run)
+        if states?.failure != nil {
+            visit.rewritten?.abandon()
+            return try record(run)
+        }
         if let writer = visit.rewritten {
             try writer.complete { writer in try Self.writeLine(run, to: writer.write) }
         } else {
@@ -278,7 +284,18 @@ enum RunHistoryIndex {
     static func update(output: URL, with run: HistoryRun, standingsOf wanted: Set<String>) throws -> [String:
         RunHistory.Standing]
     {
-        let history = try RunHistoryStore(output: output).record(run)
+        let store = RunHistoryStore(output: output)
+        // A fleet's states on disk; in memory where SQLite cannot make its scratch file.
+        let states = try? HistoryStateStore()
+        let standings = try indexAndStandings(try store.record(run, states: states), output: output, wanted: wanted)
+        guard states?.failure != nil else { return standings }
+        // The store failed after the line was written: the history read again, in memory.
+        return try indexAndStandings(try store.load(), output: output, wanted: wanted)
+    }
+
+    private static func indexAndStandings(_ history: RunHistory, output: URL, wanted: Set<String>) throws -> [String:
+        RunHistory.Standing]
+    {
         try writeIndex(history, output: output)
         var standings: [String: RunHistory.Standing] = [:]
         history.forEachStanding { standing in
