@@ -14,17 +14,25 @@ enum HistoryLine {
     /// Nil when the line has no such list (then it is read the slow way, or is damage).
     /// Read in place: a line of a million domains is tens of megabytes, not copied.
     static func split(_ line: Data) -> Parts? {
-        line.withUnsafeBytes { bytes -> Parts? in
+        var domains: [HistoryDomain] = []
+        guard let rest = rest(of: line, each: { domains.append($0) }) else { return nil }
+        return Parts(domains: domains, rest: rest)
+    }
+
+    /// The line with `[]` for its list, each domain of the list handed to `each` as it is read
+    /// (nil when the line has no such list, and then some domains may have been handed on).
+    static func rest(of line: Data, each: (HistoryDomain) -> Void) -> Data? {
+        line.withUnsafeBytes { bytes -> Data? in
             let key = Array(#""domains":"#.utf8)
             guard let keyStart = bytes.firstRange(of: key)?.lowerBound, bytes.first == UInt8(ascii: "{"),
                 bytes[1..<keyStart].allSatisfy({ $0 == UInt8(ascii: " ") }) || bytes[keyStart - 1] == UInt8(ascii: ",")
             else { return nil }
             var reader = Reader(bytes: bytes, index: keyStart + key.count)
-            guard let domains = reader.domainList() else { return nil }
+            guard reader.domainList(each) else { return nil }
             var rest = Data(bytes[..<(keyStart + key.count)])
             rest.append(contentsOf: Array("[]".utf8))
             rest.append(contentsOf: bytes[reader.index...])
-            return Parts(domains: domains, rest: rest)
+            return rest
         }
     }
 
@@ -43,26 +51,26 @@ enum HistoryLine {
             return true
         }
 
-        /// `[["name","verdict","code",…],…]`
-        mutating func domainList() -> [HistoryDomain]? {
-            guard take(UInt8(ascii: "[")) else { return nil }
-            var domains: [HistoryDomain] = []
+        /// `[["name","verdict","code",…],…]`, each domain handed to `each`; false when the list
+        /// is not such a list.
+        mutating func domainList(_ each: (HistoryDomain) -> Void) -> Bool {
+            guard take(UInt8(ascii: "[")) else { return false }
             // Most domains of a run say the same few things: equal code lists are stored once.
             var shared = SharedValues<[String]>()
-            if take(UInt8(ascii: "]")) { return domains }
+            if take(UInt8(ascii: "]")) { return true }
             repeat {
                 guard take(UInt8(ascii: "[")), let name = string(), take(UInt8(ascii: ",")), let verdictText = string(),
                     let verdict = Verdict(rawValue: verdictText)
-                else { return nil }
+                else { return false }
                 var codes: [String] = []
                 while take(UInt8(ascii: ",")) {
-                    guard let code = string() else { return nil }
+                    guard let code = string() else { return false }
                     codes.append(code)
                 }
-                guard take(UInt8(ascii: "]")) else { return nil }
-                domains.append(HistoryDomain(domain: name, verdict: verdict, codes: shared.share(codes)))
+                guard take(UInt8(ascii: "]")) else { return false }
+                each(HistoryDomain(domain: name, verdict: verdict, codes: shared.share(codes)))
             } while take(UInt8(ascii: ","))
-            return take(UInt8(ascii: "]")) ? domains : nil
+            return take(UInt8(ascii: "]"))
         }
 
         /// A JSON string, escapes decoded; nil for anything else.

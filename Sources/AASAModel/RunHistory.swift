@@ -116,6 +116,22 @@ public struct HistoryRun: Codable, Sendable, Equatable {
 
     /// `certificateExpiry` as JSONSerialization gives it; a value of another shape is left out
     /// (the field is an addition: a line without it is whole).
+    /// A line's run without its domains (`domains` empty; `verdicts` counted from the line's):
+    /// what is needed to place the line, its domains gone through later one at a time
+    /// (`RunHistory.add(_:line:)`). Throws for a damaged line, as `init(line:)` does.
+    public static func header(line: Data) throws -> HistoryRun {
+        var verdicts = VerdictCounts()
+        guard let rest = HistoryLine.rest(of: line, each: { verdicts[$0.verdict] += 1 }) else {
+            // Another layout, read the slow way.
+            var run = try HistoryRun(line: line)
+            run.domains = []
+            return run
+        }
+        var run = try HistoryRun(line: rest)
+        run.verdicts = verdicts
+        return run
+    }
+
     private mutating func readCertificateExpiry(_ value: Any?) {
         guard let object = value as? [String: Any] else { return }
         var expiry: [String: [Int]] = [:]
@@ -475,53 +491,73 @@ public struct RunHistory: Sendable, Equatable {
     /// - Parameter keepingDomains: false when a newer sound run is added next (an audit adds
     ///   its own run last): this one's domains are let go at once.
     public mutating func add(_ run: HistoryRun, keepingDomains: Bool = true) {
+        guard let number = begin(run, domainCount: run.domains.count) else { return }
+        latestDomains = keepingDomains ? run.domains : []
+        for domain in run.domains { update(domain, in: number) }
+    }
+
+    /// Adds the next run from its `history.json` line, as `add(_:keepingDomains:)` does with
+    /// false: its domains are read from the line one at a time and let go, never held as a
+    /// list. `run` is the line's `HistoryRun.header(line:)`.
+    public mutating func add(_ run: HistoryRun, line: Data) {
+        let count = run.verdicts.pass + run.verdicts.warn + run.verdicts.fail
+        guard let number = begin(run, domainCount: count) else { return }
+        latestDomains = []
+        let read = HistoryLine.rest(of: line) { update($0, in: number) }
+        // A line of another layout (read the slow way by `header(line:)`), whole.
+        if read == nil, let whole = try? HistoryRun(line: line) {
+            for domain in whole.domains { update(domain, in: number) }
+        }
+    }
+
+    /// The run's place among the sound runs, which its domains' states are updated for; nil for
+    /// a run that could not check properly (kept in `runs`, changing no state).
+    private mutating func begin(_ run: HistoryRun, domainCount: Int) -> Int? {
         runs.append(
             Run(
                 run: run.run, startedAt: run.startedAt, finishedAt: run.finishedAt, verdicts: run.verdicts,
-                domainCount: run.domains.count, auditorProblems: run.auditorProblems))
-        guard run.auditorProblems == nil else { return }
-        // Domain states count sound runs: `number` is this run's place among them.
-        let number = soundRuns.count
+                domainCount: domainCount, auditorProblems: run.auditorProblems))
+        guard run.auditorProblems == nil else { return nil }
         soundRuns.append(runs.count - 1)
-        latestDomains = keepingDomains ? run.domains : []
-        let stale = FindingCode.cdnStale.rawValue
         // Room at once: growing a table of a million states holds two of them for a while.
-        if store == nil { states.reserveCapacity(max(states.count, run.domains.count)) }
-        for domain in run.domains {
-            let key = DomainKey(domain.domain)
-            if domain.notChecked {
-                // Not checked: its streaks go on through this run, and nothing else changes.
-                if var state = state(key), state.lastSeen == Int32(number) - 1 {
-                    state.lastSeen = Int32(number)
-                    set(state, key)
-                }
-                continue
+        if store == nil { states.reserveCapacity(max(states.count, domainCount)) }
+        return soundRuns.count - 1
+    }
+
+    /// A domain of the sound run `number`: its state updated.
+    private mutating func update(_ domain: HistoryDomain, in number: Int) {
+        let key = DomainKey(domain.domain)
+        if domain.notChecked {
+            // Not checked: its streaks go on through this run, and nothing else changes.
+            if var state = state(key), state.lastSeen == Int32(number) - 1 {
+                state.lastSeen = Int32(number)
+                set(state, key)
             }
-            let isStale = domain.codes.contains(stale)
-            let run = Int32(number)
-            guard var state = state(key) else {
-                set(
-                    DomainState(
-                        lastSeen: run, verdict: domain.verdict, verdictSince: run, staleSince: isStale ? run : nil,
-                        lastPassed: domain.verdict == .pass ? run : nil,
-                        recent: RecentVerdicts(domain.verdict, in: number)
-                    ), key)
-                continue
-            }
-            // A run that did not audit the domain ends its streaks.
-            let continues = state.lastSeen == run - 1
-            if !continues || state.verdict != domain.verdict {
-                state.previousRuns = continues ? run - state.verdictSince : nil
-                state.previousVerdict = continues ? state.verdict : nil
-                state.verdictSince = run
-            }
-            state.staleSince = isStale ? (continues ? state.staleSince ?? run : run) : nil
-            if domain.verdict == .pass { state.lastPassed = run }
-            state.recent.record(domain.verdict, in: number)
-            state.lastSeen = run
-            state.verdict = domain.verdict
-            set(state, key)
+            return
         }
+        let isStale = domain.codes.contains(FindingCode.cdnStale.rawValue)
+        let run = Int32(number)
+        guard var state = state(key) else {
+            set(
+                DomainState(
+                    lastSeen: run, verdict: domain.verdict, verdictSince: run, staleSince: isStale ? run : nil,
+                    lastPassed: domain.verdict == .pass ? run : nil, recent: RecentVerdicts(domain.verdict, in: number)
+                ), key)
+            return
+        }
+        // A run that did not audit the domain ends its streaks.
+        let continues = state.lastSeen == run - 1
+        if !continues || state.verdict != domain.verdict {
+            state.previousRuns = continues ? run - state.verdictSince : nil
+            state.previousVerdict = continues ? state.verdict : nil
+            state.verdictSince = run
+        }
+        state.staleSince = isStale ? (continues ? state.staleSince ?? run : run) : nil
+        if domain.verdict == .pass { state.lastPassed = run }
+        state.recent.record(domain.verdict, in: number)
+        state.lastSeen = run
+        state.verdict = domain.verdict
+        set(state, key)
     }
 
     /// Every domain of the newest run, in its order.

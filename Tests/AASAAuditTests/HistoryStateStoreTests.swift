@@ -60,4 +60,31 @@ import Testing
             expected.contains { $0.notPassingSince?.runs ?? 0 > 1 } && expected.contains { $0.previousVerdict != nil })
         #expect(expected.contains { $0.lastPassed != nil } && expected.contains { $0.changes == 0 })
     }
+
+    /// An audit goes through the kept runs' lines a domain at a time (`HistoryRun.header`,
+    /// `RunHistory.add(_:line:)`), never holding a run's list: the history reads the same as
+    /// from whole runs, a line of another layout (read the slow way) included.
+    @Test func linesGoneThroughOneDomainAtATimeReadAsWholeRuns() throws {
+        let runs = Self.runs()
+        let whole = RunHistory(runs: runs)
+        var lean = RunHistory(store: try HistoryStateStore())
+        var slow = 0
+        for (index, run) in runs.dropLast().enumerated() {
+            var line = RunHistoryStore.line(run).dropLast()
+            if index % 10 == 3 {
+                let spaced = String(decoding: line, as: UTF8.self).replacingOccurrences(
+                    of: #""domains":"#, with: #""domains" :"#)
+                line = Data(spaced.utf8)
+                slow += 1
+            }
+            let header = try HistoryRun.header(line: line)
+            #expect(header.domains.isEmpty && header.verdicts == run.verdicts)
+            lean.add(header, line: line)
+        }
+        lean.add(runs[runs.count - 1])
+        #expect(slow == 7)
+        #expect(lean.runs == whole.runs)
+        #expect(lean.standings() == whole.standings())
+        #expect(throws: (any Error).self) { try HistoryRun.header(line: Data(#"{"domains":[["a","pass"],3]}"#.utf8)) }
+    }
 }

@@ -38,8 +38,24 @@ struct RunHistoryStore {
     /// (the lines before, copied as they are; then every run handed on).
     /// - Parameter current: a run folder to leave out (the run being recorded).
     func visit(except current: String? = nil, rewrite: Bool = false, _ body: (HistoryRun) -> Void) throws -> Visit {
+        try visit(except: current, rewrite: rewrite, lean: false) { run, _ in body(run) }
+    }
+
+    /// As `visit`, but the file's lines are handed over without their domains
+    /// (`HistoryRun.header(line:)`), with the line to read them from one at a time
+    /// (`RunHistory.add(_:line:)`): a run of a million domains is never a list in memory.
+    /// Runs read from a folder's report come whole, with no line.
+    func visitLean(except current: String? = nil, rewrite: Bool = false, _ body: (HistoryRun, Data?) -> Void) throws
+        -> Visit
+    {
+        try visit(except: current, rewrite: rewrite, lean: true, body)
+    }
+
+    private func visit(except current: String?, rewrite: Bool, lean: Bool, _ body: (HistoryRun, Data?) -> Void)
+        throws -> Visit
+    {
         var visitor = Visitor(
-            store: self, folders: RunFolders.names(in: output).filter { $0 != current }, rewrite: rewrite)
+            store: self, folders: RunFolders.names(in: output).filter { $0 != current }, rewrite: rewrite, lean: lean)
         do {
             if let handle = try OutputFolderFiles.openForReading(file) {
                 defer { try? handle.close() }
@@ -62,16 +78,17 @@ struct RunHistoryStore {
         let folders: [String]
         let positions: [String: Int]
         let rewrite: Bool
+        let lean: Bool
         /// The next folder not yet handed on, and the file's bytes read so far.
         var next = 0
         var consumed = 0
         var visit = Visit(matched: true, rewritten: nil)
 
-        init(store: RunHistoryStore, folders: [String], rewrite: Bool) {
+        init(store: RunHistoryStore, folders: [String], rewrite: Bool, lean: Bool) {
             self.store = store
             self.folders = folders
             positions = Dictionary(folders.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            self.rewrite = rewrite
+            (self.rewrite, self.lean) = (rewrite, lean)
         }
 
         /// The file does not match: from here on, with `rewrite`, it is written anew.
@@ -84,26 +101,33 @@ struct RunHistoryStore {
             visit.rewritten = writer
         }
 
-        func emit(_ run: HistoryRun, _ body: (HistoryRun) -> Void) throws {
-            body(run)
-            if let rewritten = visit.rewritten { try RunHistoryStore.writeLine(run, to: rewritten.write) }
+        /// - Parameter line: the file's line, when `run` is its header only.
+        func emit(_ run: HistoryRun, line: Data?, _ body: (HistoryRun, Data?) -> Void) throws {
+            body(run, line)
+            guard let rewritten = visit.rewritten else { return }
+            if let line {
+                try rewritten.write(line)
+                try rewritten.write(Data("\n".utf8))
+            } else {
+                try RunHistoryStore.writeLine(run, to: rewritten.write)
+            }
         }
 
         /// Folders the file lacks, up to `end`: a change for each that holds a complete run.
-        mutating func readFolders(upTo end: Int, _ body: (HistoryRun) -> Void) throws {
+        mutating func readFolders(upTo end: Int, _ body: (HistoryRun, Data?) -> Void) throws {
             while next < end {
                 try Task.checkCancellation()
                 let name = folders[next]
                 if let run = RunHistoryStore.readRun(store.output.appendingPathComponent(name), name: name) {
                     try diverge()
-                    try emit(run, body)
+                    try emit(run, line: nil, body)
                 }
                 next += 1
             }
         }
 
         /// The file's lines in order, with the folders they skip over.
-        mutating func readLines(_ handle: FileHandle, _ body: (HistoryRun) -> Void) throws {
+        mutating func readLines(_ handle: FileHandle, _ body: (HistoryRun, Data?) -> Void) throws {
             var reader = LineReader(handle: handle, maximumLineBytes: store.maximumLineBytes)
             while let line = reader.next() {
                 // A history of many runs takes a while to read: a signal stops it.
@@ -113,7 +137,7 @@ struct RunHistoryStore {
                     consumed += length
                     continue
                 }
-                guard let run = try? HistoryRun(line: line) else {
+                guard let run = try? (lean ? HistoryRun.header(line: line) : HistoryRun(line: line)) else {
                     // Damaged: this line and the rest are rebuilt from the folders.
                     try diverge()
                     return
@@ -125,7 +149,7 @@ struct RunHistoryStore {
                     continue
                 }
                 try readFolders(upTo: position, body)
-                try emit(run, body)
+                try emit(run, line: lean ? line : nil, body)
                 next = position + 1
                 consumed += length
             }
@@ -147,10 +171,16 @@ struct RunHistoryStore {
     @discardableResult
     func record(_ run: HistoryRun, states: HistoryStateStore? = nil) throws -> RunHistory {
         var history = RunHistory(store: states)
-        // The kept runs' domains are let go as each is added, unless this run (added last) is
-        // not sound: then the newest sound one's are the history's latest.
-        let visit = try visit(except: run.run, rewrite: true) {
-            history.add($0, keepingDomains: run.auditorProblems != nil)
+        let visit: Visit
+        if run.auditorProblems == nil {
+            // This run is the history's latest: the kept runs' domains are gone through one at
+            // a time and let go.
+            visit = try visitLean(except: run.run, rewrite: true) { kept, line in
+                if let line { history.add(kept, line: line) } else { history.add(kept, keepingDomains: false) }
+            }
+        } else {
+            // This run is not sound: the newest sound one's domains are the history's latest.
+            visit = try self.visit(except: run.run, rewrite: true) { history.add($0) }
         }
         history.add(run)
         if states?.failure != nil {
