@@ -247,15 +247,13 @@ public struct InputProblem: Codable, Sendable, Equatable {
 }
 
 /// A domain that did not pass, in brief: for a run's closing summary.
+/// A fleet may flag a million of them: the one-byte fields are declared last, so that they
+/// share a word (64 bytes a domain, not 80).
 public struct FlaggedDomain: Sendable, Equatable {
     public var domain: String
-    public var verdict: Verdict
     /// The codes of its causes (findings that follow from no other) of the worst severity,
     /// without repeats.
     public var codes: [FindingCode]
-    /// The verdict of its findings no acknowledgement covers (`Finding.isOpen`): what fails the
-    /// exit status and `--quiet`, and what the alert hears.
-    public let openVerdict: Verdict
     /// The codes of its open causes of the worst open severity (empty when all are acknowledged).
     public private(set) var openCodes: [FindingCode]
     /// Its open causes that are errors or warnings, a code once, with its worst severity: what
@@ -300,6 +298,10 @@ public struct FlaggedDomain: Sendable, Equatable {
     /// Its domains.txt labels, for routing its alert.
     public let labels: [String: String]?
 
+    public var verdict: Verdict
+    /// The verdict of its findings no acknowledgement covers (`Finding.isOpen`): what fails the
+    /// exit status and `--quiet`, and what the alert hears.
+    public let openVerdict: Verdict
     /// Whether the run did not check it (`FindingCode.notChecked(headlines:)`).
     public let notChecked: Bool
 

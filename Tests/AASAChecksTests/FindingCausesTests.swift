@@ -140,4 +140,9 @@ import Testing
         #expect(second.openCauses.map(\.code) == [.tlsHandshake, .httpStatus, .netTimeout])
         #expect(first != second)
     }
+
+    /// A fleet may flag a million domains: what each costs is held to its 64 bytes.
+    @Test func aFlaggedDomainTakesSixtyFourBytes() {
+        #expect(MemoryLayout<FlaggedDomain>.stride == 64)
+    }
 }

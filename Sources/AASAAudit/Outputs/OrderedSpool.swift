@@ -9,9 +9,15 @@ final class OrderedSpool {
         var length: Int
     }
 
+    /// Each index's piece: where it starts in the file and its length (`absent` when never
+    /// appended), in two arrays of 12 bytes an index together, not 24 in an array of optional
+    /// spans: a million domains, three spools.
+    private var offsets: [UInt64]
+    private var lengths: [UInt32]
+    private static let absent = UInt32.max
+
     private let url: URL
     private let handle: FileHandle
-    private var spans: [Span?]
     private var end: UInt64 = 0
 
     /// - Parameter capacity: the number of domains; indices run from 0 to `capacity - 1`.
@@ -21,7 +27,8 @@ final class OrderedSpool {
         }
         self.url = url
         handle = try FileHandle(forUpdating: url)
-        spans = Array(repeating: nil, count: capacity)
+        offsets = Array(repeating: 0, count: capacity)
+        lengths = Array(repeating: Self.absent, count: capacity)
     }
 
     /// Appended pieces not yet written: one write a quarter megabyte, not one a domain.
@@ -31,8 +38,12 @@ final class OrderedSpool {
     private static let readLimit = 1 << 20
 
     func append(_ piece: Data, at index: Int) throws {
+        // A piece is one domain's record: far below 4 GB (`RunHistoryStore.maximumReportLineBytes`).
+        guard piece.count < Int(Self.absent) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "a report piece of 4 GB or more"])
+        }
         pending.append(piece)
-        spans[index] = Span(offset: end, length: piece.count)
+        (offsets[index], lengths[index]) = (end, UInt32(piece.count))
         end += UInt64(piece.count)
         if pending.count >= Self.pendingLimit { try flushPending() }
     }
@@ -61,7 +72,8 @@ final class OrderedSpool {
             }
             group.removeAll(keepingCapacity: true)
         }
-        for case let span? in spans {
+        for index in offsets.indices where lengths[index] != Self.absent {
+            let span = Span(offset: offsets[index], length: Int(lengths[index]))
             if let last = group.last,
                 last.offset + UInt64(last.length) != span.offset
                     || Int(span.offset - group[0].offset) + span.length > Self.readLimit
