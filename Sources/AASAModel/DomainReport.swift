@@ -247,8 +247,8 @@ public struct InputProblem: Codable, Sendable, Equatable {
 }
 
 /// A domain that did not pass, in brief: for a run's closing summary.
-/// A fleet may flag a million of them: the one-byte fields are declared last, so that they
-/// share a word (64 bytes a domain, not 80).
+/// A fleet may flag a million of them: the one-byte fields and the position are declared
+/// last, so that they share a word (64 bytes a domain, not 80).
 public struct FlaggedDomain: Sendable, Equatable {
     public var domain: String
     /// The codes of its causes (findings that follow from no other) of the worst severity,
@@ -304,6 +304,12 @@ public struct FlaggedDomain: Sendable, Equatable {
     public let openVerdict: Verdict
     /// Whether the run did not check it (`FindingCode.notChecked(headlines:)`).
     public let notChecked: Bool
+    /// Its place in the run's input (0 until the run sets it): in the word's last bytes.
+    public var position: Int {
+        get { Int(storedPosition) }
+        set { storedPosition = Int32(clamping: newValue) }
+    }
+    private var storedPosition: Int32 = 0
 
     /// Nil for a domain that passed.
     public init?(_ report: DomainReport) {

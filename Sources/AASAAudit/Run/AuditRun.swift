@@ -231,7 +231,8 @@ final class AuditRunSession {
         }
         let entry = HistoryRun(
             run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: finished.run.finishedAt,
-            domains: accumulator.takeHistoryDomains(), auditorProblems: finished.summary.auditorProblems)
+            domains: accumulator.takeHistoryDomains { targets[$0].domain },
+            auditorProblems: finished.summary.auditorProblems)
         let listed = Set(
             [Verdict.fail, .warn].flatMap { verdict in
                 flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)

@@ -10,13 +10,10 @@ struct RunAccumulator {
     private(set) var nameResolved = false
     /// The domains that did not pass, in completion order with their input positions: room
     /// for them only, not for every domain of the list.
-    private var flagged: [(index: Int, domain: FlaggedDomain)] = []
+    private var flagged: [FlaggedDomain] = []
     private var sharedParts = FlaggedDomain.SharedParts()
-    private var sharedCodes = SharedValues<[String]>()
-    private var audited: [Bool]
-    /// Each domain's verdict and codes, for the history, by input position (an empty name until
-    /// the domain is added: `audited` says which are).
-    private var history: [HistoryDomain]
+    /// Each domain's verdict and codes, for the history, by input position; which are added.
+    private var history: HistoryColumns
     private var changes: RunChanges.Collector<PreviousRunRecords>?
     /// The previous run while it is being read, and the domains completed meanwhile: at most
     /// `maximumWaiting` of them, then the run waits for the reading (memory stays bounded).
@@ -28,8 +25,7 @@ struct RunAccumulator {
     private(set) var comparisonProblem: String?
 
     init(domainCount: Int, previous: PreviousRunReader) {
-        audited = Array(repeating: false, count: domainCount)
-        history = Array(repeating: HistoryDomain(domain: "", verdict: .pass, codes: []), count: domainCount)
+        history = HistoryColumns(count: domainCount)
         self.previous = previous
     }
 
@@ -40,12 +36,10 @@ struct RunAccumulator {
         if !nameResolved { nameResolved = domain.report.fetches.contains(where: \.resolvedItsHost) }
         if var brief = FlaggedDomain(domain.report) {
             brief.share(&sharedParts)
-            flagged.append((domain.index, brief))
+            brief.position = domain.index
+            flagged.append(brief)
         }
-        audited[domain.index] = true
-        var line = HistoryDomain(domain.report)
-        line.codes = sharedCodes.share(line.codes)
-        history[domain.index] = line
+        history.set(HistoryDomain(domain.report), at: domain.index)
         guard reached else { return }
         if let reader = previous, let run = reader.takeIfRead() { compare(with: run) }
         if let reader = previous, waiting.count >= Self.maximumWaiting { compare(with: reader.take()) }
@@ -93,25 +87,24 @@ struct RunAccumulator {
     }
 
     /// The positions of the domains never audited (the run was interrupted).
-    var notAudited: [Int] { audited.indices.filter { !audited[$0] } }
+    var notAudited: [Int] { history.missing }
 
-    var complete: Bool { !audited.contains(false) }
+    var complete: Bool { history.complete }
 
     /// The domains that did not pass, in input order. Handed over once, when every domain is
     /// added (the accumulator's copy is let go).
     mutating func takeFlaggedDomains() -> [FlaggedDomain] {
-        flagged.sort { $0.index < $1.index }
+        // Sorted in place and handed over: a million flagged domains are never two lists.
+        flagged.sort { $0.position < $1.position }
         defer { flagged = [] }
-        return flagged.map(\.domain)
+        return flagged
     }
 
-    /// The run's domains as the history keeps them, in input order. Handed over once (the
-    /// accumulator's copy is let go).
-    mutating func takeHistoryDomains() -> [HistoryDomain] {
-        defer { history = [] }
-        // A complete run's every slot is filled: handed over as it is, not copied.
-        if complete { return history }
-        return history.indices.filter { audited[$0] }.map { history[$0] }
+    /// The run's domains as the history keeps them, in input order; `name` gives a position's
+    /// domain name (the target's). Made once (the accumulator's columns are let go).
+    mutating func takeHistoryDomains(name: (Int) -> String) -> [HistoryDomain] {
+        defer { history = HistoryColumns(count: 0) }
+        return history.domains(name: name)
     }
 
     /// The changes since the previous run; `domains` are the run's domains in input order.

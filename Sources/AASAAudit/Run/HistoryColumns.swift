@@ -1,0 +1,60 @@
+import AASAModel
+
+/// The run's domains as the history keeps them (`HistoryDomain`: verdict, codes, certificate
+/// day), by input position, in 9 bytes a domain while the run goes on: the names are the
+/// targets', and the few distinct code lists and days are stored once. Made into
+/// `HistoryDomain`s once, for the history line.
+struct HistoryColumns {
+    /// 0 for a position not yet added, else 1 + the verdict's place in `verdictOrder`.
+    private var verdicts: [UInt8]
+    private var codes: [UInt32]
+    private var days: [UInt32]
+    private var codeLists = Interned<[String]>()
+    private var dayNames = Interned<String?>()
+    private static let verdictOrder: [Verdict] = [.pass, .warn, .fail]
+
+    init(count: Int) {
+        verdicts = Array(repeating: 0, count: count)
+        codes = Array(repeating: 0, count: count)
+        days = Array(repeating: 0, count: count)
+    }
+
+    mutating func set(_ domain: HistoryDomain, at position: Int) {
+        verdicts[position] = UInt8(Self.verdictOrder.firstIndex(of: domain.verdict)! + 1)
+        codes[position] = codeLists.id(domain.codes)
+        days[position] = dayNames.id(domain.certificateExpires)
+    }
+
+    func contains(_ position: Int) -> Bool { verdicts[position] != 0 }
+
+    /// Every position is added.
+    var complete: Bool { !verdicts.contains(0) }
+
+    /// The positions never added, in order.
+    var missing: [Int] { verdicts.indices.filter { verdicts[$0] == 0 } }
+
+    /// The added positions' domains, in input order; `name` gives a position's domain name.
+    func domains(name: (Int) -> String) -> [HistoryDomain] {
+        verdicts.indices.filter(contains).map { position in
+            HistoryDomain(
+                domain: name(position), verdict: Self.verdictOrder[Int(verdicts[position]) - 1],
+                codes: codeLists.value(codes[position]), certificateExpires: dayNames.value(days[position]))
+        }
+    }
+
+    /// Distinct values numbered in the order first seen.
+    private struct Interned<Value: Hashable> {
+        private var values: [Value] = []
+        private var ids: [Value: UInt32] = [:]
+
+        mutating func id(_ value: Value) -> UInt32 {
+            if let id = ids[value] { return id }
+            let id = UInt32(values.count)
+            values.append(value)
+            ids[value] = id
+            return id
+        }
+
+        func value(_ id: UInt32) -> Value { values[Int(id)] }
+    }
+}
