@@ -27,14 +27,27 @@ public struct HistoryRun: Codable, Sendable, Equatable {
     public init(
         run: String, startedAt: Date, finishedAt: Date, domains: [HistoryDomain], auditorProblems: [String]? = nil
     ) {
+        self.init(
+            run: run, startedAt: startedAt, finishedAt: finishedAt, counting: HistoryDomainList(domains),
+            auditorProblems: auditorProblems)
+        self.domains = domains
+    }
+
+    /// A run without its domains (`domains` empty), its counts and certificate days those of
+    /// `domains`: a run whose domains are kept elsewhere (`HistoryDomainList`).
+    public init(
+        run: String, startedAt: Date, finishedAt: Date, counting domains: HistoryDomainList,
+        auditorProblems: [String]? = nil
+    ) {
         self.run = run
         self.startedAt = startedAt
         self.finishedAt = finishedAt
-        self.domains = domains
+        self.domains = []
         self.auditorProblems = auditorProblems
         var verdicts = VerdictCounts()
         var expiry: [String: [Int]] = [:]
-        for (index, domain) in domains.enumerated() {
+        for index in 0..<domains.count {
+            let domain = domains[index]
             verdicts[domain.verdict] += 1
             if let day = domain.certificateExpires { expiry[day, default: []].append(index) }
         }
@@ -151,6 +164,29 @@ public struct HistoryRun: Codable, Sendable, Equatable {
 
 /// A line of `history.json` that is not a run of this schema.
 public struct HistoryLineError: Error {}
+
+/// A run's domains as the history reads them, one at a time by position: a list, or made on
+/// demand from where a run keeps them (an audit's own run: its targets' names and its compact
+/// columns), so that a million of them need not be a list of `HistoryDomain`s.
+public struct HistoryDomainList: Sendable, Equatable {
+    public let count: Int
+    private let element: @Sendable (Int) -> HistoryDomain
+
+    public init(count: Int, element: @escaping @Sendable (Int) -> HistoryDomain) {
+        self.count = count
+        self.element = element
+    }
+
+    public init(_ domains: [HistoryDomain]) {
+        self.init(count: domains.count) { domains[$0] }
+    }
+
+    public subscript(position: Int) -> HistoryDomain { element(position) }
+
+    public static func == (a: HistoryDomainList, b: HistoryDomainList) -> Bool {
+        a.count == b.count && (0..<a.count).allSatisfy { a[$0] == b[$0] }
+    }
+}
 
 /// A domain in one run: its verdict and the codes of its findings. Written as a short array,
 /// `["example.com","fail","http.status","cdn.stale"]`, to keep a line of 10,000 domains small.
@@ -448,7 +484,7 @@ public struct RunHistory: Sendable, Equatable {
     /// Oldest first, sound or not.
     public private(set) var runs: [Run] = []
     /// The newest sound run's domains, in its order.
-    public private(set) var latestDomains: [HistoryDomain] = []
+    private var latestDomains = HistoryDomainList([])
     private var states: [DomainKey: DomainState] = [:]
     /// The indices in `runs` of the sound runs: a domain's states count in sound runs only, so
     /// that a night on which this machine could not check breaks no streak and starts none.
@@ -492,8 +528,16 @@ public struct RunHistory: Sendable, Equatable {
     ///   its own run last): this one's domains are let go at once.
     public mutating func add(_ run: HistoryRun, keepingDomains: Bool = true) {
         guard let number = begin(run, domainCount: run.domains.count) else { return }
-        latestDomains = keepingDomains ? run.domains : []
+        latestDomains = HistoryDomainList(keepingDomains ? run.domains : [])
         for domain in run.domains { update(domain, in: number) }
+    }
+
+    /// Adds the next run, its domains kept elsewhere: `run` has none (`HistoryRun`'s
+    /// `init(run:startedAt:finishedAt:counting:auditorProblems:)`), `domains` are they.
+    public mutating func add(_ run: HistoryRun, domains: HistoryDomainList) {
+        guard let number = begin(run, domainCount: domains.count) else { return }
+        latestDomains = domains
+        for position in 0..<domains.count { update(domains[position], in: number) }
     }
 
     /// Adds the next run from its `history.json` line, as `add(_:keepingDomains:)` does with
@@ -502,7 +546,7 @@ public struct RunHistory: Sendable, Equatable {
     public mutating func add(_ run: HistoryRun, line: Data) {
         let count = run.verdicts.pass + run.verdicts.warn + run.verdicts.fail
         guard let number = begin(run, domainCount: count) else { return }
-        latestDomains = []
+        latestDomains = HistoryDomainList([])
         let read = HistoryLine.rest(of: line) { update($0, in: number) }
         // A line of another layout (read the slow way by `header(line:)`), whole.
         if read == nil, let whole = try? HistoryRun(line: line) {
@@ -578,7 +622,8 @@ public struct RunHistory: Sendable, Equatable {
             return Streak(
                 since: run.run, sinceDate: run.startedAt, runs: newest - first + 1, reachesOldest: first == 0)
         }
-        for domain in latestDomains {
+        for position in 0..<latestDomains.count {
+            let domain = latestDomains[position]
             guard let state = state(DomainKey(domain.domain)) else {
                 // Never checked in the kept runs: nothing to say beyond that.
                 try body(

@@ -168,8 +168,11 @@ struct RunHistoryStore {
     /// file is written anew. Returns the history with the run.
     /// - Parameter states: where to keep the domains' states (in memory when nil, or when the
     ///   store fails before the line is written).
+    /// - Parameter domains: the run's domains when kept elsewhere (`run` then has none).
     @discardableResult
-    func record(_ run: HistoryRun, states: HistoryStateStore? = nil) throws -> RunHistory {
+    func record(_ run: HistoryRun, domains: HistoryDomainList? = nil, states: HistoryStateStore? = nil) throws
+        -> RunHistory
+    {
         var history = RunHistory(store: states)
         let visit: Visit
         if run.auditorProblems == nil {
@@ -182,17 +185,17 @@ struct RunHistoryStore {
             // This run is not sound: the newest sound one's domains are the history's latest.
             visit = try self.visit(except: run.run, rewrite: true) { history.add($0) }
         }
-        history.add(run)
+        if let domains { history.add(run, domains: domains) } else { history.add(run) }
         if states?.failure != nil {
             visit.rewritten?.abandon()
-            return try record(run)
+            return try record(run, domains: domains)
         }
         if let writer = visit.rewritten {
-            try writer.complete { writer in try Self.writeLine(run, to: writer.write) }
+            try writer.complete { writer in try Self.writeLine(run, domains: domains, to: writer.write) }
         } else {
             let handle = try OutputFolderFiles.openForAppending(file)
             defer { try? handle.close() }
-            try Self.writeLine(run) { try handle.write(contentsOf: $0) }
+            try Self.writeLine(run, domains: domains) { try handle.write(contentsOf: $0) }
         }
         return history
     }
@@ -228,7 +231,11 @@ struct RunHistoryStore {
     /// The run's line, ending in a newline, handed to `write` in pieces of about 64 KB: the
     /// bytes JSONEncoder gives for the whole run, without its tree of a million domains. The
     /// run without domains is encoded once and cut where its empty list is.
-    static func writeLine(_ run: HistoryRun, to write: (Data) throws -> Void) rethrows {
+    /// - Parameter domains: the run's domains when kept elsewhere (`run` then has none).
+    static func writeLine(_ run: HistoryRun, domains: HistoryDomainList? = nil, to write: (Data) throws -> Void)
+        rethrows
+    {
+        let domains = domains ?? HistoryDomainList(run.domains)
         let encoder = JSONReport.makeEncoder()
         var empty = run
         empty.domains = []
@@ -236,9 +243,9 @@ struct RunHistoryStore {
         let frame = try! encoder.encode(empty)
         let list = frame.firstRange(of: Data(#""domains":[]"#.utf8))!
         var piece = Data(frame[..<(list.upperBound - 1)])
-        for (number, domain) in run.domains.enumerated() {
+        for number in 0..<domains.count {
             if number > 0 { piece.append(UInt8(ascii: ",")) }
-            piece.append(try! encoder.encode(domain))
+            piece.append(try! encoder.encode(domains[number]))
             if piece.count >= 64 << 10 {
                 try write(piece)
                 piece.removeAll(keepingCapacity: true)
@@ -311,13 +318,15 @@ enum RunHistoryIndex {
     /// Returns the standings of the `wanted` domains of the newest run (since when their verdict
     /// holds, for the closing summary and the alert), and of every domain whose verdict changed
     /// in it (across a run that did not check it too: the alert hears those).
-    static func update(output: URL, with run: HistoryRun, standingsOf wanted: Set<String>) throws -> [String:
-        RunHistory.Standing]
-    {
+    /// - Parameter domains: the run's domains when kept elsewhere (`run` then has none).
+    static func update(
+        output: URL, with run: HistoryRun, domains: HistoryDomainList? = nil, standingsOf wanted: Set<String>
+    ) throws -> [String: RunHistory.Standing] {
         let store = RunHistoryStore(output: output)
         // A fleet's states on disk; in memory where SQLite cannot make its scratch file.
         let states = try? HistoryStateStore()
-        let standings = try indexAndStandings(try store.record(run, states: states), output: output, wanted: wanted)
+        let standings = try indexAndStandings(
+            try store.record(run, domains: domains, states: states), output: output, wanted: wanted)
         guard states?.failure != nil else { return standings }
         // The store failed after the line was written: the history read again, in memory.
         return try indexAndStandings(try store.load(), output: output, wanted: wanted)

@@ -229,10 +229,10 @@ final class AuditRunSession {
                     "interrupted after the reports were written: history.json, index.html and the alert were skipped (the next run adds this run to the history)"
             )
         }
+        let domains = accumulator.takeHistoryDomains(targets: targets)
         let entry = HistoryRun(
             run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: finished.run.finishedAt,
-            domains: accumulator.takeHistoryDomains { targets[$0].domain },
-            auditorProblems: finished.summary.auditorProblems)
+            counting: domains, auditorProblems: finished.summary.auditorProblems)
         let listed = Set(
             [Verdict.fail, .warn].flatMap { verdict in
                 flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
@@ -244,7 +244,7 @@ final class AuditRunSession {
             ? [] : Set(flaggedDomains.map(\.domain) + (finished.changes?.domains.map(\.domain) ?? []))
         do {
             let standings = try RunHistoryIndex.update(
-                output: workspace.output, with: entry, standingsOf: listed.union(policed))
+                output: workspace.output, with: entry, domains: domains, standingsOf: listed.union(policed))
             return HistoryUpdate(
                 notPassingSince: standings.filter { listed.contains($0.key) }.compactMapValues(\.notPassingSince),
                 standings: settings.notification == nil ? [:] : standings)

@@ -2,9 +2,9 @@ import AASAModel
 
 /// The run's domains as the history keeps them (`HistoryDomain`: verdict, codes, certificate
 /// day), by input position, in 9 bytes a domain while the run goes on: the names are the
-/// targets', and the few distinct code lists and days are stored once. Made into
-/// `HistoryDomain`s once, for the history line.
-struct HistoryColumns {
+/// targets', and the few distinct code lists and days are stored once. Read one
+/// `HistoryDomain` at a time for the history (`list(names:)`), never a list of them.
+struct HistoryColumns: Sendable {
     /// 0 for a position not yet added, else 1 + the verdict's place in `verdictOrder`.
     private var verdicts: [UInt8]
     private var codes: [UInt32]
@@ -33,17 +33,22 @@ struct HistoryColumns {
     /// The positions never added, in order.
     var missing: [Int] { verdicts.indices.filter { verdicts[$0] == 0 } }
 
-    /// The added positions' domains, in input order; `name` gives a position's domain name.
-    func domains(name: (Int) -> String) -> [HistoryDomain] {
-        verdicts.indices.filter(contains).map { position in
-            HistoryDomain(
-                domain: name(position), verdict: Self.verdictOrder[Int(verdicts[position]) - 1],
-                codes: codeLists.value(codes[position]), certificateExpires: dayNames.value(days[position]))
+    /// The added positions' domains, in input order, each made when read; `names` are the
+    /// targets (a position's name is its target's).
+    func list(names targets: [DomainTarget]) -> HistoryDomainList {
+        let positions = complete ? nil : verdicts.indices.filter(contains)
+        let columns = self
+        return HistoryDomainList(count: positions?.count ?? verdicts.count) { index in
+            let position = positions?[index] ?? index
+            return HistoryDomain(
+                domain: targets[position].domain, verdict: Self.verdictOrder[Int(columns.verdicts[position]) - 1],
+                codes: columns.codeLists.value(columns.codes[position]),
+                certificateExpires: columns.dayNames.value(columns.days[position]))
         }
     }
 
     /// Distinct values numbered in the order first seen.
-    private struct Interned<Value: Hashable> {
+    private struct Interned<Value: Hashable & Sendable>: Sendable {
         private var values: [Value] = []
         private var ids: [Value: UInt32] = [:]
 

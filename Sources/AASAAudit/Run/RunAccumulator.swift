@@ -100,11 +100,11 @@ struct RunAccumulator {
         return flagged
     }
 
-    /// The run's domains as the history keeps them, in input order; `name` gives a position's
-    /// domain name (the target's). Made once (the accumulator's columns are let go).
-    mutating func takeHistoryDomains(name: (Int) -> String) -> [HistoryDomain] {
+    /// The run's domains as the history keeps them, in input order, made one at a time from
+    /// the targets' names and the accumulator's columns (a complete run's). Handed over once.
+    mutating func takeHistoryDomains(targets: [DomainTarget]) -> HistoryDomainList {
         defer { history = HistoryColumns(count: 0) }
-        return history.domains(name: name)
+        return history.list(names: targets)
     }
 
     /// The changes since the previous run; `domains` are the run's domains in input order.
