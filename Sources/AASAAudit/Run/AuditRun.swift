@@ -270,7 +270,9 @@ final class AuditRunSession {
                 previousRunStartedAt: finished.changes?.previousRunStartedAt,
                 reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
             verdicts: finished.summary.verdicts, changes: finished.changes, flagged: flaggedDomains,
-            auditorProblems: finished.summary.auditorProblems,
+            // Changes that could not be gathered are not a first run's (every failure new): the
+            // alert says this machine's trouble instead, and names no domain.
+            auditorProblems: finished.summary.auditorProblems ?? accumulator.comparisonProblem.map { [$0] },
             expired: finished.changes.map {
                 settings.acknowledgements.expired(after: $0.previousRunStartedAt, by: startedAt)
             } ?? [], labels: labels(of:),
