@@ -141,8 +141,22 @@ import Testing
         #expect(first != second)
     }
 
-    /// A fleet may flag a million domains: what each costs is held to its 64 bytes.
-    @Test func aFlaggedDomainTakesSixtyFourBytes() {
-        #expect(MemoryLayout<FlaggedDomain>.stride == 64)
+    /// A fleet may flag a million domains: what each costs is held to its 32 bytes (its name,
+    /// its position, its shared shape), and equal shapes are one.
+    @Test func aFlaggedDomainTakesThirtyTwoBytes() throws {
+        #expect(MemoryLayout<FlaggedDomain>.stride == 32)
+        let messages: [(FindingCode, String)] = [(.tlsHandshake, "SSL_ERROR_SYSCALL in connection to a.example:443 ")]
+        var pool = FlaggedDomain.SharedParts()
+        var first = try #require(flagged("a.example", messages))
+        var second = try #require(
+            flagged("b.example", [(.tlsHandshake, "SSL_ERROR_SYSCALL in connection to b.example:443 ")]))
+        first.share(&pool)
+        second.share(&pool)
+        #expect(first.codes == [.tlsHandshake] && first.verdict == .fail && first.openVerdict == .fail)
+        #expect(second.openCauses.first?.message == "SSL_ERROR_SYSCALL in connection to b.example:443 ")
+        // One shape for both: the same stored code list.
+        #expect(
+            first.codes.withUnsafeBufferPointer { $0.baseAddress }
+                == second.codes.withUnsafeBufferPointer { $0.baseAddress })
     }
 }
