@@ -4,7 +4,7 @@ import Foundation
 /// million domains through JSONSerialization held half a kilobyte of objects per domain at
 /// once. The list must be an array of arrays of strings (the line's format); the line's other
 /// fields are few and small, and are read by JSONSerialization with the list cut out.
-enum HistoryLine {
+public enum HistoryLine {
     struct Parts {
         var domains: [HistoryDomain]
         /// The line with `[]` for the list.
@@ -36,6 +36,108 @@ enum HistoryLine {
         }
     }
 
+    /// Whether `head` (a line's bytes up to and including `"domains":`) is the start of a line
+    /// whose list is at the top level: `{`, then only spaces or a field before the key.
+    public static func isListHead(_ head: some Collection<UInt8>) -> Bool {
+        let bytes = Array(head)
+        let key = Array(#""domains":"#.utf8)
+        guard bytes.count >= key.count + 1, bytes.first == UInt8(ascii: "{"), bytes.suffix(key.count).elementsEqual(key)
+        else { return false }
+        let before = bytes[1..<(bytes.count - key.count)]
+        return before.allSatisfy { $0 == UInt8(ascii: " ") } || before.last == UInt8(ascii: ",")
+    }
+
+    /// A line's domain list read in pieces, so that the line need not be in memory whole:
+    /// `feed` reads the complete elements of the bytes it is given and says how many bytes it
+    /// used; the rest (an element cut by the piece's end) comes again with the next piece.
+    public struct ListScanner {
+        public enum State: Sendable { case open, first, element, separator, done, failed }
+        public private(set) var state = State.open
+        private var shared = SharedValues<[String]>()
+
+        public init() {}
+
+        /// - Parameter atEnd: no more bytes will come (an element cut here is damage).
+        public mutating func feed(_ bytes: UnsafeRawBufferPointer, atEnd: Bool, each: (HistoryDomain) -> Void) -> Int {
+            var index = 0
+            func skipSpace() {
+                while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            }
+            while true {
+                skipSpace()
+                guard index < bytes.count else {
+                    if atEnd, state != .done { state = .failed }
+                    return index
+                }
+                switch state {
+                case .open:
+                    guard bytes[index] == UInt8(ascii: "[") else {
+                        state = .failed
+                        return index
+                    }
+                    index += 1
+                    state = .first
+                case .first:
+                    if bytes[index] == UInt8(ascii: "]") {
+                        index += 1
+                        state = .done
+                    } else {
+                        state = .element
+                    }
+                case .element:
+                    guard let end = Self.elementEnd(bytes, from: index) else {
+                        if atEnd { state = .failed }
+                        return index
+                    }
+                    var reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: bytes[index...end]), index: 0)
+                    guard let domain = reader.domain(&shared), reader.index == end - index + 1 else {
+                        state = .failed
+                        return index
+                    }
+                    each(domain)
+                    index = end + 1
+                    state = .separator
+                case .separator:
+                    if bytes[index] == UInt8(ascii: ",") {
+                        state = .element
+                    } else if bytes[index] == UInt8(ascii: "]") {
+                        state = .done
+                    } else {
+                        state = .failed
+                        return index
+                    }
+                    index += 1
+                case .done, .failed:
+                    return index
+                }
+            }
+        }
+
+        /// The index of the `]` that ends the element starting at `start` (outside strings),
+        /// or nil when it is not within `bytes`.
+        static func elementEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+            var (index, inString, escaped) = (start + 1, false, false)
+            while index < bytes.count {
+                let byte = bytes[index]
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                } else if byte == UInt8(ascii: "]") {
+                    return index
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
         var index: Int
@@ -59,18 +161,24 @@ enum HistoryLine {
             var shared = SharedValues<[String]>()
             if take(UInt8(ascii: "]")) { return true }
             repeat {
-                guard take(UInt8(ascii: "[")), let name = string(), take(UInt8(ascii: ",")), let verdictText = string(),
-                    let verdict = Verdict(rawValue: verdictText)
-                else { return false }
-                var codes: [String] = []
-                while take(UInt8(ascii: ",")) {
-                    guard let code = string() else { return false }
-                    codes.append(code)
-                }
-                guard take(UInt8(ascii: "]")) else { return false }
-                each(HistoryDomain(domain: name, verdict: verdict, codes: shared.share(codes)))
+                guard let domain = domain(&shared) else { return false }
+                each(domain)
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "]"))
+        }
+
+        /// `["name","verdict","code",…]`
+        mutating func domain(_ shared: inout SharedValues<[String]>) -> HistoryDomain? {
+            guard take(UInt8(ascii: "[")), let name = string(), take(UInt8(ascii: ",")), let verdictText = string(),
+                let verdict = Verdict(rawValue: verdictText)
+            else { return nil }
+            var codes: [String] = []
+            while take(UInt8(ascii: ",")) {
+                guard let code = string() else { return nil }
+                codes.append(code)
+            }
+            guard take(UInt8(ascii: "]")) else { return nil }
+            return HistoryDomain(domain: name, verdict: verdict, codes: shared.share(codes))
         }
 
         /// A JSON string, escapes decoded; nil for anything else.

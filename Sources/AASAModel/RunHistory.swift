@@ -540,18 +540,14 @@ public struct RunHistory: Sendable, Equatable {
         for position in 0..<domains.count { update(domains[position], in: number) }
     }
 
-    /// Adds the next run from its `history.json` line, as `add(_:keepingDomains:)` does with
-    /// false: its domains are read from the line one at a time and let go, never held as a
-    /// list. `run` is the line's `HistoryRun.header(line:)`.
-    public mutating func add(_ run: HistoryRun, line: Data) {
+    /// Adds the next run, as `add(_:keepingDomains:)` does with false, its domains handed over
+    /// one at a time by `forEach` (from where they are kept) and let go. `run` has none; its
+    /// verdicts count them.
+    public mutating func add(_ run: HistoryRun, forEach: ((HistoryDomain) -> Void) throws -> Void) rethrows {
         let count = run.verdicts.pass + run.verdicts.warn + run.verdicts.fail
         guard let number = begin(run, domainCount: count) else { return }
         latestDomains = HistoryDomainList([])
-        let read = HistoryLine.rest(of: line) { update($0, in: number) }
-        // A line of another layout (read the slow way by `header(line:)`), whole.
-        if read == nil, let whole = try? HistoryRun(line: line) {
-            for domain in whole.domains { update(domain, in: number) }
-        }
+        try forEach { update($0, in: number) }
     }
 
     /// The run's place among the sound runs, which its domains' states are updated for; nil for

@@ -61,30 +61,66 @@ import Testing
         #expect(expected.contains { $0.lastPassed != nil } && expected.contains { $0.changes == 0 })
     }
 
-    /// An audit goes through the kept runs' lines a domain at a time (`HistoryRun.header`,
-    /// `RunHistory.add(_:line:)`), never holding a run's list: the history reads the same as
-    /// from whole runs, a line of another layout (read the slow way) included.
-    @Test func linesGoneThroughOneDomainAtATimeReadAsWholeRuns() throws {
+    /// An audit goes through the kept runs' lines a domain at a time, from the file in pieces
+    /// (`HistoryLineFile`), never holding a line or a run's list: the history reads the same as
+    /// from whole runs, with pieces of 7 bytes (every element straddles pieces), a line of
+    /// another layout (read the slow way) and an empty line included; a damaged line throws.
+    @Test func linesGoneThroughFromTheFileReadAsWholeRuns() throws {
         let runs = Self.runs()
         let whole = RunHistory(runs: runs)
-        var lean = RunHistory(store: try HistoryStateStore())
+        var text = Data()
         var slow = 0
         for (index, run) in runs.dropLast().enumerated() {
-            var line = RunHistoryStore.line(run).dropLast()
+            var line = RunHistoryStore.line(run)
             if index % 10 == 3 {
                 let spaced = String(decoding: line, as: UTF8.self).replacingOccurrences(
                     of: #""domains":"#, with: #""domains" :"#)
                 line = Data(spaced.utf8)
                 slow += 1
             }
-            let header = try HistoryRun.header(line: line)
-            #expect(header.domains.isEmpty && header.verdicts == run.verdicts)
-            lean.add(header, line: line)
+            text.append(line)
+            if index == 5 { text.append(Data("\n".utf8)) }
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("history.json")
+        try text.write(to: url)
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let file = HistoryLineFile(handle: handle, pieceBytes: 7)
+        var lean = RunHistory(store: try HistoryStateStore())
+        var (read, empty) = (0, 0)
+        let complete = try file.forEachSpan(maximumLineBytes: 1 << 20) { span in
+            guard span.length > 0 else {
+                empty += 1
+                return true
+            }
+            let line = HistoryLineFile.Line(file: file, span: span)
+            // Streamed, but for the lines of the other layout.
+            let streamed = try file.read(span) { _ in } != nil
+            #expect(streamed == (read % 10 != 3))
+            let header = try line.header()
+            #expect(header.domains.isEmpty && header.verdicts == runs[read].verdicts && header.run == runs[read].run)
+            try lean.add(header) { each in try line.forEachDomain(each) }
+            read += 1
+            return true
         }
         lean.add(runs[runs.count - 1])
-        #expect(slow == 7)
+        #expect(complete && read == runs.count - 1 && empty == 1 && slow == 7)
         #expect(lean.runs == whole.runs)
         #expect(lean.standings() == whole.standings())
-        #expect(throws: (any Error).self) { try HistoryRun.header(line: Data(#"{"domains":[["a","pass"],3]}"#.utf8)) }
+
+        // A damaged line, and a list cut short, are not lines.
+        for damaged in [#"{"domains":[["a","pass"],3]}"#, #"{"domains":[["a","pass"],["b","#] {
+            try Data(damaged.utf8).write(to: url)
+            let broken = try FileHandle(forReadingFrom: url)
+            defer { try? broken.close() }
+            let brokenFile = HistoryLineFile(handle: broken, pieceBytes: 5)
+            #expect(try brokenFile.read(.init(offset: 0, length: damaged.utf8.count)) { _ in } == nil)
+            #expect(throws: (any Error).self) {
+                try HistoryLineFile.Line(file: brokenFile, span: .init(offset: 0, length: damaged.utf8.count)).header()
+            }
+        }
     }
 }

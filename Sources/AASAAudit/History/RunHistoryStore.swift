@@ -45,15 +45,11 @@ struct RunHistoryStore {
     /// (`HistoryRun.header(line:)`), with the line to read them from one at a time
     /// (`RunHistory.add(_:line:)`): a run of a million domains is never a list in memory.
     /// Runs read from a folder's report come whole, with no line.
-    func visitLean(except current: String? = nil, rewrite: Bool = false, _ body: (HistoryRun, Data?) -> Void) throws
-        -> Visit
-    {
+    func visitLean(except current: String? = nil, rewrite: Bool = false, _ body: Visitor.Body) throws -> Visit {
         try visit(except: current, rewrite: rewrite, lean: true, body)
     }
 
-    private func visit(except current: String?, rewrite: Bool, lean: Bool, _ body: (HistoryRun, Data?) -> Void)
-        throws -> Visit
-    {
+    private func visit(except current: String?, rewrite: Bool, lean: Bool, _ body: Visitor.Body) throws -> Visit {
         var visitor = Visitor(
             store: self, folders: RunFolders.names(in: output).filter { $0 != current }, rewrite: rewrite, lean: lean)
         do {
@@ -73,7 +69,11 @@ struct RunHistoryStore {
 
     /// A visit's state: the run folders, how far the file's lines and the folders were read,
     /// and what was found.
-    private struct Visitor {
+    struct Visitor {
+        /// Gets each kept run; a file's line comes as its header and the line to go through
+        /// its domains from (`visitLean`), or whole with no line.
+        typealias Body = (HistoryRun, HistoryLineFile.Line?) throws -> Void
+
         let store: RunHistoryStore
         let folders: [String]
         let positions: [String: Int]
@@ -102,19 +102,18 @@ struct RunHistoryStore {
         }
 
         /// - Parameter line: the file's line, when `run` is its header only.
-        func emit(_ run: HistoryRun, line: Data?, _ body: (HistoryRun, Data?) -> Void) throws {
-            body(run, line)
+        func emit(_ run: HistoryRun, line: HistoryLineFile.Line?, _ body: Body) throws {
+            try body(run, line)
             guard let rewritten = visit.rewritten else { return }
             if let line {
-                try rewritten.write(line)
-                try rewritten.write(Data("\n".utf8))
+                try line.file.copy(line.span, to: rewritten.write)
             } else {
                 try RunHistoryStore.writeLine(run, to: rewritten.write)
             }
         }
 
         /// Folders the file lacks, up to `end`: a change for each that holds a complete run.
-        mutating func readFolders(upTo end: Int, _ body: (HistoryRun, Data?) -> Void) throws {
+        mutating func readFolders(upTo end: Int, _ body: Body) throws {
             while next < end {
                 try Task.checkCancellation()
                 let name = folders[next]
@@ -127,33 +126,55 @@ struct RunHistoryStore {
         }
 
         /// The file's lines in order, with the folders they skip over.
-        mutating func readLines(_ handle: FileHandle, _ body: (HistoryRun, Data?) -> Void) throws {
+        mutating func readLines(_ handle: FileHandle, _ body: Body) throws {
+            if lean { return try readSpans(handle, body) }
             var reader = LineReader(handle: handle, maximumLineBytes: store.maximumLineBytes)
             while let line = reader.next() {
                 // A history of many runs takes a while to read: a signal stops it.
                 try Task.checkCancellation()
-                let length = line.count + 1
                 guard !line.isEmpty else {
-                    consumed += length
+                    consumed += 1
                     continue
                 }
-                guard let run = try? (lean ? HistoryRun.header(line: line) : HistoryRun(line: line)) else {
-                    // Damaged: this line and the rest are rebuilt from the folders.
-                    try diverge()
-                    return
-                }
-                guard let position = positions[run.run], position >= next else {
-                    // Its folder is gone (--keep), or it repeats an earlier line.
-                    try diverge()
-                    consumed += length
-                    continue
-                }
-                try readFolders(upTo: position, body)
-                try emit(run, line: lean ? line : nil, body)
-                next = position + 1
-                consumed += length
+                guard try place(try? HistoryRun(line: line), length: line.count + 1, line: nil, body) else { return }
             }
             if reader.overlong { try diverge() }
+        }
+
+        /// `readLines` without holding a line: each is read for its header, then handed on to
+        /// be gone through from the file.
+        mutating func readSpans(_ handle: FileHandle, _ body: Body) throws {
+            let file = HistoryLineFile(handle: handle)
+            let whole = try file.forEachSpan(maximumLineBytes: store.maximumLineBytes) { span in
+                try Task.checkCancellation()
+                guard span.length > 0 else {
+                    consumed += 1
+                    return true
+                }
+                let line = HistoryLineFile.Line(file: file, span: span)
+                return try place(try? line.header(), length: span.length + 1, line: line, body)
+            }
+            if !whole { try diverge() }
+        }
+
+        /// A line read as `run` (nil when damaged: it and the rest are rebuilt from the
+        /// folders), placed among the folders and handed on. False when the reading stops.
+        mutating func place(_ run: HistoryRun?, length: Int, line: HistoryLineFile.Line?, _ body: Body) throws -> Bool {
+            guard let run else {
+                try diverge()
+                return false
+            }
+            guard let position = positions[run.run], position >= next else {
+                // Its folder is gone (--keep), or it repeats an earlier line.
+                try diverge()
+                consumed += length
+                return true
+            }
+            try readFolders(upTo: position, body)
+            try emit(run, line: line, body)
+            next = position + 1
+            consumed += length
+            return true
         }
     }
 
@@ -179,7 +200,11 @@ struct RunHistoryStore {
             // This run is the history's latest: the kept runs' domains are gone through one at
             // a time and let go.
             visit = try visitLean(except: run.run, rewrite: true) { kept, line in
-                if let line { history.add(kept, line: line) } else { history.add(kept, keepingDomains: false) }
+                if let line {
+                    try history.add(kept) { each in try line.forEachDomain(each) }
+                } else {
+                    history.add(kept, keepingDomains: false)
+                }
             }
         } else {
             // This run is not sound: the newest sound one's domains are the history's latest.
