@@ -24,8 +24,7 @@ public enum HistoryLine {
     static func rest(of line: Data, each: (HistoryDomain) -> Void) -> Data? {
         line.withUnsafeBytes { bytes -> Data? in
             let key = Array(#""domains":"#.utf8)
-            guard let keyStart = bytes.firstRange(of: key)?.lowerBound, bytes.first == UInt8(ascii: "{"),
-                bytes[1..<keyStart].allSatisfy({ $0 == UInt8(ascii: " ") }) || bytes[keyStart - 1] == UInt8(ascii: ",")
+            guard let keyStart = bytes.firstRange(of: key)?.lowerBound, isListHead(bytes[..<(keyStart + key.count)])
             else { return nil }
             var reader = Reader(bytes: bytes, index: keyStart + key.count)
             guard reader.domainList(each) else { return nil }
