@@ -129,22 +129,6 @@ public struct HistoryRun: Codable, Sendable, Equatable {
 
     /// `certificateExpiry` as JSONSerialization gives it; a value of another shape is left out
     /// (the field is an addition: a line without it is whole).
-    /// A line's run without its domains (`domains` empty; `verdicts` counted from the line's):
-    /// what is needed to place the line, its domains gone through later one at a time
-    /// (`RunHistory.add(_:line:)`). Throws for a damaged line, as `init(line:)` does.
-    public static func header(line: Data) throws -> HistoryRun {
-        var verdicts = VerdictCounts()
-        guard let rest = HistoryLine.rest(of: line, each: { verdicts[$0.verdict] += 1 }) else {
-            // Another layout, read the slow way.
-            var run = try HistoryRun(line: line)
-            run.domains = []
-            return run
-        }
-        var run = try HistoryRun(line: rest)
-        run.verdicts = verdicts
-        return run
-    }
-
     private mutating func readCertificateExpiry(_ value: Any?) {
         guard let object = value as? [String: Any] else { return }
         var expiry: [String: [Int]] = [:]

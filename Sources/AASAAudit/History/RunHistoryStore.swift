@@ -42,8 +42,8 @@ struct RunHistoryStore {
     }
 
     /// As `visit`, but the file's lines are handed over without their domains
-    /// (`HistoryRun.header(line:)`), with the line to read them from one at a time
-    /// (`RunHistory.add(_:line:)`): a run of a million domains is never a list in memory.
+    /// (`HistoryLineFile.Line.header`), with the line to go through them from, one at a time
+    /// (`RunHistory.add(_:forEach:)`): a run of a million domains is never a list in memory.
     /// Runs read from a folder's report come whole, with no line.
     func visitLean(except current: String? = nil, rewrite: Bool = false, _ body: Visitor.Body) throws -> Visit {
         try visit(except: current, rewrite: rewrite, lean: true, body)
