@@ -3,6 +3,10 @@ import CCurlShim
 import CLibcurl
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// libcurl's multi interface driven from one dedicated thread: perform, collect finished
 /// transfers, poll. Other threads only append to the lock-protected inbox and call
 /// `curl_multi_wakeup`; every curl handle is touched by the loop thread alone.
@@ -42,8 +46,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         closeHook = .allocate(capacity: 1)
         closeHook.initialize(
             to: ccurl_socket_close_hook(
-                closed: { gate, socket in
-                    Unmanaged<ConnectionGate>.fromOpaque(gate!).takeUnretainedValue().closed(socket)
+                close: { gate, socket in
+                    Unmanaged<ConnectionGate>.fromOpaque(gate!).takeUnretainedValue().close(socket) { Glibc.close($0) }
                 }, userdata: Unmanaged.passUnretained(gate).toOpaque()))
         self.multi = multi
         resolveList = Self.makeList(configuration.resolve)

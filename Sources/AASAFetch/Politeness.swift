@@ -145,12 +145,15 @@ final class ConnectionGate: @unchecked Sendable {
         lock.withLock { decrement(address) }
     }
 
-    /// curl is closing a socket (any socket of the fetcher's: ones it did not count are ignored).
-    func closed(_ socket: Int32) {
-        lock.withLock {
-            guard let address = sockets.removeValue(forKey: socket) else { return }
-            decrement(address)
-        }
+    /// Closes one of curl's sockets with `closing` (any socket of the fetcher's: ones it did not
+    /// count are closed and otherwise ignored). The socket counts until it is closed: the loops
+    /// share the gate, and one counting it out first could let another connect while the server
+    /// still holds it. Its number is forgotten first, since once closed it may be reused at once.
+    func close(_ socket: Int32, by closing: (Int32) -> Int32) -> Int32 {
+        let address = lock.withLock { sockets.removeValue(forKey: socket) }
+        let result = closing(socket)
+        if let address { lock.withLock { decrement(address) } }
+        return result
     }
 
     /// Under `lock`. An address with nothing open and no rate to remember is forgotten at once;

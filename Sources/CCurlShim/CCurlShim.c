@@ -127,7 +127,9 @@ static curl_socket_t ccurl_open_checked_socket(void *clientp, curlsocktype purpo
         allowed = hooks->check(hooks->userdata, AF_INET6, (const unsigned char *)&v6->sin6_addr, 16);
     }
     if (!allowed) return CURL_SOCKET_BAD;
-    curl_socket_t made = socket(address->family, address->socktype, address->protocol);
+    // Close-on-exec, so that a process started meanwhile cannot hold the connection open after
+    // curl has closed it (and the politeness gate has counted it out).
+    curl_socket_t made = socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
     if (hooks->opened != NULL) hooks->opened(hooks->userdata, made);
     return made;
 }
@@ -149,8 +151,7 @@ CURLcode ccurl_easy_set_connection_hooks(CURL *easy, struct ccurl_connection_hoo
 
 static int ccurl_close_hooked_socket(void *clientp, curl_socket_t item) {
     const struct ccurl_socket_close_hook *hook = clientp;
-    hook->closed(hook->userdata, item);
-    return close(item);
+    return hook->close(hook->userdata, item);
 }
 
 CURLcode ccurl_easy_set_socket_close_hook(CURL *easy, struct ccurl_socket_close_hook *hook) {

@@ -31,13 +31,14 @@ import Testing
 
     /// 2,000 domains on one address at `--concurrency 500`: the server's own count of open
     /// connections, sampled every millisecond, never passes `--per-address`, and every domain
-    /// passes.
-    @Test func domainsBehindOneAddressTakeTurns() async throws {
+    /// passes. With the default one curl loop, and with two sharing the gate (`--threads 2`).
+    @Test(arguments: [1, 2]) func domainsBehindOneAddressTakeTurns(loops: Int) async throws {
         let world = try TestWorld()
         world.server.sampleEstablishedConnections()
         let cap = 12
         var fetcher = world.fetcherConfiguration(timeout: 120, concurrency: 500)
         fetcher.politeness = PolitenessLimits(connectionsPerAddress: cap)
+        fetcher.loopThreads = loops
         let settings = AuditSettings(
             inputFiles: ["domains.txt"], outputDirectory: world.directory.url.appendingPathComponent("reports"),
             concurrency: 500, fetcher: fetcher, failOn: .error)

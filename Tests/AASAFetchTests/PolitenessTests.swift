@@ -43,10 +43,27 @@ import Testing
         gate.opened(7, to: one)
         gate.released(one)  // the second socket() failed
         #expect(gate.room(for: one) == 1)
-        gate.closed(7)
-        gate.closed(7)  // a socket the gate does not know (already closed) changes nothing
-        gate.closed(99)
+        // While the socket is being closed it still counts (another loop must not connect in
+        // its place before it is shut); its number is free for reuse already.
+        var duringClose: (open: Int, reopened: Int)?
+        let result = gate.close(7) { socket in
+            let open = gate.openConnections(to: one)
+            gate.opened(socket, to: other)  // the number reused by another loop at once
+            duringClose = (open, gate.openConnections(to: other))
+            return 0
+        }
+        #expect(result == 0 && duringClose?.open == 1 && duringClose?.reopened == 1)
         #expect(gate.room(for: one) == 2 && gate.openConnections(to: one) == 0)
+        // A socket the gate does not know (closed before) is closed and changes nothing.
+        var closedUnknown: [Int32] = []
+        let failed = gate.close(99) { socket in
+            closedUnknown.append(socket)
+            return -1
+        }
+        #expect(failed == -1 && closedUnknown == [99] && gate.openConnections(to: other) == 1)
+        _ = gate.close(7) { _ in 0 }  // the reused number: the other address's socket
+        #expect(gate.openConnections(to: other) == 0)
+        #expect(gate.admit(other) == nil)
         #expect(gate.openConnections(to: other) == 1)
         #expect(gate.admitLookup() && gate.lookupRoom() == Int.max)
     }

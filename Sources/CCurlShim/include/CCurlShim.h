@@ -61,12 +61,13 @@ struct ccurl_connection_hooks {
 };
 CURLcode ccurl_easy_set_connection_hooks(CURL *easy, struct ccurl_connection_hooks *hooks);
 
-/// CURLOPT_CLOSESOCKETFUNCTION, typed: `closed` hears of every socket curl closes, just before
-/// it is closed. The context must outlive every connection the handle makes: connections are
-/// cached, and closed after their transfer's handle is gone.
-typedef void (*ccurl_socket_closed)(void *userdata, curl_socket_t socket);
+/// CURLOPT_CLOSESOCKETFUNCTION, typed: `close` is given every socket curl closes, closes it and
+/// returns close()'s result, so that whoever counts sockets counts one out only once it is shut
+/// (another thread may get the same number at once). The context must outlive every connection
+/// the handle makes: connections are cached, and closed after their transfer's handle is gone.
+typedef int (*ccurl_socket_closer)(void *userdata, curl_socket_t socket);
 struct ccurl_socket_close_hook {
-    ccurl_socket_closed closed;
+    ccurl_socket_closer close;
     void *userdata;
 };
 CURLcode ccurl_easy_set_socket_close_hook(CURL *easy, struct ccurl_socket_close_hook *hook);
