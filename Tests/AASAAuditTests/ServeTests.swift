@@ -266,15 +266,22 @@ import Testing
     @Test func oversizedRequestsAndIdleConnectionsAreBounded() async throws {
         let world = try TestWorld()
         var quick = settings(world)
-        quick.idleSeconds = 1
+        // Short, but not so short that the server, stalled by the full suite's load on two
+        // cores, closes a fresh connection before it reads the request sent with it.
+        quick.idleSeconds = 3
         // 500 idle connections of one address (this test's), beyond the per-address share.
         quick.maximumConnectionsPerAddress = 1_000
         let serve = try await Running(quick)
         defer { Task { await serve.stop() } }
-        // A 1 MB query: refused, the connection closed.
+        // A 1 MB query: refused, the connection closed. The server closes with the rest of the
+        // query unread, so its kernel resets the connection, dropping an answer not sent yet:
+        // then nothing is read, and the log below holds the refusal.
         let huge = "GET /check?domain=\(String(repeating: "a", count: 1 << 20)) HTTP/1.1\r\nHost: x\r\n\r\n"
-        let answer = try HTTPTestClient.parse(try await HTTPTestClient.exchange(port: serve.port, Array(huge.utf8)))
-        #expect(answer.status == 400 || answer.status == 414 || answer.status == 431, "\(answer.status)")
+        let raw = try await HTTPTestClient.exchange(port: serve.port, Array(huge.utf8))
+        if !raw.isEmpty {
+            let answer = try HTTPTestClient.parse(raw)
+            #expect(answer.status == 400 || answer.status == 414 || answer.status == 431, "\(answer.status)")
+        }
         // NIO refused it before the router saw it; the access log has its line all the same.
         try await waitUntil {
             serve.log.lines.withLock { $0 }.contains { $0.contains(" 400 0 - (request not parsed: ") }
@@ -285,7 +292,7 @@ import Testing
         let idle = try (0..<500).map { _ in try HTTPTestClient.openIdle(port: serve.port) }
         defer { idle.forEach { close($0) } }
         #expect(try await serve.get("/healthz").status == 200)
-        #expect(HTTPTestClient.isClosed(idle[0], within: 5) && HTTPTestClient.isClosed(idle[499], within: 5))
+        #expect(HTTPTestClient.isClosed(idle[0], within: 15) && HTTPTestClient.isClosed(idle[499], within: 15))
         #expect(try await serve.get("/nothing/here").status == 404)
         let post = try await HTTPTestClient.get(port: serve.port, "/api/v1/latest", method: "POST")
         #expect(post.status == 405)

@@ -24,7 +24,11 @@ public enum HTTPTestClient {
         var request = "\(method) \(target) HTTP/1.1\r\n\(host)Connection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         let raw = try await exchange(port: port, Array((request + "\r\n").utf8))
-        return try parse(raw)
+        do {
+            return try parse(raw)
+        } catch {
+            throw ClientError(description: "\(method) \(target.prefix(80)): \(error)")
+        }
     }
 
     /// Sends `bytes`, reads until the server closes (or `timeout` seconds pass).
