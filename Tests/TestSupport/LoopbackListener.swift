@@ -141,7 +141,7 @@ public final class LoopbackListener: Sendable {
     static func readWhole(_ path: String) -> String? {
         guard let file = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? file.close() }
-        return (try? file.readToEnd()).map { String(decoding: $0 ?? Data(), as: UTF8.self) }
+        return (try? file.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The most connections found established at once, and how many samples were taken.
