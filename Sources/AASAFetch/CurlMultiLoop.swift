@@ -254,8 +254,17 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func hold(_ transfer: Transfer, _ easy: UnsafeMutableRawPointer) {
         _ = curl_multi_remove_handle(multi, easy)
         switch transfer.held {
-        case .address(let address, _)?: waitingForAddress[address, default: []].append(transfer)
-        case .lookup?, nil: waitingForLookup.append(transfer)
+        case .address(let address, _)?:
+            transfer.enqueue(for: address)
+            // In ticket order, as in the gate's queue.
+            var waiting = waitingForAddress[address, default: []]
+            let ticket = transfer.ticket ?? 0
+            let after = waiting.lastIndex { ($0.ticket ?? 0) < ticket }.map { $0 + 1 } ?? 0
+            waiting.insert(transfer, at: after)
+            waitingForAddress[address] = waiting
+        case .lookup?, nil:
+            transfer.giveBack()
+            waitingForLookup.append(transfer)
         }
     }
 
@@ -268,11 +277,20 @@ final class CurlMultiLoop: @unchecked Sendable {
         if sweep { nextDeadlineSweep = .now + .milliseconds(100) }
         var waitMs = 100
         if !waitingForLookup.isEmpty {
-            waitingForLookup = retry(waitingForLookup, room: gate.lookupRoom(), sweep: sweep)
+            var room = gate.lookupRoom()
+            waitingForLookup = retry(waitingForLookup, sweep: sweep) { _ in
+                room -= 1
+                return room >= 0
+            }
             if !waitingForLookup.isEmpty { waitMs = min(waitMs, Self.milliseconds(gate.secondsUntilLookup())) }
         }
         for (address, waiting) in waitingForAddress {
-            let left = retry(waiting, room: gate.room(for: address), sweep: sweep)
+            var mayTakeTurns = true
+            let left = retry(waiting, sweep: sweep) { transfer in
+                // Turns go oldest first: once one here is not given one, none after it is.
+                mayTakeTurns = mayTakeTurns && transfer.takeTurn(for: address)
+                return mayTakeTurns
+            }
             waitingForAddress[address] = left.isEmpty ? nil : left
             // A slot freed by another loop thread is seen within 10 ms.
             if !left.isEmpty { waitMs = min(waitMs, max(10, Self.milliseconds(gate.secondsUntilRate(for: address)))) }
@@ -280,24 +298,27 @@ final class CurlMultiLoop: @unchecked Sendable {
         return Int32(waitMs)
     }
 
-    /// Starts again up to `room` of `waiting` (dropping those cancelled meanwhile, and with
-    /// `sweep` ending those whose deadline passed); returns the rest, in order.
-    private func retry(_ waiting: [Transfer], room: Int, sweep: Bool) -> [Transfer] {
-        var room = room
+    /// Starts again those of `waiting` that `mayGo` lets go, in order (dropping those cancelled
+    /// meanwhile, and with `sweep` ending those whose deadline passed); returns the rest, in
+    /// order. `mayGo` is asked only of a transfer whose deadline has not passed.
+    private func retry(_ waiting: [Transfer], sweep: Bool, mayGo: (Transfer) -> Bool) -> [Transfer] {
         var left: [Transfer] = []
         for transfer in waiting where active[transfer.id] != nil {
-            guard room > 0 || sweep, let easy = transfer.easy else {
+            guard let easy = transfer.easy else {
                 left.append(transfer)
                 continue
             }
             let total = transfer.request.timeoutSeconds ?? configuration.timeoutSeconds
             let waited = transfer.firstStarted.map { (ContinuousClock.now - $0).seconds } ?? 0
             if total - waited < 0.001 {
+                guard sweep else {
+                    left.append(transfer)
+                    continue
+                }
                 let fetched = transfer.heldTooLongResult(waitedSeconds: waited)
                 release(transfer)
                 resume(transfer, with: fetched)
-            } else if room > 0 {
-                room -= 1
+            } else if mayGo(transfer) {
                 transfer.resetAttempt()
                 _ = ccurl_easy_set_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total - waited))
                 let connect = min(configuration.connectTimeoutSeconds, total - waited)
@@ -321,6 +342,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private func release(_ transfer: Transfer) {
+        transfer.giveBack()
         if let easy = transfer.easy {
             _ = curl_multi_remove_handle(multi, easy)
             curl_easy_cleanup(easy)

@@ -88,8 +88,9 @@ struct TokenBucket: Sendable, Equatable {
 
 /// The fetcher's bookkeeping of sockets per address and lookups, shared by its loop threads:
 /// the open-socket hook asks `admit` for every address curl is about to connect to, the
-/// close-socket hook reports every socket closed, and the resolver hook asks `admitLookup`. A
-/// transfer refused here waits (CurlMultiLoop) until `room` says it may go, within its deadline.
+/// close-socket hook closes every socket, and the resolver hook asks `admitLookup`. A transfer
+/// refused a connection joins the address's queue and waits (CurlMultiLoop) until `takeTurn`
+/// gives it one, oldest first across the loops, within its deadline.
 final class ConnectionGate: @unchecked Sendable {
     let limits: PolitenessLimits
     private let lock = NSLock()
@@ -98,12 +99,30 @@ final class ConnectionGate: @unchecked Sendable {
     private struct AddressState {
         var open = 0
         var bucket: TokenBucket?
+        /// The tickets of transfers held back for this address, oldest first: whichever loop
+        /// holds them, they take the room that frees up in this order, before any newcomer.
+        var waiting: [UInt64] = []
+
+        /// Nothing to remember once nothing is open or waiting and no rate is kept.
+        var isIdle: Bool { open <= 0 && waiting.isEmpty && bucket == nil }
+
+        /// Where `ticket` stands in the queue (or would).
+        func position(of ticket: UInt64) -> Int {
+            var low = 0
+            var high = waiting.count
+            while low < high {
+                let middle = (low + high) / 2
+                if waiting[middle] < ticket { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
     }
     // Under `lock`.
     private var addresses: [IPAddress: AddressState] = [:]
     private var sockets: [Int32: IPAddress] = [:]
     private var lookups: TokenBucket?
     private var closesSincePrune = 0
+    private var tickets: UInt64 = 0
 
     init(limits: PolitenessLimits) {
         self.limits = limits
@@ -113,25 +132,80 @@ final class ConnectionGate: @unchecked Sendable {
     /// Seconds since the gate was made: the buckets' clock.
     private var now: Double { (ContinuousClock.now - start).seconds }
 
-    /// Why a connection to `address` must wait, or nil after counting it in (the socket is then
-    /// `opened` or `released`).
+    /// Why a new connection to `address` must wait, or nil after counting it in (the socket is
+    /// then `opened` or `released`). Transfers already waiting for the address go first.
     func admit(_ address: IPAddress) -> GateRefusal? {
         let now = now
         return lock.withLock {
             var state = addresses[address] ?? AddressState()
-            if state.open >= limits.connectionsPerAddress { return .full(open: state.open) }
-            if let rate = limits.newConnectionsPerSecond {
-                var bucket = state.bucket ?? TokenBucket(rate: rate, now: now)
-                let taken = bucket.take(now)
-                state.bucket = bucket
-                if !taken {
-                    addresses[address] = state
-                    return .rate
-                }
+            if state.open + state.waiting.count >= limits.connectionsPerAddress {
+                return .full(open: state.open, waiting: state.waiting.count)
+            }
+            if !takeToken(&state, now) {
+                addresses[address] = state
+                return .rate
             }
             state.open += 1
             addresses[address] = state
             return nil
+        }
+    }
+
+    /// Under `lock`. Takes a new connection's token where connections are rate-bound.
+    private func takeToken(_ state: inout AddressState, _ now: Double) -> Bool {
+        guard let rate = limits.newConnectionsPerSecond else { return true }
+        var bucket = state.bucket ?? TokenBucket(rate: rate, now: now)
+        defer { state.bucket = bucket }
+        return bucket.take(now)
+    }
+
+    /// A ticket for a transfer the gate held back: its place in every queue it joins.
+    func newTicket() -> UInt64 {
+        lock.withLock {
+            tickets += 1
+            return tickets
+        }
+    }
+
+    /// A held transfer joins the queue for `address` (in its ticket's place).
+    func enqueue(_ ticket: UInt64, for address: IPAddress) {
+        lock.withLock {
+            var state = addresses[address] ?? AddressState()
+            state.waiting.insert(ticket, at: state.position(of: ticket))
+            addresses[address] = state
+        }
+    }
+
+    /// A waiting transfer goes without a connection (its deadline passed, or it was cancelled).
+    func leave(_ ticket: UInt64, for address: IPAddress) {
+        lock.withLock {
+            guard var state = addresses[address] else { return }
+            let position = state.position(of: ticket)
+            guard position < state.waiting.count, state.waiting[position] == ticket else { return }
+            state.waiting.remove(at: position)
+            addresses[address] = state.isIdle ? nil : state
+        }
+    }
+
+    /// Whether it is the waiting transfer's turn: room is free for it and for every transfer
+    /// ahead of it. It then leaves the queue counted in, holding a connection to `address`
+    /// that its next attempt uses (`released` if that attempt opens none).
+    func takeTurn(_ ticket: UInt64, for address: IPAddress) -> Bool {
+        let now = now
+        return lock.withLock {
+            guard var state = addresses[address] else { return false }
+            let position = state.position(of: ticket)
+            guard position < state.waiting.count, state.waiting[position] == ticket,
+                state.open + position < limits.connectionsPerAddress
+            else { return false }
+            guard takeToken(&state, now) else {
+                addresses[address] = state
+                return false
+            }
+            state.waiting.remove(at: position)
+            state.open += 1
+            addresses[address] = state
+            return true
         }
     }
 
@@ -162,7 +236,7 @@ final class ConnectionGate: @unchecked Sendable {
     private func decrement(_ address: IPAddress) {
         guard var state = addresses[address] else { return }
         state.open -= 1
-        addresses[address] = state.open <= 0 && state.bucket == nil ? nil : state
+        addresses[address] = state.isIdle ? nil : state
         closesSincePrune += 1
         if closesSincePrune >= 1024 { prune() }
     }
@@ -171,23 +245,8 @@ final class ConnectionGate: @unchecked Sendable {
         closesSincePrune = 0
         let now = now
         addresses = addresses.filter { _, state in
-            guard state.open <= 0, var bucket = state.bucket else { return true }
+            guard state.open <= 0, state.waiting.isEmpty, var bucket = state.bucket else { return true }
             return !bucket.isFull(now)
-        }
-    }
-
-    /// How many waiting connections to `address` may be tried now.
-    func room(for address: IPAddress) -> Int {
-        let now = now
-        return lock.withLock {
-            var state = addresses[address] ?? AddressState()
-            var room = limits.connectionsPerAddress - state.open
-            if var bucket = state.bucket {
-                room = min(room, bucket.available(now))
-                state.bucket = bucket
-                addresses[address] = state
-            }
-            return max(0, room)
         }
     }
 
@@ -221,16 +280,21 @@ final class ConnectionGate: @unchecked Sendable {
         return lock.withLock { lookups?.secondsUntilNext(now) ?? 0 }
     }
 
-    /// Sockets open to `address` now.
+    /// Sockets open to `address` now (and connections counted in for a transfer's turn).
     func openConnections(to address: IPAddress) -> Int {
         lock.withLock { addresses[address]?.open ?? 0 }
+    }
+
+    /// Transfers waiting for a connection to `address`.
+    func waiting(for address: IPAddress) -> Int {
+        lock.withLock { addresses[address]?.waiting.count ?? 0 }
     }
 }
 
 /// Why the gate held a connection back.
 enum GateRefusal: Equatable {
-    /// `open` sockets to the address already, the limit.
-    case full(open: Int)
+    /// `open` sockets to the address already and `waiting` transfers ahead: together the limit.
+    case full(open: Int, waiting: Int)
     /// The address's new-connection rate is spent for now.
     case rate
 }

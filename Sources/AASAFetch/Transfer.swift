@@ -49,6 +49,12 @@ final class Transfer: @unchecked Sendable {
     var held: Hold?
     /// The address the gate counted in for the socket curl is opening.
     private var admitted: IPAddress?
+    /// Its place in the gate's queues, from the first time it was held back for an address.
+    var ticket: UInt64?
+    /// The address whose queue it waits in.
+    var queuedFor: IPAddress?
+    /// The address it was given a turn for: counted in, for its next attempt's socket.
+    var turn: IPAddress?
     /// Whether any address was let through in this attempt: then its failure is the site's.
     var connectedAny = false
     /// When the transfer was first started: a wait counts against its timeout.
@@ -104,7 +110,9 @@ final class Transfer: @unchecked Sendable {
             refusedAddresses.append("\(address) is \(refusal)")
             return false
         }
-        if let refusal = gate.admit(address) {
+        if turn == address {
+            turn = nil
+        } else if let refusal = gate.admit(address) {
             if held == nil { held = .address(address, refusal) }
             return false
         }
@@ -118,6 +126,33 @@ final class Transfer: @unchecked Sendable {
         guard let address = admitted else { return }
         admitted = nil
         if socket < 0 { gate.released(address) } else { gate.opened(socket, to: address) }
+    }
+
+    /// Joins the queue for the address it was held back for (keeping its ticket, so that a
+    /// transfer held again keeps its place), giving back a turn it did not use.
+    func enqueue(for address: IPAddress) {
+        giveBack()
+        let ticket = ticket ?? gate.newTicket()
+        self.ticket = ticket
+        queuedFor = address
+        gate.enqueue(ticket, for: address)
+    }
+
+    /// Whether its turn for `address` has come (it then leaves the queue, counted in).
+    func takeTurn(for address: IPAddress) -> Bool {
+        guard let ticket, gate.takeTurn(ticket, for: address) else { return false }
+        queuedFor = nil
+        turn = address
+        return true
+    }
+
+    /// Leaves the gate's queue and gives back a turn not used: the transfer ends, or waits
+    /// again.
+    func giveBack() {
+        if let address = queuedFor, let ticket { gate.leave(ticket, for: address) }
+        queuedFor = nil
+        if let address = turn { gate.released(address) }
+        turn = nil
     }
 
     /// Asked by curl's resolver hook before it looks a name up.
@@ -304,8 +339,8 @@ final class Transfer: @unchecked Sendable {
         let limits = gate.limits
         let why =
             switch held {
-            case .address(let address, .full(let open))?:
-                "for a connection to \(address), which had \(open) open from this audit (--per-address \(limits.connectionsPerAddress))"
+            case .address(let address, .full(let open, let waiting))?:
+                "for a connection to \(address), which had \(open) open from this audit\(waiting > 0 ? " and \(waiting) waiting before" : "") (--per-address \(limits.connectionsPerAddress))"
             case .address(let address, .rate)?:
                 "for a connection to \(address) within --per-address-rate \((limits.newConnectionsPerSecond ?? 0).formatted()) a second"
             case .lookup?, nil:

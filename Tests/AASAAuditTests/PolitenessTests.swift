@@ -31,7 +31,7 @@ import Testing
 
     /// 2,000 domains on one address at `--concurrency 500`: the server's own count of open
     /// connections, sampled every millisecond, never passes `--per-address`, and every domain
-    /// passes. With the default one curl loop, and with two sharing the gate (`--threads 2`).
+    /// passes. With the default one curl loop, and with two sharing the gate (`--fetch-threads 2`).
     @Test(arguments: [1, 2]) func domainsBehindOneAddressTakeTurns(loops: Int) async throws {
         let world = try TestWorld()
         world.server.sampleEstablishedConnections()

@@ -36,13 +36,13 @@ import Testing
         let one = try #require(IPAddress("192.0.2.1"))
         let other = try #require(IPAddress("2001:db8::1"))
         #expect(gate.admit(one) == nil && gate.admit(one) == nil)
-        #expect(gate.admit(one) == .full(open: 2))
-        #expect(gate.room(for: one) == 0 && gate.room(for: other) == 2)
+        #expect(gate.admit(one) == .full(open: 2, waiting: 0))
+        #expect(gate.openConnections(to: one) == 2 && gate.openConnections(to: other) == 0)
         // Another address has its own count.
         #expect(gate.admit(other) == nil)
         gate.opened(7, to: one)
         gate.released(one)  // the second socket() failed
-        #expect(gate.room(for: one) == 1)
+        #expect(gate.openConnections(to: one) == 1)
         // While the socket is being closed it still counts (another loop must not connect in
         // its place before it is shut); its number is free for reuse already.
         var duringClose: (open: Int, reopened: Int)?
@@ -53,7 +53,7 @@ import Testing
             return 0
         }
         #expect(result == 0 && duringClose?.open == 1 && duringClose?.reopened == 1)
-        #expect(gate.room(for: one) == 2 && gate.openConnections(to: one) == 0)
+        #expect(gate.openConnections(to: one) == 0)
         // A socket the gate does not know (closed before) is closed and changes nothing.
         var closedUnknown: [Int32] = []
         let failed = gate.close(99) { socket in
@@ -68,14 +68,51 @@ import Testing
         #expect(gate.admitLookup() && gate.lookupRoom() == Int.max)
     }
 
+    /// Transfers held back take the room that frees up oldest first, whichever loop holds
+    /// them, and before any newcomer; one that leaves (its deadline, a cancellation) gives its
+    /// place up, and a turn not used is given back.
+    @Test func waitingTransfersGoOldestFirstAndBeforeNewcomers() throws {
+        let gate = ConnectionGate(limits: PolitenessLimits(connectionsPerAddress: 2, lookupsPerSecond: nil))
+        let address = try #require(IPAddress("192.0.2.1"))
+        #expect(gate.admit(address) == nil && gate.admit(address) == nil)
+        gate.opened(5, to: address)
+        gate.opened(6, to: address)
+        let (first, second, third) = (gate.newTicket(), gate.newTicket(), gate.newTicket())
+        // Queued out of order (two loops): the queue keeps the tickets' order.
+        gate.enqueue(third, for: address)
+        gate.enqueue(first, for: address)
+        gate.enqueue(second, for: address)
+        #expect(gate.waiting(for: address) == 3)
+        #expect(!gate.takeTurn(first, for: address))  // nothing free yet
+        _ = gate.close(5) { _ in 0 }
+        // One place free: a newcomer waits behind the queue, and only the oldest gets it.
+        #expect(gate.admit(address) == .full(open: 1, waiting: 3))
+        #expect(!gate.takeTurn(second, for: address) && !gate.takeTurn(third, for: address))
+        #expect(gate.takeTurn(first, for: address))
+        #expect(gate.openConnections(to: address) == 2 && gate.waiting(for: address) == 2)
+        #expect(!gate.takeTurn(first, for: address))  // a turn is taken once
+        // The second leaves (its deadline passed); the first's turn opened no socket after all.
+        gate.leave(second, for: address)
+        gate.released(address)
+        #expect(gate.takeTurn(third, for: address))
+        #expect(gate.waiting(for: address) == 0 && gate.openConnections(to: address) == 2)
+        // Queue empty: a newcomer is let in as soon as a place is free.
+        #expect(gate.admit(address) == .full(open: 2, waiting: 0))
+        _ = gate.close(6) { _ in 0 }
+        #expect(gate.admit(address) == nil)
+    }
+
     @Test func theGateHoldsNewConnectionsToTheirRate() throws {
         let gate = ConnectionGate(
             limits: PolitenessLimits(connectionsPerAddress: 100, newConnectionsPerSecond: 2, lookupsPerSecond: 3))
         let address = try #require(IPAddress("192.0.2.1"))
         #expect(gate.admit(address) == nil && gate.admit(address) == nil)
         #expect(gate.admit(address) == .rate)
-        #expect(gate.room(for: address) == 0)
         #expect(gate.secondsUntilRate(for: address) > 0.3)
+        // A waiting transfer's turn needs a token too.
+        let ticket = gate.newTicket()
+        gate.enqueue(ticket, for: address)
+        #expect(!gate.takeTurn(ticket, for: address) && gate.waiting(for: address) == 1)
         #expect(gate.admitLookup() && gate.admitLookup() && gate.admitLookup())
         #expect(!gate.admitLookup() && gate.lookupRoom() == 0 && gate.secondsUntilLookup() > 0.2)
     }
