@@ -133,12 +133,13 @@ final class ConnectionGate: @unchecked Sendable {
     private var now: Double { (ContinuousClock.now - start).seconds }
 
     /// Why a new connection to `address` must wait, or nil after counting it in (the socket is
-    /// then `opened` or `released`). Transfers already waiting for the address go first.
+    /// then `opened` or `released`). While transfers wait for the address, a new one waits
+    /// behind them: neither a place nor a token of the rate is taken from them.
     func admit(_ address: IPAddress) -> GateRefusal? {
         let now = now
         return lock.withLock {
             var state = addresses[address] ?? AddressState()
-            if state.open + state.waiting.count >= limits.connectionsPerAddress {
+            if !state.waiting.isEmpty || state.open >= limits.connectionsPerAddress {
                 return .full(open: state.open, waiting: state.waiting.count)
             }
             if !takeToken(&state, now) {

@@ -109,10 +109,12 @@ import Testing
         #expect(gate.admit(address) == nil && gate.admit(address) == nil)
         #expect(gate.admit(address) == .rate)
         #expect(gate.secondsUntilRate(for: address) > 0.3)
-        // A waiting transfer's turn needs a token too.
+        // A waiting transfer's turn needs a token too, and a newcomer does not take the next
+        // one from it: it waits behind, though places are free.
         let ticket = gate.newTicket()
         gate.enqueue(ticket, for: address)
         #expect(!gate.takeTurn(ticket, for: address) && gate.waiting(for: address) == 1)
+        #expect(gate.admit(address) == .full(open: 2, waiting: 1))
         #expect(gate.admitLookup() && gate.admitLookup() && gate.admitLookup())
         #expect(!gate.admitLookup() && gate.lookupRoom() == 0 && gate.secondsUntilLookup() > 0.2)
     }
