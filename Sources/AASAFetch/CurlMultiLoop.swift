@@ -24,7 +24,6 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// and those waiting to look a name up.
     private var waitingForAddress: [IPAddress: [Transfer]] = [:]
     private var waitingForLookup: [Transfer] = []
-    private var nextDeadlineSweep = ContinuousClock.now
     /// Shared by every easy handle: curl does not copy lists, so they live as long as the loop.
     private let resolveList: UnsafeMutablePointer<curl_slist>?
     private let connectToList: UnsafeMutablePointer<curl_slist>?
@@ -268,17 +267,15 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
-    /// Tries again as many waiting transfers as the gate has room for, oldest first, and (every
-    /// 100 ms) ends those whose deadline passed. Returns how long the loop may sleep before
-    /// looking again.
+    /// Tries again the waiting transfers whose turn has come (lookups as the rate has room),
+    /// oldest first, and ends those whose deadline passed. Returns how long the loop may sleep
+    /// before looking again (at most 100 ms while any waits).
     private func retryWaiting() -> Int32 {
         guard !waitingForAddress.isEmpty || !waitingForLookup.isEmpty else { return 1000 }
-        let sweep = ContinuousClock.now >= nextDeadlineSweep
-        if sweep { nextDeadlineSweep = .now + .milliseconds(100) }
         var waitMs = 100
         if !waitingForLookup.isEmpty {
             var room = gate.lookupRoom()
-            waitingForLookup = retry(waitingForLookup, sweep: sweep) { _ in
+            waitingForLookup = retry(waitingForLookup) { _ in
                 room -= 1
                 return room >= 0
             }
@@ -286,7 +283,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         for (address, waiting) in waitingForAddress {
             var mayTakeTurns = true
-            let left = retry(waiting, sweep: sweep) { transfer in
+            let left = retry(waiting) { transfer in
                 // Turns go oldest first: once one here is not given one, none after it is.
                 mayTakeTurns = mayTakeTurns && transfer.takeTurn(for: address)
                 return mayTakeTurns
@@ -298,10 +295,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         return Int32(waitMs)
     }
 
-    /// Starts again those of `waiting` that `mayGo` lets go, in order (dropping those cancelled
-    /// meanwhile, and with `sweep` ending those whose deadline passed); returns the rest, in
-    /// order. `mayGo` is asked only of a transfer whose deadline has not passed.
-    private func retry(_ waiting: [Transfer], sweep: Bool, mayGo: (Transfer) -> Bool) -> [Transfer] {
+    /// Starts again those of `waiting` that `mayGo` lets go, in order, dropping those cancelled
+    /// meanwhile and ending those whose deadline passed (at once: one left waiting would keep
+    /// its place in the gate's queue); returns the rest, in order. `mayGo` is asked only of a
+    /// transfer whose deadline has not passed.
+    private func retry(_ waiting: [Transfer], mayGo: (Transfer) -> Bool) -> [Transfer] {
         var left: [Transfer] = []
         for transfer in waiting where active[transfer.id] != nil {
             guard let easy = transfer.easy else {
@@ -311,10 +309,6 @@ final class CurlMultiLoop: @unchecked Sendable {
             let total = transfer.request.timeoutSeconds ?? configuration.timeoutSeconds
             let waited = transfer.firstStarted.map { (ContinuousClock.now - $0).seconds } ?? 0
             if total - waited < 0.001 {
-                guard sweep else {
-                    left.append(transfer)
-                    continue
-                }
                 let fetched = transfer.heldTooLongResult(waitedSeconds: waited)
                 release(transfer)
                 resume(transfer, with: fetched)
