@@ -294,7 +294,8 @@ final class ConnectionGate: @unchecked Sendable {
 
 /// Why the gate held a connection back.
 enum GateRefusal: Equatable {
-    /// `open` sockets to the address already and `waiting` transfers ahead: together the limit.
+    /// `open` sockets to the address already (the limit), or `waiting` transfers held back
+    /// before this one, which a new transfer waits behind however many places are free.
     case full(open: Int, waiting: Int)
     /// The address's new-connection rate is spent for now.
     case rate
