@@ -24,7 +24,13 @@
 # 10% are dead, half silent-N.bench.test (127.0.0.78:443 accepts the connection and never
 # answers) and half refused-N.bench.test (nothing listens on 127.0.0.79:443); each client also
 # runs over the same list without them (N x 0.9, its own row), and the bound for the dead ones
-# is printed (--connect-timeout, 5 s, per dead domain per slot).
+# is printed (--connect-timeout, 5 s, per dead domain per slot). SCENARIO=stress: the stress loop
+# of issue 46 (run it with REPEAT=30): the loopback list plus 1% late-N.bench.test (nginx answers
+# .well-known 50 ms after the root, so over HTTP/2 it ends last on the connection) and 1%
+# rootonly-N.bench.test (.well-known 404, root 200), at aasa-audit's default options, the other
+# clients running between its rounds as in a bench; after each aasa-audit round the report's
+# audit.unchecked and net.timeout findings are counted, and the script fails when any round had
+# one or took over twice the median round's wall time (Scripts/bench_stress.py).
 # Environment: BENCH_DIR (default /tmp/aasa-bench), BENCH_ADDR (127.0.0.77, a loopback address
 # of its own), CONCURRENCY (64), REPEAT (2), WORKERS (1 nginx worker: the other core is the client's),
 # VARIANTS ("default": aasa-audit's default options; "default origin-only" adds --no-ua-check),
@@ -105,7 +111,7 @@ events { worker_connections 16384; }
 http {
   access_log off;
   keepalive_requests 1000;
-  map \$host \$kind { ~^redirect- redirect; ~^missing- missing; ~^lag- lag; default ok; }
+  map \$host \$kind { ~^redirect- redirect; ~^missing- missing; ~^lag- lag; ~^late- late; ~^rootonly- rootonly; default ok; }
   server {
     listen $addr:443 ssl http2;
     server_name *.bench.test;
@@ -113,8 +119,11 @@ http {
     ssl_certificate_key $dir/pki/server.key;
     root $dir/www;
     location = /_lag { internal; default_type application/json; echo_sleep $lag_s; echo '$file'; }
+    location = /_late { internal; default_type application/json; echo_sleep 0.05; echo '$file'; }
     location = /.well-known/apple-app-site-association {
       if (\$kind = lag) { rewrite ^ /_lag last; }
+      if (\$kind = late) { rewrite ^ /_late last; }
+      if (\$kind = rootonly) { return 404; }
       if (\$kind = redirect) { return 301 https://www.\$host\$request_uri; }
       if (\$kind = missing) { return 404; }
       default_type application/json; alias $dir/www/aasa.json;
@@ -138,6 +147,10 @@ NGINX
       local dead=$((n / 10))
       seq -f "d%06g.bench.test" 1 $((n - dead)) > "$dir/lists/dead-$((n - dead))-alive.txt"
       { seq -f "d%06g.bench.test" 1 $((n - dead)); seq -f "silent-%g.bench.test" 1 $((dead / 2)); seq -f "refused-%g.bench.test" 1 $((dead - dead / 2)); } \
+        | awk 'BEGIN { srand(7) } { print rand() "\t" $0 }' | sort -n | cut -f2 > "$list"
+    elif [ "$scenario" = stress ]; then
+      local odd=$(((n + 99) / 100))
+      { seq -f "d%06g.bench.test" 1 $((n - 2 * odd)); seq -f "late-%g.bench.test" 1 "$odd"; seq -f "rootonly-%g.bench.test" 1 "$odd"; } \
         | awk 'BEGIN { srand(7) } { print rand() "\t" $0 }' | sort -n | cut -f2 > "$list"
     else
       { seq -f "d%06g.bench.test" 1 $((n - 10)); seq -f "redirect-%g.bench.test" 1 5; seq -f "missing-%g.bench.test" 1 5; } > "$list"
@@ -204,8 +217,14 @@ install
 make_world
 start_nginx
 start_silent
-swift build -c release --product aasa-audit >/dev/null
-audit="$root/.build/release/aasa-audit"
+# AUDIT_BINARY: another build to measure as the rows named aasa-audit (the stress loop run with
+# the previous commit's build shows what it catches).
+if [ -n "${AUDIT_BINARY:-}" ]; then
+  audit=$AUDIT_BINARY
+else
+  swift build -c release --product aasa-audit >/dev/null
+  audit="$root/.build/release/aasa-audit"
+fi
 # libcurl 7.88's floor: it makes an SSL_CTX for every connection, which a prober holding one
 # context never pays (Scripts/ssl_ctx_floor.c). Measured here, the summary subtracts it.
 cc -O2 "$root/Scripts/ssl_ctx_floor.c" -o "$dir/ssl_ctx_floor" -lssl -lcrypto
@@ -219,6 +238,7 @@ case $trust in
 esac
 log "trust store: $ca ($(grep -c 'BEGIN CERTIFICATE' "$ca") certificates)"
 : > "$dir/results.md"
+: > "$dir/stress.tsv"
 log "scenario: $scenario$([ "$scenario" = latency ] && echo ", every response $lag_ms ms late"), $concurrency in flight"
 echo "| client       |       N |  wall s |    URL/s | user s |  sys s | CPU ms/domain | peak RSS MB | handshakes/domain | server CPU ms/domain | requests/domain |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -257,6 +277,8 @@ for n in "${sizes[@]}"; do
           # --no-cdn: this machine has no internet, so Apple's CDN cannot be reached.
           run "$name" "$size" "$audit" audit "$list" --out "$dir/out" --concurrency "$concurrency" --fetch-threads "$t" \
             --no-cdn "${extra[@]}" "${dead_resolve[@]}" --resolve "*:443:$addr" --cacert "$ca" --allow-network 127.0.0.0/8
+          [ "$scenario" = stress ] && python3 "$root/Scripts/bench_stress.py" round "$dir/out" "$name" "$size" "$dir/stress.tsv" \
+            "$(tail -n 1 "$dir/time.txt" | cut -d' ' -f1)"
           if [ -n "${BASELINE_BINARY:-}" ]; then
             rm -rf "$dir/out"
             run "${name/aasa-audit-/aasa-audit-baseline-}" "$size" "$BASELINE_BINARY" audit "$list" --out "$dir/out" \
@@ -279,3 +301,5 @@ kill "$(cat "$dir/run/nginx.pid")" 2>/dev/null || true
 [ -f "$dir/run/silent.pid" ] && kill "$(cat "$dir/run/silent.pid")" 2>/dev/null || true
 echo
 python3 "$root/Scripts/bench_summary.py" "$dir/results.md" "$floor_us"
+[ "$scenario" = stress ] && exec python3 "$root/Scripts/bench_stress.py" verdict "$dir/stress.tsv"
+exit 0

@@ -13,8 +13,10 @@ import Foundation
 final class CurlMultiLoop: @unchecked Sendable {
     private let configuration: FetcherConfiguration
     private let gate: ConnectionGate
-    /// The close-socket hook's context: the gate. Lives as long as the loop, after the multi
-    /// handle (and the connections it caches) is cleaned up.
+    /// The loop's connections by host (loop thread only): the close-socket hook's context.
+    /// Lives as long as the loop, after the multi handle (and the connections it caches) is
+    /// cleaned up.
+    private let connections: LoopConnections
     private let closeHook: UnsafeMutablePointer<ccurl_socket_close_hook>
 
     // Loop thread only (after init).
@@ -32,7 +34,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let lock = NSLock()
     private var inbox: [Transfer] = []
     private var cancellations: [Transfer] = []
+    /// Hosts domain audits hold (true) or release (false), in the order asked.
+    private var holds: [(host: String, hold: Bool)] = []
     private var stopRequested = false
+    /// Set before the multi handle is cleaned up: nothing wakes it after.
+    private var cleanedUp = false
     private var nextID: UInt64 = 0
 
     private let stopped = DispatchSemaphore(value: 0)
@@ -42,12 +48,13 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard let multi = curl_multi_init() else { throw FetcherError("curl_multi_init failed") }
         self.configuration = configuration
         self.gate = gate
+        connections = LoopConnections(gate: gate)
         closeHook = .allocate(capacity: 1)
         closeHook.initialize(
             to: ccurl_socket_close_hook(
-                close: { gate, socket in
-                    Unmanaged<ConnectionGate>.fromOpaque(gate!).takeUnretainedValue().close(socket) { Glibc.close($0) }
-                }, userdata: Unmanaged.passUnretained(gate).toOpaque()))
+                close: { connections, socket in
+                    Unmanaged<LoopConnections>.fromOpaque(connections!).takeUnretainedValue().close(socket)
+                }, userdata: Unmanaged.passUnretained(connections).toOpaque()))
         self.multi = multi
         resolveList = Self.makeList(configuration.resolve)
         connectToList = Self.makeList(configuration.connectTo)
@@ -55,6 +62,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         _ = ccurl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, max(16, configuration.expectedConcurrency + 16))
         _ = ccurl_multi_set_long(multi, CURLMOPT_PIPELINING, ccurl_pipe_multiplex)
 
+        gate.register { [weak self] in self?.wake() }
         let thread = Thread { [self] in run() }
         thread.name = "aasa-audit curl loop"
         thread.start()
@@ -80,7 +88,25 @@ final class CurlMultiLoop: @unchecked Sendable {
             id: id, request: request, maximumBodyBytes: configuration.maximumBodyBytes,
             maximumStoredBodyBytes: configuration.maximumStoredBodyBytes,
             maximumHeaderBytes: configuration.maximumHeaderBytes,
-            addressPolicy: configuration.addressPolicy, gate: gate)
+            addressPolicy: configuration.addressPolicy, connections: connections)
+    }
+
+    /// A domain audit keeps `host`'s idle connections for its next fetch (`hold`), or is done
+    /// with them (they close once its last transfer ends).
+    func hold(_ host: String, _ hold: Bool) {
+        let accepted = lock.withLock {
+            guard !stopRequested else { return false }
+            holds.append((host, hold))
+            return true
+        }
+        if accepted { curl_multi_wakeup(multi) }
+    }
+
+    /// Wakes the loop's poll (another loop's transfer started waiting for an address).
+    private func wake() {
+        lock.withLock {
+            if !cleanedUp { curl_multi_wakeup(multi) }
+        }
     }
 
     func submit(_ transfer: Transfer) {
@@ -116,13 +142,18 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func run() {
         while true {
-            let (incoming, cancelled, stopping) = lock.withLock {
+            let (incoming, cancelled, holding, stopping) = lock.withLock {
                 defer {
                     inbox.removeAll(keepingCapacity: true)
                     cancellations.removeAll(keepingCapacity: true)
+                    holds.removeAll(keepingCapacity: true)
                 }
                 let incoming = inbox.map { ($0, $0.cancelRequested) }
-                return (incoming, cancellations, stopRequested)
+                return (incoming, cancellations, holds, stopRequested)
+            }
+            // Holds first: a domain's hold was asked before its first transfer.
+            for (host, hold) in holding {
+                if hold { connections.hold(host: host) } else { connections.release(host: host) }
             }
             for (transfer, alreadyCancelled) in incoming {
                 if alreadyCancelled || stopping {
@@ -142,9 +173,11 @@ final class CurlMultiLoop: @unchecked Sendable {
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             collectFinished()
+            connections.reclaimForWaiters()
             let waitMs = retryWaiting()
             _ = curl_multi_poll(multi, nil, 0, waitMs, nil)
         }
+        lock.withLock { cleanedUp = true }
         curl_multi_cleanup(multi)
         stopped.signal()
     }
@@ -166,7 +199,22 @@ final class CurlMultiLoop: @unchecked Sendable {
             return
         }
         active[transfer.id] = transfer
-        _ = curl_multi_add_handle(multi, easy)
+        add(transfer, easy)
+    }
+
+    /// Into the multi handle, counted in flight for its host.
+    private func add(_ transfer: Transfer, _ easy: UnsafeMutableRawPointer) {
+        transfer.inMulti = curl_multi_add_handle(multi, easy) == CURLM_OK
+        if transfer.inMulti { connections.transferAdded(host: transfer.host) }
+    }
+
+    /// Out of the multi handle.
+    private func remove(_ transfer: Transfer, _ easy: UnsafeMutableRawPointer) {
+        _ = curl_multi_remove_handle(multi, easy)
+        connections.transferEnded(opened: transfer.openedSockets)
+        transfer.openedSockets = []
+        if transfer.inMulti { connections.transferRemoved(host: transfer.host) }
+        transfer.inMulti = false
     }
 
     /// Sets every option of a transfer. Returns a message when curl refuses one.
@@ -251,7 +299,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// A transfer the gate held back leaves the multi handle (keeping its easy handle and
     /// options) and waits for room.
     private func hold(_ transfer: Transfer, _ easy: UnsafeMutableRawPointer) {
-        _ = curl_multi_remove_handle(multi, easy)
+        remove(transfer, easy)
         switch transfer.held {
         case .address(let address, _)?:
             transfer.enqueue(for: address)
@@ -308,8 +356,10 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             let total = transfer.request.timeoutSeconds ?? configuration.timeoutSeconds
             let waited = transfer.firstStarted.map { (ContinuousClock.now - $0).seconds } ?? 0
-            if total - waited < 0.001 {
-                let fetched = transfer.heldTooLongResult(waitedSeconds: waited)
+            // A turn with too little time left to connect would only end as the site's
+            // timeout: it ends here, as this audit's own limit.
+            if total - waited < ConnectionGate.minimumTurnSeconds {
+                let fetched = transfer.heldTooLongResult(waitedSeconds: waited, leftSeconds: total - waited)
                 release(transfer)
                 resume(transfer, with: fetched)
             } else if mayGo(transfer) {
@@ -317,7 +367,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 _ = ccurl_easy_set_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total - waited))
                 let connect = min(configuration.connectTimeoutSeconds, total - waited)
                 _ = ccurl_easy_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connect))
-                _ = curl_multi_add_handle(multi, easy)
+                add(transfer, easy)
             } else {
                 left.append(transfer)
             }
@@ -338,7 +388,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func release(_ transfer: Transfer) {
         transfer.giveBack()
         if let easy = transfer.easy {
-            _ = curl_multi_remove_handle(multi, easy)
+            remove(transfer, easy)
             curl_easy_cleanup(easy)
             transfer.easy = nil
         }

@@ -6,6 +6,8 @@ import AASAModel
 public final class Fetcher: Sendable {
     public let configuration: FetcherConfiguration
     private let loops: [CurlMultiLoop]
+    /// Sockets and waiting transfers per address, shared by the loops.
+    let gate: ConnectionGate
 
     public init(configuration: FetcherConfiguration) throws(FetcherError) {
         self.configuration = configuration
@@ -14,10 +16,10 @@ public final class Fetcher: Sendable {
         // Each loop's connection cache is sized for every domain in flight (the whole
         // `expectedConcurrency`): hashing hosts to loops need not split them evenly.
         // One gate for all loops: a host's fetches stay on one loop, but many hosts share an address.
-        let gate = ConnectionGate(limits: configuration.politeness)
+        gate = ConnectionGate(limits: configuration.politeness)
         var loops: [CurlMultiLoop] = []
         for _ in 0..<configuration.loopThreads {
-            loops.append(try CurlMultiLoop(configuration: configuration, gate: gate))
+            loops.append(try CurlMultiLoop(configuration: configuration, gate: self.gate))
         }
         self.loops = loops
     }
@@ -25,12 +27,27 @@ public final class Fetcher: Sendable {
     /// The loop that fetches from a URL's host: always the same one for a host, so that a
     /// domain's fetches share its connection.
     func loop(for url: String) -> CurlMultiLoop {
+        loop(forHost: LoopConnections.host(of: url))
+    }
+
+    private func loop(forHost host: String) -> CurlMultiLoop {
         guard loops.count > 1 else { return loops[0] }
-        let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
-        let host = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         var hasher = Hasher()
-        hasher.combine(host.lowercased())
+        hasher.combine(host)
         return loops[Int(UInt(bitPattern: hasher.finalize()) % UInt(loops.count))]
+    }
+
+    /// Runs a domain's fetches (`body`) keeping the connections to its `host` between them, and
+    /// closes them once its last transfer ends: a finished domain holds no connection (nor a
+    /// place at its address, `--per-address`), whichever of its transfers ended last and on
+    /// whatever protocol. Idle connections to hosts no domain holds are given up as soon as a
+    /// transfer waits for their address.
+    public func keepingConnections<T: Sendable>(to host: String, _ body: () async -> T) async -> T {
+        let key = LoopConnections.host(of: "https://\(host)")
+        let loop = loop(forHost: key)
+        loop.hold(key, true)
+        defer { loop.hold(key, false) }
+        return await body()
     }
 
     /// Fetches one URL. Never throws: a failed transfer is described in the record. A

@@ -35,6 +35,28 @@ public struct PolitenessLimits: Sendable, Equatable {
     /// Below what public resolvers take from one client (Google Public DNS: 1,500 queries a
     /// second) and above what the default concurrency asks at internet latency.
     public static let defaultLookupsPerSecond: Double = 1000
+
+    /// Why these rates leave domains unchecked every night however the sites answer, or nil
+    /// (issue 46, item 3). Up to `concurrency` domains (no more than the list's `domains`) can
+    /// wait at once for one address, as they do when they share a CDN edge or host, and for
+    /// the resolver; within one domain's `timeoutSeconds` a rate lets only its burst and what
+    /// it earns start, less the time a turn needs, and the rest wait past their deadline.
+    public func starvation(concurrency: Int, domains: Int, timeoutSeconds: Double) -> String? {
+        let waiting = min(concurrency, domains)
+        let usable = max(0, timeoutSeconds - ConnectionGate.minimumTurnSeconds)
+        func fit(_ rate: Double) -> Int { Int(max(1, rate) + rate * usable) }
+        let seconds = timeoutSeconds.formatted()
+        if let rate = newConnectionsPerSecond, waiting > fit(rate) {
+            let needed = (Double(waiting) / max(usable, 0.001)).rounded(.up)
+            return
+                "--per-address-rate \(rate.formatted()) lets at most \(fit(rate)) new connections to one address start within --timeout \(seconds) s, and --concurrency \(concurrency) keeps up to \(waiting) domains in flight: when more than \(fit(rate)) of them share an address (a CDN edge, a hosting provider), the rest wait past their deadline and end audit.unchecked every night. Raise --per-address-rate to \(needed.formatted()) or --timeout, or lower --concurrency to \(fit(rate))."
+        }
+        if let rate = lookupsPerSecond, waiting > fit(rate) {
+            return
+                "--dns-rate \(rate.formatted()) lets at most \(fit(rate)) lookups start within --timeout \(seconds) s, and --concurrency \(concurrency) keeps up to \(waiting) domains in flight: the rest wait past their deadline and end audit.unchecked every night. Raise --dns-rate or --timeout, or lower --concurrency to \(fit(rate))."
+        }
+        return nil
+    }
 }
 
 /// A token bucket: `rate` tokens a second, at most `burst` saved. Pure: the caller says what time
@@ -119,10 +141,21 @@ final class ConnectionGate: @unchecked Sendable {
     }
     // Under `lock`.
     private var addresses: [IPAddress: AddressState] = [:]
-    private var sockets: [Int32: IPAddress] = [:]
+    private var sockets: [SocketID: IPAddress] = [:]
     private var lookups: TokenBucket?
     private var closesSincePrune = 0
     private var tickets: UInt64 = 0
+    /// Transfers waiting for any address.
+    private var waitingTotal = 0
+    /// Wake each loop thread, so that one holding an idle connection to an address a transfer
+    /// now waits for gives the place back at once (`LoopConnections.reclaimForWaiters`).
+    private var wakers: [@Sendable () -> Void] = []
+
+    /// A held transfer with less of its timeout left than this is not given a turn: TCP and TLS
+    /// take two round trips and the request a third, about 1 s at 300 ms a round trip, and a
+    /// turn it could not use would end as the site's timeout. It ends as this audit's own limit
+    /// instead (`audit.unchecked`).
+    static let minimumTurnSeconds = 1.0
 
     init(limits: PolitenessLimits) {
         self.limits = limits
@@ -168,14 +201,27 @@ final class ConnectionGate: @unchecked Sendable {
         }
     }
 
-    /// A held transfer joins the queue for `address` (in its ticket's place).
+    /// A loop's way to be woken when a transfer starts waiting for an address.
+    func register(wake: @escaping @Sendable () -> Void) {
+        lock.withLock { wakers.append(wake) }
+    }
+
+    /// A held transfer joins the queue for `address` (in its ticket's place). The first to wait
+    /// for an address wakes every loop: an idle connection one of them holds there is reclaimed.
     func enqueue(_ ticket: UInt64, for address: IPAddress) {
-        lock.withLock {
+        let wake = lock.withLock { () -> [@Sendable () -> Void] in
             var state = addresses[address] ?? AddressState()
+            let first = state.waiting.isEmpty
             state.waiting.insert(ticket, at: state.position(of: ticket))
             addresses[address] = state
+            waitingTotal += 1
+            return first ? wakers : []
         }
+        wake.forEach { $0() }
     }
+
+    /// Whether any transfer waits for an address.
+    var anyWaiting: Bool { lock.withLock { waitingTotal > 0 } }
 
     /// A waiting transfer goes without a connection (its deadline passed, or it was cancelled).
     func leave(_ ticket: UInt64, for address: IPAddress) {
@@ -184,6 +230,7 @@ final class ConnectionGate: @unchecked Sendable {
             let position = state.position(of: ticket)
             guard position < state.waiting.count, state.waiting[position] == ticket else { return }
             state.waiting.remove(at: position)
+            waitingTotal -= 1
             addresses[address] = state.isIdle ? nil : state
         }
     }
@@ -204,14 +251,26 @@ final class ConnectionGate: @unchecked Sendable {
                 return false
             }
             state.waiting.remove(at: position)
+            waitingTotal -= 1
             state.open += 1
             addresses[address] = state
             return true
         }
     }
 
+    /// What keeps a waiting transfer from its turn now: the places (those open, and the
+    /// transfers ahead of it), or else the rate.
+    func holdingBack(_ ticket: UInt64, for address: IPAddress) -> GateRefusal {
+        lock.withLock {
+            guard let state = addresses[address] else { return .full(open: 0, waiting: 0) }
+            let position = state.position(of: ticket)
+            return state.open + position >= limits.connectionsPerAddress || limits.newConnectionsPerSecond == nil
+                ? .full(open: state.open, waiting: position) : .rate
+        }
+    }
+
     /// The socket made for an admitted address.
-    func opened(_ socket: Int32, to address: IPAddress) {
+    func opened(_ socket: SocketID, to address: IPAddress) {
         lock.withLock { sockets[socket] = address }
     }
 
@@ -223,12 +282,22 @@ final class ConnectionGate: @unchecked Sendable {
     /// Closes one of curl's sockets with `closing` (any socket of the fetcher's: ones it did not
     /// count are closed and otherwise ignored). The socket counts until it is closed: the loops
     /// share the gate, and one counting it out first could let another connect while the server
-    /// still holds it. Its number is forgotten first, since once closed it may be reused at once.
-    func close(_ socket: Int32, by closing: (Int32) -> Int32) -> Int32 {
+    /// still holds it.
+    func close(_ socket: SocketID, by closing: (Int32) -> Int32) -> Int32 {
         let address = lock.withLock { sockets.removeValue(forKey: socket) }
-        let result = closing(socket)
+        let result = closing(socket.descriptor)
         if let address { lock.withLock { decrement(address) } }
         return result
+    }
+
+    /// A socket that no longer holds a place: its connection was shut while curl still holds
+    /// it, or curl closed it without the close hook (`LoopConnections`). Nothing when it was
+    /// counted out before.
+    func reclaimed(_ socket: SocketID) {
+        lock.withLock {
+            guard let address = sockets.removeValue(forKey: socket) else { return }
+            decrement(address)
+        }
     }
 
     /// Under `lock`. An address with nothing open and no rate to remember is forgotten at once;
@@ -289,6 +358,19 @@ final class ConnectionGate: @unchecked Sendable {
     /// Transfers waiting for a connection to `address`.
     func waiting(for address: IPAddress) -> Int {
         lock.withLock { addresses[address]?.waiting.count ?? 0 }
+    }
+}
+
+/// One socket: its descriptor number, which the system gives to a new socket as soon as this
+/// one is closed, and its inode, which tells the two apart.
+struct SocketID: Hashable {
+    let descriptor: Int32
+    let inode: UInt64
+
+    /// The socket open at `descriptor` now (inode 0 when none is).
+    static func at(_ descriptor: Int32) -> SocketID {
+        var status = stat()
+        return SocketID(descriptor: descriptor, inode: fstat(descriptor, &status) == 0 ? UInt64(status.st_ino) : 0)
     }
 }
 

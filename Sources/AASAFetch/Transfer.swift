@@ -44,6 +44,14 @@ final class Transfer: @unchecked Sendable {
     let hooks: UnsafeMutablePointer<ccurl_connection_hooks>
     /// Sockets per address and lookups, shared with the fetcher's other transfers.
     let gate: ConnectionGate
+    /// Its loop's connections: where the socket curl opens for it is recorded (loop thread).
+    let connections: LoopConnections
+    /// The host its connection is kept for (`LoopConnections.host(of:)`).
+    let host: String
+    /// Whether it is in its loop's multi handle now (loop thread).
+    var inMulti = false
+    /// The sockets curl opened for it, checked when it ends (`LoopConnections.transferEnded`).
+    var openedSockets: [SocketID] = []
     /// Why the politeness gate held this attempt back (the first address it refused), until
     /// the attempt is retried.
     var held: Hold?
@@ -67,7 +75,7 @@ final class Transfer: @unchecked Sendable {
 
     init(
         id: UInt64, request: FetchRequest, maximumBodyBytes: Int, maximumStoredBodyBytes: Int, maximumHeaderBytes: Int,
-        addressPolicy: AddressPolicy, gate: ConnectionGate
+        addressPolicy: AddressPolicy, connections: LoopConnections
     ) {
         self.id = id
         self.request = request
@@ -75,7 +83,9 @@ final class Transfer: @unchecked Sendable {
         self.maximumStoredBodyBytes = min(maximumStoredBodyBytes, maximumBodyBytes)
         self.maximumHeaderBytes = maximumHeaderBytes
         self.addressPolicy = addressPolicy
-        self.gate = gate
+        self.connections = connections
+        gate = connections.gate
+        host = LoopConnections.host(of: request.url)
         errorBuffer = .allocate(capacity: ccurl_error_size)
         errorBuffer.initialize(to: 0)
         hooks = .allocate(capacity: 1)
@@ -125,7 +135,11 @@ final class Transfer: @unchecked Sendable {
     func socketOpened(_ socket: Int32) {
         guard let address = admitted else { return }
         admitted = nil
-        if socket < 0 { gate.released(address) } else { gate.opened(socket, to: address) }
+        if socket < 0 {
+            gate.released(address)
+        } else {
+            openedSockets.append(connections.opened(socket, host: host, address: address))
+        }
     }
 
     /// Joins the queue for the address it was held back for (keeping its ticket, so that a
@@ -331,14 +345,22 @@ final class Transfer: @unchecked Sendable {
             message: message)
     }
 
-    /// The record of a transfer whose deadline passed while the politeness gate held it back:
-    /// this audit's own limit, which says nothing about the site (kind `local`).
-    func heldTooLongResult(waitedSeconds: Double) -> FetchedLocation {
+    /// The record of a transfer whose deadline passed (or came too near to connect) while the
+    /// politeness gate held it back: this audit's own limit, which says nothing about the site
+    /// (kind `local`). It names the limit that holds it back now: the places, or the rate.
+    func heldTooLongResult(waitedSeconds: Double, leftSeconds: Double) -> FetchedLocation {
         var record = FetchRecord(location: request.location, url: request.url)
-        let waited = "Not fetched: waited \(waitedSeconds.formatted(.number.precision(.fractionLength(1)))) s"
+        let seconds = { (value: Double) in value.formatted(.number.precision(.fractionLength(1))) }
+        let waited =
+            "Not fetched: waited \(seconds(waitedSeconds)) s"
+            + (leftSeconds >= 0.05 ? " (\(seconds(leftSeconds)) s left, too little to connect)" : "")
         let limits = gate.limits
+        var holding = held
+        if case .address(let address, _)? = held, let ticket, queuedFor == address {
+            holding = .address(address, gate.holdingBack(ticket, for: address))
+        }
         let why =
-            switch held {
+            switch holding {
             case .address(let address, .full(let open, let waiting))?:
                 "for a connection to \(address), which had \(open) open from this audit\(waiting > 0 ? " and \(waiting) waiting before" : "") (--per-address \(limits.connectionsPerAddress))"
             case .address(let address, .rate)?:

@@ -441,10 +441,13 @@ import Testing
         let results = await withTaskGroup(of: (String, [FetchedLocation]).self) { group in
             for host in hosts {
                 group.addTask {
-                    let first = await fetcher.fetch(FetchRequest(url: url(host, .wellKnown), location: .wellKnown))
-                    let second = await fetcher.fetch(
-                        FetchRequest(url: url(host, .root), location: .root, closeConnection: true))
-                    return (host, [first, second])
+                    // Held, as a domain's audit holds it: its connection is kept between them.
+                    await fetcher.keepingConnections(to: host) {
+                        let first = await fetcher.fetch(FetchRequest(url: url(host, .wellKnown), location: .wellKnown))
+                        let second = await fetcher.fetch(
+                            FetchRequest(url: url(host, .root), location: .root, closeConnection: true))
+                        return (host, [first, second])
+                    }
                 }
             }
             var all: [String: [FetchedLocation]] = [:]

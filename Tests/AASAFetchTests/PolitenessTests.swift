@@ -40,15 +40,17 @@ import Testing
         #expect(gate.openConnections(to: one) == 2 && gate.openConnections(to: other) == 0)
         // Another address has its own count.
         #expect(gate.admit(other) == nil)
-        gate.opened(7, to: one)
+        let seven = SocketID(descriptor: 7, inode: 70)
+        gate.opened(seven, to: one)
         gate.released(one)  // the second socket() failed
         #expect(gate.openConnections(to: one) == 1)
         // While the socket is being closed it still counts (another loop must not connect in
         // its place before it is shut); its number is free for reuse already.
+        let reused = SocketID(descriptor: 7, inode: 71)
         var duringClose: (open: Int, reopened: Int)?
-        let result = gate.close(7) { socket in
+        let result = gate.close(seven) { socket in
             let open = gate.openConnections(to: one)
-            gate.opened(socket, to: other)  // the number reused by another loop at once
+            gate.opened(SocketID(descriptor: socket, inode: 71), to: other)  // reused by another loop at once
             duringClose = (open, gate.openConnections(to: other))
             return 0
         }
@@ -56,12 +58,18 @@ import Testing
         #expect(gate.openConnections(to: one) == 0)
         // A socket the gate does not know (closed before) is closed and changes nothing.
         var closedUnknown: [Int32] = []
-        let failed = gate.close(99) { socket in
+        let failed = gate.close(SocketID(descriptor: 99, inode: 990)) { socket in
             closedUnknown.append(socket)
             return -1
         }
         #expect(failed == -1 && closedUnknown == [99] && gate.openConnections(to: other) == 1)
-        _ = gate.close(7) { _ in 0 }  // the reused number: the other address's socket
+        // The old socket of number 7 counted out again (found gone later) changes nothing: only
+        // the socket with its inode is the one that reuses the number.
+        gate.reclaimed(seven)
+        #expect(gate.openConnections(to: other) == 1)
+        gate.reclaimed(reused)
+        #expect(gate.openConnections(to: other) == 0)
+        _ = gate.close(reused) { _ in 0 }  // and closed by curl after: counted once
         #expect(gate.openConnections(to: other) == 0)
         #expect(gate.admit(other) == nil)
         #expect(gate.openConnections(to: other) == 1)
@@ -75,8 +83,8 @@ import Testing
         let gate = ConnectionGate(limits: PolitenessLimits(connectionsPerAddress: 2, lookupsPerSecond: nil))
         let address = try #require(IPAddress("192.0.2.1"))
         #expect(gate.admit(address) == nil && gate.admit(address) == nil)
-        gate.opened(5, to: address)
-        gate.opened(6, to: address)
+        gate.opened(SocketID(descriptor: 5, inode: 50), to: address)
+        gate.opened(SocketID(descriptor: 6, inode: 60), to: address)
         let (first, second, third) = (gate.newTicket(), gate.newTicket(), gate.newTicket())
         // Queued out of order (two loops): the queue keeps the tickets' order.
         gate.enqueue(third, for: address)
@@ -84,7 +92,7 @@ import Testing
         gate.enqueue(second, for: address)
         #expect(gate.waiting(for: address) == 3)
         #expect(!gate.takeTurn(first, for: address))  // nothing free yet
-        _ = gate.close(5) { _ in 0 }
+        _ = gate.close(SocketID(descriptor: 5, inode: 50)) { _ in 0 }
         // One place free: a newcomer waits behind the queue, and only the oldest gets it.
         #expect(gate.admit(address) == .full(open: 1, waiting: 3))
         #expect(!gate.takeTurn(second, for: address) && !gate.takeTurn(third, for: address))
@@ -98,7 +106,7 @@ import Testing
         #expect(gate.waiting(for: address) == 0 && gate.openConnections(to: address) == 2)
         // Queue empty: a newcomer is let in as soon as a place is free.
         #expect(gate.admit(address) == .full(open: 2, waiting: 0))
-        _ = gate.close(6) { _ in 0 }
+        _ = gate.close(SocketID(descriptor: 6, inode: 60)) { _ in 0 }
         #expect(gate.admit(address) == nil)
     }
 
@@ -117,6 +125,24 @@ import Testing
         #expect(gate.admit(address) == .full(open: 2, waiting: 1))
         #expect(gate.admitLookup() && gate.admitLookup() && gate.admitLookup())
         #expect(!gate.admitLookup() && gate.lookupRoom() == 0 && gate.secondsUntilLookup() > 0.2)
+    }
+
+    /// Limits that leave domains unchecked whatever the sites do are said at the start: a rate
+    /// that cannot start the domains one address may hold within their deadline (issue 46,
+    /// item 3); the defaults, and a rate that fits, say nothing.
+    @Test func limitsThatStarveDomainsAreSaid() throws {
+        #expect(PolitenessLimits().starvation(concurrency: 64, domains: 10_000, timeoutSeconds: 10) == nil)
+        let polite = PolitenessLimits(newConnectionsPerSecond: 20)
+        #expect(polite.starvation(concurrency: 64, domains: 10_000, timeoutSeconds: 10) == nil)
+        let slow = PolitenessLimits(newConnectionsPerSecond: 2)
+        let said = try #require(slow.starvation(concurrency: 64, domains: 10_000, timeoutSeconds: 10))
+        #expect(said.contains("--per-address-rate 2 lets at most 20 new connections"), "\(said)")
+        #expect(said.contains("lower --concurrency to 20") && said.contains("Raise --per-address-rate to 8"))
+        // A list no longer than what fits is never starved.
+        #expect(slow.starvation(concurrency: 64, domains: 20, timeoutSeconds: 10) == nil)
+        let dns = try #require(
+            PolitenessLimits(lookupsPerSecond: 5).starvation(concurrency: 200, domains: 500, timeoutSeconds: 10))
+        #expect(dns.contains("--dns-rate 5 lets at most 50 lookups"), "\(dns)")
     }
 
     func fetcher(_ server: LoopbackServer, caFile: String, timeout: Double, politeness: PolitenessLimits) throws
@@ -156,6 +182,170 @@ import Testing
         // Once the held connection is gone, the next fetch goes through.
         let later = await fetcher.fetch(FetchRequest(url: "https://good.aasa.test/", location: .wellKnown))
         #expect(later.record.status == 200)
+    }
+
+    /// Waits until `condition` holds, up to `seconds`; whether it did.
+    func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
+    func loopbackWorld(_ script: @escaping @Sendable (String, String) -> ScriptedResponse) throws -> (
+        LoopbackServer, String, TemporaryDirectory
+    ) {
+        let directory = try TemporaryDirectory()
+        let pki = try TestPKI()
+        let caFile = try pki.writeCACertificate(in: directory.url)
+        let server = try LoopbackServer(
+            identity: try pki.issueServerIdentity(for: ["*.aasa.test"], validUntil: Date().addingTimeInterval(86400)),
+            script: script)
+        return (server, caFile, directory)
+    }
+
+    /// A domain's fetches none of which asked to close the connection (each could have been
+    /// followed by another): once the domain is done, its connection is closed and counts out of
+    /// its address at once (issue 46, item 1), though the server would keep it.
+    @Test func aFinishedDomainsConnectionIsClosed() async throws {
+        let (server, caFile, directory) = try loopbackWorld { _, _ in .json("{}") }
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let fetcher = try fetcher(server, caFile: caFile, timeout: 10, politeness: PolitenessLimits())
+        defer { fetcher.shutdown() }
+        let address = try #require(IPAddress("127.0.0.1"))
+        let statuses = await fetcher.keepingConnections(to: "good.aasa.test") {
+            var statuses: [Int?] = []
+            for path in ["/.well-known/apple-app-site-association", "/apple-app-site-association"] {
+                statuses.append(
+                    await fetcher.fetch(FetchRequest(url: "https://good.aasa.test\(path)", location: .wellKnown))
+                        .record.status)
+            }
+            // Kept between the domain's fetches: one connection.
+            #expect(server.connectionCount == 1 && server.openConnectionCount == 1)
+            return statuses
+        }
+        #expect(statuses == [200, 200])
+        #expect(await eventually { fetcher.gate.openConnections(to: address) == 0 })
+        #expect(await eventually { server.openConnectionCount == 0 }, "the server still holds the connection")
+    }
+
+    /// With one place at the address, taken by an idle connection to a host no domain holds
+    /// (as Apple's CDN's between fetches), a fetch to another host gets the place at once; the
+    /// idle connection is shut. A held domain's idle connection is kept for its next fetch, the
+    /// waiting one gets the place when the domain is done.
+    @Test func anIdleConnectionIsReclaimedForAWaiterUnlessItsDomainHoldsIt() async throws {
+        let (server, caFile, directory) = try loopbackWorld { _, _ in .json("{}") }
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let fetcher = try fetcher(
+            server, caFile: caFile, timeout: 10, politeness: PolitenessLimits(connectionsPerAddress: 1))
+        defer { fetcher.shutdown() }
+        let address = try #require(IPAddress("127.0.0.1"))
+        func fetch(_ host: String, timeout: Double? = nil) async -> FetchRecord {
+            await fetcher.fetch(
+                FetchRequest(url: "https://\(host)/", location: .wellKnown, timeoutSeconds: timeout)
+            ).record
+        }
+        let first = await fetch("cdn.aasa.test")
+        #expect(first.status == 200 && server.openConnectionCount == 1)
+        // Without the idle connection given up, this one would wait out its timeout.
+        let second = await fetch("other.aasa.test", timeout: 60)
+        #expect(second.status == 200, "\(String(describing: second.error))")
+        #expect(await eventually { server.openConnectionCount == 1 }, "the idle connection was not shut")
+
+        // other.aasa.test's connection is idle now too; a domain holds a third host's.
+        let (kept, waiter) = await fetcher.keepingConnections(to: "held.aasa.test") {
+            #expect(await fetch("held.aasa.test").status == 200)
+            let waiter = Task { await fetch("waiter.aasa.test") }
+            #expect(await eventually { fetcher.gate.waiting(for: address) == 1 })
+            let kept = await fetch("held.aasa.test")
+            // Still waiting: the held domain's connection is not taken from it.
+            #expect(fetcher.gate.waiting(for: address) == 1)
+            return (kept, waiter)
+        }
+        let waited = await waiter.value
+        #expect(kept.status == 200 && kept.newConnection == false, "the held connection was not kept")
+        #expect(waited.status == 200, "\(String(describing: waited.error))")
+    }
+
+    /// A held transfer is never given a turn it cannot use: with less of its time left than a
+    /// connection needs, it ends as this audit's own limit, not as the site's timeout (issue 46,
+    /// item 1: the oldest waiters were given a freed place with milliseconds left).
+    @Test func aTurnWithTooLittleTimeLeftIsNotGiven() async throws {
+        let (server, caFile, directory) = try loopbackWorld { _, _ in .hang }
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let fetcher = try fetcher(
+            server, caFile: caFile, timeout: 60, politeness: PolitenessLimits(connectionsPerAddress: 1))
+        defer { fetcher.shutdown() }
+        let address = try #require(IPAddress("127.0.0.1"))
+        let held = Task { await fetcher.fetch(FetchRequest(url: "https://hang.aasa.test/", location: .wellKnown)) }
+        #expect(await eventually(within: 60) { fetcher.gate.openConnections(to: address) == 1 })
+        // It ends once less than a connection's worth of its 1.5 s is left, not at its deadline.
+        let waiting = await fetcher.fetch(
+            FetchRequest(url: "https://hang2.aasa.test/", location: .wellKnown, timeoutSeconds: 1.5))
+        #expect(waiting.record.error?.kind == .local, "\(String(describing: waiting.record.error))")
+        #expect(
+            waiting.record.error?.message.contains("too little to connect") == true,
+            "\(waiting.record.error?.message ?? "")")
+        held.cancel()
+        #expect(await held.value.record.error?.kind == .cancelled)
+        #expect(server.requests.map(\.host) == ["hang.aasa.test"])
+    }
+
+    /// A transfer first held back for a place, then for the rate once the place was free,
+    /// names the rate: the limit that held it at the end (issue 46, item 3).
+    @Test func theRefusalNamesTheLimitThatHeldItLast() async throws {
+        let (server, caFile, directory) = try loopbackWorld { _, _ in .json("{}") }
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let fetcher = try fetcher(
+            server, caFile: caFile, timeout: 60,
+            politeness: PolitenessLimits(connectionsPerAddress: 1, newConnectionsPerSecond: 0.01))
+        defer { fetcher.shutdown() }
+        // Its connection stays idle, holding the one place, and it took the one token.
+        #expect(
+            await fetcher.fetch(FetchRequest(url: "https://idle.aasa.test/", location: .wellKnown)).record.status == 200
+        )
+        // Held back for the place first; the idle connection gives it up; then the rate holds.
+        let waiting = await fetcher.fetch(
+            FetchRequest(url: "https://other.aasa.test/", location: .wellKnown, timeoutSeconds: 3))
+        let message = waiting.record.error?.message ?? ""
+        #expect(waiting.record.error?.kind == .local)
+        #expect(message.contains("--per-address-rate 0.01") && !message.contains("--per-address 1"), "\(message)")
+    }
+
+    /// A connection refused holds no place afterwards, though libcurl 7.88 closes a socket whose
+    /// connect never completed without calling the close hook: with two places at the address,
+    /// ten refused connections one after another are each refused by the server, never held back
+    /// by the gate (issue 46, item 1).
+    @Test func refusedConnectionsGiveTheirPlaceBack() async throws {
+        let port = try LoopbackServer.unusedPort()
+        let fetcher = try Fetcher(
+            configuration: FetcherConfiguration(
+                timeoutSeconds: 30, userAgent: "aasa-audit-tests/1", connectTo: ["::127.0.0.1:\(port)"],
+                addressPolicy: .testServers, politeness: PolitenessLimits(connectionsPerAddress: 2)))
+        defer { fetcher.shutdown() }
+        let address = try #require(IPAddress("127.0.0.1"))
+        var kinds: [TransferErrorKind?] = []
+        for index in 1...10 {
+            kinds.append(
+                await fetcher.fetch(FetchRequest(url: "https://refused\(index).aasa.test/", location: .wellKnown))
+                    .record.error?.kind)
+        }
+        #expect(kinds == Array(repeating: .connect, count: 10), "\(kinds)")
+        #expect(fetcher.gate.openConnections(to: address) == 0)
     }
 
     /// Lookups are rate-bound on their own: numeric hosts are looked up too (each a name curl's

@@ -9,11 +9,15 @@ import NIOSSL
 /// An HTTPS server on 127.0.0.1 that speaks only HTTP/2 (ALPN "h2") and serves `body` at both
 /// locations. It holds each connection's `.well-known` answer until that connection's root
 /// request arrives (or `hold` passes), so a test can tell a client that multiplexes both
-/// requests from one that sends the root only after `.well-known` is answered.
+/// requests from one that sends the root only after `.well-known` is answered. With
+/// `wellKnownLast`, the held `.well-known` is answered only after the root's answer is sent, so
+/// that `.well-known` is the connection's last stream to end.
 public final class HTTP2LoopbackServer: Sendable {
     private let listener: LoopbackListener
 
-    public init(identity: ServerIdentity, body: String, hold: TimeAmount = .seconds(3)) throws {
+    public init(
+        identity: ServerIdentity, body: String, hold: TimeAmount = .seconds(3), wellKnownLast: Bool = false
+    ) throws {
         var configuration = try identity.tlsConfiguration()
         configuration.applicationProtocols = ["h2"]
         let sslContext = try NIOSSLContext(configuration: configuration)
@@ -28,7 +32,9 @@ public final class HTTP2LoopbackServer: Sendable {
                 stream.eventLoop.makeCompletedFuture {
                     try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
                     try stream.pipeline.syncOperations.addHandler(
-                        HoldingHTTP2Handler(connection: number, log: log, held: held, body: body, hold: hold))
+                        HoldingHTTP2Handler(
+                            connection: number, log: log, held: held, body: body, hold: hold,
+                            wellKnownLast: wellKnownLast))
                 }
             }.map { _ in }
         }
@@ -57,11 +63,13 @@ final class HoldingHTTP2Handler: ChannelInboundHandler {
     private let held: NIOLoopBound<HeldAnswer>
     private let body: String
     private let hold: TimeAmount
+    private let wellKnownLast: Bool
 
     init(
         connection: Int, log: NIOLockedValueBox<LoopbackListener.Log>, held: NIOLoopBound<HeldAnswer>, body: String,
-        hold: TimeAmount
+        hold: TimeAmount, wellKnownLast: Bool
     ) {
+        self.wellKnownLast = wellKnownLast
         self.connection = connection
         self.log = log
         self.held = held
@@ -87,12 +95,18 @@ final class HoldingHTTP2Handler: ChannelInboundHandler {
                 held.value.release = nil
             }
         } else {
-            if let release = held.value.release {
-                log.withLockedValue { _ = $0.multiplexed.insert(connection) }
+            guard let release = held.value.release else { return answer() }
+            log.withLockedValue { _ = $0.multiplexed.insert(connection) }
+            held.value.release = nil
+            if wellKnownLast {
+                answer()
+                // Sent a moment later, so that the client has ended the root's stream first.
+                let later = NIOLoopBound(release, eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: .milliseconds(20)) { later.value() }
+            } else {
                 release()
-                held.value.release = nil
+                answer()
             }
-            answer()
         }
     }
 

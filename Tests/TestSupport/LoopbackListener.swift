@@ -60,6 +60,9 @@ public final class LoopbackListener: Sendable {
     /// Connections accepted so far (for HTTPS: TLS handshakes attempted).
     public var connectionCount: Int { log.withLockedValue { $0.connections } }
 
+    /// Accepted connections the server has not closed yet (it closes one when its client does).
+    public var openConnectionCount: Int { log.withLockedValue { $0.accepted.count } }
+
     /// Samples, every millisecond on the server's event loop, how many of its accepted
     /// connections are established: the kernel's TCP state of each (TCP_INFO), so that a
     /// connection its client has closed counts out as soon as the kernel has taken the close in

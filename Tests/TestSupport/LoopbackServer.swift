@@ -79,6 +79,8 @@ public final class LoopbackServer: Sendable {
     public var port: Int { listener.port }
     /// Connections accepted so far (for HTTPS: TLS handshakes attempted).
     public var connectionCount: Int { listener.connectionCount }
+    /// Accepted connections still open (it closes one when its client does).
+    public var openConnectionCount: Int { listener.openConnectionCount }
     /// Samples the connections the server holds established from now on.
     public func sampleEstablishedConnections() { listener.sampleEstablishedConnections() }
     /// The most connections it held established at once in the samples, and how many samples.

@@ -37,13 +37,17 @@ public struct DomainAuditor: Sendable {
             extraRequests: requests.flatMap { $0 }
         )
         .openingSignedFiles(with: signedFiles)
-        let origin = await plan.run()
-        var associations: [AssociationOutcome] = []
-        var answers = origin.extra[...]
-        for (file, asked) in zip(files, requests) {
-            let own = Array(answers.prefix(asked.count))
-            answers = answers.dropFirst(asked.count)
-            associations.append(await file.audit(own, more: DeadlineFetch(plan: plan, started: origin.started)))
+        // The domain's connection is kept between its fetches and closed after the last one.
+        let (origin, associations) = await fetcher.keepingConnections(to: target.domain) {
+            let origin = await plan.run()
+            var associations: [AssociationOutcome] = []
+            var answers = origin.extra[...]
+            for (file, asked) in zip(files, requests) {
+                let own = Array(answers.prefix(asked.count))
+                answers = answers.dropFirst(asked.count)
+                associations.append(await file.audit(own, more: DeadlineFetch(plan: plan, started: origin.started)))
+            }
+            return (origin, associations)
         }
         return judge(target, origin: origin, cdn: await cdnFetch, associations: associations)
     }

@@ -38,6 +38,13 @@ public enum AuditJob {
     public static func run(_ request: Request, console: any Console) async throws -> ExitStatus {
         let started = ContinuousClock.now
         let (input, settings) = try prepare(request)
+        // Limits that starve domains whatever the sites do are said before the run, every run.
+        if let starving = settings.fetcher.politeness.starvation(
+            concurrency: settings.concurrency, domains: input.targets.count,
+            timeoutSeconds: settings.fetcher.timeoutSeconds)
+        {
+            console.printError("aasa-audit: warning: \(starving)\n")
+        }
         let interruption = Interruption(console: console)
         let result = try await audit(input, settings: settings, console: console, interruption: interruption)
         if !(request.quiet && isQuietNight(result, input: input)) {
