@@ -155,7 +155,10 @@ public enum DomainChecks {
             findings += serviceFindings(target, file: file, services: services)
         }
         let cdnFile = deviceView.cdn.flatMap(DeviceViewChecks.usableFile)
-        findings += deviceFindings(deviceView, primary: primary, fallback: fallback, cdnFile: cdnFile)
+        // What devices see is compared with the origin only when the origin was asked.
+        if wellKnown.record.asked {
+            findings += deviceFindings(deviceView, primary: primary, fallback: fallback, cdnFile: cdnFile)
+        }
         if let file = primary.file {
             if needsApplinks { findings += missingAppIDs(target, named: primary.content?.appIDs.applinks ?? []) }
             findings += expectationFindings(target, file: file, visits: options.matchVisits)

@@ -216,6 +216,14 @@ public enum TransferErrorKind: String, Codable, Sendable {
 }
 
 extension FetchRecord {
+    /// Whether the request reached the site (an answer, or the site's own failure): not when
+    /// this machine held it back (`local`), the run cancelled it, or it was skipped. What was
+    /// never asked is compared with nothing.
+    public var asked: Bool {
+        guard let kind = error?.kind else { return true }
+        return ![.local, .cancelled, .skipped].contains(kind)
+    }
+
     /// Whether the fetch got an address for its host (evidence that this machine's resolver
     /// answers): it did not fail resolving, and was attempted.
     public var resolvedItsHost: Bool {

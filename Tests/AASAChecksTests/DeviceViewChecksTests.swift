@@ -30,6 +30,28 @@ import Testing
         }
     }
 
+    /// An origin this audit never asked (held past its deadline by `--per-address`, or the run
+    /// cancelled) is compared with nothing: Apple's CDN copy is not "stale" against a file
+    /// nobody fetched, and the domain's record says only that it was not checked (issue 46,
+    /// item 2: each such domain was counted as checked and failing, and alerted).
+    @Test(arguments: [TransferErrorKind.local, .cancelled])
+    func nothingIsComparedWithAnOriginNotAsked(kind: TransferErrorKind) {
+        let skipped = FetchedLocation(
+            record: {
+                var record = FetchRecord(location: .root, url: "https://example.com/apple-app-site-association")
+                record.error = TransferError(kind: .skipped, curlCode: 0, message: "Not fetched")
+                return record
+            }())
+        let result = DomainChecks.assess(
+            target: Fixture.target([Fixture.appID]), wellKnown: Fixture.failed(kind, message: "Not fetched: waited"),
+            root: skipped, deviceView: DomainChecks.DeviceView(cdn: cdn(Fixture.validFile)))
+        #expect(!result.findings.contains { $0.location == .cdn }, "\(result.findings.summary)")
+        let report = DomainReport(
+            domain: "example.com", inputLine: 1, expectedAppIDs: [Fixture.appID], fetches: [],
+            appIDs: ServiceAppIDs(), findings: result.findings)
+        #expect(kind != .local || FlaggedDomain(report)?.notChecked == true, "\(result.findings.summary)")
+    }
+
     @Test func aCDNCopyEqualInMeaningIsFine() {
         #expect(check(cdn: cdn(Self.reordered)).isEmpty)
     }
