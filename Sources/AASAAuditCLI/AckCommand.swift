@@ -56,5 +56,8 @@ struct AckCommand: ParsableCommand {
         console.print(
             "Acknowledged \(entry.domain) (\(entry.codes?.joined(separator: ", ") ?? "every finding")) until \(entry.lastDay) UTC.\n"
         )
+        if let unheard = AcknowledgementStore.unheard(domain: entry.domain, output: out) {
+            console.printError("aasa-audit: warning: \(unheard)\n")
+        }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// silence in Alertmanager or a maintenance window in Gatus. An acknowledged finding is still
 /// shown everywhere, with the reason and the date, but fails neither the exit status nor
 /// `--quiet` and sends no alert; a new code on the same domain is heard, and so is the failure
-/// again once the acknowledgement expires ("acknowledgement expired").
+/// again once the acknowledgement ends, by its date or removed (`AcknowledgementChange.ended`).
 public struct Acknowledgement: Codable, Sendable, Equatable {
     /// Normalised, as the reports name it.
     public var domain: String
@@ -78,6 +78,19 @@ public struct Acknowledgements: Codable, Sendable, Equatable {
 
     public var isEmpty: Bool { acknowledgements.isEmpty }
 
+    /// The file's acknowledgements as `ack` could have written them at `now`: none ends more
+    /// than `maximumDays` after the day it was given, nor after today's bound (an `until` or an
+    /// `at` edited into the file by hand is held to the rule `ack` enforces).
+    public func bounded(now: Date) -> Acknowledgements {
+        let days = Double(Self.maximumDays + 1) * 86_400
+        return Acknowledgements(
+            acknowledgements.map { entry in
+                var entry = entry
+                entry.until = min(entry.until, min(entry.at, now).addingTimeInterval(days))
+                return entry
+            })
+    }
+
     /// The acknowledgement of a domain in force at `date`.
     public func active(for domain: String, at date: Date) -> Acknowledgement? {
         acknowledgements.first { $0.domain == domain && $0.isActive(at: date) }
@@ -92,12 +105,6 @@ public struct Acknowledgements: Codable, Sendable, Equatable {
             marked.acknowledged = AcknowledgementMark(acknowledgement)
             return marked
         }
-    }
-
-    /// The acknowledgements that ended after `previous` and by `now`: what was silenced then and
-    /// is heard again now.
-    public func expired(after previous: Date, by now: Date) -> [Acknowledgement] {
-        acknowledgements.filter { $0.until > previous && $0.until <= now }
     }
 
     /// The last day (UTC, `2026-12-31`) of an acknowledgement that ends at `end`, the start of

@@ -114,7 +114,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
         /// Absent for a domain the previous run did not audit.
         public var previousVerdict: Verdict?
         public var codes: [String]
-        /// True when it is heard again because its acknowledgement ended since the last run.
+        /// True when it is heard again because its acknowledgement ended since the last run (its
+        /// date passed, or it was removed).
         public var acknowledgementExpired: Bool?
         /// Its domains.txt labels (`label:team=payments`), for routing; absent when it has none.
         public var labels: [String: String]?
@@ -137,12 +138,13 @@ public struct RunAlert: Codable, Sendable, Equatable {
     ///   - changes: against the previous complete run; nil for the first run (then every failing
     ///     and warning domain is new).
     ///   - flagged: the run's domains that did not pass, in input order.
-    ///   - expired: acknowledgements that ended since the previous run: their domains' open
-    ///     failures are heard again. Acknowledged findings are never news (`Finding.isOpen`).
+    /// A domain whose acknowledgement ended since the previous run (`DomainChange.acknowledgement`:
+    /// its date passed, or it was removed) and that still fails or warns is heard again.
+    /// Acknowledged findings are never news (`Finding.isOpen`).
     public init(
         run: Run, verdicts: VerdictCounts, changes: RunChanges?, flagged: [FlaggedDomain],
-        auditorProblems: [String]? = nil, expired: [Acknowledgement] = [],
-        labels: (String) -> [String: String]? = { _ in nil }, policy: PolicyInput? = nil
+        auditorProblems: [String]? = nil, labels: (String) -> [String: String]? = { _ in nil },
+        policy: PolicyInput? = nil
     ) {
         // Nothing this run says of a domain is compared: its failures may be this machine's.
         let changes = auditorProblems == nil ? changes : nil
@@ -173,6 +175,11 @@ public struct RunAlert: Codable, Sendable, Equatable {
                     continue
                 }
                 guard let change = changed[name] else { continue }
+                // Heard again: its acknowledgement ended, and it still fails or warns.
+                if change.acknowledgement == .ended, let domain = flaggedByName[name], domain.openVerdict != .pass {
+                    newEntry(domain, previous: change.verdict?.from ?? domain.verdict, expired: true)
+                    continue
+                }
                 // A recovery is the site's verdict getting better (an acknowledgement is not one);
                 // a failure or warning is heard by the verdict of the open findings.
                 let verdictNow = change.verdict?.to ?? flaggedByName[name]?.verdict ?? .pass
@@ -217,12 +224,6 @@ public struct RunAlert: Codable, Sendable, Equatable {
             }
         } else {
             flagged.forEach { newEntry($0) }
-        }
-        // Heard again: a domain whose acknowledgement ended and that still fails or warns.
-        let listed = Set((failures + warnings).map(\.domain))
-        for acknowledgement in expired where !listed.contains(acknowledgement.domain) {
-            guard let domain = flaggedByName[acknowledgement.domain] else { continue }
-            newEntry(domain, previous: domain.openVerdict, expired: true)
         }
         var reminders: [Domain] = []
         if let policy, auditorProblems == nil {
@@ -335,7 +336,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
             let named = domains.prefix(Self.textLimit).map { domain in
                 let notes =
                     Array(domain.codes.prefix(3))
-                    + (domain.acknowledgementExpired == true ? ["acknowledgement expired"] : [])
+                    + (domain.acknowledgementExpired == true ? ["acknowledgement ended"] : [])
                 return notes.isEmpty ? domain.domain : "\(domain.domain) (\(notes.joined(separator: ", ")))"
             }
             let more = count > named.count ? " and \(count - named.count) more" : ""

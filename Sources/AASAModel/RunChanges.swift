@@ -21,12 +21,14 @@ public struct RunChanges: Codable, Sendable, Equatable {
     public var isEmpty: Bool { domains.isEmpty && addedDomains.isEmpty && removedDomains.isEmpty }
 
     /// The changes that are news to the team: without the domains whose every new and resolved
-    /// finding an acknowledgement covers (`Acknowledgements`).
+    /// finding an acknowledgement covers (`Acknowledgements`), or that the team only just
+    /// acknowledged; with those whose acknowledgement ended (expired or removed).
     public var openChanges: RunChanges {
         var open = self
         open.domains = domains.filter { change in
-            (change.newFindings + change.resolvedFindings).contains(where: \.isOpen)
-                || (change.newFindings.isEmpty && change.resolvedFindings.isEmpty)
+            change.acknowledgement == .ended
+                || (change.newFindings + change.resolvedFindings).contains(where: \.isOpen)
+                || (change.newFindings.isEmpty && change.resolvedFindings.isEmpty && change.acknowledgement != .given)
         }
         return open
     }
@@ -58,12 +60,36 @@ public struct DomainChange: Codable, Sendable, Equatable {
     public var verdict: VerdictChange?
     public var newFindings: [Finding]
     public var resolvedFindings: [Finding]
+    /// Absent when no finding's acknowledgement changed.
+    public var acknowledgement: AcknowledgementChange?
 
-    public init(domain: String, verdict: VerdictChange?, newFindings: [Finding], resolvedFindings: [Finding]) {
+    public init(
+        domain: String, verdict: VerdictChange?, newFindings: [Finding], resolvedFindings: [Finding],
+        acknowledgement: AcknowledgementChange? = nil
+    ) {
         self.domain = domain
         self.verdict = verdict
         self.newFindings = newFindings
         self.resolvedFindings = resolvedFindings
+        self.acknowledgement = acknowledgement
+    }
+}
+
+/// How a domain's acknowledgement (`aasa-audit ack`) changed between two runs, its findings
+/// the same.
+public enum AcknowledgementChange: String, Codable, Sendable {
+    /// Findings acknowledged then are open now (the acknowledgement's date passed, or it was
+    /// removed): the failure is heard again, as news.
+    case ended
+    /// Findings open then are acknowledged now: the team's own doing, not news.
+    case given
+
+    /// How every output says it.
+    public var sentence: String {
+        switch self {
+        case .ended: "acknowledgement ended: its failure is heard again"
+        case .given: "acknowledged by the team (not news)"
+        }
     }
 }
 
@@ -137,8 +163,23 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         let resolved = surplus(before, over: now)
         let verdictChange =
             verdictNow == verdictBefore ? nil : VerdictChange(from: verdictBefore, to: verdictNow)
-        guard verdictChange != nil || !added.isEmpty || !resolved.isEmpty else { return nil }
-        return DomainChange(domain: domain, verdict: verdictChange, newFindings: added, resolvedFindings: resolved)
+        // The same findings, acknowledged on one side only.
+        func keys(_ list: [Finding], open: Bool) -> Set<String> { Set(list.filter { $0.isOpen == open }.map(key)) }
+        let acknowledgement: AcknowledgementChange? =
+            if !keys(now, open: true).subtracting(keys(before, open: true)).isDisjoint(with: keys(before, open: false))
+            {
+                .ended
+            } else if !keys(now, open: false).subtracting(keys(before, open: false)).isDisjoint(
+                with: keys(before, open: true))
+            {
+                .given
+            } else {
+                nil
+            }
+        guard verdictChange != nil || !added.isEmpty || !resolved.isEmpty || acknowledgement != nil else { return nil }
+        return DomainChange(
+            domain: domain, verdict: verdictChange, newFindings: added, resolvedFindings: resolved,
+            acknowledgement: acknowledgement)
     }
 }
 

@@ -133,6 +133,7 @@ struct HeadView {
         let verdictTo: String?
         let newFindings: [FindingView]
         let resolvedFindings: [FindingView]
+        let acknowledgement: String?
     }
 
     struct CodeCount {
@@ -181,7 +182,8 @@ struct HeadView {
             ChangeView(
                 domain: $0.domain, verdictFrom: $0.verdict?.from.rawValue, verdictTo: $0.verdict?.to.rawValue,
                 newFindings: $0.newFindings.map { FindingView($0) },
-                resolvedFindings: $0.resolvedFindings.map { FindingView($0) })
+                resolvedFindings: $0.resolvedFindings.map { FindingView($0) },
+                acknowledgement: $0.acknowledgement?.sentence)
         }
         added = changes.flatMap { $0.addedDomains.isEmpty ? nil : $0.addedDomains.joined(separator: ", ") }
         removed = changes.flatMap { $0.removedDomains.isEmpty ? nil : $0.removedDomains.joined(separator: ", ") }

@@ -50,11 +50,27 @@ public enum MetricsReport {
             "When the domain's own TLS certificate expires (the earliest of its connections in the last run), in seconds since the epoch."
     )
 
+    public static let domainAcknowledged = Family(
+        name: "aasa_audit_domain_acknowledged",
+        help:
+            "1 for a domain whose verdict comes only from findings the team acknowledged (aasa-audit ack); open_verdict is its verdict without them. Alert rules leave such a domain out."
+    )
+
     /// The per-domain families, in the order they are written (a family's samples stay together):
     /// each family and a domain's samples of it. The one list `--metrics` streams.
     public static let domainFamilies: [(family: Family, samples: @Sendable (DomainReport) -> String)] = [
-        (domainVerdict, verdictSamples), (fetchDuration, fetchSamples), (certificateExpiry, certificateSamples),
+        (domainVerdict, verdictSamples), (domainAcknowledged, acknowledgedSamples), (fetchDuration, fetchSamples),
+        (certificateExpiry, certificateSamples),
     ]
+
+    /// A domain made worse only by acknowledged findings: one sample, with the verdict it has
+    /// without them; nothing for any other domain (issue 46, item 4).
+    public static func acknowledgedSamples(_ report: DomainReport) -> String {
+        guard report.findings.contains(where: { !$0.isOpen }) else { return "" }
+        let open = Verdict(findings: report.findings.filter(\.isOpen))
+        guard open != report.verdict else { return "" }
+        return domainAcknowledged.sample(1, labels: ["domain": report.domain, "open_verdict": open.rawValue])
+    }
 
     /// The domain's certificate's expiry, when a connection read it.
     public static func certificateSamples(_ report: DomainReport) -> String {
@@ -87,14 +103,32 @@ public enum MetricsReport {
         }.joined()
     }
 
-    /// A domain's fetch durations (fetches not made are left out).
+    /// A domain's fetch durations (fetches not made are left out), each series its own: a
+    /// label set written twice is an error to node_exporter's textfile collector, which then
+    /// drops the file.
     public static func fetchSamples(_ report: DomainReport) -> String {
-        report.fetches.filter { $0.error?.kind != .skipped }.map { fetch in
-            let name = fetch.agent == .browser ? "well-known-browser" : fetch.location.rawValue
+        var seen: [String: Int] = [:]
+        return report.fetches.filter { $0.error?.kind != .skipped }.map { fetch in
+            let name = fetchName(fetch, seen: &seen)
             // To the microsecond: 0.15601, not 0.15600999999999998.
             return fetchDuration.sample(
                 (fetch.timings.totalMs * 1000).rounded() / 1_000_000, labels: ["domain": report.domain, "fetch": name])
         }.joined()
+    }
+
+    /// A fetch's `fetch` label: its location (`well-known-browser` for the browser's copy,
+    /// `well-known-json` for the file asked for under its `.json` name), numbered from 2 when the
+    /// domain has more than one of that name (the lists an association file includes).
+    static func fetchName(_ fetch: FetchRecord, seen: inout [String: Int]) -> String {
+        let base =
+            switch (fetch.location, fetch.agent) {
+            case (.wellKnown, .browser?): "well-known-browser"
+            case (.wellKnown, _) where fetch.url.hasSuffix(".json"): "well-known-json"
+            default: fetch.location.rawValue
+            }
+        seen[base, default: 0] += 1
+        let count = seen[base]!
+        return count == 1 ? base : "\(base)-\(count)"
     }
 
     /// The run's own families, written after every domain's: the one count of a run's findings

@@ -86,6 +86,9 @@ public struct TerminalReport: Sendable {
             var head = "\(paint(clean(change.domain), .bold))"
             if let verdict = change.verdict { head += "  \(paint(verdict.from)) → \(paint(verdict.to))" }
             lines.append(head)
+            if let acknowledgement = change.acknowledgement {
+                lines.append(paint("  \(acknowledgement.sentence)", acknowledgement == .ended ? .red : .dim))
+            }
             for finding in change.newFindings {
                 lines.append(
                     "  + \(paint(finding.severity)) \(finding.code.rawValue) (\(finding.location.rawValue)): \(clean(finding.message))"

@@ -10,59 +10,25 @@ import Testing
 /// lasts, resolved on recovery and on acknowledgement, untouched by a night this machine could
 /// not check (issue 35, item 7).
 @Suite struct AlertmanagerTests {
-    struct AlertmanagerDidNotStart: Error {
-        var output: String
-    }
-
     /// An Alertmanager on 127.0.0.1 with a configuration that routes everything nowhere.
     final class Alertmanager: Sendable {
-        let running: ProcessRunner.Running
-        let port: Int
+        let daemon: LocalDaemon
         let directory: TemporaryDirectory
+        var running: ProcessRunner.Running { daemon.running }
+        var port: Int { daemon.port }
 
         init() async throws {
-            directory = try TemporaryDirectory()
+            let directory = try TemporaryDirectory()
+            self.directory = directory
             let config = directory.url.appendingPathComponent("alertmanager.yml")
             try "route:\n  receiver: nowhere\nreceivers:\n  - name: nowhere\n".write(
                 to: config, atomically: true, encoding: .utf8)
-            var output = ""
-            // A port the kernel has just handed out and let go (another process may take it
-            // meanwhile: then again, with another).
-            for _ in 0..<3 {
-                let port = try Self.freePort()
-                let running = try ProcessRunner.start(
-                    URL(fileURLWithPath: "/usr/bin/prometheus-alertmanager"),
-                    [
-                        "--config.file=\(config.path)", "--storage.path=\(directory.url.path)",
-                        "--web.listen-address=127.0.0.1:\(port)", "--cluster.listen-address=",
-                    ])
-                for _ in 0..<200 where running.isRunning {
-                    if (try? await HTTPTestClient.get(port: port, "/-/ready"))?.status == 200 {
-                        (self.running, self.port) = (running, port)
-                        return
-                    }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-                running.send(SIGTERM)
-                output = running.wait().stderr
+            daemon = try await LocalDaemon("/usr/bin/prometheus-alertmanager", readyPath: "/-/ready") { port in
+                [
+                    "--config.file=\(config.path)", "--storage.path=\(directory.url.path)",
+                    "--web.listen-address=127.0.0.1:\(port)", "--cluster.listen-address=",
+                ]
             }
-            throw AlertmanagerDidNotStart(output: output)
-        }
-
-        static func freePort() throws -> Int {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(descriptor) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-                }
-            }
-            guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-            return Int(UInt16(bigEndian: address.sin_port))
         }
 
         var url: String { "http://127.0.0.1:\(port)" }
@@ -76,8 +42,7 @@ import Testing
         }
 
         deinit {
-            running.send(SIGTERM)
-            _ = running.wait()
+            daemon.stop()
             directory.remove()
         }
     }

@@ -65,6 +65,13 @@ struct PrometheusRulesTests {
         // failing.example fails two nights running; flaky.example one night, then passes.
         input += Self.series(verdict, ["domain": "failing.example", "verdict": "fail"], "1x600")
         input += Self.series(verdict, ["domain": "flaky.example", "verdict": "fail"], "1x287 0x312")
+        // Failing, acknowledged: pages no one (issue 46, item 4). One has an open warning beside
+        // its acknowledged failure: a ticket after four nights, as any warning.
+        let acknowledged = MetricsReport.domainAcknowledged
+        input += Self.series(verdict, ["domain": "acked.example", "verdict": "fail"], "1x1200")
+        input += Self.series(acknowledged, ["domain": "acked.example", "open_verdict": "pass"], "1x1200")
+        input += Self.series(verdict, ["domain": "ackedwarn.example", "verdict": "fail"], "1x1200")
+        input += Self.series(acknowledged, ["domain": "ackedwarn.example", "open_verdict": "warn"], "1x1200")
         // A run a day: the first sound, the second (at 24 h) not, nothing after.
         input += Self.series(MetricsReport.lastRunTimestamp, [:], "0x287 86400x312")
         input += Self.series(MetricsReport.runSound, [:], "1x287 0x312")
@@ -79,8 +86,12 @@ struct PrometheusRulesTests {
         }
         let failing = alert(
             "AASADomainFailing", ["domain": "failing.example", "verdict": "fail"], severity: "page")
+        let openWarning = alert(
+            "AASADomainWarning", ["domain": "ackedwarn.example", "open_verdict": "warn", "verdict": "warn"],
+            severity: "ticket")
         let tests = [
             at("24h", "AASADomainFailing", []), at("26h", "AASADomainFailing", [failing]),
+            at("72h", "AASADomainWarning", []), at("74h", "AASADomainWarning", [openWarning]),
             at("23h", "AASAAuditRunUnsound", []),
             at("25h", "AASAAuditRunUnsound", [alert("AASAAuditRunUnsound", [:], severity: "ticket")]),
             // The last sound run finished at 0 h: heard from 26 h on, not before.
@@ -153,6 +164,29 @@ struct PrometheusRulesTests {
             #expect(result.status == 0, "\(name): \(result.output)")
         }
         #expect(written.audit.contains(MetricsReport.certificateExpiry.name + "{domain=\"good.aasa.test\"}"))
+    }
+
+    /// node_exporter's own textfile collector reads an audit's `--metrics` file whole: no label
+    /// set is written twice (issue 46, item 6: the misnamed `.json` probe was labelled as the
+    /// `.well-known` fetch, and node_exporter dropped the file on every scrape), and every series
+    /// of the file is exposed.
+    @Test(.enabled(if: NodeExporter.isAvailable, "\(NodeExporter.unavailableMessage)"))
+    func nodeExportersTextfileCollectorReadsTheFileWhole() async throws {
+        let written = try await Self.bothOutputs()
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try written.audit.write(
+            to: folder.url.appendingPathComponent("aasa-audit.prom"), atomically: true, encoding: .utf8)
+        let (scraped, log) = try await NodeExporter.scrape(textfiles: folder.url)
+        #expect(scraped.contains("node_textfile_scrape_error 0"), "\(scraped.prefix(3000))")
+        #expect(!log.contains("level=error"), "\(log)")
+        let samples = written.audit.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(samples.contains { $0.contains(#"fetch="well-known-json""#) }, "the .json probe was not written")
+        let series = samples.map { $0.prefix { $0 != " " } }
+        #expect(Set(series).count == series.count, "a series is written twice")
+        for name in series {
+            #expect(scraped.contains(name), "\(name) was not exposed")
+        }
     }
 
     /// promtool on a file of `text` the test writes.

@@ -37,6 +37,48 @@ import Testing
         #expect(github.contains(#"a\u{d}%0Ab\u{0}c\u{1b}[2J\u{7}\u{202e}d"#), "\(github)")
     }
 
+    /// A domain failing only through what the team acknowledged says so, with the verdict it has
+    /// without it; a domain with an open failure beside an acknowledged one does not (issue 46,
+    /// item 4). Each fetch is its own series: the `.json` probe and an include's fetches have
+    /// labels of their own (item 6).
+    @Test func acknowledgedDomainsAndEveryFetchAreTheirOwnSeries() {
+        let mark = AcknowledgementMark(
+            Acknowledgement(
+                domain: "example.com", codes: nil, until: Samples.finished.addingTimeInterval(86400), reason: "vendor",
+                by: "ana", at: Samples.started))
+        func finding(_ severity: Severity, acknowledged: Bool) -> Finding {
+            var finding = Finding(code: .httpStatus, severity: severity, location: .wellKnown, message: "m")
+            finding.acknowledged = acknowledged ? mark : nil
+            return finding
+        }
+        let covered = Samples.domain(findings: [
+            finding(.error, acknowledged: true), finding(.warning, acknowledged: false),
+        ])
+        #expect(
+            MetricsReport.acknowledgedSamples(covered)
+                == #"aasa_audit_domain_acknowledged{domain="example.com",open_verdict="warn"} 1"# + "\n")
+        let open = Samples.domain(findings: [finding(.error, acknowledged: true), finding(.error, acknowledged: false)])
+        #expect(MetricsReport.acknowledgedSamples(open).isEmpty)
+        #expect(MetricsReport.acknowledgedSamples(Samples.domain(findings: [])).isEmpty)
+
+        var report = Samples.domain(findings: [])
+        var json = FetchRecord(
+            location: .wellKnown, url: "https://example.com/.well-known/apple-app-site-association.json")
+        json.status = 200
+        var browser = FetchRecord(
+            location: .wellKnown, url: "https://example.com/.well-known/apple-app-site-association")
+        browser.agent = .browser
+        let links = (1...3).map { FetchRecord(location: .assetlinks, url: "https://example.com/\($0).json") }
+        report.fetches += [json, browser] + links
+        let names = MetricsReport.fetchSamples(report).split(separator: "\n").map { $0.prefix { $0 != " " } }
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(
+            names.map { $0.components(separatedBy: "fetch=\"").last ?? "" } == [
+                "well-known\"}", "root\"}", "well-known-json\"}", "well-known-browser\"}", "assetlinks\"}",
+                "assetlinks-2\"}", "assetlinks-3\"}",
+            ])
+    }
+
     @Test func valuesAreWrittenAsPrometheusReadsThem() {
         let family = MetricsReport.Family(name: "x", help: "")
         #expect(family.sample(3) == "x 3\n")

@@ -7,6 +7,44 @@ import Testing
         DomainSnapshot(domain: domain, verdict: Verdict(findings: findings), findings: findings)
     }
 
+    /// The same failure, acknowledged on one side only: its end (the date passed, or `ack
+    /// --remove`) is news and is heard again in the alert; acknowledging is the team's own doing
+    /// and is not (issue 46, item 4: a removed acknowledgement read "No changes" and sent nothing).
+    @Test func anAcknowledgementThatEndsIsNewsAndOneGivenIsNot() throws {
+        let mark = AcknowledgementMark(
+            Acknowledgement(
+                domain: "a.example", codes: nil, until: Date(timeIntervalSince1970: 86_400 * 30), reason: "vendor",
+                by: "ana", at: Date(timeIntervalSince1970: 0)))
+        let open = Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "HTTP 404")
+        var acknowledged = open
+        acknowledged.acknowledged = mark
+        let ended = try #require(snapshot("a.example", [open]).change(since: snapshot("a.example", [acknowledged])))
+        #expect(ended.acknowledgement == .ended && ended.verdict == nil && ended.newFindings.isEmpty)
+        let given = try #require(snapshot("a.example", [acknowledged]).change(since: snapshot("a.example", [open])))
+        #expect(given.acknowledgement == .given)
+        #expect(snapshot("a.example", [acknowledged]).change(since: snapshot("a.example", [acknowledged])) == nil)
+
+        let changes = RunChanges(
+            previousRunStartedAt: Date(timeIntervalSince1970: 0),
+            domains: [
+                ended,
+                DomainChange(
+                    domain: "b.example", verdict: nil, newFindings: [], resolvedFindings: [], acknowledgement: .given),
+            ],
+            addedDomains: [], removedDomains: [])
+        #expect(changes.openChanges.domains.map(\.domain) == ["a.example"])
+        let report = DomainReport(
+            domain: "a.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+            findings: [open])
+        let alert = RunAlert(
+            run: RunAlert.Run(
+                startedAt: Date(timeIntervalSince1970: 86_400), folder: "/r/x", report: "/r/x/report.html",
+                previousRunStartedAt: Date(timeIntervalSince1970: 0)),
+            verdicts: VerdictCounts(), changes: changes, flagged: [try #require(FlaggedDomain(report))])
+        #expect(alert.failures.map(\.domain) == ["a.example"] && alert.failures[0].acknowledgementExpired == true)
+        #expect(alert.text.contains("a.example (http.status, acknowledgement ended)"), "\(alert.text)")
+    }
+
     @Test func newResolvedAndVerdictChanges() {
         let redirect = Finding(
             code: .httpRedirect, severity: .error, location: .wellKnown,

@@ -100,7 +100,7 @@ public enum HTTPTestClient {
         return received
     }
 
-    /// The first response in `raw` (its body by Content-Length).
+    /// The first response in `raw` (its body by Content-Length, or decoded from chunks).
     public static func parse(_ raw: [UInt8]) throws -> Response {
         guard let end = raw.firstRange(of: Array("\r\n\r\n".utf8)) else {
             throw ClientError(description: "no response head in \(raw.count) bytes")
@@ -116,9 +116,27 @@ public enum HTTPTestClient {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
                 in: .whitespaces)
         }
+        if headers["transfer-encoding"]?.lowercased() == "chunked" {
+            return Response(status: status, headers: headers, body: dechunked(raw[end.upperBound...]))
+        }
         let length = headers["content-length"].flatMap(Int.init) ?? (raw.count - end.upperBound)
         let body = Array(raw[end.upperBound...].prefix(length))
         return Response(status: status, headers: headers, body: body)
+    }
+
+    /// A chunked body's data (a hexadecimal size line, that many bytes, CR LF; to the chunk of
+    /// size 0 or the end of what arrived).
+    static func dechunked(_ raw: ArraySlice<UInt8>) -> [UInt8] {
+        var body: [UInt8] = []
+        var rest = raw
+        while let line = rest.firstRange(of: Array("\r\n".utf8)) {
+            let sizeText = String(decoding: rest[..<line.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size > 0 else { break }
+            let data = rest[line.upperBound...].prefix(size)
+            body += data
+            rest = rest[(line.upperBound + data.count)...].dropFirst(2)
+        }
+        return body
     }
 
     /// Every response in `raw`, one after another (keep-alive answers to pipelined requests).

@@ -273,9 +273,7 @@ final class AuditRunSession {
             // Changes that could not be gathered are not a first run's (every failure new): the
             // alert says this machine's trouble instead, and names no domain.
             auditorProblems: finished.summary.auditorProblems ?? accumulator.comparisonProblem.map { [$0] },
-            expired: finished.changes.map {
-                settings.acknowledgements.expired(after: $0.previousRunStartedAt, by: startedAt)
-            } ?? [], labels: labels(of:),
+            labels: labels(of:),
             policy: RunAlert.PolicyInput(
                 policy: notification.policy, standings: standings, now: startedAt,
                 previousRun: finished.changes?.previousRunStartedAt))

@@ -19,8 +19,14 @@ public enum AcknowledgementStore {
 
     static func url(_ output: String) -> URL { URL(fileURLWithPath: output).appendingPathComponent(fileName) }
 
-    /// The acknowledgements of `output`; none when it has no file.
-    public static func read(output: String) throws(Problem) -> Acknowledgements {
+    /// The acknowledgements of `output` as `ack` could have written them at `now`
+    /// (`Acknowledgements.bounded`); none when it has no file.
+    public static func read(output: String, now: Date = .now) throws(Problem) -> Acknowledgements {
+        try readAsWritten(output: output).bounded(now: now)
+    }
+
+    /// The file's acknowledgements as they are written.
+    static func readAsWritten(output: String) throws(Problem) -> Acknowledgements {
         let url = url(output)
         let handle: FileHandle?
         do { handle = try OutputFolderFiles.openForReading(url) } catch { throw Problem(message: error.message) }
@@ -48,15 +54,38 @@ public enum AcknowledgementStore {
         }
     }
 
-    /// Reads, changes and writes back the file, replaced atomically: an audit running meanwhile
-    /// keeps what it read at its start; two `ack`s at the same moment may lose one (no lock).
+    /// Reads, changes and writes back the file, replaced atomically, under an exclusive lock of
+    /// its own (`.acknowledgements.lock`): `ack`s at the same moment each see the others' and
+    /// none is lost; an audit running meanwhile keeps what it read at its start.
     public static func update(output: String, _ change: (inout Acknowledgements) throws -> Void) throws {
         let folder = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var acknowledgements = try read(output: output)
+        let lock = try FileLock(folder.appendingPathComponent(lockName))
+        defer { lock.release() }
+        var acknowledgements = try readAsWritten(output: output)
         try change(&acknowledgements)
         try OutputFolderFiles.requireRegularOrMissing(url(output))
         try AtomicFileWriter.write(JSONReport.makeEncoder(pretty: true).encode(acknowledgements), to: url(output))
+    }
+
+    static let lockName = ".acknowledgements.lock"
+
+    /// Why an acknowledgement of `domain` in `output` may silence nothing: no audit wrote a
+    /// complete run there, or its last one did not audit the domain (a typo, another --out).
+    public static func unheard(domain: String, output: String) -> String? {
+        let latest = URL(fileURLWithPath: output).appendingPathComponent(RunWorkspace.latestJSON)
+        guard let handle = OutputFolderFiles.openRegularIfAny(latest) else {
+            return
+                "no audit has written a complete run to \(output) yet: the acknowledgement silences only an audit whose --out is \(output) (the Debian package's is /var/lib/aasa-audit/reports)."
+        }
+        defer { try? handle.close() }
+        let needle = Array(#""domain":"\#(domain)""#.utf8)
+        for line in LineReader(handle: handle, maximumLineBytes: RunHistoryStore.maximumReportLineBytes)
+        where line.firstRange(of: needle) != nil {
+            return nil
+        }
+        return
+            "the last complete run in \(output) did not audit \(domain): check the name, and that the audit's --out is \(output)."
     }
 
     /// Who is acknowledging: the user who ran sudo, else the user, else the process's user id.
