@@ -27,13 +27,13 @@ struct NotifyOptions: ParsableArguments {
 
     @Option(
         help:
-            "What sends the alert: failures (a domain started failing or has a new error), changes (new failures, new warnings, recoveries), or always."
+            "What sends the alert: failures (a domain started failing, has a new error, or a failure recovered), changes (also new warnings and their recoveries), or always."
     )
     var notifyOn: AlertTrigger = .failures
 
     @Option(
         help: ArgumentHelp(
-            "Send a new failure or warning to --notify only once it has lasted N runs (1: at once); a recovery only for one that was sent.",
+            "Send a new failure or warning to --notify, and fire it in --alertmanager, only once it has lasted N runs (1: at once); a recovery only for one that was sent.",
             valueName: "n"))
     var alertAfter = 1
 
@@ -106,6 +106,7 @@ struct NotifyOptions: ParsableArguments {
         settings.poster.caFile = notifyCacert
         settings.poster.userAgent = AASAAuditVersion.defaultUserAgent
         settings.reportBaseURL = reportURL
+        settings.alertAfter = alertAfter
         return settings
     }
 

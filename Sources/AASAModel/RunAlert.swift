@@ -2,7 +2,8 @@ import Foundation
 
 /// What `--notify-on` sends an alert for.
 public enum AlertTrigger: String, Sendable, CaseIterable, Codable {
-    /// A domain started failing, or a failing one has a new error (the default).
+    /// A domain started failing, a failing one has a new error, or a failure recovered (the
+    /// default: a team told of a failure is told when it ends).
     case failures
     /// Any of: new failures, new warnings, recoveries.
     case changes
@@ -128,7 +129,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
         // A team hears that its audit cannot check, whatever it asked to hear about.
         if auditorProblems != nil { return true }
         return switch trigger {
-        case .failures: counts.failures + (counts.reminders ?? 0) > 0
+        case .failures:
+            counts.failures + (counts.reminders ?? 0) + recoveries.filter { $0.previousVerdict == .fail }.count > 0
         case .changes: counts.failures + counts.warnings + counts.recoveries + (counts.reminders ?? 0) > 0
         case .always: true
         }
@@ -300,9 +302,13 @@ public struct RunAlert: Codable, Sendable, Equatable {
         guard let every = input.policy.remindEvery, every > 0, let previous = input.previousRun else { return }
         let failing = Set(failures.map(\.domain))
         for domain in flagged where domain.openVerdict == .fail && !failing.contains(domain.domain) {
-            guard let since = input.standings[domain.domain]?.notPassingSince?.sinceDate else { continue }
-            let now = input.now.timeIntervalSince(since)
-            let before = previous.timeIntervalSince(since)
+            guard let streak = input.standings[domain.domain]?.notPassingSince else { continue }
+            // Reminded of only once it was heard (its `alertAfter`-th run, before this one), and
+            // counted from then: never "still failing" before "failing".
+            guard streak.runs > after, let heard = streak.heardAt(alertAfter: after) else { continue }
+            let since = streak.sinceDate
+            let now = input.now.timeIntervalSince(heard)
+            let before = previous.timeIntervalSince(heard)
             guard now >= every, (now / every).rounded(.down) > (max(0, before) / every).rounded(.down) else { continue }
             reminders.append(
                 Domain(

@@ -287,6 +287,15 @@ public struct RunHistory: Sendable, Equatable {
         public var runs: Int
         /// True when the stretch reaches back to the oldest kept run: it may have begun earlier.
         public var reachesOldest: Bool
+        /// When each of its first runs started, up to `AlertPolicy.maximumAlertAfter` of them:
+        /// when an alert sent after N runs was heard.
+        public var firstRunDates: [Date] = []
+
+        /// When the stretch's `alertAfter`-th run started (the run that sent its alert), or nil
+        /// when it has not lasted that long.
+        public func heardAt(alertAfter: Int) -> Date? {
+            alertAfter >= 1 && alertAfter <= firstRunDates.count ? firstRunDates[alertAfter - 1] : nil
+        }
     }
 
     /// A domain of the newest run, and what its history says.
@@ -599,8 +608,10 @@ public struct RunHistory: Sendable, Equatable {
         let oldestInWindow = newest - flapping.window + 1
         func streak(from first: Int) -> Streak {
             let run = runs[soundRuns[first]]
+            let known = first..<min(newest + 1, first + AlertPolicy.maximumAlertAfter)
             return Streak(
-                since: run.run, sinceDate: run.startedAt, runs: newest - first + 1, reachesOldest: first == 0)
+                since: run.run, sinceDate: run.startedAt, runs: newest - first + 1, reachesOldest: first == 0,
+                firstRunDates: known.map { runs[soundRuns[$0]].startedAt })
         }
         for position in 0..<latestDomains.count {
             let domain = latestDomains[position]

@@ -101,4 +101,27 @@ import Testing
         let quiet = try await AuditRun.run(targets: Array(targets.prefix(2)), inputProblems: [], settings: settings)
         #expect(quiet.alertmanager?.state == .notNeeded)
     }
+
+    /// `--alert-after 2` holds for Alertmanager too: a failure of one night fires nothing, one of
+    /// two fires, and a domain failing every other night never fires and resolves (issue 46,
+    /// item 5).
+    @Test func alertAfterHoldsForAlertmanagerToo() async throws {
+        let alertmanager = try await Alertmanager()
+        let world = try TestWorld()
+        var settings = world.auditSettings(out: world.directory.url.appendingPathComponent("reports"))
+        settings.alertmanager = AlertmanagerSettings(url: alertmanager.url)
+        settings.alertmanager?.alertAfter = 2
+        let failing = [DomainTarget(domain: "missing.aasa.test")]
+        let passing = [DomainTarget(domain: "good.aasa.test")]
+        let first = try await AuditRun.run(targets: failing, inputProblems: [], settings: settings)
+        #expect(first.alertmanager?.firing ?? 0 == 0)
+        #expect(try await alertmanager.active().isEmpty, "one night fires nothing")
+        _ = try await AuditRun.run(targets: passing, inputProblems: [], settings: settings)
+        let again = try await AuditRun.run(targets: failing, inputProblems: [], settings: settings)
+        let afterBlip = try await alertmanager.active()
+        #expect(again.alertmanager?.firing ?? 0 == 0 && afterBlip.isEmpty, "a blip again")
+        let second = try await AuditRun.run(targets: failing, inputProblems: [], settings: settings)
+        #expect(second.alertmanager?.firing == 1)
+        #expect(try await alertmanager.active().map { $0["domain"] } == ["missing.aasa.test"])
+    }
 }

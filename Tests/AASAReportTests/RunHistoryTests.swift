@@ -303,13 +303,48 @@ import Testing
                     resolvedFindings: [])
             ], addedDomains: [], removedDomains: [])
         let alert = RunAlert(run: run, verdicts: VerdictCounts(), changes: recovered, flagged: [])
-        #expect(!alert.isSent(on: .failures) && alert.isSent(on: .changes) && alert.isSent(on: .always))
+        // A failure's recovery is sent by the default trigger too (issue 46, item 5: a team told
+        // of a failure expects to hear it ended); a warning's only by `changes`.
+        #expect(alert.isSent(on: .failures) && alert.isSent(on: .changes) && alert.isSent(on: .always))
+        var fromWarning = recovered
+        fromWarning.domains[0].verdict = VerdictChange(from: .warn, to: .pass)
+        let warningRecovered = RunAlert(run: run, verdicts: VerdictCounts(), changes: fromWarning, flagged: [])
+        #expect(!warningRecovered.isSent(on: .failures) && warningRecovered.isSent(on: .changes))
         let quiet = RunAlert(
             run: run, verdicts: VerdictCounts(),
             changes: RunChanges(previousRunStartedAt: run.startedAt, domains: [], addedDomains: [], removedDomains: []),
             flagged: [])
         #expect(!quiet.isSent(on: .changes) && quiet.isSent(on: .always))
         #expect(quiet.text.hasPrefix("aasa-audit: no changes."))
+    }
+
+    /// `--remind-every` counts from when the failure was sent (its `--alert-after`-th run), and
+    /// never reminds of one not yet sent (issue 46, item 5: "still failing" came before "failing").
+    @Test func remindersCountFromTheFirstSendAndNeverComeBeforeIt() throws {
+        let day = RunHistoryTests.day
+        // Failing for 3 nights (runs a day apart); heard on its 4th with --alert-after 4.
+        func reminders(_ verdicts: [String], alertAfter: Int, every days: Double) throws -> [String] {
+            let history = RunHistoryTests.history(["a.example"], verdicts)
+            let standings = Dictionary(uniqueKeysWithValues: history.standings().map { ($0.domain, $0) })
+            let start = Date(timeIntervalSince1970: 1_793_502_000)
+            let now = start.addingTimeInterval(Double(verdicts.count - 1) * day)
+            let alert = RunAlert(
+                run: run, verdicts: VerdictCounts(),
+                changes: RunChanges(previousRunStartedAt: now - day, domains: [], addedDomains: [], removedDomains: []),
+                flagged: [flagged("a.example", .fail, [.httpStatus])],
+                policy: RunAlert.PolicyInput(
+                    policy: AlertPolicy(alertAfter: alertAfter, remindEvery: days * day), standings: standings,
+                    now: now, previousRun: now - day))
+            return (alert.reminders ?? []).map(\.domain)
+        }
+        // Three failing nights, --alert-after 4: not sent yet, so no reminder, though 2 days passed.
+        #expect(try reminders(["p", "f", "f", "f"], alertAfter: 4, every: 2) == [])
+        // Sent on the 4th night; the 5th is a day after: no reminder of a 2-day period yet.
+        #expect(try reminders(["p", "f", "f", "f", "f", "f"], alertAfter: 4, every: 2) == [])
+        // Two days after it was sent: reminded.
+        #expect(try reminders(["p", "f", "f", "f", "f", "f", "f"], alertAfter: 4, every: 2) == ["a.example"])
+        // --alert-after 1: sent on its first night, reminded two days later.
+        #expect(try reminders(["p", "f", "f", "f"], alertAfter: 1, every: 2) == ["a.example"])
     }
 
     @Test func aMeltdownIsListedUpToTheLimitAndCountedWhole() {

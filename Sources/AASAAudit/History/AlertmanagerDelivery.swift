@@ -10,6 +10,10 @@ public struct AlertmanagerSettings: Sendable {
     public var poster = WebhookPoster.Settings()
     /// `--report-url`: where `--out` is served, for the alerts' link to the run's report.
     public var reportBaseURL: String?
+    /// `--alert-after N`: a failure fires once it has lasted N runs (1: at once), as for
+    /// `--notify`, so that a domain that fails one night in two does not fire and resolve every
+    /// night.
+    public var alertAfter = 1
 
     public init(url: String) {
         self.url = url

@@ -23,7 +23,8 @@ public enum AuditRun {
         if !Task.isCancelled {
             finished.notification = await session.sendAlert(
                 finished, report: reports.html, standings: history.standings)
-            finished.alertmanager = await session.sendToAlertmanager(finished, report: reports.html)
+            finished.alertmanager = await session.sendToAlertmanager(
+                finished, report: reports.html, standings: history.standings)
         }
         try session.writeMetrics(finished)
         session.closeJournal()
@@ -238,16 +239,16 @@ final class AuditRunSession {
                 flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
                     .map(\.domain)
             })
-        // The alert looks at every flagged domain's streak and at the changed ones'.
+        // The alerts look at every flagged domain's streak and at the changed ones'.
+        let alerting = settings.notification != nil || settings.alertmanager != nil
         let policed =
-            settings.notification == nil
-            ? [] : Set(flaggedDomains.map(\.domain) + (finished.changes?.domains.map(\.domain) ?? []))
+            alerting ? Set(flaggedDomains.map(\.domain) + (finished.changes?.domains.map(\.domain) ?? [])) : []
         do {
             let standings = try RunHistoryIndex.update(
                 output: workspace.output, with: entry, domains: domains, standingsOf: listed.union(policed))
             return HistoryUpdate(
                 notPassingSince: standings.filter { listed.contains($0.key) }.compactMapValues(\.notPassingSince),
-                standings: settings.notification == nil ? [:] : standings)
+                standings: alerting ? standings : [:])
         } catch is CancellationError {
             return HistoryUpdate(
                 problem:
@@ -282,7 +283,9 @@ final class AuditRunSession {
 
     /// `--alertmanager`'s alerts, after a complete sound run: nothing on a night this machine
     /// could not check (the alerts stand until their `endsAt`).
-    func sendToAlertmanager(_ finished: FinishedRun, report: URL) async -> AlertmanagerResult? {
+    func sendToAlertmanager(_ finished: FinishedRun, report: URL, standings: [String: RunHistory.Standing]) async
+        -> AlertmanagerResult?
+    {
         guard complete, finished.summary.auditorProblems == nil, let alertmanager = settings.alertmanager else {
             return nil
         }
@@ -291,8 +294,12 @@ final class AuditRunSession {
         var linking = NotificationSettings(url: alertmanager.url)
         linking.reportBaseURL = alertmanager.reportBaseURL
         let link = linking.reportURL(runFolder: workspace.runDirectory.lastPathComponent) ?? report.path
+        // `--alert-after`: a failure fires once it has lasted that many runs, as the webhook hears it.
+        let lasted = flaggedDomains.filter {
+            (standings[$0.domain]?.notPassingSince?.runs ?? 1) >= alertmanager.alertAfter
+        }
         let firing = AlertmanagerAlerts.firing(
-            flaggedDomains, output: output, report: link, startsAt: now,
+            lasted, output: output, report: link, startsAt: now,
             endsAt: AlertmanagerAlerts.endsAt(now: now, previousRun: finished.changes?.previousRunStartedAt),
             labels: labels(of:))
         return await AlertmanagerDelivery.send(firing, output: output, now: now, settings: alertmanager)
