@@ -99,6 +99,14 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// A loopback address of this machine, however it is spelled: 127.0.0.0/8, `::1`, or an
+    /// IPv4 loopback address mapped into IPv6 (`::ffff:127.0.0.1`).
+    public var isLoopback: Bool {
+        if isIPv4 { return bytes[0] == 127 }
+        if bytes == Array(repeating: 0, count: 15) + [1] { return true }
+        return bytes[0..<12].elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]) && bytes[12] == 127
+    }
+
     /// The IPv4 address an IPv6 address carries and reaches: IPv4-mapped (`::ffff:0:0/96`),
     /// IPv4-compatible (`::/96`), NAT64 (`64:ff9b::/96`) and 6to4 (`2002::/16`).
     var embeddedIPv4: IPAddress? {

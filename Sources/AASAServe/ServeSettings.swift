@@ -44,7 +44,8 @@ public struct ServeSettings: Sendable {
     public var serverNames: [String] = []
 
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        let bare = host.lowercased()
+        return bare == "localhost" || bare == "localhost." || address(bare)?.isLoopback == true
     }
 
     /// A `Host` header's name, lower case, without its port: `[::1]:8080` → `[::1]`.
@@ -52,6 +53,12 @@ public struct ServeSettings: Sendable {
         let value = header.trimmingCharacters(in: .whitespaces).lowercased()
         if value.hasPrefix("["), let end = value.firstIndex(of: "]") { return String(value[...end]) }
         return String(value.split(separator: ":", maxSplits: 1).first ?? "")
+    }
+
+    /// The IP address a host (`127.0.0.1`, `::1`, `[::1]`) spells, or nil for a name.
+    static func address(_ host: String) -> IPAddress? {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return IPAddress(bare)
     }
 
     public init(output: String, fetcher: FetcherConfiguration, tool: ToolInfo) {

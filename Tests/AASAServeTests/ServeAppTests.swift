@@ -14,7 +14,7 @@ import Testing
         let app: ServeApp
         let output: URL
 
-        init(token: String? = nil, serverNames: [String] = [], burst: Double = 5) throws {
+        init(token: String? = nil, serverNames: [String] = [], burst: Double = 5, listen: String = "127.0.0.1") throws {
             output = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
             let fetcher = FetcherConfiguration(
@@ -24,6 +24,7 @@ import Testing
             settings.deviceView = .originOnly
             settings.token = token
             settings.serverNames = serverNames
+            settings.host = listen
             settings.checkBurst = burst
             // No refill within a test, however slow the machine.
             settings.checksPerMinute = 0.01
@@ -122,7 +123,26 @@ import Testing
         #expect(await app.get("/healthz", host: "10.0.0.5").status == 200)
         let named = try App(serverNames: ["audit.example.com"])
         #expect(await named.get("/", host: "audit.example.com").status == 200)
-        #expect(await named.get("/", host: "127.0.0.1").status == 421)
+        #expect(await named.get("/", host: "audit.example.com.").status == 200)
+        #expect(await named.get("/", host: "localhost").status == 421)
+    }
+
+    /// An IP address in `Host` cannot be rebound through DNS: the address serve listens on is
+    /// answered (it printed `http://127.0.0.55:8080/`), as is any other; a loopback address
+    /// however spelled gets the Host check, and `localhost.` is localhost (issue 46, item 7).
+    @Test func itsOwnAddressIsAnsweredAndEveryLoopbackSpellingIsChecked() async throws {
+        let odd = try App(listen: "127.0.0.55")
+        #expect(await odd.get("/", host: "127.0.0.55:8080").status == 200)
+        #expect(await odd.get("/", host: "[::1]:8080").status == 200)
+        #expect(await odd.get("/", host: "localhost.:8080").status == 200)
+        #expect(await odd.get("/", host: "rebound.attacker.example").status == 421)
+        for spelling in ["0:0:0:0:0:0:0:1", "::ffff:127.0.0.1", "LOCALHOST", "localhost."] {
+            let app = try App(listen: spelling)
+            #expect(await app.get("/", host: "rebound.attacker.example").status == 421, "\(spelling)")
+            #expect(await app.get("/", host: "localhost").status == 200, "\(spelling)")
+        }
+        // Not loopback and no --server-name: any name, as before.
+        #expect(await (try App(listen: "0.0.0.0")).get("/", host: "audit.internal").status == 200)
     }
 
     /// A check's refusals, each before any connection: bad input (400, as JSON and as the
