@@ -42,6 +42,8 @@ let package = Package(
         // SQLite: the run's journal (`audit --resume`).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibcurl"], linkerSettings: [.linkedLibrary("ssl")]),
+        // One DNS question asked of the resolver directly (libresolv): why a name did not resolve.
+        .target(name: "CResolv", linkerSettings: [.linkedLibrary("resolv")]),
         // Typed calls into OpenSSL's CMS (PKCS#7) implementation, for signed files.
         .target(name: "CCMS", linkerSettings: [.linkedLibrary("crypto")]),
         // The commit a release was built from (Scripts/release.sh defines it; empty otherwise).
@@ -66,7 +68,7 @@ let package = Package(
         // Signed (PKCS#7) files opened and verified with OpenSSL's CMS.
         .target(name: "SignedFiles", dependencies: ["AASAModel", "CCMS"]),
         // Networking: libcurl multi handles, each driven by a thread, bridged to async/await.
-        .target(name: "AASAFetch", dependencies: ["AASAModel", "CCurlShim", "CLibcurl", "CLibcrypto"]),
+        .target(name: "AASAFetch", dependencies: ["AASAModel", "CCurlShim", "CLibcurl", "CLibcrypto", "CResolv"]),
 
         // The engine (workspace, loop, outputs) and the commands' use cases.
         .target(

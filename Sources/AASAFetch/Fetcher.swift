@@ -8,6 +8,9 @@ public final class Fetcher: Sendable {
     private let loops: [CurlMultiLoop]
     /// Sockets and waiting transfers per address, shared by the loops.
     let gate: ConnectionGate
+    /// Names resolved without the resolver, and what each host's lookup asks.
+    public let pins: ResolverPins
+    private let diagnosis: DNSDiagnosis
 
     public init(configuration: FetcherConfiguration) throws(FetcherError) {
         self.configuration = configuration
@@ -17,6 +20,8 @@ public final class Fetcher: Sendable {
         // `expectedConcurrency`): hashing hosts to loops need not split them evenly.
         // One gate for all loops: a host's fetches stay on one loop, but many hosts share an address.
         gate = ConnectionGate(limits: configuration.politeness)
+        pins = ResolverPins(configuration: configuration)
+        diagnosis = DNSDiagnosis(server: configuration.diagnosisNameServer)
         var loops: [CurlMultiLoop] = []
         for _ in 0..<configuration.loopThreads {
             loops.append(try CurlMultiLoop(configuration: configuration, gate: self.gate))
@@ -56,7 +61,7 @@ public final class Fetcher: Sendable {
         let loop = loop(for: request.url)
         let transfer = loop.makeTransfer(request)
         if Task.isCancelled { return transfer.cancelledResult() }
-        return await withTaskCancellationHandler {
+        var fetched = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfer.continuation = continuation
                 loop.submit(transfer)
@@ -64,16 +69,32 @@ public final class Fetcher: Sendable {
         } onCancel: {
             loop.cancel(transfer)
         }
+        // A name that did not resolve: why, from the resolver itself.
+        if fetched.record.error?.kind == .dns, !Task.isCancelled,
+            let name = pins.nameLookedUp(for: Self.bareHost(transfer.host)), let answer = await diagnosis.ask(name)
+        {
+            fetched.record.error?.dnsAnswer = answer
+            fetched.record.error?.message += ": \(answer.sentence)."
+        }
+        return fetched
     }
 
-    /// Whether this machine's resolver gives an address for `host`, looked up as the audit's
-    /// fetches look names up (`--resolve` and `--connect-to` apply): a transfer that resolves
-    /// the name and connects to none of its addresses.
+    /// A URL host without its port (`[::1]:8443` → `[::1]`, `a.example:8443` → `a.example`).
+    static func bareHost(_ host: String) -> String {
+        if host.hasPrefix("["), let end = host.firstIndex(of: "]") { return String(host[...end]) }
+        return String(host.prefix { $0 != ":" })
+    }
+
+    /// Whether this machine's resolver answers for `host`, looked up as the audit's fetches look
+    /// names up (`--resolve` and `--connect-to` apply): a transfer that resolves the name and
+    /// connects to none of its addresses; a name the resolver says does not exist counts.
     public func resolves(_ host: String) async -> Bool {
         var request = FetchRequest(url: "https://\(host)/", location: .wellKnown, closeConnection: true)
         request.resolveOnly = true
         guard let error = await fetch(request).record.error else { return true }
-        return ![.dns, .local, .cancelled].contains(error.kind)
+        // A name the resolver says does not exist shows the resolver answering too.
+        if error.kind == .dns { return error.dnsAnswer?.showsResolverAnswers == true }
+        return ![.local, .cancelled].contains(error.kind)
     }
 
     /// Stops the loop threads; fetches still in flight end as cancelled.

@@ -31,6 +31,9 @@ public struct FetcherConfiguration: Sendable {
     /// Threads driving a curl multi handle each; a host's fetches always use the same one, so
     /// its connection is reused. More than one lets TLS work use more than one core.
     public var loopThreads: Int
+    /// The DNS server (`IPv4:PORT`) asked why a name did not resolve, instead of
+    /// /etc/resolv.conf's (tests make this machine's resolver look down with it).
+    public var diagnosisNameServer: String?
 
     public init(
         timeoutSeconds: Double = 10, connectTimeoutSeconds: Double = 5, userAgent: String,

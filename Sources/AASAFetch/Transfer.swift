@@ -39,6 +39,8 @@ final class Transfer: @unchecked Sendable {
     let addressPolicy: AddressPolicy
     /// Addresses the policy refused, with why ("10.0.0.1: private (10.0.0.0/8)").
     var refusedAddresses: [String] = []
+    /// The first address the policy refused: where the name pointed.
+    var firstRefused: IPAddress?
     /// curl's connection hooks' context: this transfer and its checks. Lives as long as the
     /// transfer, which outlives its easy handle.
     let hooks: UnsafeMutablePointer<ccurl_connection_hooks>
@@ -118,6 +120,7 @@ final class Transfer: @unchecked Sendable {
         }
         if let refusal = addressPolicy.refusal(for: address) {
             refusedAddresses.append("\(address) is \(refusal)")
+            if firstRefused == nil { firstRefused = address }
             return false
         }
         if turn == address {
@@ -191,6 +194,7 @@ final class Transfer: @unchecked Sendable {
         held = nil
         connectedAny = false
         refusedAddresses = []
+        firstRefused = nil
         errorBuffer.pointee = 0
     }
 
@@ -312,6 +316,10 @@ final class Transfer: @unchecked Sendable {
         let bodyCapHit = bodyTruncated && (result == CURLE_WRITE_ERROR || result == CURLE_FILESIZE_EXCEEDED)
         if result != CURLE_OK && !bodyCapHit {
             record.error = transferError(result)
+            // Where the name pointed, though nothing connected there (a sinkhole says so).
+            if record.error?.kind == .blockedAddress, record.remoteIP == nil {
+                record.remoteIP = firstRefused?.description
+            }
         }
         return FetchedLocation(record: record, body: body)
     }

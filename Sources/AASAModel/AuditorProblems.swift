@@ -2,9 +2,12 @@
 /// evidence once it is over, for any fleet down to one domain:
 ///
 /// - **This machine's DNS down** makes the run unsound (`ReportSummary.auditorProblems`): no
-///   name of the run resolved and no canary did either. Names that do not exist while the
-///   resolver answers (any name of the run, or a canary, resolved) are the sites' failures,
-///   however many there are.
+///   name of the run resolved through the resolver (a pinned name, `--resolve` or `/etc/hosts`,
+///   is no evidence) and no canary did either. Names that do not exist while the resolver
+///   answers (any name of the run, or a canary, resolved) are the sites' failures, however many
+///   there are.
+/// - **A DNS sinkhole** makes it unsound too: many sites resolving to one address no public
+///   site uses (`net.blocked-address`) is this machine's resolver answering every name with it.
 /// - **Apple's CDN out of reach** from here is a part of the run not checked
 ///   (`ReportSummary.partlyChecked`): the origin verdicts stand (latest.*, history, changes and
 ///   alerts take them), and the CDN copies were not checked, as with `--no-cdn`.
@@ -26,15 +29,35 @@ public enum AuditorProblems {
         public var canaryResolved: Bool?
         /// The canaries asked.
         public var canaries: [String]
+        /// Domains whose origin resolved to an address no public site uses, by that address.
+        public var blockedAddresses: [String: Int]
 
-        public init(nameResolved: Bool, canaryResolved: Bool? = nil, canaries: [String] = []) {
+        public init(
+            nameResolved: Bool, canaryResolved: Bool? = nil, canaries: [String] = [],
+            blockedAddresses: [String: Int] = [:]
+        ) {
             self.nameResolved = nameResolved
             self.canaryResolved = canaryResolved
             self.canaries = canaries
+            self.blockedAddresses = blockedAddresses
         }
 
         /// Whether the resolver answered: a name of the run or a canary resolved.
         public var resolverAnswers: Bool { nameResolved || canaryResolved == true }
+    }
+
+    /// Sites that share one address no public site uses, at least this many: a resolver that
+    /// answers every name with it (a sinkhole, a filtering resolver's block page), not the sites.
+    public static let sinkholeDomains = 3
+
+    /// Why the run's `net.blocked-address` failures are this machine's resolver's: at least
+    /// `sinkholeDomains` domains, and at least `share` of the run, resolved to one such address.
+    static func sinkhole(domains: Int, blocked: [String: Int]) -> String? {
+        guard let (address, count) = blocked.max(by: { $0.value < $1.value }), count >= sinkholeDomains,
+            Double(count) >= share * Double(domains)
+        else { return nil }
+        return
+            "\(count) of \(domains) domains resolved to \(address), an address no public site uses (net.blocked-address): this machine's resolver answers their names with it (a DNS sinkhole or a filtering resolver), so those failures are not the sites'. Check the resolver (/etc/resolv.conf) and run again."
     }
 
     /// Whether a run with these counts must ask a canary: names failed to resolve and none did.
@@ -58,6 +81,9 @@ public enum AuditorProblems {
                     "No host name resolved on this machine (\(dns) of \(domains) domains failed to resolve\(canaries)): its DNS is not working, so those net.dns failures are not the sites'. Check the resolver and run again."
                 ], []
             )
+        }
+        if let sinkhole = sinkhole(domains: domains, blocked: resolver.blockedAddresses) {
+            return ([sinkhole], [])
         }
         let cdn = summary.findingsByCode[FindingCode.cdnUnchecked.rawValue] ?? 0
         guard Double(cdn) >= share * Double(domains) else { return ([], []) }

@@ -189,12 +189,53 @@ public struct TransferError: Codable, Sendable, Equatable {
     /// libcurl's CURLcode, 0 when the failure was not curl's.
     public var curlCode: Int
     public var message: String
+    /// For a name that did not resolve (`dns`): what the resolver answered when asked directly,
+    /// when it was asked.
+    public var dnsAnswer: DNSAnswer?
 
-    public init(kind: TransferErrorKind, curlCode: Int, message: String) {
+    public init(kind: TransferErrorKind, curlCode: Int, message: String, dnsAnswer: DNSAnswer? = nil) {
         self.kind = kind
         self.curlCode = curlCode
         self.message = message
+        self.dnsAnswer = dnsAnswer
     }
+}
+
+/// Why a name did not resolve, from the resolver's own answer (getaddrinfo, which libcurl uses,
+/// says only that it did not): the site's DNS, or this machine's resolver.
+public enum DNSAnswer: String, Codable, Sendable, CaseIterable {
+    /// NXDOMAIN: the name does not exist.
+    case noSuchName = "nxdomain"
+    /// NOERROR without an address record: the name exists but has no IPv4 address.
+    case noAddress = "nodata"
+    /// SERVFAIL: the resolver could not get an answer from the domain's name servers.
+    case serverFailure = "servfail"
+    /// REFUSED: this machine's resolver refused the question.
+    case refused
+    /// An address, asked again: the failure passed.
+    case resolvedAgain = "resolved-again"
+    /// Another answer code.
+    case other
+    /// No answer within the time: no resolver reachable from this machine, or it timed out.
+    case noAnswer = "no-answer"
+
+    /// The answer said in the finding's message.
+    public var sentence: String {
+        switch self {
+        case .noSuchName: "the resolver answers that the name does not exist (NXDOMAIN): publish its DNS records"
+        case .noAddress: "the name exists but has no address record (NOERROR, no A record)"
+        case .serverFailure:
+            "the resolver could not get an answer from the domain's name servers (SERVFAIL: a broken delegation, or DNSSEC that does not validate)"
+        case .refused: "this machine's resolver refused the question (REFUSED)"
+        case .resolvedAgain: "the name resolved when asked again: a passing failure"
+        case .other: "the resolver gave an unexpected answer"
+        case .noAnswer: "this machine's resolver did not answer (timed out, or unreachable)"
+        }
+    }
+
+    /// Whether the answer shows this machine's resolver working: it said the name does not
+    /// exist, or has no address.
+    public var showsResolverAnswers: Bool { self == .noSuchName || self == .noAddress || self == .resolvedAgain }
 }
 
 public enum TransferErrorKind: String, Codable, Sendable {

@@ -253,8 +253,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
 
     /// `--alert-after` and `--remind-every` over the lists built from the changes: a new failure
     /// or warning waits until it has lasted `alertAfter` runs (then it is sent, once); a recovery
-    /// is sent only for one that had; a failure still standing is reminded of each time another
-    /// `remindEvery` of it has passed since it started.
+    /// is sent only for one that had; a failure still standing is reminded of (`reminders`).
     static func apply(
         _ input: PolicyInput, flagged: [FlaggedDomain], failures: inout [Domain], warnings: inout [Domain],
         recoveries: inout [Domain], reminders: inout [Domain]
@@ -299,12 +298,20 @@ public struct RunAlert: Codable, Sendable, Equatable {
                 if domain.openVerdict == .warn { warnings.append(entry) }
             }
         }
-        guard let every = input.policy.remindEvery, every > 0, let previous = input.previousRun else { return }
-        let failing = Set(failures.map(\.domain))
+        reminders = Self.reminders(input, flagged: flagged, notFailingNow: Set(failures.map(\.domain)))
+    }
+
+    /// `--remind-every`: each failure still standing that was sent in an earlier run (its
+    /// `alertAfter`-th), again each time another period has passed since it was sent: never
+    /// "still failing" before "failing".
+    static func reminders(_ input: PolicyInput, flagged: [FlaggedDomain], notFailingNow failing: Set<String>)
+        -> [Domain]
+    {
+        let after = input.policy.alertAfter
+        guard let every = input.policy.remindEvery, every > 0, let previous = input.previousRun else { return [] }
+        var reminders: [Domain] = []
         for domain in flagged where domain.openVerdict == .fail && !failing.contains(domain.domain) {
             guard let streak = input.standings[domain.domain]?.notPassingSince else { continue }
-            // Reminded of only once it was heard (its `alertAfter`-th run, before this one), and
-            // counted from then: never "still failing" before "failing".
             guard streak.runs > after, let heard = streak.heardAt(alertAfter: after) else { continue }
             let since = streak.sinceDate
             let now = input.now.timeIntervalSince(heard)
@@ -315,6 +322,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
                     domain: domain.domain, verdict: .fail, previousVerdict: .fail,
                     codes: domain.openCodes.map(\.rawValue), since: since))
         }
+        return reminders
     }
 
     private var composedText: String {

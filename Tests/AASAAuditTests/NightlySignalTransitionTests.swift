@@ -149,7 +149,10 @@ import Testing
         // (A failure that falls to a warning is a recovery.)
         let better = checked && rank[to]! < rank[from]!
         #expect(signal.alert.recoveries.map(\.domain) == (better ? [Self.domain] : []))
-        #expect(signal.alert.isSent(on: .failures) == (checked && to == .error && from != .error))
+        // The default trigger: a new failure, or a failure's recovery.
+        #expect(
+            signal.alert.isSent(on: .failures)
+                == (checked && (to == .error && from != .error || from == .error && better)))
 
         // The history's streaks: a failure or warning counts the nights it has lasted.
         switch to {

@@ -62,7 +62,9 @@ final class AuditRunSession {
         (self.targets, self.settings, self.startedAt) = (targets, settings, startedAt)
         (fetcher, workspace, outputs) = parts
         self.journal = journal
-        accumulator = RunAccumulator(domainCount: targets.count, previous: workspace.previousRun)
+        accumulator = RunAccumulator(
+            domainCount: targets.count, previous: workspace.previousRun,
+            pins: fetcher.pins)
     }
 
     /// The fetcher, the output folder (locked, a run folder made, the previous run being read)
@@ -163,10 +165,12 @@ final class AuditRunSession {
     /// a canary (`--canary`) resolved through the audit's own path.
     private func askCanaries() async {
         resolver.nameResolved = accumulator.nameResolved
+        resolver.blockedAddresses = accumulator.blockedAddresses
         guard AuditorProblems.needsCanary(accumulator.summary, nameResolved: resolver.nameResolved) else { return }
-        resolver.canaries = settings.canaries
+        // A pinned canary resolves without the resolver: it says nothing of it.
+        resolver.canaries = settings.canaries.filter { !fetcher.pins.pins($0) }
         var resolved = false
-        for canary in settings.canaries where !resolved { resolved = await fetcher.resolves(canary) }
+        for canary in resolver.canaries where !resolved { resolved = await fetcher.resolves(canary) }
         resolver.canaryResolved = resolved
     }
 

@@ -1,3 +1,4 @@
+import AASAFetch
 import AASAModel
 import AASAReport
 
@@ -6,8 +7,17 @@ import AASAReport
 /// the previous run.
 struct RunAccumulator {
     private(set) var summary = ReportSummary()
-    /// Some fetch of the run got an address for its host: this machine's resolver answers.
+    /// Some fetch of the run got an address for its host from the DNS resolver (not from a pin:
+    /// `--resolve`, `/etc/hosts`), or the resolver answered that a name does not exist: this
+    /// machine's resolver answers.
     private(set) var nameResolved = false
+    /// The names resolved without the resolver.
+    private let pins: ResolverPins
+    /// Domains whose origin resolved to an address no public site uses, by that address: many
+    /// sites on one such address is this machine's resolver (a sinkhole). Bounded: a new address
+    /// is counted only while fewer than `maximumBlockedAddresses` are.
+    private(set) var blockedAddresses: [String: Int] = [:]
+    static let maximumBlockedAddresses = 64
     /// The domains that did not pass, in completion order with their input positions: room
     /// for them only, not for every domain of the list.
     private var flagged: [FlaggedDomain] = []
@@ -24,16 +34,27 @@ struct RunAccumulator {
     /// Why the changes since the previous run could not be gathered (its store failed).
     private(set) var comparisonProblem: String?
 
-    init(domainCount: Int, previous: PreviousRunReader) {
+    init(domainCount: Int, previous: PreviousRunReader, pins: ResolverPins = .none) {
         history = HistoryColumns(count: domainCount)
         self.previous = previous
+        self.pins = pins
     }
 
     /// - Parameter reached: false for a domain an interrupted run never reached: it is in the
     ///   summary, but nothing is known of how it changed.
     mutating func add(_ domain: AuditedDomain, reached: Bool = true) {
         summary.add(domain.report)
-        if !nameResolved { nameResolved = domain.report.fetches.contains(where: \.resolvedItsHost) }
+        if !nameResolved {
+            nameResolved = domain.report.fetches.contains {
+                $0.resolvedItsHost && !pins.pinsHost(of: $0.url) || $0.error?.dnsAnswer?.showsResolverAnswers == true
+            }
+        }
+        if let origin = domain.report.fetches.first, origin.error?.kind == .blockedAddress,
+            let address = origin.remoteIP,
+            blockedAddresses[address] != nil || blockedAddresses.count < Self.maximumBlockedAddresses
+        {
+            blockedAddresses[address, default: 0] += 1
+        }
         if var brief = FlaggedDomain(domain.report) {
             brief.share(&sharedParts)
             brief.position = domain.index
