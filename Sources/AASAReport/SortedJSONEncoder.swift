@@ -98,25 +98,61 @@ private final class JSONNode {
     private static let hex = Array("0123456789abcdef".utf8)
 
     /// Quotes and escapes as JSONEncoder does: `"` and `\`, the short forms of \b \t \n \f \r,
-    /// other control characters as \u00XX; everything else, `/` included, as it is.
+    /// other control characters as \u00XX; and beyond JSONEncoder, the characters Unicode calls
+    /// line and paragraph separators (U+2028, U+2029, U+0085) as \uXXXX, so that a reader
+    /// splitting `domains.jsonl` at Unicode line ends sees one record a line; everything else,
+    /// `/` included, as it is.
     static func writeString(_ text: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most text needs no escape: copied whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !text.utf8.contains(where: {
+            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 || $0 == 0xC2
+        }) {
             bytes += text.utf8
             bytes.append(UInt8(ascii: "\""))
             return
         }
-        for byte in text.utf8 {
+        var utf8 = text.utf8.makeIterator()
+        var pending: [UInt8] = []
+        while let byte = pending.isEmpty ? utf8.next() : pending.removeFirst() {
             switch byte {
             case UInt8(ascii: "\""): bytes += #"\""#.utf8
             case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
             case 0x08: bytes += #"\b"#.utf8
             case 0x09: bytes += #"\t"#.utf8
             case 0x0A: bytes += #"\n"#.utf8
-            case 0x0C: bytes += #"\f"#.utf8
             case 0x0D: bytes += #"\r"#.utf8
+            case 0x0C: bytes += #"\f"#.utf8
             case 0..<0x20: bytes += [92, 117, 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]  // \u00XX
+            case 0xC2:
+                // U+0085 (NEL) is C2 85.
+                guard let next = utf8.next() else {
+                    bytes.append(byte)
+                    continue
+                }
+                if next == 0x85 {
+                    bytes += #"\u0085"#.utf8
+                } else {
+                    bytes.append(byte)
+                    pending.append(next)
+                }
+            case 0xE2:
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                guard let second = utf8.next() else {
+                    bytes.append(byte)
+                    continue
+                }
+                guard second == 0x80, let third = utf8.next() else {
+                    bytes.append(byte)
+                    pending.append(second)
+                    continue
+                }
+                if third == 0xA8 || third == 0xA9 {
+                    bytes += (third == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8
+                } else {
+                    bytes += [byte, second]
+                    pending.append(third)
+                }
             default: bytes.append(byte)
             }
         }

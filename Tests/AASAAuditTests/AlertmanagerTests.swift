@@ -1,9 +1,10 @@
-import AASAAudit
 import AASAModel
 import AASAReport
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AASAAudit
 
 /// `--alertmanager` against a real Alertmanager (Debian's prometheus-alertmanager) started on
 /// loopback: one alert per failing domain and cause with the domain's labels, re-sent while it
@@ -124,5 +125,33 @@ import Testing
         let second = try await AuditRun.run(targets: failing, inputProblems: [], settings: settings)
         #expect(second.alertmanager?.firing == 1)
         #expect(try await alertmanager.active().map { $0["domain"] } == ["missing.aasa.test"])
+    }
+
+    /// A fleet's alerts go in bodies of a bounded size (issue 46, item 9: 30,000 failing
+    /// domains were one 20 MB POST, which a proxy's 1 MB limit refused whole): here 4 KB, so
+    /// that twelve failing domains take several POSTs, and Alertmanager has every alert.
+    @Test func alertsArePostedInBoundedBatches() async throws {
+        let alertmanager = try await Alertmanager()
+        let world = try TestWorld()
+        var settings = world.auditSettings(out: world.directory.url.appendingPathComponent("reports"))
+        settings.alertmanager = AlertmanagerSettings(url: alertmanager.url)
+        settings.alertmanager?.maximumBodyBytes = 4096
+        let failing = (1...12).map { DomainTarget(domain: "missing\($0).aasa.test") }
+        let result = try await AuditRun.run(targets: failing, inputProblems: [], settings: settings)
+        #expect(result.alertmanager?.state == .sent && result.alertmanager?.firing == 12)
+        #expect((result.alertmanager?.attempts.count ?? 0) >= 3, "a POST a batch")
+        #expect(try await alertmanager.active().count == 12)
+        // Each body a JSON array within the bound, every alert in one of them once.
+        let alerts = (1...12).map {
+            AlertmanagerAlerts.Alert(
+                labels: ["domain": "d\($0).example"], annotations: ["summary": String(repeating: "x", count: 600)])
+        }
+        let bodies = AlertmanagerDelivery.batches(alerts, maximumBytes: 4096)
+        #expect(bodies.count > 1 && bodies.allSatisfy { $0.count <= 4096 })
+        let decoded = try bodies.flatMap {
+            try JSONReport.makeDecoder().decode([AlertmanagerAlerts.Alert].self, from: $0)
+        }
+        #expect(decoded == alerts)
+        #expect(AlertmanagerDelivery.batches([], maximumBytes: 4096).isEmpty)
     }
 }

@@ -64,4 +64,43 @@ import Testing
         #expect(one != RunJournal.fingerprint(of: ["a.testb.test"]))
         #expect(one.hasPrefix("2-"))
     }
+
+    /// A damaged journal is refused or read around, never a crash (issue 46, item 9: `--resume`
+    /// ended with a trap, exit 132, on a negative row or a start time of inf): a row of no
+    /// position of the list is audited again; a start that is no time is refused, saying so.
+    @Test func aDamagedJournalIsReadAroundOrRefused() async throws {
+        let world = try TestWorld()
+        let dir = world.directory.url
+        let domains = ["good.aasa.test", "missing.aasa.test"]
+        try domains.joined(separator: "\n").appending("\n").write(
+            to: dir.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let run = dir.appendingPathComponent(
+            "reports/\(RunFolderName(startedAt: Date(timeIntervalSince1970: 1_795_000_000)))")
+        try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(
+            atPath: run.appendingPathComponent(RunDirectory.marker).path, contents: Data())
+        let (journal, _) = try RunJournal.open(
+            for: run, domains: domains, startedAt: Date(timeIntervalSince1970: 1_795_000_000), resuming: false)
+        try journal.append(position: -1, record: JSONReport.encodeRecord(report("missing.aasa.test")), served: nil)
+        try journal.append(position: 7, record: JSONReport.encodeRecord(report("good.aasa.test")), served: nil)
+        try journal.commit()
+        let arguments =
+            ["audit", "domains.txt", "--resume", "--connect-to", world.connectTo, "--cacert", world.caFile, "--no-cdn"]
+            + LoopbackNetworks.allowArguments
+        let resumed = try await ProcessRunner.run(CommandLineTests.binary, arguments, in: dir)
+        #expect(resumed.status == 1, "\(resumed.status): \(resumed.stderr)")
+        #expect(resumed.stdout.contains("2 domains"), "\(resumed.stdout)")
+
+        let again = dir.appendingPathComponent(
+            "reports/\(RunFolderName(startedAt: Date(timeIntervalSince1970: 1_895_000_000)))")
+        try FileManager.default.createDirectory(at: again, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(
+            atPath: again.appendingPathComponent(RunDirectory.marker).path, contents: Data())
+        let (damaged, _) = try RunJournal.open(
+            for: again, domains: domains, startedAt: Date(timeIntervalSince1970: 1_895_000_000), resuming: false)
+        try damaged.database.execute("UPDATE meta SET value = 'inf' WHERE key = 'startedAt'")
+        try damaged.commit()
+        let refused = try await ProcessRunner.run(CommandLineTests.binary, arguments, in: dir)
+        #expect(refused.status == 2 && refused.stderr.contains("damaged"), "\(refused.status): \(refused.stderr)")
+    }
 }

@@ -67,4 +67,31 @@ import Testing
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any]
         #expect(written?["domains"] as? Int == 1, "\(String(describing: written))")
     }
+
+    /// A report that fills the disk once the run has begun (here --junit and --metrics to
+    /// /dev/full, written in place as devices are) names the option, the file and the system's
+    /// reason, with this machine's exit status (3), not a usage error's and not Foundation's
+    /// error dump (issue 46, item 9). One that cannot be opened at all is named before any fetch.
+    @Test func aFullDiskMidRunNamesTheFileAndItsCause() async throws {
+        let world = try TestWorld()
+        try "good.aasa.test\n".write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let base =
+            ["audit", "--connect-to", world.connectTo, "--cacert", world.caFile, "--no-cdn"]
+            + LoopbackNetworks.allowArguments
+        for option in ["--junit", "--metrics"] {
+            let result = try await ProcessRunner.run(
+                CommandLineTests.binary, base + [option, "/dev/full"], in: world.directory.url)
+            #expect(result.status == 3, "\(option): \(result.status) \(result.stderr)")
+            #expect(
+                result.stderr.contains("cannot write \(option) /dev/full: No space left on device"),
+                "\(result.stderr)")
+            #expect(!result.stderr.contains("NSCocoaErrorDomain") && !result.stderr.contains("Code="))
+        }
+        let missing = try await ProcessRunner.run(
+            CommandLineTests.binary, base + ["--metrics", "/nonexistent-folder/aasa.prom"], in: world.directory.url)
+        #expect(missing.status == 2, "\(missing.stderr)")
+        #expect(missing.stderr.contains("cannot write --metrics /nonexistent-folder/aasa.prom: "), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("Code="), "\(missing.stderr)")
+    }
 }

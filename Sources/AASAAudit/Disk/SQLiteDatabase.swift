@@ -145,5 +145,11 @@ struct SQLiteError: Error, CustomStringConvertible {
         message = "\(detail) (SQLite \(code), \(doing.prefix(80)))"
     }
 
+    /// A file SQLite reads but whose content is not what aasa-audit wrote: `what` says so.
+    init(content what: String) {
+        code = 0
+        message = what
+    }
+
     var description: String { message }
 }

@@ -10,6 +10,9 @@ public struct AlertmanagerSettings: Sendable {
     public var poster = WebhookPoster.Settings()
     /// `--report-url`: where `--out` is served, for the alerts' link to the run's report.
     public var reportBaseURL: String?
+    /// Alerts POSTed in bodies of at most this many bytes (one alert alone may be larger): a
+    /// fleet's 30,000 failing domains are 20 MB, which a proxy's 1 MB body limit refuses whole.
+    public var maximumBodyBytes = 512 << 10
     /// `--alert-after N`: a failure fires once it has lasted N runs (1: at once), as for
     /// `--notify`, so that a domain that fails one night in two does not fire and resolve every
     /// night.
@@ -59,10 +62,9 @@ enum AlertmanagerDelivery {
         guard let body, let active = try? JSONReport.makeDecoder().decode([AlertmanagerAlerts.Alert].self, from: body)
         else {
             // Without the list nothing can be resolved; what fires is still sent.
-            let outcome = firing.isEmpty ? listed : await post(firing, poster: poster, settings: settings)
+            let sent = firing.isEmpty ? [] : await post(firing, poster: poster, settings: settings).attempts
             return AlertmanagerResult(
-                state: .failed, attempts: listed.attempts + (firing.isEmpty ? [] : outcome.attempts),
-                firing: firing.count, resolved: 0)
+                state: .failed, attempts: listed.attempts + sent, firing: firing.count, resolved: 0)
         }
         let resolving = AlertmanagerAlerts.resolving(active: active, firing: firing, output: output, now: now)
         guard !(firing + resolving).isEmpty else {
@@ -74,12 +76,38 @@ enum AlertmanagerDelivery {
             resolved: resolving.count)
     }
 
+    /// Posts the alerts in batches (`batches`), one after another; delivered when every batch
+    /// was, its attempts all of theirs.
     private static func post(
         _ alerts: [AlertmanagerAlerts.Alert], poster: WebhookPoster, settings: AlertmanagerSettings
     )
-        async -> WebhookPoster.Outcome
+        async -> (delivered: Bool, attempts: [WebhookPoster.Attempt])
     {
-        let body = (try? JSONReport.makeEncoder().encode(alerts)) ?? Data()
-        return await poster.post(body, to: settings.endpoint("api/v2/alerts"))
+        var attempts: [WebhookPoster.Attempt] = []
+        var delivered = true
+        for body in batches(alerts, maximumBytes: settings.maximumBodyBytes) {
+            let outcome = await poster.post(body, to: settings.endpoint("api/v2/alerts"))
+            attempts += outcome.attempts
+            delivered = delivered && outcome.delivered
+        }
+        return (delivered, attempts)
+    }
+
+    /// The alerts as JSON arrays of at most `maximumBytes` each (an alert larger than that alone).
+    static func batches(_ alerts: [AlertmanagerAlerts.Alert], maximumBytes: Int) -> [Data] {
+        let encoder = JSONReport.makeEncoder()
+        var bodies: [Data] = []
+        var body = Data("[".utf8)
+        for alert in alerts {
+            guard let encoded = try? encoder.encode(alert) else { continue }
+            if body.count > 1, body.count + encoded.count + 2 > maximumBytes {
+                bodies.append(body + Data("]".utf8))
+                body = Data("[".utf8)
+            }
+            if body.count > 1 { body.append(UInt8(ascii: ",")) }
+            body.append(encoded)
+        }
+        if body.count > 1 { bodies.append(body + Data("]".utf8)) }
+        return bodies
     }
 }

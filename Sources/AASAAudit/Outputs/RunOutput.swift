@@ -40,6 +40,8 @@ public struct FinishedRun: Sendable {
 /// once per domain, serially, in completion order; then `finish` once. `discard` removes
 /// whatever an output had begun when the run cannot finish it.
 public protocol RunOutput: Sendable {
+    /// What it writes, as an error names it: `report.json`, `--junit FILE`, `--metrics FILE`.
+    var name: String { get }
     func start(_ run: RunStart) throws
     /// The bytes this output keeps of a domain, or nil when it keeps none. Must not touch the
     /// output's mutable state.

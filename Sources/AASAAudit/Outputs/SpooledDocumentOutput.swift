@@ -25,13 +25,21 @@ extension SpooledDocumentFormat {
 enum OutputDestination: Sendable {
     /// A file of the run folder, e.g. `report.json`.
     case runFile(String)
-    /// A path the user named (`--junit`, `--metrics`).
-    case file(URL)
+    /// A path the user named with `option` (`--junit`).
+    case file(URL, option: String)
 
     func url(in run: RunStart) -> URL {
         switch self {
         case .runFile(let name): run.runDirectory.appendingPathComponent(name)
-        case .file(let url): url
+        case .file(let url, _): url
+        }
+    }
+
+    /// As an error names it: `report.json`, `--junit FILE`.
+    var name: String {
+        switch self {
+        case .runFile(let name): name
+        case .file(let url, let option): "\(option) \(url.path)"
         }
     }
 }
@@ -49,6 +57,7 @@ final class SpooledDocumentOutput<Format: SpooledDocumentFormat>: RunOutput {
 
     let format: Format
     let destination: OutputDestination
+    var name: String { destination.name }
     private let state = Mutex<Open?>(nil)
 
     init(_ format: Format, to destination: OutputDestination) {

@@ -122,7 +122,9 @@ final class AuditRunSession {
         var done = [Bool](repeating: false, count: targets.count)
         do {
             try journal.forEach { domain in
-                guard domain.index < targets.count, domain.report.domain == targets[domain.index].domain else { return }
+                // A row of another position (damaged, edited) is audited again, never indexed.
+                guard targets.indices.contains(domain.index), domain.report.domain == targets[domain.index].domain
+                else { return }
                 done[domain.index] = true
                 record(domain, rendered: outputs.all.map { $0.render(domain) }, journaled: true)
             }
@@ -183,7 +185,8 @@ final class AuditRunSession {
         }
         if let writeError {
             outputs.discard()
-            throw .reports("cannot write to \(workspace.runDirectory.path): \(writeError)")
+            throw .writing(
+                "cannot write the reports in \(workspace.runDirectory.path): \(OutputWriting.describe(writeError))")
         }
     }
 
@@ -211,7 +214,10 @@ final class AuditRunSession {
             return (finished, written)
         } catch {
             outputs.discard()
-            throw .reports("cannot write the reports in \(workspace.runDirectory.path): \(error)")
+            throw .writing(
+                error is OutputWriting
+                    ? "\(error) (in \(workspace.runDirectory.path))"
+                    : "cannot publish the reports of \(workspace.runDirectory.path): \(OutputWriting.describe(error))")
         }
     }
 
@@ -326,7 +332,7 @@ final class AuditRunSession {
             try outputs.finishMetrics(finished)
         } catch {
             outputs.discard()
-            throw .reports("cannot write the metrics: \(error)")
+            throw .writing("\(error)")
         }
     }
 

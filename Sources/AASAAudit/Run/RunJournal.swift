@@ -22,7 +22,7 @@ final class RunJournal: @unchecked Sendable {
     static let format = "1"
 
     let url: URL
-    private let database: SQLiteDatabase
+    private(set) var database: SQLiteDatabase
     private let insert: SQLiteDatabase.Statement
     private var pending = 0
     private var lastCommit = ContinuousClock.now
@@ -83,6 +83,9 @@ final class RunJournal: @unchecked Sendable {
         }
     }
 
+    /// No journal's run started later than this (the year 2200), in seconds since 1970.
+    static let latestStart = 7_258_118_400.0
+
     /// Opens the journal of an interrupted run; nil when the folder has none.
     static func resuming(_ runDirectory: URL) throws(SQLiteError) -> (RunJournal, Header)? {
         let url = runDirectory.appendingPathComponent(fileName)
@@ -93,7 +96,11 @@ final class RunJournal: @unchecked Sendable {
         while try read.step() { meta[read.text(0) ?? ""] = read.text(1) }
         guard meta["format"] == format, let input = meta["input"],
             let started = meta["startedAt"].flatMap(Double.init)
-        else { throw SQLiteError(code: 0, handle: nil, doing: "read \(url.path): not a journal of this version") }
+        else { throw SQLiteError(content: "it is not a journal of this version") }
+        // A start that is no time (damaged, or edited): refused, never taken for a run's start.
+        guard started.isFinite, (0...Self.latestStart).contains(started) else {
+            throw SQLiteError(content: "it is damaged (its start time, \(started), is no time): audit without --resume")
+        }
         return (journal, Header(input: input, startedAt: Date(timeIntervalSince1970: started)))
     }
 

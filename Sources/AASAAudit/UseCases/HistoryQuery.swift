@@ -76,17 +76,40 @@ public enum HistoryQuery {
         return RunHistoryStore.lastLine(of: file).flatMap { JSONReport.runSummary(tailLine: $0) }
     }
 
-    /// A domain's verdict in the newest kept run that audited it and that this machine checked
-    /// soundly (a badge's); nil when none did.
-    public static func newestSoundVerdict(of text: String, output: String) throws(InputError) -> Verdict? {
-        var verdict: Verdict?
-        try forEachRun(of: text, output: output) { run, domain in
-            guard run.auditorProblems == nil, let found = run.domains.first(where: { $0.domain == domain }) else {
-                return
+    /// Every domain's verdict in the newest kept run that audited it soundly, read in one pass
+    /// over the history: `serve` makes it once per history file and answers badges from it, so a
+    /// name never audited costs a lookup, not a pass (issue 46, item 9).
+    public struct SoundVerdicts: Sendable {
+        /// By a hash of the name (a fleet's million names need no strings kept).
+        private var verdicts: [Int: Verdict] = [:]
+
+        public static func read(output: String) throws(InputError) -> SoundVerdicts {
+            var index = SoundVerdicts()
+            let directory = try folder(output)
+            var runs = 0
+            do {
+                _ = try RunHistoryStore(output: directory).visit { run in
+                    runs += 1
+                    guard run.auditorProblems == nil else { return }
+                    for domain in run.domains { index.verdicts[Self.key(domain.domain)] = domain.verdict }
+                }
+            } catch {
+                throw InputError("cannot read the history in \(output): \(error.localizedDescription)")
             }
-            verdict = found.verdict
+            guard runs > 0 else { throw noRuns(output) }
+            return index
         }
-        return verdict
+
+        /// The verdict of the domain `text` names (read as `check` reads it), or nil.
+        public func verdict(of text: String) -> Verdict? {
+            verdicts[Self.key((try? AuditInput.host(text)) ?? text.lowercased())]
+        }
+
+        private static func key(_ domain: String) -> Int {
+            var hasher = Hasher()
+            hasher.combine(domain)
+            return hasher.finalize()
+        }
     }
 
     /// One domain's timeline; an error naming close names when no kept run audited it.

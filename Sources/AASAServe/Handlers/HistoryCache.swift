@@ -64,22 +64,24 @@ actor HistoryCache {
     }
 
     /// A domain's newest verdict of a run this machine checked soundly; nil when no kept run
-    /// audited it soundly. Kept as timelines are.
+    /// audited it soundly. From one index of every domain, made once per history file: a name
+    /// never audited is a lookup, however many clients ask for made-up ones.
     func newestSoundVerdict(_ domain: String) async -> Result<Verdict?, InputError> {
         refresh()
-        if let known = verdicts[domain] { return await known.value }
-        let output = output
-        let task = Task.detached { () -> Result<Verdict?, InputError> in
-            Result { () throws(InputError) in try HistoryQuery.newestSoundVerdict(of: domain, output: output) }
+        let index: Task<Result<HistoryQuery.SoundVerdicts, InputError>, Never>
+        if let known = soundVerdicts {
+            index = known
+        } else {
+            let output = output
+            index = Task.detached {
+                Result { () throws(InputError) in try HistoryQuery.SoundVerdicts.read(output: output) }
+            }
+            soundVerdicts = index
         }
-        verdicts[domain] = task
-        verdictOrder.append(domain)
-        if verdictOrder.count > Self.timelineLimit { verdicts[verdictOrder.removeFirst()] = nil }
-        return await task.value
+        return await index.value.map { $0.verdict(of: domain) }
     }
 
-    private var verdicts: [String: Task<Result<Verdict?, InputError>, Never>] = [:]
-    private var verdictOrder: [String] = []
+    private var soundVerdicts: Task<Result<HistoryQuery.SoundVerdicts, InputError>, Never>?
 
     /// Forgets every answer when `history.json` is not the file they were made from.
     private func refresh() {
@@ -89,8 +91,7 @@ actor HistoryCache {
         fleet = nil
         timelines = [:]
         timelineOrder = []
-        verdicts = [:]
-        verdictOrder = []
+        soundVerdicts = nil
     }
 
     private static func identity(of url: URL) -> Identity? {
