@@ -123,8 +123,10 @@ let package = Package(
                 "AASAMatching", "AASAJSON", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "AASAChecksTests", dependencies: ["AASAChecks", "AASAModel", "AASAJSON", "AASAMatching"]),
-        .testTarget(name: "DomainListTests", dependencies: ["DomainList", "AASAModel"]),
+        .testTarget(
+            name: "AASAChecksTests",
+            dependencies: ["AASAChecks", "AASAModel", "AASAJSON", "AASAMatching", "TestSupport"]),
+        .testTarget(name: "DomainListTests", dependencies: ["DomainList", "AASAModel", "TestSupport"]),
         .testTarget(name: "AASAReportTests", dependencies: ["AASAReport", "AASAModel", "TestSupport"]),
         .testTarget(
             name: "AASAFetchTests",

@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# Installs the Debian packages aasa-audit needs to build and test, when they are missing
-# (with the argument `release`, also those that make and test the release packages):
-# libcurl (OpenSSL flavour), libidn2 and jemalloc headers, pkg-config, CA certificates, and Python's
-# jsonschema and prometheus_client (the tests validate reports against
-# docs/report.schema.json and metrics with the real Prometheus parser), Chromium (a test
-# submits serve's check form in a real browser), Alertmanager (a test sends it --alertmanager's
-# alerts on loopback), Prometheus' promtool (the shipped alert rules and dashboard are checked and
-# unit-tested with it) and pre-commit (the shipped hook is run through `pre-commit try-repo`).
+# Installs the Debian packages aasa-audit needs, when they are missing:
+#
+#   Scripts/install-deps.sh           to build and run it: libcurl (OpenSSL flavour), libssl,
+#                                     libidn2, jemalloc and SQLite headers, pkg-config, CA
+#                                     certificates (about 20 MB)
+#   Scripts/install-deps.sh test      also what the test suite drives as real programs (about
+#                                     450 MB): Python's jsonschema and prometheus_client (reports
+#                                     held to docs/report.schema.json, metrics read by the real
+#                                     parser), Chromium (serve's form submitted in a browser),
+#                                     Alertmanager, Prometheus' promtool, node_exporter (the
+#                                     shipped rules, dashboard and --metrics file) and pre-commit
+#   Scripts/install-deps.sh release   also what Scripts/release.sh and test-release.sh use
+#
 # Uses apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev libsqlite3-dev pkg-config ca-certificates python3 python3-jsonschema python3-prometheus-client chromium prometheus-alertmanager prometheus pre-commit)
-# `install-deps.sh release`: also what Scripts/release.sh and Scripts/test-release.sh use.
-if [ "${1:-}" = "release" ]; then
-  packages+=(dpkg-dev fakeroot patchelf lintian mmdebstrap openssl)
-fi
+packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev libsqlite3-dev pkg-config ca-certificates)
+tests=(python3 python3-jsonschema python3-prometheus-client chromium prometheus-alertmanager prometheus prometheus-node-exporter pre-commit)
+case "${1:-}" in
+  "") ;;
+  test) packages+=("${tests[@]}") ;;
+  release) packages+=("${tests[@]}" dpkg-dev fakeroot patchelf lintian mmdebstrap openssl) ;;
+  *) echo "install-deps: say nothing (build), test or release, not '$1'" >&2; exit 2 ;;
+esac
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

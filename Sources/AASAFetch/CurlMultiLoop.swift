@@ -302,7 +302,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         remove(transfer, easy)
         switch transfer.held {
         case .address(let address, _)?:
-            transfer.enqueue(for: address)
+            transfer.enqueue(for: address, urgent: connections.isUnderway(host: transfer.host))
+            if !transfer.waitsForPlace { connections.transferWaits(host: transfer.host) }
+            transfer.waitsForPlace = true
             // In ticket order, as in the gate's queue.
             var waiting = waitingForAddress[address, default: []]
             let ticket = transfer.ticket ?? 0
@@ -363,6 +365,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 release(transfer)
                 resume(transfer, with: fetched)
             } else if mayGo(transfer) {
+                stopWaiting(transfer)
                 transfer.resetAttempt()
                 _ = ccurl_easy_set_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total - waited))
                 let connect = min(configuration.connectTimeoutSeconds, total - waited)
@@ -385,7 +388,15 @@ final class CurlMultiLoop: @unchecked Sendable {
         resume(transfer, with: transfer.cancelledResult())
     }
 
+    /// A transfer that waited for a place has it, or ends.
+    private func stopWaiting(_ transfer: Transfer) {
+        guard transfer.waitsForPlace else { return }
+        transfer.waitsForPlace = false
+        connections.transferStopsWaiting(host: transfer.host)
+    }
+
     private func release(_ transfer: Transfer) {
+        stopWaiting(transfer)
         transfer.giveBack()
         if let easy = transfer.easy {
             remove(transfer, easy)

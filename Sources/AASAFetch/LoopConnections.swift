@@ -18,8 +18,11 @@ import Foundation
 /// - a domain audit holds its host (`hold`) while it fetches, and once it `release`s it, its
 ///   sockets are shut as soon as no transfer of it is in flight, whatever order its transfers
 ///   ended in;
-/// - an idle socket of a host no audit holds (Apple's CDN between fetches, an include's host)
-///   is shut as soon as a transfer waits for a place at its address (`reclaimForWaiters`).
+/// - an idle socket of a host no audit holds (Apple's CDN between fetches, an include's host),
+///   or of a held one whose own next transfer waits for a new connection, is shut as soon as a
+///   transfer waits for a place at its address (`reclaimForWaiters`); a domain under way goes
+///   before newcomers in the queue (`ConnectionGate.newTicket(urgent:)`), so that no domain
+///   holds a place waiting behind others for its own second one.
 ///
 /// A socket is shut with `shutdown(2)`: the server sees the connection end at once, and the
 /// gate counts it out then; curl still holds the descriptor, finds the connection dead, and
@@ -48,9 +51,16 @@ final class LoopConnections {
         var holds = 0
         /// Released while transfers were in flight: shut its sockets when the last one ends.
         var closeWhenQuiet = false
+        /// Its transfers waiting for a place at an address.
+        var waiting = 0
+        /// It opened a socket while held: a domain under way.
+        var connected = false
 
         var isQuiet: Bool { inFlight == 0 }
-        var isForgettable: Bool { sockets.isEmpty && inFlight == 0 && holds == 0 }
+        var isForgettable: Bool { sockets.isEmpty && inFlight == 0 && holds == 0 && waiting == 0 }
+        /// Its idle sockets may be shut for a waiter: no domain holds it, or the domain itself
+        /// waits for a new connection (its idle one evidently will not do).
+        var isReclaimable: Bool { isQuiet && (holds == 0 || waiting > 0) }
     }
 
     private var sockets: [Int32: Socket] = [:]
@@ -80,6 +90,7 @@ final class LoopConnections {
         gate.opened(id, to: address)
         sockets[socket] = Socket(id: id, host: host, address: address)
         hosts[host, default: Host()].sockets.append(socket)
+        hosts[host]?.connected = true
         byAddress[address, default: []].insert(socket)
         return id
     }
@@ -148,6 +159,22 @@ final class LoopConnections {
         if hosts[host]?.isForgettable == true { hosts[host] = nil }
     }
 
+    /// A transfer of `host` waits for a place (the gate held it back), or no longer does.
+    func transferWaits(host: String) {
+        hosts[host, default: Host()].waiting += 1
+    }
+
+    func transferStopsWaiting(host: String) {
+        hosts[host]?.waiting -= 1
+        if hosts[host]?.isForgettable == true { hosts[host] = nil }
+    }
+
+    /// Whether a domain holding `host` connected already: its next transfers go first.
+    func isUnderway(host: String) -> Bool {
+        guard let state = hosts[host] else { return false }
+        return state.holds > 0 && state.connected
+    }
+
     /// A domain audit keeps the host's idle connections for its next fetch.
     func hold(host: String) {
         hosts[host, default: Host()].holds += 1
@@ -173,8 +200,7 @@ final class LoopConnections {
     func reclaimForWaiters() {
         guard gate.anyWaiting else { return }
         let idle = byAddress.filter { gate.waiting(for: $0.key) > 0 }.values.joined().filter { socket in
-            guard let host = sockets[socket].flatMap({ hosts[$0.host] }) else { return false }
-            return host.isQuiet && host.holds == 0
+            sockets[socket].flatMap { hosts[$0.host] }?.isReclaimable == true
         }
         for socket in idle { shut(socket) }
     }

@@ -194,12 +194,19 @@ final class ConnectionGate: @unchecked Sendable {
     }
 
     /// A ticket for a transfer the gate held back: its place in every queue it joins.
-    func newTicket() -> UInt64 {
+    /// `urgent`: for a transfer of a domain already under way (it connected before), which goes
+    /// before every other waiting transfer: finishing started domains frees their places, and a
+    /// domain waiting behind newcomers for its own second connection could hold its first
+    /// place to its deadline.
+    func newTicket(urgent: Bool = false) -> UInt64 {
         lock.withLock {
             tickets += 1
-            return tickets
+            return urgent ? tickets : Self.newcomerTickets + tickets
         }
     }
+
+    /// Where newcomers' tickets start: after every urgent one.
+    static let newcomerTickets: UInt64 = 1 << 62
 
     /// A loop's way to be woken when a transfer starts waiting for an address.
     func register(wake: @escaping @Sendable () -> Void) {

@@ -54,6 +54,8 @@ final class Transfer: @unchecked Sendable {
     var inMulti = false
     /// The sockets curl opened for it, checked when it ends (`LoopConnections.transferEnded`).
     var openedSockets: [SocketID] = []
+    /// Whether it is counted among its host's transfers waiting for a place (loop thread).
+    var waitsForPlace = false
     /// Why the politeness gate held this attempt back (the first address it refused), until
     /// the attempt is retried.
     var held: Hold?
@@ -147,9 +149,9 @@ final class Transfer: @unchecked Sendable {
 
     /// Joins the queue for the address it was held back for (keeping its ticket, so that a
     /// transfer held again keeps its place), giving back a turn it did not use.
-    func enqueue(for address: IPAddress) {
+    func enqueue(for address: IPAddress, urgent: Bool) {
         giveBack()
-        let ticket = ticket ?? gate.newTicket()
+        let ticket = ticket ?? gate.newTicket(urgent: urgent)
         self.ticket = ticket
         queuedFor = address
         gate.enqueue(ticket, for: address)

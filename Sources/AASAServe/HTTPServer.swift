@@ -23,7 +23,8 @@ public final class HTTPServer: Sendable {
         var draining = false
         var nextConnection = 0
         /// Open connections, whether each is answering a request now, and its client's key.
-        var connections: [Int: (channel: any Channel, busy: Bool, key: String?)] = [:]
+        var connections: [Int: (channel: any Channel, busy: Bool, key: String?, answered: ContinuousClock.Instant?)] =
+            [:]
     }
 
     public init(app: ServeApp, settings: ServeSettings, log: @escaping @Sendable (String) -> Void) {
@@ -127,22 +128,31 @@ public final class HTTPServer: Sendable {
                 return nil
             }
             state.nextConnection += 1
-            state.connections[state.nextConnection] = (channel, false, key)
+            state.connections[state.nextConnection] = (channel, false, key, nil)
             return state.nextConnection
         }
     }
 
     /// Whether the connection is answering a request now (its idle timer does not count then).
     private func isAnswering(_ number: Int) -> Bool {
-        state.withLock { $0.connections[number]?.busy ?? false }
-    }
-
-    private func setBusy(_ number: Int, _ busy: Bool) -> Bool {
-        state.withLock { state in
-            state.connections[number]?.busy = busy
-            return state.draining
+        let idle = TimeAmount.seconds(settings.idleSeconds)
+        return state.withLock { state in
+            guard let connection = state.connections[number] else { return false }
+            return connection.busy
+                || connection.answered.map { ContinuousClock.now - $0 < .nanoseconds(idle.nanoseconds) } == true
         }
     }
+
+    /// A connection answering a request, or done answering one within the idle time, is not
+    /// idle: between two pipelined requests it is only waiting for the next to be handed over.
+    private func setBusy(_ number: Int, _ busy: Bool) {
+        state.withLock { state in
+            state.connections[number]?.busy = busy
+            if !busy { state.connections[number]?.answered = .now }
+        }
+    }
+
+    private var isDraining: Bool { state.withLock { $0.draining } }
 
     private func serve(_ connection: Connection, number: Int) async {
         let peer = connection.channel.remoteAddress?.ipAddress.flatMap { ClientAddress($0) }
@@ -166,7 +176,7 @@ public final class HTTPServer: Sendable {
                 case .head(let received):
                     head = received
                     bodyBytes = 0
-                    _ = setBusy(number, true)
+                    setBusy(number, true)
                 case .body(let buffer):
                     bodyBytes += buffer.readableBytes
                     guard bodyBytes <= 64 << 10, let current = head else {
@@ -187,11 +197,13 @@ public final class HTTPServer: Sendable {
                             method: request.method.rawValue, target: request.uri, client: client?.limitKey ?? "-",
                             authorization: request.headers.first(name: "authorization"),
                             host: request.headers.first(name: "host")))
-                    let draining = setBusy(number, false)
-                    let keepAlive = request.isKeepAlive && !draining
+                    let keepAlive = request.isKeepAlive && !isDraining
+                    // Busy until its answer is written: a client reading a long run of pipelined
+                    // answers slowly is not idle (its idle timer counts no reads meanwhile).
                     try await write(
                         response, head: request, to: connection.channel, keepAlive: keepAlive,
                         client: client?.description ?? "-", started: started)
+                    setBusy(number, false)
                     if !keepAlive { return }
                 }
             }

@@ -2,14 +2,13 @@ import AASAChecks
 import AASAJSON
 import AASAModel
 import Foundation
+import TestSupport
 import Testing
 
 /// The real files of `../shared/corpus/aasa`, which a user's clone does not have: these tests
 /// skip, visibly, when the folder is absent.
 enum SharedCorpus {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/corpus/aasa").standardizedFileURL
+    static let directory = Repository.shared.appendingPathComponent("corpus/aasa").standardizedFileURL
 
     static var isAvailable: Bool {
         FileManager.default.fileExists(atPath: directory.appendingPathComponent("MANIFEST.tsv").path)

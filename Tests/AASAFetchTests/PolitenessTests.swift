@@ -104,6 +104,10 @@ import Testing
         gate.released(address)
         #expect(gate.takeTurn(third, for: address))
         #expect(gate.waiting(for: address) == 0 && gate.openConnections(to: address) == 2)
+        // A transfer of a domain under way goes before every newcomer, whenever it came.
+        let newcomer = gate.newTicket()
+        let underway = gate.newTicket(urgent: true)
+        #expect(underway < newcomer && underway < third)
         // Queue empty: a newcomer is let in as soon as a place is free.
         #expect(gate.admit(address) == .full(open: 2, waiting: 0))
         _ = gate.close(SocketID(descriptor: 6, inode: 60)) { _ in 0 }

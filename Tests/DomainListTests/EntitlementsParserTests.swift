@@ -1,6 +1,7 @@
 import AASAModel
 import DomainList
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct EntitlementsParserTests {
@@ -102,9 +103,7 @@ import Testing
         #expect(merged[0].services.map(\.service) == [.applinks])
     }
 
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("../shared/corpus/entitlements").standardizedFileURL
+    static let corpus = Repository.shared.appendingPathComponent("corpus/entitlements").standardizedFileURL
 
     @Test(
         .enabled(

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
     import Glibc
@@ -7,9 +8,13 @@ import Foundation
 /// A DNS server on 127.0.0.1 (UDP, a port the system picks) that answers every question with
 /// the answer code its script gives for the name asked, and no records: NXDOMAIN, SERVFAIL,
 /// REFUSED, NOERROR without data; or nothing at all (nil), as a resolver that times out.
+///
+/// The serving thread owns the socket and closes it when it ends: a descriptor closed while a
+/// thread still reads it would, once the number is reused, take another socket's bytes.
 public final class LoopbackDNSServer: Sendable {
     public let port: Int
     private let descriptor: Int32
+    private let stopping = NIOLockedValueBox(false)
 
     /// - Parameter script: the RCODE for a name (lower case, without the final dot), or nil to
     ///   leave the question unanswered.
@@ -31,7 +36,9 @@ public final class LoopbackDNSServer: Sendable {
         }
         (descriptor, port) = (made, Int(UInt16(bigEndian: address.sin_port)))
         let serving = made
+        let stopping = stopping
         Thread.detachNewThread {
+            defer { close(serving) }
             var buffer = [UInt8](repeating: 0, count: 512)
             while true {
                 var peer = sockaddr_storage()
@@ -41,7 +48,8 @@ public final class LoopbackDNSServer: Sendable {
                         recvfrom(serving, &buffer, buffer.count, 0, $0, &peerLength)
                     }
                 }
-                guard count >= 0 else { return }  // closed
+                guard !stopping.withLockedValue({ $0 }) else { return }
+                guard count >= 0 else { continue }
                 guard count > 12, let (name, end) = Self.question(buffer[..<count]), let rcode = script(name) else {
                     continue
                 }
@@ -78,9 +86,16 @@ public final class LoopbackDNSServer: Sendable {
         return (labels.joined(separator: "."), end)
     }
 
-    public func shutdown() { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+    /// Ends the serving thread, which closes the socket.
+    public func shutdown() {
+        let first = stopping.withLockedValue { stopping in
+            defer { stopping = true }
+            return !stopping
+        }
+        if first { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+    }
 
-    deinit { close(descriptor) }
+    deinit { shutdown() }
 
     /// An address where no DNS server listens: a resolver that does not answer.
     public static let nobody: String = {

@@ -6,6 +6,14 @@ public enum Repository {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     public static func file(_ path: String) -> URL { root.appendingPathComponent(path) }
+
+    /// The shared test data beside the repository (`../shared`: corpus, oracles), which a user's
+    /// clone does not have; `AASA_AUDIT_SHARED` names another place (CI runs the suite once with
+    /// a folder that does not exist, as a user's clone has none). Tests that read it skip
+    /// without it, saying why.
+    public static let shared: URL =
+        ProcessInfo.processInfo.environment["AASA_AUDIT_SHARED"].map { URL(fileURLWithPath: $0) }
+        ?? root.deletingLastPathComponent().appendingPathComponent("shared")
 }
 
 /// Validates JSON documents against `docs/report.schema.json` with Python's `jsonschema`
