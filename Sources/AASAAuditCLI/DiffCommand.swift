@@ -10,8 +10,8 @@ struct DiffCommand: ParsableCommand {
             "Show what changed between two JSON reports: verdicts, new and resolved findings, domains added or removed."
     )
 
-    @Argument(help: "The older report.") var old: String
-    @Argument(help: "The newer report.") var new: String
+    @Argument(help: "The older report: a report.json, or a run folder (reports/2026-11-22T031500Z).") var old: String
+    @Argument(help: "The newer report, likewise (an output folder: its latest.json).") var new: String
     @Flag(help: "Print the changes as JSON, in the form of a report's changes field.") var json = false
 
     func run() throws {

@@ -17,7 +17,10 @@ struct ExplainCommand: ParsableCommand {
             try code.map { name throws(ValidationError) in
                 let matches = FindingCode.matching(name)
                 guard !matches.isEmpty else {
-                    throw ValidationError("unknown finding code '\(name)'; run 'aasa-audit explain' for the list.")
+                    let close = FindingCode.suggestions(for: name).map(\.rawValue)
+                    let hint = close.isEmpty ? "" : " Did you mean \(close.joined(separator: ", "))?"
+                    throw ValidationError(
+                        "unknown finding code '\(name)'.\(hint) 'aasa-audit explain' lists them all.")
                 }
                 return matches
             } ?? FindingCode.allCases

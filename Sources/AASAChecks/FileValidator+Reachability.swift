@@ -87,8 +87,9 @@ extension FileValidator {
                 reportAfterCatchAll(rule, earlier: earlier)
             } else if seen.contains(written) {
                 report(
-                    .ruleUnreachable,
-                    "\(rule.path) repeats an earlier rule of the same entry, which always decides first.")
+                    .ruleUnreachable, .changesNothing,
+                    "\(rule.path) repeats an earlier rule of the same entry, which always decides first: it changes nothing."
+                )
             } else if rule.matchesEverything {
                 catchAll = rule
             }

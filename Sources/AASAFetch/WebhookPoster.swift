@@ -48,6 +48,18 @@ public struct WebhookPoster: Sendable {
             if let error { return error }
             return "HTTP \(status ?? 0)"
         }
+
+        /// Attempts as one line, each different answer once with how often it came ("Failed to
+        /// connect to 127.0.0.1 port 9093: Connection refused (6 times)").
+        public static func summary(_ attempts: [Attempt]) -> String {
+            var order: [String] = []
+            var counts: [String: Int] = [:]
+            for attempt in attempts {
+                if counts[attempt.description] == nil { order.append(attempt.description) }
+                counts[attempt.description, default: 0] += 1
+            }
+            return order.map { counts[$0]! > 1 ? "\($0) (\(counts[$0]!) times)" : $0 }.joined(separator: "; ")
+        }
     }
 
     public struct Outcome: Sendable, Equatable {

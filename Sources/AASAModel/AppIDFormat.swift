@@ -3,7 +3,8 @@
 public enum AppIDFormat {
     /// Prefixes from Apple's samples and documentation, copied into real files unchanged.
     static let samplePrefixes: Set<String> = [
-        "ABCDE12345", "9JA89QQLNQ", "A1B2C3D4E5", "0123456789", "1234567890", "XXXXXXXXXX", "AAAAAAAAAA",
+        "ABCDE12345", "12345ABCDE", "9JA89QQLNQ", "A1B2C3D4E5", "0123456789", "1234567890", "XXXXXXXXXX",
+        "AAAAAAAAAA",
     ]
 
     /// The app ID every example uses: one the tool itself accepts (its prefix is no sample's).

@@ -56,10 +56,14 @@ public struct SeverityCase: Sendable, Hashable {
     /// App Clips) while nothing expects universal links of the domain: valid as Apple asks.
     public static let servicesOnly = SeverityCase(
         .info, when: "for a file of other services when nothing expects universal links of the domain")
-    /// `rule.unreachable` for a plain rule after a catch-all of the same entry: it would send the
-    /// URLs to the same apps, so nothing changes (an exclusion after it is the real mistake).
+    /// `rule.unreachable` for a plain rule after a catch-all of the same entry, or a rule that
+    /// repeats an earlier one: it would send the URLs to the same apps, so nothing changes (an
+    /// exclusion after a catch-all is the real mistake).
     public static let changesNothing = SeverityCase(
-        .info, when: "for a rule after a catch-all of the same entry that would send URLs to the same apps")
+        .info,
+        when:
+            "for a rule that would send URLs to the same apps as an earlier one that decides first (after a catch-all of the same entry, or repeating a rule of it)"
+    )
     /// `entry.mixed-formats` when the app still supports iOS 12 or older.
     public static let mixedFormatsForOldIOS = SeverityCase(
         .info, when: "with --min-ios 12 or older, where the mix is needed")

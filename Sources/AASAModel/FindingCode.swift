@@ -116,4 +116,36 @@ extension FindingCode {
         let prefix = name.hasSuffix(".") ? name : name + "."
         return allCases.filter { $0.rawValue.hasPrefix(prefix) }
     }
+
+    /// The codes a mistyped or partial name most likely meant, at most three: those that
+    /// contain it (`content-type` → `http.content-type`), else those within two edits of it or
+    /// of their part after the family (`http.redirct` → `http.redirect`).
+    public static func suggestions(for text: String) -> [FindingCode] {
+        let name = text.lowercased()
+        guard !name.isEmpty else { return [] }
+        let containing = allCases.filter { $0.rawValue.contains(name) }
+        if !containing.isEmpty { return Array(containing.prefix(3)) }
+        let close = allCases.map { code -> (FindingCode, Int) in
+            let suffix = String(code.rawValue.drop { $0 != "." }.dropFirst())
+            return (code, min(distance(name, code.rawValue), distance(name, suffix)))
+        }
+        return close.filter { $0.1 <= 2 }.sorted { $0.1 < $1.1 }.prefix(3).map(\.0)
+    }
+
+    /// Levenshtein's distance between two short names.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8)
+        let b = Array(b.utf8)
+        var row = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var previous = row[0]
+            row[0] = i + 1
+            for (j, y) in b.enumerated() {
+                let current = row[j + 1]
+                row[j + 1] = min(row[j + 1] + 1, row[j] + 1, previous + (x == y ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
 }

@@ -367,6 +367,7 @@ import Testing
         (["check", "example.com", "--timeout", "0.0009"], "--timeout must be between 0.001 and 600"),
         (["check", "example.com", "--connect-timeout", "0"], "--connect-timeout must be between"),
         (["explain", "no.such-code"], "unknown finding code"),
+        (["explain", "content-type"], "Did you mean http.content-type"),
     ])
     func usageAndInputErrorsExitTwo(arguments: [String], message: String) async throws {
         let directory = try TemporaryDirectory()

@@ -189,6 +189,14 @@ import Testing
         let same = try await ProcessRunner.run(
             CommandLineTests.binary, ["diff", second.reportJSON.path, second.reportJSON.path])
         #expect(same.status == 0 && same.stdout == "No changes.\n")
+        // Run folders name their reports (issue 47, item 6: "is a directory").
+        let folders = try await ProcessRunner.run(
+            CommandLineTests.binary,
+            [
+                "diff", first.reportJSON.deletingLastPathComponent().path,
+                second.reportJSON.deletingLastPathComponent().path,
+            ])
+        #expect(folders.status == 1 && folders.stdout == text.stdout, "\(folders.stderr)")
     }
 
     @Test func keepPrunesTheOldestRunFolders() async throws {

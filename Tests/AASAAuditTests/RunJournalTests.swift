@@ -103,4 +103,28 @@ import Testing
         let refused = try await ProcessRunner.run(CommandLineTests.binary, arguments, in: dir)
         #expect(refused.status == 2 && refused.stderr.contains("damaged"), "\(refused.status): \(refused.stderr)")
     }
+
+    /// A run made while the newest run folder holds an interrupted run's journal says so: that
+    /// run stays incomplete, and --resume would finish it (issue 47, item 6: a run after kill -9
+    /// said nothing of the folder it left).
+    @Test func aNewRunSaysAnInterruptedOneWasLeft() async throws {
+        let world = try TestWorld()
+        let dir = world.directory.url
+        try "good.aasa.test\n".write(to: dir.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let run = dir.appendingPathComponent(
+            "reports/\(RunFolderName(startedAt: Date(timeIntervalSince1970: 1_795_000_000)))")
+        try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(
+            atPath: run.appendingPathComponent(RunDirectory.marker).path, contents: Data())
+        _ = try RunJournal.open(
+            for: run, domains: ["good.aasa.test"], startedAt: Date(timeIntervalSince1970: 1_795_000_000),
+            resuming: false)
+        let result = try await ProcessRunner.run(
+            CommandLineTests.binary,
+            ["audit", "--connect-to", world.connectTo, "--cacert", world.caFile, "--no-cdn"]
+                + LoopbackNetworks.allowArguments, in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.hasPrefix("The run in \(run.path) was interrupted and stays incomplete"), "\(result.stdout)")
+    }
 }

@@ -142,6 +142,7 @@ import Testing
         ("<TeamID>.com.example.app", "placeholder"),
         ("YOUR_TEAM_ID.com.example.app", "placeholder"),
         ("ABCDE12345.com.example.app", "sample prefix"),
+        ("12345ABCDE.com.example.app", "sample prefix"),
         ("9JA89QQLNQ.com.example.app", "sample prefix"),
         ("com.example.app", "not a 10-character Team ID"),
         ("ABCD1234.com.apple.wwdc", "not a 10-character Team ID"),

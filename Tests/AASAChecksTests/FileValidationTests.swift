@@ -67,7 +67,7 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"/":"/s","?":{"q":"?*","debug":false}}]"#), expected: ["component.query-disabled/warning"], detail: "ignores the whole dictionary"),
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"/":"*"},{"/":"/x","exclude":true}]"#), expected: ["rule.unreachable/warning"], detail: "this exclusion never applies"),
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"paths":["*","NOT /x/*"]"#), expected: ["rule.unreachable/warning"], detail: "applinks.details[0].paths[0] matches every URL first"),
-        ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"},{"/":"/a"}]"#), expected: ["rule.unreachable/warning"], detail: "repeats an earlier rule"),
+        ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"},{"/":"/a"}]"#), expected: ["rule.unreachable/info"], detail: "repeats an earlier rule"),
         ValidationCase(file: entry(#""appIDs":["\#(id)"],"components":[{"/":"/a/*","?":{"x":"1"}},{"/":"/b"}]"#), expected: [], detail: ""),
         ValidationCase(file: #"{"applinks":{"details":[{"appIDs":["\#(id)"],"components":[{"/":"*"}]},{"appIDs":["\#(id)"],"components":[{"/":"/x"}]}]}}"#, expected: ["entry.unreachable/warning"], detail: "already sends them every URL"),
         ValidationCase(file: #"{"applinks":{"details":[{"appIDs":["\#(id)"],"components":[{"/":"*"}]},{"appIDs":["ABCDE12346.com.example.beta"],"components":[{"/":"*"}]}]}}"#, expected: [], detail: ""),

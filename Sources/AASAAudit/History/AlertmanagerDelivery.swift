@@ -40,7 +40,7 @@ public struct AlertmanagerResult: Sendable, Equatable {
         case .sent:
             return "Alertmanager: \(firing) alert\(firing == 1 ? "" : "s") firing, \(resolved) resolved (\(display))."
         case .failed:
-            return "Alertmanager at \(display) failed: " + attempts.map(\.description).joined(separator: "; ")
+            return "Alertmanager (\(display)) failed: " + WebhookPoster.Attempt.summary(attempts)
                 + ". The reports are written; the exit status is 4 unless another applies."
         }
     }

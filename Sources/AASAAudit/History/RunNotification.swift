@@ -72,10 +72,10 @@ public struct NotificationResult: Sendable, Equatable {
     public func summary(_ settings: NotificationSettings) -> String {
         switch state {
         case .notNeeded: "Notification: nothing to send on \(settings.trigger.rawValue) (\(settings.displayURL))."
-        case .sent: "Notification sent to \(settings.displayURL)."
+        case .sent: "Notification sent (\(settings.displayURL))."
         case .failed:
-            "Notification to \(settings.displayURL) failed after \(attempts.count) attempt\(attempts.count == 1 ? "" : "s"): "
-                + attempts.map(\.description).joined(separator: "; ")
+            "Notification (\(settings.displayURL)) failed after \(attempts.count) attempt\(attempts.count == 1 ? "" : "s"): "
+                + WebhookPoster.Attempt.summary(attempts)
                 + ". The reports are written; the exit status is 4 unless another applies."
         }
     }

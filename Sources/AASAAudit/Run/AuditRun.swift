@@ -90,7 +90,7 @@ final class AuditRunSession {
         do {
             (journal, startedAt) = try RunJournal.open(
                 for: workspace.runDirectory, domains: targets.map(\.domain), startedAt: startedAt,
-                resuming: settings.resume)
+                resuming: workspace.resumes)
             try outputs.start(RunStart(runDirectory: workspace.runDirectory, domainCount: targets.count))
         } catch {
             workspace.close()
@@ -118,7 +118,7 @@ final class AuditRunSession {
     /// `--resume`: the interrupted run's finished domains, recorded as if just audited. Returns
     /// which positions they hold (nil when not resuming).
     private func replayJournal() -> [Bool]? {
-        guard settings.resume else { return nil }
+        guard workspace.resumes else { return nil }
         var done = [Bool](repeating: false, count: targets.count)
         do {
             try journal.forEach { domain in
@@ -344,6 +344,6 @@ final class AuditRunSession {
             durationSeconds: finished.run.durationSeconds,
             changes: finished.changes, notification: finished.notification, alertmanager: finished.alertmanager,
             historyProblem: history.problem, comparisonProblem: accumulator.comparisonProblem,
-            notPassingSince: history.notPassingSince)
+            notPassingSince: history.notPassingSince, note: workspace.note)
     }
 }

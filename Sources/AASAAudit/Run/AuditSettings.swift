@@ -116,4 +116,6 @@ public struct AuditRunResult: Sendable {
     public var comparisonProblem: String? = nil
     /// For the domains that did not pass, since when their verdict holds (from the history).
     public var notPassingSince: [String: RunHistory.Streak] = [:]
+    /// What the summary says of `--resume`, or of an interrupted run left behind.
+    public var note: String? = nil
 }

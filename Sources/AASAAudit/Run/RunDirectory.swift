@@ -19,12 +19,9 @@ enum RunDirectory {
         }
     }
 
-    /// The newest run folder this tool made in `output`, for `--resume`.
-    static func newest(in output: URL) throws(AuditRunError) -> URL {
-        guard let newest = RunFolders.names(in: output).last else {
-            throw .resume("nothing to resume: \(output.path) holds no run folder")
-        }
-        return output.appendingPathComponent(newest)
+    /// The newest run folder this tool made in `output`, if any.
+    static func newest(in output: URL) -> URL? {
+        RunFolders.names(in: output).last.map { output.appendingPathComponent($0) }
     }
 
     static func create(in output: URL, startedAt: Date) throws(AuditRunError) -> URL {

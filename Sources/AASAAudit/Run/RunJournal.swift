@@ -56,9 +56,7 @@ final class RunJournal: @unchecked Sendable {
             throw .reports("cannot use the journal of \(runDirectory.path): \(error)")
         }
         guard let (journal, header) = opened else {
-            throw .resume(
-                "nothing to resume: the newest run, \(name), has no journal (it finished, or was made by a version before 0.3)"
-            )
+            throw .resume("nothing to resume: the newest run, \(name), has no journal (it finished)")
         }
         guard header.input == input else {
             throw .resume(

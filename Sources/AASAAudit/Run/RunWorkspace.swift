@@ -24,12 +24,33 @@ final class RunWorkspace {
             throw .outputFolder(error.message)
         }
         lock = try OutputLock(directory: output)
-        runDirectory =
-            resuming
-            ? try RunDirectory.newest(in: output) : try RunDirectory.create(in: output, startedAt: startedAt)
+        // The newest run folder, when its run was interrupted (its journal is still there).
+        let interrupted = RunDirectory.newest(in: output).flatMap { folder in
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent(RunJournal.fileName).path)
+                ? folder : nil
+        }
+        if resuming, let interrupted {
+            runDirectory = interrupted
+            resumes = true
+        } else {
+            runDirectory = try RunDirectory.create(in: output, startedAt: startedAt)
+            resumes = false
+            if resuming {
+                note =
+                    "Nothing to resume (the newest run in \(output.path) finished, or there is none): this is a new run."
+            } else if let interrupted {
+                note =
+                    "The run in \(interrupted.path) was interrupted and stays incomplete; `aasa-audit audit --resume` finishes the newest such run. This is a new run."
+            }
+        }
         self.output = output
         previousRun = PreviousRunReader(latest)
     }
+
+    /// Whether this run finishes an interrupted one (`--resume` found its journal).
+    let resumes: Bool
+    /// What the run's summary says of `--resume` and of an interrupted run left behind.
+    private(set) var note: String?
 
     static let latestJSON = "latest.json"
     static let latestHTML = "latest.html"

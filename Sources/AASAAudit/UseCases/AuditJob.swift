@@ -130,6 +130,7 @@ public enum AuditJob {
     static func printOutcome(_ result: AuditRunResult, input: AuditInput, settings: AuditSettings, console: any Console)
     {
         let text = TerminalReport(colour: console.colour)
+        if let note = result.note { console.print(note + "\n") }
         let sound = result.summary.auditorProblems == nil
         if let changes = result.changes, result.complete, sound {
             console.print(

@@ -15,7 +15,17 @@ public enum ReportDiff {
             current: after.domains.map(DomainSnapshot.init))
     }
 
-    static func load(_ path: String) throws -> AuditReport {
+    /// A report file, or a run folder (its `report.json`), or an output folder (`latest.json`).
+    static func load(_ given: String) throws -> AuditReport {
+        var path = given
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue {
+            let folder = URL(fileURLWithPath: given)
+            let report = folder.appendingPathComponent("report.json")
+            path =
+                FileManager.default.fileExists(atPath: report.path)
+                ? report.path : folder.appendingPathComponent(RunWorkspace.latestJSON).path
+        }
         let bytes = try BoundedFileReader.readWhole(path, limit: readLimit)
         do {
             return try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(bytes))
