@@ -66,7 +66,8 @@ cp "$man_page" "$tree/man/man1/"
 cp README.md LICENSE "$tree/"
 cp docs/report.schema.json docs/history.schema.json docs/openapi.json schemas/*.schema.json "$tree/schemas/"
 cp Packaging/prometheus/aasa-audit.rules.yml Packaging/grafana/aasa-audit-dashboard.json "$tree/monitoring/"
-cp Packaging/systemd/aasa-audit.service Packaging/systemd/aasa-audit.timer Packaging/systemd/aasa-audit-serve.service "$tree/systemd/"
+cp Packaging/systemd/aasa-audit.service Packaging/systemd/aasa-audit.timer Packaging/systemd/aasa-audit-serve.service \
+  Packaging/systemd/drop-ins/*.conf "$tree/systemd/"
 cp Packaging/debian/domains.txt "$tree/domains.txt.example"
 tar -C "$stage" --owner=0 --group=0 --sort=name -czf "$dist/$name.tar.gz" "$name"
 
@@ -86,6 +87,8 @@ install -D -m 0644 docs/history.schema.json "$root/usr/share/aasa-audit/schemas/
 install -D -m 0644 Packaging/systemd/aasa-audit.service "$root/lib/systemd/system/aasa-audit.service"
 install -D -m 0644 Packaging/systemd/aasa-audit.timer "$root/lib/systemd/system/aasa-audit.timer"
 install -D -m 0644 Packaging/systemd/aasa-audit-serve.service "$root/lib/systemd/system/aasa-audit-serve.service"
+# Drop-ins an admin copies into /etc/systemd/system/*.service.d/ (metrics for node_exporter, serve's token).
+install -D -m 0644 -t "$root/usr/share/aasa-audit/systemd" Packaging/systemd/drop-ins/*.conf
 install -D -m 0644 docs/openapi.json "$root/usr/share/aasa-audit/schemas/openapi.json"
 install -m 0644 schemas/*.schema.json "$root/usr/share/aasa-audit/schemas/"
 install -D -m 0644 Packaging/prometheus/aasa-audit.rules.yml "$root/usr/share/aasa-audit/monitoring/aasa-audit.rules.yml"
@@ -96,8 +99,14 @@ install -D -m 0644 Packaging/debian/domains.txt "$root/etc/aasa-audit/domains.tx
 install -D -m 0600 Packaging/debian/notify-url "$root/etc/aasa-audit/notify-url"
 doc="$root/usr/share/doc/aasa-audit"
 install -D -m 0644 Packaging/debian/copyright "$doc/copyright"
-install -m 0644 README.md docs/install.md docs/serve.md "$doc/"
-gzip -9n "$doc/README.md" "$doc/install.md" "$doc/serve.md"
+# Every doc the README links that an admin reads on the server.
+install -m 0644 README.md docs/install.md docs/serve.md docs/findings.md docs/monitoring.md docs/report-format.md "$doc/"
+gzip -9n "$doc/README.md" "$doc/install.md" "$doc/serve.md" "$doc/findings.md" "$doc/monitoring.md" \
+  "$doc/report-format.md"
+# /etc/aasa-audit/notify-url holds a secret: root's only on purpose.
+install -D -m 0644 /dev/stdin "$root/usr/share/lintian/overrides/aasa-audit" <<'OVERRIDES'
+aasa-audit: non-standard-file-perm 0600 != 0644 [etc/aasa-audit/notify-url]
+OVERRIDES
 sed -e "s/@VERSION@/$version/" -e "s/@COMMIT@/$commit/" -e "s/@DATE@/$(git log -1 --format=%aD)/" \
   Packaging/debian/changelog.in | gzip -9n > "$doc/changelog.gz"
 
@@ -114,9 +123,15 @@ install -m 0755 Packaging/debian/postinst Packaging/debian/postrm Packaging/debi
 deb="$dist/aasa-audit_${version}_$arch.deb"
 fakeroot dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >&2
 
+# lintian has nothing to say of this package: anything it prints fails the release.
 if command -v lintian >/dev/null; then
-  echo "release: lintian (it has nothing to say of this package; anything it prints is new)" >&2
-  lintian "$deb" >&2 || true
+  said=$(lintian "$deb" 2>&1 || true)
+  if [ -n "$said" ]; then
+    echo "release: lintian says:" >&2
+    echo "$said" >&2
+    exit 1
+  fi
+  echo "release: lintian has nothing to say" >&2
 fi
 (cd "$dist" && sha256sum -- * > SHA256SUMS)
 ls -l "$dist" >&2

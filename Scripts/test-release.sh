@@ -134,6 +134,40 @@ get / | grep -q '<nav class="serve"' || { echo "FAILED: the history page"; exit 
 kill -TERM \$serve_pid && wait \$serve_pid || true
 grep -c ' GET ' /root/serve.log
 
+say "the drop-ins: systemd reads them; the metrics one, run as the unit runs it, feeds node_exporter"
+mkdir -p /etc/systemd/system/aasa-audit.service.d /etc/systemd/system/aasa-audit-serve.service.d
+cp /usr/share/aasa-audit/systemd/metrics.conf /etc/systemd/system/aasa-audit.service.d/
+cp /usr/share/aasa-audit/systemd/serve-token.conf /etc/systemd/system/aasa-audit-serve.service.d/
+systemd-analyze verify aasa-audit.service aasa-audit-serve.service
+# The unit's throwaway user (DynamicUser=yes): a uid of no account, owning the state folder and
+# reading its credentials' copies; node_exporter's folder is root's, as Debian makes it.
+unit_uid=61234
+mkdir -p /var/lib/prometheus/node-exporter /run/credentials/aasa-audit.service
+chown -R \$unit_uid:\$unit_uid /var/lib/aasa-audit
+: > /run/credentials/aasa-audit.service/notify-url
+chown \$unit_uid /run/credentials/aasa-audit.service/notify-url
+cp ca.pem /tmp/ca.pem && chmod 644 /tmp/ca.pem
+printf 'check.aasa.test QX7TM4K2RB.com.example.app\n' >> /etc/aasa-audit/domains.txt
+start=\$(sed -n 's/^ExecStart=\(..*\)/\1/p' /etc/systemd/system/aasa-audit.service.d/metrics.conf | sed 's|%d|/run/credentials/aasa-audit.service|g')
+expect 0 setpriv --reuid=\$unit_uid --regid=\$unit_uid --clear-groups sh -c "\$start --cacert /tmp/ca.pem --connect-to check.aasa.test:443:127.0.0.1:$port --allow-network 127.0.0.1 --no-cdn"
+post=\$(sed -n 's/^ExecStopPost=+//p' /etc/systemd/system/aasa-audit.service.d/metrics.conf)
+eval "\$post"
+grep -q '^aasa_audit_run_sound 1' /var/lib/prometheus/node-exporter/aasa-audit.prom \
+  || { echo "FAILED: node_exporter's folder has no metrics from the unit"; exit 1; }
+ls -l /var/lib/prometheus/node-exporter/
+# The recipe the docs gave before: the unit's user cannot write node_exporter's folder, and the
+# error names the option, the file and why.
+set +e
+said=\$(setpriv --reuid=\$unit_uid --regid=\$unit_uid --clear-groups aasa-audit audit /etc/aasa-audit/domains.txt --out /var/lib/aasa-audit/reports --metrics /var/lib/prometheus/node-exporter/direct.prom --no-cdn 2>&1)
+status=\$?
+set -e
+[ \$status = 2 ] && echo "\$said" | grep -q 'cannot write --metrics /var/lib/prometheus/node-exporter/direct.prom: Permission denied' \
+  || { echo "FAILED: an unwritable --metrics said (\$status): \$said"; exit 1; }
+echo "an unwritable --metrics: \$said"
+# serve's token drop-in: the token a credential, the file root's only.
+openssl rand -hex 32 2>/dev/null | install -m 600 /dev/stdin /etc/aasa-audit/serve-token || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' | install -m 600 /dev/stdin /etc/aasa-audit/serve-token
+grep -q 'LoadCredential=serve-token:/etc/aasa-audit/serve-token' /etc/systemd/system/aasa-audit-serve.service.d/serve-token.conf
+
 say "the tarball's binary"
 mkdir -p /root/tarball && tar -xzf $(basename "$tarball") -C /root/tarball
 /root/tarball/*/bin/aasa-audit --version

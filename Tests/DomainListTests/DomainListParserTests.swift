@@ -1,11 +1,25 @@
 import AASAModel
 import DomainList
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct DomainListParserTests {
     func parse(_ text: String) -> DomainListParser.Result {
         DomainListParser.parse(Array(text.utf8), fileName: "domains.txt")
+    }
+
+    /// The package's domains.txt (a conffile of comments) shows lines a team copies: uncommented,
+    /// the tool audits them as written, no app ID refused as a sample (issue 47, item 4: its
+    /// example named ABCDE12345, which the tool refuses).
+    @Test func thePackagesExampleLinesAreAuditedAsWritten() throws {
+        let conffile = try String(contentsOf: Repository.file("Packaging/debian/domains.txt"), encoding: .utf8)
+        let examples = conffile.split(separator: "\n").filter { $0.hasPrefix("# ") && $0.contains(".com ") }
+            .map { String($0.dropFirst(2)) }
+        #expect(examples.count >= 2, "\(examples)")
+        let result = parse(examples.joined(separator: "\n") + "\n")
+        #expect(result.problems.isEmpty, "\(result.problems.map(\.message))")
+        #expect(result.targets.count == examples.count && result.targets.allSatisfy { !$0.expectedAppIDs.isEmpty })
     }
 
     /// `label:KEY=VALUE`: carried with the domain, bounded, and a bad token an input problem
