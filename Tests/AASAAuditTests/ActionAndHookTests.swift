@@ -119,6 +119,45 @@ import Testing
             try String(contentsOf: runner.appendingPathComponent("output"), encoding: .utf8).contains(
                 "sarif-file=aasa-audit.sarif"))
 
+        // The app the file must name: one the file drops fails the step (appid.missing), and
+        // the files input takes a path with spaces, one a line (issue 47, item 3).
+        let spaced = site.appendingPathComponent("with space/.well-known")
+        try FileManager.default.createDirectory(at: spaced, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: site.appendingPathComponent("public/.well-known/apple-app-site-association"),
+            to: spaced.appendingPathComponent("apple-app-site-association"))
+        let checked = try await Self.step(
+            "action/lint.sh",
+            env: [
+                "AASA_AUDIT_FORMAT": "github",
+                "AASA_AUDIT_FILES":
+                    "public/.well-known/apple-app-site-association\nwith space/.well-known/apple-app-site-association\n",
+                "AASA_AUDIT_APP_IDS": "\(AppIDFormat.example)\nQX7TM4K2RB.com.example.dropped",
+                "AASA_AUDIT_ARGS": "--severity\nhttp.content-type=info",
+            ], runner: runner, in: site, path: added)
+        #expect(checked.status == 1, "\(checked.stdout)\(checked.stderr)")
+        #expect(
+            checked.stdout.components(separatedBy: "appid.missing").count == 3,
+            "both files lack the dropped app: \(checked.stdout)")
+        #expect(checked.stdout.contains("file=with space/.well-known/apple-app-site-association"), "\(checked.stdout)")
+        let named = try await Self.step(
+            "action/lint.sh",
+            env: [
+                "AASA_AUDIT_FORMAT": "github", "AASA_AUDIT_FILES": "public/.well-known/apple-app-site-association",
+                "AASA_AUDIT_APP_IDS": AppIDFormat.example,
+            ], runner: runner, in: site, path: added)
+        #expect(named.status == 0, "\(named.stdout)\(named.stderr)")
+
+        // A version with no release, or none given: an ::error:: saying which.
+        for version in ["9.9.9", ""] {
+            let missing = try await Self.step(
+                "action/install.sh",
+                env: ["AASA_AUDIT_VERSION": version, "AASA_AUDIT_RELEASE_URL": "file://" + releases.path],
+                runner: directory.url.appendingPathComponent("runner-3"), in: site)
+            #expect(missing.status != 0 && missing.stdout.hasPrefix("::error::"), "\(missing.stdout)\(missing.stderr)")
+            #expect(missing.stdout.contains(version.isEmpty ? "the version input is empty" : "no release 9.9.9"))
+        }
+
         // A tarball that is not the release's is refused before it is unpacked.
         let tarball = releases.appendingPathComponent("v\(Self.version)/aasa-audit-\(Self.version)-linux-x86_64.tar.gz")
         try Data("not the release".utf8).write(to: tarball)
