@@ -259,7 +259,6 @@ public struct RunAlert: Codable, Sendable, Equatable {
         recoveries: inout [Domain], reminders: inout [Domain]
     ) {
         let after = input.policy.alertAfter
-        func runs(_ name: String) -> Int { input.standings[name]?.notPassingSince?.runs ?? 1 }
         // What the history says changed in this run, across a run that did not check a domain
         // too (its changes compare with that run, and say nothing): a verdict whose streak began
         // now is news the changes may have missed.
@@ -280,39 +279,40 @@ public struct RunAlert: Codable, Sendable, Equatable {
             guard let before = standing.previousVerdict, standing.verdict.rank < before.rank else { continue }
             recoveries.append(Domain(domain: name, verdict: standing.verdict, previousVerdict: before, codes: []))
         }
-        if after > 1 {
-            // New ones (not failing before) wait; news on a failure already heard does not.
-            func heard(_ entry: Domain) -> Bool {
-                entry.previousVerdict == entry.verdict || runs(entry.domain) >= after
-            }
-            failures = failures.filter(heard)
-            warnings = warnings.filter(heard)
-            recoveries = recoveries.filter { (input.standings[$0.domain]?.previousVerdictRuns ?? after) >= after }
-            let heardNow = Set((failures + warnings).map(\.domain))
-            for domain in flagged where !heardNow.contains(domain.domain) && runs(domain.domain) == after {
-                let entry = Domain(
-                    domain: domain.domain, verdict: domain.openVerdict, previousVerdict: nil,
-                    codes: domain.openCodes.map(\.rawValue),
-                    since: input.standings[domain.domain]?.notPassingSince?.sinceDate)
-                if domain.openVerdict == .fail { failures.append(entry) }
-                if domain.openVerdict == .warn { warnings.append(entry) }
-            }
+        // What a team has heard is what some run sent, under that run's own `--alert-after`
+        // (the history keeps each run's): a failure or warning is news once its stretch has been
+        // heard, its first time in the run that heard it, and its end only when it had been.
+        func streak(_ name: String) -> RunHistory.Streak? { input.standings[name]?.notPassingSince }
+        func heard(_ entry: Domain) -> Bool { streak(entry.domain).map { $0.heardAt != nil } ?? (after <= 1) }
+        failures = failures.filter(heard)
+        warnings = warnings.filter(heard)
+        recoveries = recoveries.filter { entry in
+            guard let standing = input.standings[entry.domain] else { return true }
+            return standing.previousHeard ?? ((standing.previousVerdictRuns ?? after) >= after)
+        }
+        let heardNow = Set((failures + warnings).map(\.domain))
+        for domain in flagged where !heardNow.contains(domain.domain) {
+            guard let streak = streak(domain.domain), streak.heardAt != nil, !streak.heardBefore else { continue }
+            let entry = Domain(
+                domain: domain.domain, verdict: domain.openVerdict, previousVerdict: nil,
+                codes: domain.openCodes.map(\.rawValue), since: streak.sinceDate)
+            if domain.openVerdict == .fail { failures.append(entry) }
+            if domain.openVerdict == .warn { warnings.append(entry) }
         }
         reminders = Self.reminders(input, flagged: flagged, notFailingNow: Set(failures.map(\.domain)))
     }
 
-    /// `--remind-every`: each failure still standing that was sent in an earlier run (its
-    /// `alertAfter`-th), again each time another period has passed since it was sent: never
-    /// "still failing" before "failing".
+    /// `--remind-every`: each failure still standing that was sent in an earlier run, again
+    /// each time another period has passed since it was sent: never "still failing" before
+    /// "failing".
     static func reminders(_ input: PolicyInput, flagged: [FlaggedDomain], notFailingNow failing: Set<String>)
         -> [Domain]
     {
-        let after = input.policy.alertAfter
         guard let every = input.policy.remindEvery, every > 0, let previous = input.previousRun else { return [] }
         var reminders: [Domain] = []
         for domain in flagged where domain.openVerdict == .fail && !failing.contains(domain.domain) {
             guard let streak = input.standings[domain.domain]?.notPassingSince else { continue }
-            guard streak.runs > after, let heard = streak.heardAt(alertAfter: after) else { continue }
+            guard streak.heardBefore, let heard = streak.heardAt else { continue }
             let since = streak.sinceDate
             let now = input.now.timeIntervalSince(heard)
             let before = previous.timeIntervalSince(heard)

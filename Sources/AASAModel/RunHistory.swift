@@ -23,6 +23,10 @@ public struct HistoryRun: Codable, Sendable, Equatable {
     /// domains whose certificate expires that day (`{"2026-12-04":[0,17]}`): a few bytes a
     /// domain. Made from `domains` when the run is made; absent when no certificate was read.
     public var certificateExpiry: [String: [Int]]?
+    /// The `--alert-after` its alerts were decided with (`--notify`, `--alertmanager`); absent
+    /// when it alerted no one, or was written before this was kept. What a team has heard is
+    /// what was sent under each run's own setting, whatever the setting is now.
+    public var alertAfter: Int?
 
     public init(
         run: String, startedAt: Date, finishedAt: Date, domains: [HistoryDomain], auditorProblems: [String]? = nil
@@ -57,6 +61,7 @@ public struct HistoryRun: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case schemaVersion, run, startedAt, finishedAt, verdicts, domains, auditorProblems, certificateExpiry
+        case alertAfter
     }
 
     public init(from decoder: any Decoder) throws {
@@ -69,6 +74,7 @@ public struct HistoryRun: Codable, Sendable, Equatable {
         domains = try container.decode([HistoryDomain].self, forKey: .domains)
         auditorProblems = try container.decodeIfPresent([String].self, forKey: .auditorProblems)
         certificateExpiry = try container.decodeIfPresent([String: [Int]].self, forKey: .certificateExpiry)
+        alertAfter = try container.decodeIfPresent(Int.self, forKey: .alertAfter)
         Self.spread(certificateExpiry, over: &domains)
     }
 
@@ -98,7 +104,7 @@ public struct HistoryRun: Codable, Sendable, Equatable {
             self.init(
                 run: run, startedAt: startedAt, finishedAt: finishedAt, domains: parts.domains,
                 auditorProblems: object["auditorProblems"] as? [String])
-            readCertificateExpiry(object["certificateExpiry"])
+            readAdditions(object)
             return
         }
         guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any],
@@ -124,13 +130,17 @@ public struct HistoryRun: Codable, Sendable, Equatable {
         self.init(
             run: run, startedAt: startedAt, finishedAt: finishedAt, domains: entries,
             auditorProblems: object["auditorProblems"] as? [String])
-        readCertificateExpiry(object["certificateExpiry"])
+        readAdditions(object)
     }
 
-    /// `certificateExpiry` as JSONSerialization gives it; a value of another shape is left out
-    /// (the field is an addition: a line without it is whole).
-    private mutating func readCertificateExpiry(_ value: Any?) {
-        guard let object = value as? [String: Any] else { return }
+    /// The fields added since the format began (`certificateExpiry`, `alertAfter`) as
+    /// JSONSerialization gives them; a value of another shape is left out (a line without
+    /// them is whole).
+    private mutating func readAdditions(_ line: [String: Any]) {
+        if let number = line["alertAfter"] as? NSNumber, (1...AlertPolicy.maximumAlertAfter).contains(number.intValue) {
+            alertAfter = number.intValue
+        }
+        guard let object = line["certificateExpiry"] as? [String: Any] else { return }
         var expiry: [String: [Int]] = [:]
         for (day, positions) in object {
             guard let list = positions as? [Any] else { continue }
@@ -258,6 +268,8 @@ public struct RunHistory: Sendable, Equatable {
         public var domainCount: Int
         /// Why it could not check properly; nil for a sound run.
         public var auditorProblems: [String]? = nil
+        /// The `--alert-after` its alerts were decided with, when it kept one.
+        public var alertAfter: Int? = nil
 
         /// Whether its verdicts count (since when, flapping, recoveries, trends).
         public var isSound: Bool { auditorProblems == nil }
@@ -287,15 +299,11 @@ public struct RunHistory: Sendable, Equatable {
         public var runs: Int
         /// True when the stretch reaches back to the oldest kept run: it may have begun earlier.
         public var reachesOldest: Bool
-        /// When each of its first runs started, up to `AlertPolicy.maximumAlertAfter` of them:
-        /// when an alert sent after N runs was heard.
-        public var firstRunDates: [Date] = []
-
-        /// When the stretch's `alertAfter`-th run started (the run that sent its alert), or nil
-        /// when it has not lasted that long.
-        public func heardAt(alertAfter: Int) -> Date? {
-            alertAfter >= 1 && alertAfter <= firstRunDates.count ? firstRunDates[alertAfter - 1] : nil
-        }
+        /// When the run that first alerted of it started (the first whose stretch had lasted
+        /// that run's `--alert-after`), the newest run included; nil while none has.
+        public var heardAt: Date? = nil
+        /// Whether a run before the newest alerted of it: it is not news now.
+        public var heardBefore = false
     }
 
     /// A domain of the newest run, and what its history says.
@@ -321,6 +329,9 @@ public struct RunHistory: Sendable, Equatable {
         /// newest run, across such a run too, has `verdictRuns` 1.
         public var previousVerdict: Verdict? = nil
         public var verdictRuns = 1
+        /// Whether a run alerted of its previous verdict (a warn or fail stretch that lasted
+        /// some run's `--alert-after`): its end is news then, and only then.
+        public var previousHeard: Bool? = nil
     }
 
     /// What is kept of a domain between runs (run numbers count from 0, the oldest run).
@@ -337,27 +348,33 @@ public struct RunHistory: Sendable, Equatable {
         /// How many runs its verdict before the current one lasted, when it had one.
         var previousRuns: Int32? = nil
         var previousVerdict: Verdict? = nil
+        /// The run that first alerted of the current verdict (warn or fail), when one has.
+        var heardIn: Int32? = nil
+        /// Whether a run alerted of the previous verdict, when it had one.
+        var previousHeard: Bool? = nil
 
         /// The state in `packedSize` bytes (a store's value).
         public var packed: [UInt8] {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(Self.packedSize)
-            for number in [lastSeen, verdictSince, staleSince ?? -1, lastPassed ?? -1, previousRuns ?? -1] {
+            for number in [lastSeen, verdictSince, staleSince ?? -1, lastPassed ?? -1, previousRuns ?? -1, heardIn ?? -1]
+            {
                 withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
             }
             bytes.append(UInt8(RecentVerdicts.code(verdict)))
             bytes.append(previousVerdict.map { UInt8(RecentVerdicts.code($0)) } ?? 0xFF)
+            bytes.append(previousHeard.map { $0 ? 1 : 0 } ?? 0xFF)
             recent.pack(into: &bytes)
             return bytes
         }
 
-        public static let packedSize = 5 * 4 + 2 + RecentVerdicts.packedSize
+        public static let packedSize = 6 * 4 + 3 + RecentVerdicts.packedSize
 
         /// Nil when `bytes` are not a packed state.
         public init?(packed bytes: some Collection<UInt8>) {
             let bytes = Array(bytes)
-            guard bytes.count == Self.packedSize, let verdict = RecentVerdicts.verdict(Int(bytes[20])),
-                let recent = RecentVerdicts(packed: bytes[22...])
+            guard bytes.count == Self.packedSize, let verdict = RecentVerdicts.verdict(Int(bytes[24])),
+                let recent = RecentVerdicts(packed: bytes[27...])
             else { return nil }
             func number(_ index: Int) -> Int32 {
                 bytes[(index * 4)..<(index * 4 + 4)].reversed().reduce(0) { $0 << 8 | Int32($1) }
@@ -366,7 +383,9 @@ public struct RunHistory: Sendable, Equatable {
             self.init(
                 lastSeen: number(0), verdict: verdict, verdictSince: number(1), staleSince: optional(2),
                 lastPassed: optional(3), recent: recent, previousRuns: optional(4),
-                previousVerdict: bytes[21] == 0xFF ? nil : RecentVerdicts.verdict(Int(bytes[21])))
+                previousVerdict: bytes[25] == 0xFF ? nil : RecentVerdicts.verdict(Int(bytes[25])))
+            heardIn = optional(5)
+            previousHeard = bytes[26] == 0xFF ? nil : bytes[26] == 1
         }
 
         init(
@@ -472,6 +491,9 @@ public struct RunHistory: Sendable, Equatable {
     }
 
     public let flapping: FlappingRule
+    /// The `--alert-after` taken for a run that kept none (one written before runs kept it):
+    /// an audit sets its own.
+    public var unrecordedAlertAfter = 1
     /// Where the domains' states are kept when not in `states` (`DomainStateStore`).
     private let store: (any DomainStateStore)?
     /// Oldest first, sound or not.
@@ -549,7 +571,7 @@ public struct RunHistory: Sendable, Equatable {
         runs.append(
             Run(
                 run: run.run, startedAt: run.startedAt, finishedAt: run.finishedAt, verdicts: run.verdicts,
-                domainCount: domainCount, auditorProblems: run.auditorProblems))
+                domainCount: domainCount, auditorProblems: run.auditorProblems, alertAfter: run.alertAfter))
         guard run.auditorProblems == nil else { return nil }
         soundRuns.append(runs.count - 1)
         // Room at once: growing a table of a million states holds two of them for a while.
@@ -571,11 +593,11 @@ public struct RunHistory: Sendable, Equatable {
         let isStale = domain.codes.contains(FindingCode.cdnStale.rawValue)
         let run = Int32(number)
         guard var state = state(key) else {
-            set(
-                DomainState(
-                    lastSeen: run, verdict: domain.verdict, verdictSince: run, staleSince: isStale ? run : nil,
-                    lastPassed: domain.verdict == .pass ? run : nil, recent: RecentVerdicts(domain.verdict, in: number)
-                ), key)
+            var state = DomainState(
+                lastSeen: run, verdict: domain.verdict, verdictSince: run, staleSince: isStale ? run : nil,
+                lastPassed: domain.verdict == .pass ? run : nil, recent: RecentVerdicts(domain.verdict, in: number))
+            hear(&state, in: run)
+            set(state, key)
             return
         }
         // A run that did not audit the domain ends its streaks.
@@ -583,6 +605,8 @@ public struct RunHistory: Sendable, Equatable {
         if !continues || state.verdict != domain.verdict {
             state.previousRuns = continues ? run - state.verdictSince : nil
             state.previousVerdict = continues ? state.verdict : nil
+            state.previousHeard = continues && state.verdict != .pass ? state.heardIn != nil : nil
+            state.heardIn = nil
             state.verdictSince = run
         }
         state.staleSince = isStale ? (continues ? state.staleSince ?? run : run) : nil
@@ -590,7 +614,17 @@ public struct RunHistory: Sendable, Equatable {
         state.recent.record(domain.verdict, in: number)
         state.lastSeen = run
         state.verdict = domain.verdict
+        hear(&state, in: run)
         set(state, key)
+    }
+
+    /// Whether sound run `run` alerted of the state's warn or fail: the first run whose stretch
+    /// had lasted its own `--alert-after` did (a run that did not check the domain alerted of
+    /// nothing, and is not counted here).
+    private func hear(_ state: inout DomainState, in run: Int32) {
+        guard state.verdict != .pass, state.heardIn == nil else { return }
+        let after = runs[soundRuns[Int(run)]].alertAfter ?? unrecordedAlertAfter
+        if run - state.verdictSince + 1 >= Int32(after) { state.heardIn = run }
     }
 
     /// Every domain of the newest run, in its order.
@@ -606,12 +640,12 @@ public struct RunHistory: Sendable, Equatable {
     public func forEachStanding(_ body: (Standing) throws -> Void) rethrows {
         let newest = soundRuns.count - 1
         let oldestInWindow = newest - flapping.window + 1
-        func streak(from first: Int) -> Streak {
+        func streak(from first: Int, heardIn: Int32? = nil) -> Streak {
             let run = runs[soundRuns[first]]
-            let known = first..<min(newest + 1, first + AlertPolicy.maximumAlertAfter)
             return Streak(
                 since: run.run, sinceDate: run.startedAt, runs: newest - first + 1, reachesOldest: first == 0,
-                firstRunDates: known.map { runs[soundRuns[$0]].startedAt })
+                heardAt: heardIn.map { runs[soundRuns[Int($0)]].startedAt },
+                heardBefore: heardIn.map { Int($0) < newest } ?? false)
         }
         for position in 0..<latestDomains.count {
             let domain = latestDomains[position]
@@ -630,11 +664,11 @@ public struct RunHistory: Sendable, Equatable {
                 Standing(
                     domain: domain.domain, verdict: domain.verdict, codes: domain.codes,
                     notPassingSince: domain.verdict == .pass || domain.notChecked
-                        ? nil : streak(from: Int(state.verdictSince)),
+                        ? nil : streak(from: Int(state.verdictSince), heardIn: state.heardIn),
                     changes: changes, flapping: changes >= flapping.changes,
                     cdnStaleSince: state.staleSince.map { streak(from: Int($0)) }, lastPassed: lastPassed,
                     previousVerdictRuns: state.previousRuns.map(Int.init), previousVerdict: state.previousVerdict,
-                    verdictRuns: newest - Int(state.verdictSince) + 1))
+                    verdictRuns: newest - Int(state.verdictSince) + 1, previousHeard: state.previousHeard))
         }
     }
 

@@ -125,6 +125,11 @@ import Testing
         let second = try await AuditRun.run(targets: failing, inputProblems: [], settings: settings)
         #expect(second.alertmanager?.firing == 1)
         #expect(try await alertmanager.active().map { $0["domain"] } == ["missing.aasa.test"])
+        // Raised past the stretch while it fires: what was heard goes on firing (it once went
+        // quiet, a resolve in Alertmanager for a site still failing).
+        settings.alertmanager?.alertAfter = 3
+        let raised = try await AuditRun.run(targets: failing, inputProblems: [], settings: settings)
+        #expect(raised.alertmanager?.firing == 1)
     }
 
     /// A fleet's alerts go in bodies of a bounded size (issue 46, item 9: 30,000 failing

@@ -402,6 +402,48 @@ import Testing
         #expect(try receiver.alert(receiver.posts.count - 1).recoveries.map(\.domain) == ["textplain.aasa.test"])
     }
 
+    /// What a team heard is what some run sent, under that run's own `--alert-after` (issue 46,
+    /// item 5): a failure sent at 1 and recovered the night `--alert-after` was raised to 3 is
+    /// recovered aloud (it was once silent); a failure held back at 3 is sent the night the
+    /// setting drops to 1 (it was once never sent); Alertmanager keeps firing a failure heard.
+    @Test func changingAlertAfterLosesNoRecoveryAndNoFirstAlert() async throws {
+        let world = try TestWorld()
+        let receiver = try Receiver(statuses: [200])
+        var settings = notifying(
+            settings(world, out: world.directory.url.appendingPathComponent("reports")),
+            url: "http://127.0.0.1:\(receiver.server.port)/hook", on: .changes)
+        var lenient = settings
+        lenient.validation.severityPolicy = SeverityPolicy([.httpContentType: .info])
+        _ = try await audit(["good.aasa.test", "textplain.aasa.test"], lenient)
+        let sent = try await audit(["good.aasa.test", "textplain.aasa.test"], settings)
+        #expect(sent.notification?.state == .sent)
+        #expect(try receiver.alert(0).warnings.map(\.domain) == ["textplain.aasa.test"])
+        settings.notification?.policy = AlertPolicy(alertAfter: 3)
+        lenient.notification = settings.notification
+        let recovered = try await audit(["good.aasa.test", "textplain.aasa.test"], lenient)
+        #expect(recovered.notification?.state == .sent, "the recovery of a warning that was sent")
+        #expect(try receiver.alert(1).recoveries.map(\.domain) == ["textplain.aasa.test"])
+
+        // Held back at 3 for two nights, then the setting drops to 1: sent that night, once.
+        _ = try await audit(["good.aasa.test", "textplain.aasa.test"], settings)
+        _ = try await audit(["good.aasa.test", "textplain.aasa.test"], settings)
+        #expect(receiver.posts.count == 2, "held back: the stretch has not lasted 3 runs")
+        settings.notification?.policy = AlertPolicy(alertAfter: 1)
+        let lowered = try await audit(["good.aasa.test", "textplain.aasa.test"], settings)
+        #expect(lowered.notification?.state == .sent)
+        let heard = try receiver.alert(2)
+        #expect(heard.warnings.map(\.domain) == ["textplain.aasa.test"] && heard.warnings[0].since != nil)
+        let again = try await audit(["good.aasa.test", "textplain.aasa.test"], settings)
+        #expect(again.notification?.state == .notNeeded && receiver.posts.count == 3, "sent once")
+
+        // The history line says what each run alerted with.
+        let lines = try String(
+            contentsOf: world.directory.url.appendingPathComponent("reports/history.json"), encoding: .utf8
+        ).split(separator: "\n")
+        let kept = try lines.map { try HistoryRun(line: Data($0.utf8)).alertAfter }
+        #expect(kept == [1, 1, 3, 3, 3, 1, 1], "\(kept)")
+    }
+
     @Test func aFailedAlertIsCountedExitsFourAndLosesNoReport() async throws {
         let world = try TestWorld()
         let receiver = try Receiver(statuses: [500])

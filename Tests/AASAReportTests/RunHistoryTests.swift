@@ -324,7 +324,12 @@ import Testing
         let day = RunHistoryTests.day
         // Failing for 3 nights (runs a day apart); heard on its 4th with --alert-after 4.
         func reminders(_ verdicts: [String], alertAfter: Int, every days: Double) throws -> [String] {
-            let history = RunHistoryTests.history(["a.example"], verdicts)
+            let lines = RunHistoryTests.lines(["a.example"], verdicts).map { (line: HistoryRun) in
+                var run = line
+                run.alertAfter = alertAfter
+                return run
+            }
+            let history = RunHistory(runs: lines)
             let standings = Dictionary(uniqueKeysWithValues: history.standings().map { ($0.domain, $0) })
             let start = Date(timeIntervalSince1970: 1_793_502_000)
             let now = start.addingTimeInterval(Double(verdicts.count - 1) * day)
@@ -345,6 +350,38 @@ import Testing
         #expect(try reminders(["p", "f", "f", "f", "f", "f", "f"], alertAfter: 4, every: 2) == ["a.example"])
         // --alert-after 1: sent on its first night, reminded two days later.
         #expect(try reminders(["p", "f", "f", "f"], alertAfter: 1, every: 2) == ["a.example"])
+    }
+
+    /// A stretch is heard under each run's own `--alert-after` (issue 46, item 5): a failure
+    /// sent at 1 and recovered the night the setting was raised to 3 had been heard, so its
+    /// recovery is sent; one held back at 3 is heard the night the setting drops to 1; runs
+    /// that kept no setting are taken to have alerted as the newest.
+    @Test func aStretchIsHeardUnderEachRunsOwnSetting() throws {
+        func standing(_ verdicts: [String], _ settings: [Int?], unrecorded: Int = 1) throws -> RunHistory.Standing {
+            var history = RunHistory()
+            history.unrecordedAlertAfter = unrecorded
+            for (line, after) in zip(RunHistoryTests.lines(["a.example"], verdicts), settings) {
+                var run = line
+                run.alertAfter = after
+                history.add(run)
+            }
+            return try #require(history.standings().first)
+        }
+        // Sent on its one failing night at 1, recovered at 3: heard.
+        #expect(try standing(["p", "f", "p"], [1, 1, 3]).previousHeard == true)
+        // Failing one night at 3, recovered: never heard.
+        #expect(try standing(["p", "f", "p"], [3, 3, 3]).previousHeard == false)
+        // Two nights held back at 3, then 1: heard now, and not before (news tonight).
+        let lowered = try #require(try standing(["p", "f", "f", "f"], [3, 3, 3, 1]).notPassingSince)
+        #expect(lowered.heardAt != nil && !lowered.heardBefore)
+        // Heard at 1 on the first night, raised to 3 since: still heard, before tonight.
+        let raised = try #require(try standing(["f", "f"], [1, 3]).notPassingSince)
+        #expect(raised.heardAt == raised.sinceDate && raised.heardBefore)
+        // Runs that kept nothing: the newest's setting (3) is taken, so two nights were not heard.
+        #expect(try standing(["f", "f", "p"], [nil, nil, 3], unrecorded: 3).previousHeard == false)
+        #expect(try standing(["f", "f", "f", "p"], [nil, nil, nil, 3], unrecorded: 3).previousHeard == true)
+        // A warning heard, then a failure: a new stretch, not heard until its own setting says.
+        #expect(try standing(["w", "f"], [1, 2]).notPassingSince?.heardAt == nil)
     }
 
     @Test func aMeltdownIsListedUpToTheLimitAndCountedWhole() {

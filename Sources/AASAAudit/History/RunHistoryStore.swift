@@ -195,6 +195,8 @@ struct RunHistoryStore {
         -> RunHistory
     {
         var history = RunHistory(store: states)
+        // Runs written before each kept its --alert-after are taken to have alerted as this one.
+        history.unrecordedAlertAfter = run.alertAfter ?? 1
         let visit: Visit
         if run.auditorProblems == nil {
             // This run is the history's latest: the kept runs' domains are gone through one at

@@ -241,9 +241,10 @@ final class AuditRunSession {
             )
         }
         let domains = accumulator.takeHistoryDomains(targets: targets)
-        let entry = HistoryRun(
+        var entry = HistoryRun(
             run: workspace.runDirectory.lastPathComponent, startedAt: startedAt, finishedAt: finished.run.finishedAt,
             counting: domains, auditorProblems: finished.summary.auditorProblems)
+        entry.alertAfter = settings.notification?.policy.alertAfter ?? settings.alertmanager?.alertAfter
         let listed = Set(
             [Verdict.fail, .warn].flatMap { verdict in
                 flaggedDomains.lazy.filter { $0.verdict == verdict }.prefix(TerminalReport.summaryLimit)
@@ -304,9 +305,10 @@ final class AuditRunSession {
         var linking = NotificationSettings(url: alertmanager.url)
         linking.reportBaseURL = alertmanager.reportBaseURL
         let link = linking.reportURL(runFolder: workspace.runDirectory.lastPathComponent) ?? report.path
-        // `--alert-after`: a failure fires once it has lasted that many runs, as the webhook hears it.
+        // `--alert-after`: a failure fires once a run has heard it (its stretch lasted that run's
+        // setting), as the webhook hears it, and goes on firing while it lasts.
         let lasted = flaggedDomains.filter {
-            (standings[$0.domain]?.notPassingSince?.runs ?? 1) >= alertmanager.alertAfter
+            standings[$0.domain]?.notPassingSince.map { $0.heardAt != nil } ?? (alertmanager.alertAfter <= 1)
         }
         let firing = AlertmanagerAlerts.firing(
             lasted, output: output, report: link, startsAt: now,
