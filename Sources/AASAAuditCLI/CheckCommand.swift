@@ -16,6 +16,12 @@ struct CheckCommand: AsyncParsableCommand {
         name: .customLong("app-id"), help: ArgumentHelp("An app ID the file must name (repeatable).", valueName: "id"))
     var appIDs: [String] = []
     @OptionGroup var otherFiles: AssociationAppOptions
+    @Option(
+        name: .customLong("ios"),
+        help: ArgumentHelp(
+            "\(DomainTarget.iosNone): the domain serves no AASA (an Android-only domain, as ios:\(DomainTarget.iosNone) in domains.txt): no AASA is asked for, and its assetlinks.json is audited.",
+            valueName: DomainTarget.iosNone))
+    var ios: String?
     @Flag(
         help:
             "Print a JSON array of the domains' records, as the audit report holds them (one shape for any number of domains)."
@@ -25,6 +31,21 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var validation: ValidationOptionGroup
     @OptionGroup var deviceView: DeviceViewOptions
     @OptionGroup var fetch: FetchOptions
+
+    /// False for `--ios none`.
+    var expectsAASA: Bool { ios == nil }
+
+    func validate() throws {
+        guard let ios else { return }
+        guard DomainTarget.expectsAASA(choice: ios) == false else {
+            throw ValidationError(
+                "--ios takes \(DomainTarget.iosNone) (the domain serves no AASA), not \(ios.prefix(80)).")
+        }
+        if !appIDs.isEmpty {
+            throw ValidationError(
+                "--app-id names an app the AASA must list; with --ios \(DomainTarget.iosNone) no AASA is asked for.")
+        }
+    }
 
     func run() async throws {
         let console = StandardConsole()
@@ -37,7 +58,8 @@ struct CheckCommand: AsyncParsableCommand {
         var reports: [DomainReport] = []
         for host in hosts {
             let report = try await DomainCheck.run(
-                domain: host, appIDs: appIDs, wants: otherFiles.wants, validation: validation.options,
+                domain: host, appIDs: appIDs, wants: otherFiles.wants, expectsAASA: expectsAASA,
+                validation: validation.options,
                 deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
             if !json {
                 console.print(TerminalReport(colour: console.colour).domain(report) + (host == hosts.last ? "" : "\n"))

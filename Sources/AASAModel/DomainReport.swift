@@ -155,6 +155,15 @@ public struct DomainTarget: Sendable, Equatable {
         set { update { $0.expectsAASA = newValue } }
     }
 
+    /// The one value of the iOS choice that says so: `ios:none` in domains.txt, `--ios none`
+    /// for `check`, `ios=none` for serve's form and API, `"ios": "none"` in a record.
+    public static let iosNone = "none"
+
+    /// Reads the iOS choice's value (`none`, any case); nil for any other.
+    public static func expectsAASA(choice: String) -> Bool? {
+        choice.lowercased() == iosNone ? false : nil
+    }
+
     public init(
         domain: String, expectedAppIDs: [String] = [], inputLine: Int? = nil, expectations: [URLExpectation] = [],
         services: [AssociatedService] = [], wants: AssociationWants = AssociationWants()

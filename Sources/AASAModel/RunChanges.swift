@@ -110,12 +110,21 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     public var findings: [Finding]
     /// When the host's TLS certificate expires (`DomainReport.certificateExpires`).
     public var certificateExpires: Date?
+    /// The record's `ios` and `expectedAndroidApps`, for the platforms it speaks for
+    /// (`LinkPlatform`).
+    public var ios: String?
+    public var expectedAndroidApps: [String]?
 
     public init(domain: String, verdict: Verdict, findings: [Finding], certificateExpires: Date? = nil) {
         self.domain = domain
         self.verdict = verdict
         self.findings = findings
         self.certificateExpires = certificateExpires
+    }
+
+    /// The platforms its verdict speaks for.
+    public var linkPlatforms: [LinkPlatform] {
+        LinkPlatform.of(ios: ios, androidAudited: expectedAndroidApps != nil)
     }
 
     /// Whether the run did not check the domain (`FindingCode.notChecked(headlines:)`).
@@ -128,6 +137,8 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         self.init(
             domain: report.domain, verdict: report.verdict, findings: report.findings,
             certificateExpires: report.certificateExpires)
+        ios = report.ios
+        expectedAndroidApps = report.associations.expectedAndroidApps
     }
 
     /// The change from `previous` to this, or nil when nothing changed. A finding is the same

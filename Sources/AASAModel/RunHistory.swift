@@ -23,6 +23,9 @@ public struct HistoryRun: Codable, Sendable, Equatable {
     /// domains whose certificate expires that day (`{"2026-12-04":[0,17]}`): a few bytes a
     /// domain. Made from `domains` when the run is made; absent when no certificate was read.
     public var certificateExpiry: [String: [Int]]?
+    /// The platforms each domain's verdict speaks for, where not iOS alone: the positions in
+    /// `domains` of the domains of each set (`{"android":[3],"ios+android":[0,17]}`).
+    public var platforms: [String: [Int]]?
     /// The `--alert-after` its alerts were decided with (`--notify`, `--alertmanager`); absent
     /// when it alerted no one, or was written before this was kept. What a team has heard is
     /// what was sent under each run's own setting, whatever the setting is now.
@@ -50,18 +53,21 @@ public struct HistoryRun: Codable, Sendable, Equatable {
         self.auditorProblems = auditorProblems
         var verdicts = VerdictCounts()
         var expiry: [String: [Int]] = [:]
+        var platforms: [String: [Int]] = [:]
         for index in 0..<domains.count {
             let domain = domains[index]
             verdicts[domain.verdict] += 1
             if let day = domain.certificateExpires { expiry[day, default: []].append(index) }
+            if let key = domain.platforms { platforms[key, default: []].append(index) }
         }
         self.verdicts = verdicts
         certificateExpiry = expiry.isEmpty ? nil : expiry
+        self.platforms = platforms.isEmpty ? nil : platforms
     }
 
     private enum CodingKeys: String, CodingKey {
         case schemaVersion, run, startedAt, finishedAt, verdicts, domains, auditorProblems, certificateExpiry
-        case alertAfter
+        case alertAfter, platforms
     }
 
     public init(from decoder: any Decoder) throws {
@@ -75,16 +81,20 @@ public struct HistoryRun: Codable, Sendable, Equatable {
         auditorProblems = try container.decodeIfPresent([String].self, forKey: .auditorProblems)
         certificateExpiry = try container.decodeIfPresent([String: [Int]].self, forKey: .certificateExpiry)
         alertAfter = try container.decodeIfPresent(Int.self, forKey: .alertAfter)
-        Self.spread(certificateExpiry, over: &domains)
+        platforms = try container.decodeIfPresent([String: [Int]].self, forKey: .platforms)
+        Self.spread(certificateExpiry, over: &domains, \.certificateExpires)
+        Self.spread(platforms, over: &domains, \.platforms)
     }
 
-    /// Gives each domain its certificate's day from the line's `certificateExpiry`; positions
-    /// outside the list are ignored.
-    static func spread(_ expiry: [String: [Int]]?, over domains: inout [HistoryDomain]) {
-        guard let expiry else { return }
-        for (day, positions) in expiry {
+    /// Gives each domain its value from one of the line's maps of positions
+    /// (`certificateExpiry`, `platforms`); positions outside the list are ignored.
+    static func spread(
+        _ map: [String: [Int]]?, over domains: inout [HistoryDomain], _ field: WritableKeyPath<HistoryDomain, String?>
+    ) {
+        guard let map else { return }
+        for (value, positions) in map {
             for position in positions where domains.indices.contains(position) {
-                domains[position].certificateExpires = day
+                domains[position][keyPath: field] = value
             }
         }
     }
@@ -140,14 +150,19 @@ public struct HistoryRun: Codable, Sendable, Equatable {
         if let number = line["alertAfter"] as? NSNumber, (1...AlertPolicy.maximumAlertAfter).contains(number.intValue) {
             alertAfter = number.intValue
         }
-        guard let object = line["certificateExpiry"] as? [String: Any] else { return }
-        var expiry: [String: [Int]] = [:]
-        for (day, positions) in object {
-            guard let list = positions as? [Any] else { continue }
-            expiry[day] = list.compactMap { ($0 as? NSNumber)?.intValue }
+        func positions(_ value: Any?) -> [String: [Int]]? {
+            guard let object = value as? [String: Any] else { return nil }
+            var map: [String: [Int]] = [:]
+            for (key, positions) in object {
+                guard let list = positions as? [Any] else { continue }
+                map[key] = list.compactMap { ($0 as? NSNumber)?.intValue }
+            }
+            return map.isEmpty ? nil : map
         }
-        certificateExpiry = expiry.isEmpty ? nil : expiry
-        Self.spread(certificateExpiry, over: &domains)
+        certificateExpiry = positions(line["certificateExpiry"])
+        platforms = positions(line["platforms"])
+        Self.spread(certificateExpiry, over: &domains, \.certificateExpires)
+        Self.spread(platforms, over: &domains, \.platforms)
     }
 
     private static func date(_ text: String) -> Date? {
@@ -193,18 +208,25 @@ public struct HistoryDomain: Codable, Sendable, Equatable {
     /// The day (UTC, `2026-12-04`) its TLS certificate expires, when it was read. Kept in the
     /// line's `certificateExpiry`, not in the domain's array.
     public var certificateExpires: String?
+    /// The platforms its verdict speaks for (`LinkPlatform.historyKey`), nil for iOS alone.
+    /// Kept in the line's `platforms`, not in the domain's array.
+    public var platforms: String?
 
-    public init(domain: String, verdict: Verdict, codes: [String], certificateExpires: String? = nil) {
+    public init(
+        domain: String, verdict: Verdict, codes: [String], certificateExpires: String? = nil, platforms: String? = nil
+    ) {
         self.domain = domain
         self.verdict = verdict
         self.codes = codes
         self.certificateExpires = certificateExpires
+        self.platforms = platforms
     }
 
     public init(_ report: DomainReport) {
         self.init(
             domain: report.domain, verdict: report.verdict, codes: Self.codes(report.findings),
-            certificateExpires: Self.day(report.certificateExpires))
+            certificateExpires: Self.day(report.certificateExpires),
+            platforms: LinkPlatform.historyKey(report.linkPlatforms))
     }
 
     static func day(_ date: Date?) -> String? {
@@ -222,7 +244,8 @@ public struct HistoryDomain: Codable, Sendable, Equatable {
     public init(_ snapshot: DomainSnapshot) {
         self.init(
             domain: snapshot.domain, verdict: snapshot.verdict, codes: Self.codes(snapshot.findings),
-            certificateExpires: Self.day(snapshot.certificateExpires))
+            certificateExpires: Self.day(snapshot.certificateExpires),
+            platforms: LinkPlatform.historyKey(snapshot.linkPlatforms))
     }
 
     /// Notes (info findings) and consequences of another finding are left out: a history's
@@ -357,8 +380,9 @@ public struct RunHistory: Sendable, Equatable {
         public var packed: [UInt8] {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(Self.packedSize)
-            for number in [lastSeen, verdictSince, staleSince ?? -1, lastPassed ?? -1, previousRuns ?? -1, heardIn ?? -1]
-            {
+            for number in [
+                lastSeen, verdictSince, staleSince ?? -1, lastPassed ?? -1, previousRuns ?? -1, heardIn ?? -1,
+            ] {
                 withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
             }
             bytes.append(UInt8(RecentVerdicts.code(verdict)))

@@ -5,13 +5,13 @@ import AASAModel
 /// folder (`Android/AssetLinksSections.swift`).
 public enum AssociationSections {
     /// A domain's lines, aligned as the rest ("  Label       value").
-    static func terminalLines(_ records: AssociationRecords, in report: TerminalReport) -> [String] {
-        report.assetLinksLines(records)
+    static func terminalRows(_ records: AssociationRecords, in report: TerminalReport) -> [(String, String)] {
+        report.assetLinksRows(records)
     }
 
     /// A linted file's lines when it is one of these files; nil for an AASA.
-    static func lintTerminalLines(_ records: AssociationRecords, in report: TerminalReport) -> [String]? {
-        report.assetLinksLintLines(records)
+    static func lintTerminalRows(_ records: AssociationRecords, in report: TerminalReport) -> [(String, String)]? {
+        report.assetLinksLintRows(records)
     }
 
     /// A domain's paragraphs in the HTML report's details (plain text: the template escapes it).

@@ -4,8 +4,19 @@ import Foundation
 /// A domain's verdict as a badge for a status page or a README: an SVG in the flat style of
 /// shields.io, and the JSON of shields.io's endpoint badge (`https://img.shields.io/endpoint?url=…`).
 /// Pure; every text escaped.
-public enum Badge {
-    public static let label = "universal links"
+public struct Badge: Sendable {
+    /// Nil: the domain was never audited soundly.
+    public var verdict: Verdict?
+    /// The platforms the verdict speaks for: the label names their links.
+    public var platforms: [LinkPlatform]
+
+    public init(verdict: Verdict?, platforms: [LinkPlatform] = [.ios]) {
+        self.verdict = verdict
+        self.platforms = platforms
+    }
+
+    /// `universal links`, `app links`, or `universal links + app links`.
+    public var label: String { LinkPlatform.label(platforms) }
 
     /// The message and colour of a verdict; nil: the domain was never audited soundly.
     public static func look(_ verdict: Verdict?) -> (message: String, color: String, hex: String) {
@@ -18,10 +29,10 @@ public enum Badge {
     }
 
     /// An SVG of two boxes, the label's and the message's, about as wide as Verdana 11 px sets them.
-    public static func svg(_ verdict: Verdict?) -> String {
-        let (message, _, hex) = look(verdict)
-        let left = width(of: label)
-        let right = width(of: message)
+    public var svg: String {
+        let (message, _, hex) = Self.look(verdict)
+        let left = Self.width(of: label)
+        let right = Self.width(of: message)
         let total = left + right
         let text = "\(HTMLEscaping.escape(label)): \(HTMLEscaping.escape(message))"
         return """
@@ -38,14 +49,14 @@ public enum Badge {
     }
 
     /// shields.io's endpoint schema: `{"schemaVersion": 1, "label", "message", "color"}`.
-    public static func shields(_ verdict: Verdict?) -> [UInt8] {
+    public var shields: [UInt8] {
         struct Endpoint: Encodable {
             var schemaVersion = 1
             var label: String
             var message: String
             var color: String
         }
-        let (message, color, _) = look(verdict)
+        let (message, color, _) = Self.look(verdict)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let bytes = (try? encoder.encode(Endpoint(label: label, message: message, color: color))) ?? Data()

@@ -18,6 +18,8 @@ public struct CheckPage: Sendable {
     public struct Content: Sendable {
         public var domain = ""
         public var appID = ""
+        /// The domain serves no AASA (`ios=none`).
+        public var iosNone = false
         /// The other association files' field values, by parameter name.
         public var more: [String: String] = [:]
         /// The checked domain's row (`HTMLReport.detailedRow`), already rendered.
@@ -39,7 +41,8 @@ public struct CheckPage: Sendable {
         }
         var view: [String: Any] = [
             "tool": "\(tool.name) \(tool.versionLine)", "domain": content.domain, "appID": content.appID,
-            "exampleAppID": AppIDFormat.example,
+            "exampleAppID": AppIDFormat.example, "iosNone": DomainTarget.iosNone,
+            "iosNoneChecked": content.iosNone ? " checked" : "",
             "fields": fields, "title": content.domain.isEmpty ? "Check a domain" : "Check of \(content.domain)",
         ]
         if let problem = content.problem { view["problem"] = problem }
@@ -67,6 +70,7 @@ public struct CheckPage: Sendable {
         <form class="check" action="/check" method="get">
         <label for="domain">Domain</label><input id="domain" name="domain" value="{{domain}}" required placeholder="example.com, https://example.com/path or applinks:example.com">
         <label for="app-id">App ID</label><input id="app-id" name="app-id" value="{{appID}}" placeholder="optional: {{exampleAppID}}">
+        <label for="ios">No iOS app</label><span><input type="checkbox" id="ios" name="ios" value="{{iosNone}}"{{{iosNoneChecked}}}> the domain serves no AASA (Android only: ios:{{iosNone}})</span>
         {{#fields}}<label for="{{name}}">{{label}}</label><input id="{{name}}" name="{{name}}" value="{{value}}" placeholder="optional: {{placeholder}}">
         {{/fields}}<button>Check</button>
         </form>

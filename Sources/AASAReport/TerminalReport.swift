@@ -43,22 +43,23 @@ public struct TerminalReport: Sendable {
     /// A domain's verdict, each location's fetch, the app IDs found and every finding with
     /// its explanation.
     public func domain(_ report: DomainReport) -> String {
-        var lines: [String] = []
-        lines.append("\(paint(clean(report.domain), .bold))  \(paint(report.verdict))")
-        for fetch in report.fetches {
-            let name = fetch.label.padding(toLength: max(13, fetch.label.count + 2), withPad: " ", startingAt: 0)
-            lines.append("  \(name)\(fetchLine(fetch))")
-        }
-        lines.append("  App IDs     \(appIDLine(report.appIDs, none: "(no usable file at .well-known)"))")
-        if !report.expectedAppIDs.isEmpty {
-            lines.append("  Expected    \(report.expectedAppIDs.map(clean).joined(separator: ", "))")
+        var rows = report.fetches.map { ($0.label, fetchLine($0)) }
+        if report.ios == DomainTarget.iosNone {
+            rows.append(("iOS", "none: no AASA asked for (ios:\(DomainTarget.iosNone))"))
+        } else {
+            rows.append(("App IDs", appIDLine(report.appIDs, none: "(no usable file at .well-known)")))
+            if !report.expectedAppIDs.isEmpty {
+                rows.append(("Expected", report.expectedAppIDs.map(clean).joined(separator: ", ")))
+            }
         }
         if let expires = report.certificateExpires {
             let seconds = Int(expires.timeIntervalSince1970.rounded(.down))
-            lines.append("  Certificate expires \(UTCCalendar.date(seconds)) \(UTCCalendar.clock(seconds)) UTC")
+            rows.append(("Certificate", "expires \(UTCCalendar.date(seconds)) \(UTCCalendar.clock(seconds)) UTC"))
         }
-        lines += AssociationSections.terminalLines(report.associations, in: self)
-        lines += findingLines(report.findings, clean: "No findings: the file is served correctly.")
+        rows += AssociationSections.terminalRows(report.associations, in: self)
+        let lines =
+            ["\(paint(clean(report.domain), .bold))  \(paint(report.verdict))"] + Self.aligned(rows)
+            + findingLines(report.findings, clean: "No findings: the file is served correctly.")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -69,13 +70,17 @@ public struct TerminalReport: Sendable {
             lines.append("  \(paint(clean(error), .red))")
             return lines.joined(separator: "\n") + "\n"
         }
-        if let own = AssociationSections.lintTerminalLines(record.associations, in: self) {
-            lines += own
-        } else {
-            lines.append("  App IDs     \(appIDLine(record.appIDs ?? ServiceAppIDs(), none: "(none)"))")
-        }
+        lines += Self.aligned(
+            AssociationSections.lintTerminalRows(record.associations, in: self)
+                ?? [("App IDs", appIDLine(record.appIDs ?? ServiceAppIDs(), none: "(none)"))])
         lines += findingLines(record.findings, clean: "No findings.")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A record's rows, each value in one column: two spaces past the longest label.
+    static func aligned(_ rows: [(label: String, value: String)]) -> [String] {
+        let width = (rows.map(\.label.count).max() ?? 0) + 2
+        return rows.map { "  " + $0.label.padding(toLength: width, withPad: " ", startingAt: 0) + $0.value }
     }
 
     /// What changed between two runs (`diff`, and the end of an audit).

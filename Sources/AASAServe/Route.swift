@@ -113,14 +113,17 @@ public struct CheckQuery: Equatable, Sendable {
     public var appIDs: [String]
     /// The other association files' parameters, by name, in the order given.
     public var more: [String: [String]]
+    /// `ios=none`: the domain serves no AASA (as `ios:none` in domains.txt); nil when not given.
+    public var ios: String?
 
     /// At most this many values of each repeatable parameter.
     public static let maximumValues = 20
 
-    public init(domain: String, appIDs: [String] = [], more: [String: [String]] = [:]) {
+    public init(domain: String, appIDs: [String] = [], more: [String: [String]] = [:], ios: String? = nil) {
         self.domain = domain
         self.appIDs = appIDs
         self.more = more
+        self.ios = ios
     }
 
     /// Nil without a non-empty domain.
@@ -130,6 +133,7 @@ public struct CheckQuery: Equatable, Sendable {
         }
         self.domain = domain
         appIDs = Array(query.all("app-id").filter { !$0.isEmpty }.prefix(Self.maximumValues))
+        ios = query.first("ios").flatMap { $0.isEmpty ? nil : $0 }
         more = [:]
         for name in Self.associationParameters {
             let values = query.all(name).filter { !$0.isEmpty }.prefix(Self.maximumValues)
@@ -140,7 +144,7 @@ public struct CheckQuery: Equatable, Sendable {
     /// The query string that asks for this check again (for links to its JSON and its page).
     public var queryString: String {
         let pairs =
-            [("domain", domain)] + appIDs.map { ("app-id", $0) }
+            [("domain", domain)] + appIDs.map { ("app-id", $0) } + (ios.map { [("ios", $0)] } ?? [])
             + Self.associationParameters.flatMap { name in (more[name] ?? []).map { (name, $0) } }
         return pairs.map { "\($0.0)=\(Query.encode($0.1))" }.joined(separator: "&")
     }

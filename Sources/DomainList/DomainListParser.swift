@@ -55,10 +55,13 @@ public enum DomainListParser {
                         problem(.androidApp, "Android app \(error.reason); the domain is audited without it.")
                     }
                 } else if lowered.hasPrefix("ios:") {
-                    if lowered == "ios:none" {
+                    if DomainTarget.expectsAASA(choice: String(lowered.dropFirst("ios:".count))) == false {
                         noAASA = true
                     } else {
-                        problem(.iosToken, "\(token.prefix(80)) is not ios:none, the one ios: token; it is ignored.")
+                        problem(
+                            .iosToken,
+                            "\(token.prefix(80)) is not ios:\(DomainTarget.iosNone), the one ios: token; it is ignored."
+                        )
                     }
                 } else if lowered.hasPrefix(DomainLabels.prefix) {
                     switch DomainLabels.parse(token.dropFirst(DomainLabels.prefix.count)) {

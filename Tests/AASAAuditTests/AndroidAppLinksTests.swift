@@ -61,7 +61,8 @@ import Testing
 
     /// An Android-only domain (`ios:none` in domains.txt): no AASA, a perfect assetlinks.json,
     /// and it passes; without the token the missing AASA fails it. An unreachable host still
-    /// fails (issue 35, item 6).
+    /// fails (issue 35, item 6). It is not asked for an AASA at all, nor is Apple's CDN (issue
+    /// 47, item 2: four requests were made and thrown away).
     @Test func anAndroidOnlyDomainPassesWithoutAnAASA() async throws {
         let pki = try TestPKI()
         let directory = try TemporaryDirectory()
@@ -82,7 +83,14 @@ import Testing
         let auditor = DomainAuditor(fetcher: fetcher, deviceView: DeviceViewSettings(cdnBase: TestWorld.cdnBase))
         let androidOnly = await auditor.audit(parsed.targets[0]).report
         #expect(androidOnly.verdict == .pass && androidOnly.findings.isEmpty, "\(androidOnly.findings)")
-        #expect(androidOnly.ios == "none" && !androidOnly.fetches.contains { $0.location == .cdn })
+        #expect(androidOnly.ios == "none" && androidOnly.fetches.map(\.location) == [.assetlinks])
+        #expect(server.requests.map(\.path) == ["/.well-known/assetlinks.json"])
+        #expect(androidOnly.linkPlatforms == [.android])
+        // A line that names no other file: its assetlinks.json is audited for any app.
+        var bare = parsed.targets[0]
+        bare.wants = AssociationWants()
+        let anyApp = await auditor.audit(bare).report
+        #expect(anyApp.verdict == .pass && anyApp.associations.expectedAndroidApps == [])
         var both = parsed.targets[0]
         both.domain = "plain.aasa.test"
         both.expectsAASA = true
@@ -92,9 +100,9 @@ import Testing
         var unreachable = parsed.targets[0]
         unreachable.domain = "gone.aasa.invalid"
         let gone = await auditor.audit(unreachable).report
-        // (Here its certificate is not for the name: any transfer failure at .well-known.)
+        // (Here its certificate is not for the name: a transfer failure, at the only file asked for.)
         let cause = try #require(gone.findings.first)
-        #expect(gone.verdict == .fail && cause.code.definition.category == .transfer && cause.location == .wellKnown)
+        #expect(gone.verdict == .fail && cause.code.definition.category == .transfer && cause.location == .assetlinks)
     }
 
     @Test func assetLinksAreAuditedBesideTheAASA() async throws {

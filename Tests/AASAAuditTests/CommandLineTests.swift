@@ -104,6 +104,36 @@ import Testing
                 "note: \"https://redirect.aasa.test/some/page\" is a URL; audited as its host redirect.aasa.test."))
     }
 
+    /// `check --ios none`: an Android-only domain passes on demand as it does every night (issue
+    /// 47, item 2), and the terminal says which platform the verdict is for.
+    @Test func checkTakesAnAndroidOnlyDomain() async throws {
+        let world = try TestWorld()
+        let arguments = ["check", "android.aasa.test", "--android", TestWorld.androidPackage] + fetchArguments(world)
+        let androidOnly = try await run(arguments + ["--ios", "none"], in: world.directory.url)
+        #expect(androidOnly.status == 0, "\(androidOnly.stdout)\(androidOnly.stderr)")
+        #expect(androidOnly.stdout.hasPrefix("android.aasa.test  PASS"), "\(androidOnly.stdout)")
+        #expect(!world.server.requests.contains { $0.path.contains("apple-app-site-association") })
+        #expect(androidOnly.stdout.contains("\n  iOS "), "\(androidOnly.stdout)")
+        let expecting = try await run(arguments, in: world.directory.url)
+        #expect(expecting.status == 1, "without --ios none the missing AASA fails it")
+        // Every row's value in one column, however long its label (issue 47, item 6).
+        for output in [androidOnly.stdout, expecting.stdout] {
+            let rows = output.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+                .prefix { !$0.isEmpty }
+            let columns = Set(rows.map(Self.valueColumn))
+            #expect(rows.count >= 3 && columns.count == 1, "\(output)")
+        }
+    }
+
+    /// Where a record row's value starts: past its label and the run of two or more spaces.
+    static func valueColumn(_ row: Substring) -> Int {
+        let text = Array(row)
+        var index = 2
+        while index + 1 < text.count, !(text[index] == " " && text[index + 1] == " ") { index += 1 }
+        while index < text.count, text[index] == " " { index += 1 }
+        return index
+    }
+
     @Test func explainForgivesCaseAndTakesPrefixes() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -353,6 +383,8 @@ import Testing
         (["match", "--file", "a-fifo", "https://example.com/"], "it is a FIFO, not a regular file"),
         (["lint", "."], "it is a directory, not a regular file"),
         (["check", "example.com", "--android", "com.example.app@12:34"], "is not a SHA-256 certificate fingerprint"),
+        (["check", "example.com", "--ios", "maybe"], "--ios takes none (the domain serves no AASA), not maybe."),
+        (["check", "example.com", "--ios", "none", "--app-id", TestWorld.appID], "no AASA is asked for"),
         (["lint", "ok.txt", "--android", "nodots"], "is not an Android package name"),
         (["audit", "--concurrency", "0"], "--concurrency"),
         (["chek", "example.com"], "unknown command 'chek'; did you mean 'check'?"),
@@ -476,8 +508,10 @@ import Testing
         #expect(narrower.status == 0 && narrower.stdout.contains("PASS"), "\(narrower.stdout)")
         let seconds = Int(expires.timeIntervalSince1970)
         #expect(
-            narrower.stdout.contains(
-                "  Certificate expires \(UTCCalendar.date(seconds)) \(UTCCalendar.clock(seconds)) UTC\n"))
+            narrower.stdout.split(separator: "\n").contains {
+                $0.hasPrefix("  Certificate ")
+                    && $0.hasSuffix(" expires \(UTCCalendar.date(seconds)) \(UTCCalendar.clock(seconds)) UTC")
+            }, "\(narrower.stdout)")
         let wrong = try await run(["check", "good.aasa.test", "--cert-warn-days", "-1"], in: world.directory.url)
         #expect(wrong.status == 2 && wrong.stderr.contains("--cert-warn-days"), "\(wrong.stderr)")
 

@@ -57,6 +57,43 @@ import Testing
         return settings
     }
 
+    /// An Android-only domain checked on demand as the nightly run audits it (issue 47, item 2):
+    /// `ios=none` in the API and the form asks for no AASA and passes it, a bad value or an
+    /// app ID beside it is refused, and its badge speaks for the platform it serves.
+    @Test func anAndroidOnlyDomainIsCheckedAndBadgedAsOne() async throws {
+        let world = try TestWorld()
+        var androidOnly = DomainTarget(
+            domain: "android.aasa.test",
+            wants: AssociationWants(android: [AndroidApp(package: TestWorld.androidPackage)]))
+        androidOnly.expectsAASA = false
+        _ = try await AuditRun.run(
+            targets: [androidOnly, DomainTarget(domain: "good.aasa.test")], inputProblems: [],
+            settings: world.auditSettings())
+        let serve = try await Running(settings(world))
+        defer { Task { await serve.stop() } }
+        let before = world.server.requests.count
+        let check = try await serve.get("/api/v1/check?domain=android.aasa.test&ios=none&android=com.example.app")
+        #expect(check.status == 200)
+        let record = try JSONReport.makeDecoder().decode(DomainReport.self, from: Data(check.body))
+        #expect(record.verdict == .pass && record.ios == DomainTarget.iosNone, "\(record.findings.map(\.message))")
+        #expect(world.server.requests.dropFirst(before).map(\.path) == ["/.well-known/assetlinks.json"])
+        // Without it, the missing AASA fails the domain, as the nightly run would.
+        let expecting = try await serve.get("/api/v1/check?domain=android.aasa.test&android=com.example.app")
+        let failing = try JSONReport.makeDecoder().decode(DomainReport.self, from: Data(expecting.body))
+        #expect(failing.verdict == .fail)
+        #expect(try await serve.get("/api/v1/check?domain=android.aasa.test&ios=maybe").status == 400)
+        let both = try await serve.get("/api/v1/check?domain=android.aasa.test&ios=none&app-id=\(TestWorld.appID)")
+        #expect(both.status == 400 && both.text.contains("no AASA is asked for"))
+        // The form: the box stays ticked, and the JSON link asks the same.
+        let page = try await serve.get("/check?domain=android.aasa.test&ios=none&android=com.example.app")
+        #expect(page.status == 200 && page.text.contains(#"name="ios" value="none" checked"#))
+        #expect(page.text.contains("/api/v1/check?domain=android.aasa.test&amp;ios=none&amp;android=com.example.app"))
+        #expect(!(try await serve.get("/check")).text.contains(" checked"))
+        // Badges name the platform.
+        #expect(try await serve.get("/badge/android.aasa.test.svg").text.contains(#"aria-label="app links: pass""#))
+        #expect(try await serve.get("/badge/good.aasa.test.svg").text.contains(#"aria-label="universal links: pass""#))
+    }
+
     @Test func aPersonChecksADomainAndReadsTheVerdictAndTheFix() async throws {
         let world = try TestWorld()
         let serve = try await Running(settings(world))

@@ -11,6 +11,11 @@ final class TestWorld: Sendable {
     static let validFile =
         #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]},"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#
 
+    /// An `assetlinks.json` that declares com.example.app (`android*` hosts serve it, and no AASA).
+    static let androidPackage = "com.example.app"
+    static let validAssetLinks =
+        #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.app","sha256_cert_fingerprints":["14:75:DE:2A:57:E9:3B:8C:61:D4:0F:A2:93:C7:5E:18:B6:04:29:FD:7A:83:E0:5C:36:9B:C1:4E:D8:72:0A:65"]}}]"#
+
     let server: LoopbackServer
     let directory: TemporaryDirectory
     let caFile: String
@@ -89,6 +94,10 @@ final class TestWorld: Sendable {
             return wellKnown
                 ? .redirect(301, to: "https://www.\(host)\(path)") : .redirect(301, to: "https://www.\(host)\(path)")
         case "missing": return .status(404, body: "<h1>Not Found</h1>")
+        // An Android-only site: its assetlinks.json, and no AASA.
+        case "android":
+            return path == "/.well-known/assetlinks.json"
+                ? .json(validAssetLinks) : .status(404, body: "<h1>Not Found</h1>")
         case "hang": return .hang
         case "dotjson":
             // Uploaded as apple-app-site-association.json.

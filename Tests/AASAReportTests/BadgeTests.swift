@@ -22,7 +22,8 @@ import Testing
 
     @Test(arguments: [Verdict.pass, .warn, .fail, nil])
     func eachVerdictIsAWellFormedBadgeThatSaysIt(verdict: Verdict?) throws {
-        let svg = Badge.svg(verdict)
+        let badge = Badge(verdict: verdict)
+        let svg = badge.svg
         let parser = XMLParser(data: Data(svg.utf8))
         let texts = Texts()
         parser.delegate = texts
@@ -31,10 +32,27 @@ import Testing
         #expect(texts.elements.first == "svg" && texts.elements.filter { $0 == "text" }.count == 2)
         #expect(texts.texts.joined().contains(message))
         #expect(svg.contains(#"aria-label="universal links: \#(message)""#))
-        let endpoint = try #require(
-            try JSONSerialization.jsonObject(with: Data(Badge.shields(verdict))) as? [String: Any])
+        let endpoint = try #require(try JSONSerialization.jsonObject(with: Data(badge.shields)) as? [String: Any])
         #expect(endpoint["schemaVersion"] as? Int == 1 && endpoint["message"] as? String == message)
         #expect(
-            endpoint["label"] as? String == Badge.label && endpoint["color"] as? String == Badge.look(verdict).color)
+            endpoint["label"] as? String == "universal links"
+                && endpoint["color"] as? String == Badge.look(verdict).color)
+    }
+
+    /// A badge names the platforms its verdict speaks for (issue 47, item 2: an Android-only
+    /// domain's said "universal links"), and the history spells them back the same.
+    @Test func theLabelNamesThePlatforms() throws {
+        let cases: [([LinkPlatform], String)] = [
+            ([.ios], "universal links"), ([.android], "app links"), ([.ios, .android], "universal links + app links"),
+        ]
+        for (platforms, label) in cases {
+            let badge = Badge(verdict: .pass, platforms: platforms)
+            #expect(badge.label == label && badge.svg.contains(#"aria-label="\#(label): pass""#))
+            let key = LinkPlatform.historyKey(platforms)
+            #expect(LinkPlatform.platforms(historyKey: key) == platforms)
+        }
+        #expect(LinkPlatform.historyKey([.ios]) == nil, "the default is not written")
+        #expect(LinkPlatform.platforms(historyKey: "windows") == nil)
+        #expect(LinkPlatform.of(ios: DomainTarget.iosNone, androidAudited: true) == [.android])
     }
 }

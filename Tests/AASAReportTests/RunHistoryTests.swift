@@ -153,7 +153,9 @@ import Testing
         let plain = Self.lines(["a.example", "b.example", "c.example"], ["fpp"])[0]
         var domains = plain.domains
         (domains[0].certificateExpires, domains[2].certificateExpires) = ("2026-12-04", "2026-12-04")
-        let run = HistoryRun(run: plain.run, startedAt: plain.startedAt, finishedAt: plain.finishedAt, domains: domains)
+        (domains[1].platforms, domains[2].platforms) = ("android", "ios+android")
+        var run = HistoryRun(run: plain.run, startedAt: plain.startedAt, finishedAt: plain.finishedAt, domains: domains)
+        run.alertAfter = 2
         let line = try JSONReport.makeEncoder().encode(run)
         let text = String(decoding: line, as: UTF8.self)
         #expect(text.contains(#"["a.example","fail","http.status"]"#))
@@ -161,6 +163,10 @@ import Testing
         // Certificates by day, as positions in the list: a few bytes a domain.
         #expect(text.contains(#""certificateExpiry":{"2026-12-04":[0,2]}"#), "\(text)")
         #expect(try HistoryRun(line: line).domains.map(\.certificateExpires) == ["2026-12-04", nil, "2026-12-04"])
+        // Platforms likewise, iOS alone (the default) not written; and the run's --alert-after.
+        #expect(text.contains(#""platforms":{"android":[1],"ios+android":[2]}"#), "\(text)")
+        #expect(try HistoryRun(line: line).domains.map(\.platforms) == [nil, "android", "ios+android"])
+        #expect(text.contains(#""alertAfter":2"#))
         #expect(!text.contains("\n"))
         #expect(try JSONReport.makeDecoder().decode(HistoryRun.self, from: line) == run)
         // The reader the store uses gives the same run.
@@ -182,6 +188,10 @@ import Testing
                 in: Data(text.replacingOccurrences(of: "2026-12-04", with: "soon").utf8),
                 schema: Repository.file("docs/history.schema.json"))
             #expect(!notADay.isEmpty)
+            let notAPlatform = try await ReportSchemaValidator.errors(
+                in: Data(text.replacingOccurrences(of: #""ios+android""#, with: #""windows""#).utf8),
+                schema: Repository.file("docs/history.schema.json"))
+            #expect(!notAPlatform.isEmpty)
         }
     }
 

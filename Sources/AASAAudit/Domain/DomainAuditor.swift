@@ -27,8 +27,8 @@ public struct DomainAuditor: Sendable {
     }
 
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
-        // A domain without an AASA (`ios:none`) has no copy at Apple's CDN to compare.
-        async let cdnFetch = target.expectsAASA ? fetchCDN(target.domain) : nil
+        guard target.expectsAASA else { return await auditWithoutAASA(target) }
+        async let cdnFetch = fetchCDN(target.domain)
         let files = AssociationFiles.audits(for: target.wants)
         let requests = files.map { $0.requests(domain: target.domain) }
         let plan = OriginFetchPlan(
@@ -50,6 +50,45 @@ public struct DomainAuditor: Sendable {
             return (origin, associations)
         }
         return judge(target, origin: origin, cdn: await cdnFetch, associations: associations)
+    }
+
+    /// A domain that serves no AASA (`ios:none`): neither its origin nor Apple's CDN is asked
+    /// for one; its other files are audited (its `assetlinks.json` for any app when the line
+    /// names no other file: there is nothing else it could serve), and what keeps the host from
+    /// answering them is the domain's failure.
+    func auditWithoutAASA(_ target: DomainTarget) async -> DomainOutcome {
+        let wants = target.wants == AssociationWants() ? AssociationWants(android: []) : target.wants
+        let files = AssociationFiles.audits(for: wants)
+        let requests = files.map { $0.requests(domain: target.domain) }
+        let plan = OriginFetchPlan(
+            fetcher: fetcher, domain: target.domain, botUserAgent: nil, browserUserAgent: nil,
+            extraRequests: requests.flatMap { $0 })
+        let associations = await fetcher.keepingConnections(to: target.domain) {
+            let (answers, started) = await plan.runWithoutAASA()
+            var associations: [AssociationOutcome] = []
+            var rest = answers[...]
+            for (file, asked) in zip(files, requests) {
+                let own = Array(rest.prefix(asked.count))
+                rest = rest.dropFirst(asked.count)
+                associations.append(await file.audit(own, more: DeadlineFetch(plan: plan, started: started)))
+            }
+            return associations
+        }
+        let fetches = associations.flatMap(\.fetches)
+        let expiring = CertificateExpiry.findings(
+            fetches, host: target.domain, now: .now, warningDays: deviceView.certificateWarningDays)
+        let findings = acknowledgements.mark(
+            FindingCauses.link(validation.severityPolicy.apply(associations.flatMap(\.findings) + expiring)),
+            domain: target.domain, at: .now)
+        var report = DomainReport(
+            domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
+            fetches: fetches, appIDs: ServiceAppIDs(), findings: findings,
+            entitlements: target.services.isEmpty ? nil : target.services)
+        report.labels = target.labels.isEmpty ? nil : target.labels
+        report.ios = DomainTarget.iosNone
+        report.certificateExpires = CertificateExpiry.earliest(fetches, host: target.domain)?.certificateExpires
+        for outcome in associations { report.associations.merge(outcome.records) }
+        return DomainOutcome(report: report, served: [])
     }
 
     /// Everything after the fetches, in a plain function: its values live on the thread's
@@ -85,15 +124,9 @@ public struct DomainAuditor: Sendable {
         }.first
         let expiring = CertificateExpiry.findings(
             fetches, host: target.domain, now: .now, warningDays: deviceView.certificateWarningDays)
-        // `ios:none`: no AASA is expected, so none is judged; only what keeps the host from
-        // answering at all (DNS, connection, TLS, time) is kept, the cause of everything else.
-        let aasaFindings =
-            target.expectsAASA
-            ? checked.findings
-            : checked.findings.filter { $0.location == .wellKnown && $0.code.definition.category == .transfer }
         let findings = acknowledgements.mark(
             FindingCauses.link(
-                validation.severityPolicy.apply(aasaFindings + associations.flatMap(\.findings) + expiring)),
+                validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings) + expiring)),
             domain: target.domain, at: .now)
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
@@ -102,7 +135,6 @@ public struct DomainAuditor: Sendable {
             entitlements: target.services.isEmpty ? nil : target.services)
         report.platform = platform
         report.labels = target.labels.isEmpty ? nil : target.labels
-        report.ios = target.expectsAASA ? nil : "none"
         report.certificateExpires = CertificateExpiry.earliest(fetches, host: target.domain)?.certificateExpires
         for outcome in associations { report.associations.merge(outcome.records) }
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in

@@ -105,6 +105,24 @@ struct OriginFetchPlan: Sendable {
             wellKnown: wellKnown, root: root, browser: browser, extra: extra, misnamed: misnamed, started: started)
     }
 
+    /// A domain that serves no AASA (`ios:none`): only the other files' requests, one after
+    /// another on one connection (the last closes it), within the domain's `--timeout`; a host
+    /// the first could not reach is asked nothing more.
+    func runWithoutAASA() async -> (extra: [FetchedLocation], started: ContinuousClock.Instant) {
+        let started = ContinuousClock.now
+        var extra: [FetchedLocation] = []
+        for (index, request) in extraRequests.enumerated() {
+            if let lead = extra.first, let error = lead.record.error, DomainAuditor.hostUnreachable(error) {
+                extra.append(skipped(request, because: error, lead: lead.record.url))
+                continue
+            }
+            var last = request
+            last.closeConnection = last.closeConnection || index == extraRequests.count - 1
+            extra.append(await fetchWithinDeadline(last, started: started))
+        }
+        return (extra, started)
+    }
+
     /// The root and the extra requests, each waiting for the connection to say whether it
     /// multiplexes. With extra requests to come, the root leaves the connection open: their
     /// tasks may start after the root is done, and would then need a connection of their own.
@@ -199,12 +217,13 @@ struct OriginFetchPlan: Sendable {
         skipped(FetchRequest(url: DomainAuditor.url(domain, location), location: location), because: error)
     }
 
-    func skipped(_ request: FetchRequest, because error: TransferError) -> FetchedLocation {
+    /// - Parameter lead: the fetch that failed, when not `.well-known`'s.
+    func skipped(_ request: FetchRequest, because error: TransferError, lead: String? = nil) -> FetchedLocation {
         var record = FetchRecord(location: request.location, url: request.url)
         let reason = error.kind == .other ? "the server broke the connection" : "could not reach the host"
+        let fetch = lead.map { "fetch of \($0.prefix(300))" } ?? ".well-known fetch"
         record.error = TransferError(
-            kind: .skipped, curlCode: 0,
-            message: "Not fetched: the .well-known fetch \(reason) (\(error.kind.rawValue)).")
+            kind: .skipped, curlCode: 0, message: "Not fetched: the \(fetch) \(reason) (\(error.kind.rawValue)).")
         return FetchedLocation(record: record)
     }
 }

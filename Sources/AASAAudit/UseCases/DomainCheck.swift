@@ -7,16 +7,19 @@ import AASAReport
 public enum DomainCheck {
     /// Audits `domain` (any form a user types that names one host) against `appIDs`.
     /// - Parameter wants: the other association files to audit, and what they must declare.
+    /// - Parameter expectsAASA: false for a domain that serves none (`--ios none`).
     public static func run(
-        domain: String, appIDs: [String], wants: AssociationWants = AssociationWants(), validation: ValidationOptions,
-        deviceView: DeviceViewSettings,
+        domain: String, appIDs: [String], wants: AssociationWants = AssociationWants(), expectsAASA: Bool = true,
+        validation: ValidationOptions, deviceView: DeviceViewSettings,
         fetcher configuration: FetcherConfiguration
     ) async throws -> DomainReport {
         let host = try AuditInput.host(domain)
         try AuditInput.validateAppIDs(appIDs)
         let fetcher = try FetcherSetup.make(configuration)
+        var target = DomainTarget(domain: host, expectedAppIDs: appIDs, wants: wants)
+        target.expectsAASA = expectsAASA
         let outcome = await DomainAuditor(fetcher: fetcher, validation: validation, deviceView: deviceView)
-            .audit(DomainTarget(domain: host, expectedAppIDs: appIDs, wants: wants))
+            .audit(target)
         fetcher.shutdown()
         return outcome.report
     }
@@ -31,9 +34,11 @@ public struct CheckedDomain: Sendable {
 extension DomainCheck {
     /// One domain on a fetcher shared by many checks (`serve`); the host is already read.
     public static func run(
-        host: String, appIDs: [String], wants: AssociationWants, auditor: DomainAuditor
+        host: String, appIDs: [String], wants: AssociationWants, expectsAASA: Bool = true, auditor: DomainAuditor
     ) async -> CheckedDomain {
-        let outcome = await auditor.audit(DomainTarget(domain: host, expectedAppIDs: appIDs, wants: wants))
+        var target = DomainTarget(domain: host, expectedAppIDs: appIDs, wants: wants)
+        target.expectsAASA = expectsAASA
+        let outcome = await auditor.audit(target)
         let files = outcome.served.map {
             ServedFileDisplay(location: $0.location, sha256: $0.sha256, content: .text($0.displayText))
         }

@@ -80,8 +80,15 @@ public enum HistoryQuery {
     /// over the history: `serve` makes it once per history file and answers badges from it, so a
     /// name never audited costs a lookup, not a pass (issue 46, item 9).
     public struct SoundVerdicts: Sendable {
-        /// By a hash of the name (a fleet's million names need no strings kept).
-        private var verdicts: [Int: Verdict] = [:]
+        /// A domain's newest sound verdict and the platforms it speaks for.
+        public struct Entry: Sendable, Equatable {
+            public var verdict: Verdict
+            public var platforms: [LinkPlatform]
+        }
+
+        /// By a hash of the name (a fleet's million names need no strings kept); the platforms
+        /// as the history spells them (few distinct ones, shared).
+        private var verdicts: [Int: (verdict: Verdict, platforms: String?)] = [:]
 
         public static func read(output: String) throws(InputError) -> SoundVerdicts {
             var index = SoundVerdicts()
@@ -91,7 +98,9 @@ public enum HistoryQuery {
                 _ = try RunHistoryStore(output: directory).visit { run in
                     runs += 1
                     guard run.auditorProblems == nil else { return }
-                    for domain in run.domains { index.verdicts[Self.key(domain.domain)] = domain.verdict }
+                    for domain in run.domains {
+                        index.verdicts[Self.key(domain.domain)] = (domain.verdict, domain.platforms)
+                    }
                 }
             } catch {
                 throw InputError("cannot read the history in \(output): \(error.localizedDescription)")
@@ -100,9 +109,11 @@ public enum HistoryQuery {
             return index
         }
 
-        /// The verdict of the domain `text` names (read as `check` reads it), or nil.
-        public func verdict(of text: String) -> Verdict? {
-            verdicts[Self.key((try? AuditInput.host(text)) ?? text.lowercased())]
+        /// The newest sound verdict of the domain `text` names (read as `check` reads it), or nil.
+        public func entry(of text: String) -> Entry? {
+            verdicts[Self.key((try? AuditInput.host(text)) ?? text.lowercased())].map {
+                Entry(verdict: $0.verdict, platforms: LinkPlatform.platforms(historyKey: $0.platforms) ?? [.ios])
+            }
         }
 
         private static func key(_ domain: String) -> Int {

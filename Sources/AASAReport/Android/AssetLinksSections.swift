@@ -22,18 +22,18 @@ enum AssetLinksSections {
 }
 
 extension TerminalReport {
-    func assetLinksLines(_ records: AssociationRecords) -> [String] {
+    func assetLinksRows(_ records: AssociationRecords) -> [(String, String)] {
         guard let expected = records.expectedAndroidApps else { return [] }
-        var lines = ["  Android     \(records.android.map(androidLine) ?? "(no usable assetlinks.json)")"]
-        if !expected.isEmpty { lines.append("  Expected    \(expected.map(clean).joined(separator: ", "))") }
+        var rows = [("Android", records.android.map(androidLine) ?? "(no usable assetlinks.json)")]
+        if !expected.isEmpty { rows.append(("Expected", expected.map(clean).joined(separator: ", "))) }
         if let includes = records.android?.includes, !includes.isEmpty {
-            lines.append("  Includes    \(includes.map(clean).joined(separator: ", "))")
+            rows.append(("Includes", includes.map(clean).joined(separator: ", ")))
         }
-        return lines
+        return rows
     }
 
-    func assetLinksLintLines(_ records: AssociationRecords) -> [String]? {
-        records.android.map { ["  Android     \(androidLine($0))"] }
+    func assetLinksLintRows(_ records: AssociationRecords) -> [(String, String)]? {
+        records.android.map { [("Android", androidLine($0))] }
     }
 
     /// Each declared package with its fingerprints (shortened), whether it handles links, and

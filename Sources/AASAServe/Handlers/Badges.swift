@@ -8,21 +8,22 @@ extension ServeApp {
     static let badgeCacheControl = "public, max-age=300"
 
     func badge(_ domain: String, format: Route.BadgeFormat) async throws(HTTPError) -> ServeResponse {
-        let verdict: Verdict?
+        let entry: HistoryQuery.SoundVerdicts.Entry?
         switch await historyCache.newestSoundVerdict(domain) {
-        case .success(let found): verdict = found
+        case .success(let found): entry = found
         case .failure(let error): throw HTTPError(404, error.message)
         }
         // A domain never audited soundly has a grey badge, answered 404 so a typo is seen.
-        let status = verdict == nil ? 404 : 200
+        let status = entry == nil ? 404 : 200
         let headers = [("Cache-Control", Self.badgeCacheControl)]
+        // The badge names the platforms its verdict speaks for (an Android-only domain's says
+        // "app links").
+        let badge = Badge(verdict: entry?.verdict, platforms: entry?.platforms ?? [.ios])
         switch format {
         case .svg:
-            return ServeResponse(
-                status: status, type: "image/svg+xml; charset=utf-8", Badge.svg(verdict), headers: headers)
+            return ServeResponse(status: status, type: "image/svg+xml; charset=utf-8", badge.svg, headers: headers)
         case .json:
-            return ServeResponse(
-                status: status, type: "application/json", bytes: Badge.shields(verdict), headers: headers)
+            return ServeResponse(status: status, type: "application/json", bytes: badge.shields, headers: headers)
         }
     }
 }

@@ -16,6 +16,7 @@ extension ServeApp {
             throw HTTPError(400, error.message)
         }
         let wants = try query.wants()
+        let expectsAASA = try query.expectsAASA()
         let now = started.duration(to: .now).seconds
         if let wait = checkLimiter.withLock({ $0.take(client, now: now) }) {
             counters.add(\.checksLimited)
@@ -38,7 +39,8 @@ extension ServeApp {
         // failure shows as acknowledged, with its reason and date.
         var auditor = auditor
         auditor.acknowledgements = (try? AcknowledgementStore.read(output: settings.output)) ?? Acknowledgements()
-        let checked = await DomainCheck.run(host: host, appIDs: query.appIDs, wants: wants, auditor: auditor)
+        let checked = await DomainCheck.run(
+            host: host, appIDs: query.appIDs, wants: wants, expectsAASA: expectsAASA, auditor: auditor)
         // The address policy refused every address of the host: no connection was made.
         let origin = checked.report.fetches.filter { $0.location != .cdn && $0.error?.kind != .skipped }
         if !origin.isEmpty, origin.allSatisfy({ $0.error?.kind == .blockedAddress }) {
@@ -63,6 +65,7 @@ extension ServeApp {
         guard let query else { return html(page.render(content, tool: settings.tool)) }
         content.domain = query.domain
         content.appID = query.appIDs.first ?? ""
+        content.iosNone = query.ios != nil
         content.more = query.more.compactMapValues(\.first)
         do {
             let checked = try await check(query, client: client)

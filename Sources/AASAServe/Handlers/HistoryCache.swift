@@ -66,7 +66,7 @@ actor HistoryCache {
     /// A domain's newest verdict of a run this machine checked soundly; nil when no kept run
     /// audited it soundly. From one index of every domain, made once per history file: a name
     /// never audited is a lookup, however many clients ask for made-up ones.
-    func newestSoundVerdict(_ domain: String) async -> Result<Verdict?, InputError> {
+    func newestSoundVerdict(_ domain: String) async -> Result<HistoryQuery.SoundVerdicts.Entry?, InputError> {
         refresh()
         let index: Task<Result<HistoryQuery.SoundVerdicts, InputError>, Never>
         if let known = soundVerdicts {
@@ -78,7 +78,7 @@ actor HistoryCache {
             }
             soundVerdicts = index
         }
-        return await index.value.map { $0.verdict(of: domain) }
+        return await index.value.map { $0.entry(of: domain) }
     }
 
     private var soundVerdicts: Task<Result<HistoryQuery.SoundVerdicts, InputError>, Never>?
