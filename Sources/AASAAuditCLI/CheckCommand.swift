@@ -19,7 +19,7 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("ios"),
         help: ArgumentHelp(
-            "\(DomainTarget.iosNone): the domain serves no AASA (an Android-only domain, as ios:\(DomainTarget.iosNone) in domains.txt): no AASA is asked for, and its assetlinks.json is audited.",
+            "\(DomainTarget.iosNone): the domain serves no AASA, only its other files (as ios:\(DomainTarget.iosNone) in domains.txt): no AASA is asked for, and its other files are audited.",
             valueName: DomainTarget.iosNone))
     var ios: String?
     @Flag(

@@ -407,6 +407,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private func resume(_ transfer: Transfer, with result: FetchedLocation) {
+        transfer.finished = .now
         transfer.continuation?.resume(returning: result)
         transfer.continuation = nil
     }

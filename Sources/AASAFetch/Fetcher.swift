@@ -64,11 +64,13 @@ public final class Fetcher: Sendable {
         var fetched = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfer.continuation = continuation
+                transfer.submitted = .now
                 loop.submit(transfer)
             }
         } onCancel: {
             loop.cancel(transfer)
         }
+        fetched.localDelay = transfer.localDelay(resumed: .now)
         // A name that did not resolve: why, from the resolver itself.
         if fetched.record.error?.kind == .dns, !Task.isCancelled,
             let name = pins.nameLookedUp(for: Self.bareHost(transfer.host)), let answer = await diagnosis.ask(name)

@@ -71,6 +71,18 @@ final class Transfer: @unchecked Sendable {
     var connectedAny = false
     /// When the transfer was first started: a wait counts against its timeout.
     var firstStarted: ContinuousClock.Instant?
+    /// When it was handed to the loop (the caller's task), and when the loop handed its result
+    /// back: what lies outside these is this process's time, not the network's.
+    var submitted: ContinuousClock.Instant?
+    var finished: ContinuousClock.Instant?
+
+    /// The time this process, not the transfer, took around it: before the loop started it,
+    /// and from its end until the caller's task ran again (`resumed`). On a loaded machine the
+    /// second can be seconds; a domain's deadline does not count it.
+    func localDelay(resumed: ContinuousClock.Instant) -> Duration {
+        guard let submitted, let firstStarted, let finished else { return .zero }
+        return max(.zero, firstStarted - submitted) + max(.zero, resumed - finished)
+    }
 
     enum Hold: Equatable {
         case address(IPAddress, GateRefusal)

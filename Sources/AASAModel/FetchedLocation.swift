@@ -3,6 +3,9 @@
 public struct FetchedLocation: Sendable {
     public var record: FetchRecord
     public var body: [UInt8]
+    /// The time this process took around the transfer (before it started, and from its end
+    /// until the caller ran again), not the network's: a domain's deadline does not count it.
+    public var localDelay: Duration = .zero
 
     public init(record: FetchRecord, body: [UInt8] = []) {
         self.record = record

@@ -290,9 +290,14 @@ public struct RunAlert: Codable, Sendable, Equatable {
             guard let standing = input.standings[entry.domain] else { return true }
             return standing.previousHeard ?? ((standing.previousVerdictRuns ?? after) >= after)
         }
+        // Heard first tonight, though its stretch began before (it lasted `--alert-after` runs,
+        // or the setting came down to what it has lasted): news the changes do not carry. A
+        // stretch that began tonight is the changes' to tell (a failure that fell to a warning
+        // is a recovery, not a new warning).
         let heardNow = Set((failures + warnings).map(\.domain))
         for domain in flagged where !heardNow.contains(domain.domain) {
-            guard let streak = streak(domain.domain), streak.heardAt != nil, !streak.heardBefore else { continue }
+            guard let streak = streak(domain.domain), streak.runs > 1, streak.heardAt != nil, !streak.heardBefore
+            else { continue }
             let entry = Domain(
                 domain: domain.domain, verdict: domain.openVerdict, previousVerdict: nil,
                 codes: domain.openCodes.map(\.rawValue), since: streak.sinceDate)

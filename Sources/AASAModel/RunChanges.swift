@@ -110,10 +110,8 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     public var findings: [Finding]
     /// When the host's TLS certificate expires (`DomainReport.certificateExpires`).
     public var certificateExpires: Date?
-    /// The record's `ios` and `expectedAndroidApps`, for the platforms it speaks for
-    /// (`LinkPlatform`).
-    public var ios: String?
-    public var expectedAndroidApps: [String]?
+    /// The platforms its verdict speaks for (`LinkPlatform`).
+    public var linkPlatforms: [LinkPlatform] = [.ios]
 
     public init(domain: String, verdict: Verdict, findings: [Finding], certificateExpires: Date? = nil) {
         self.domain = domain
@@ -122,9 +120,32 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         self.certificateExpires = certificateExpires
     }
 
-    /// The platforms its verdict speaks for.
-    public var linkPlatforms: [LinkPlatform] {
-        LinkPlatform.of(ios: ios, androidAudited: expectedAndroidApps != nil)
+    private enum CodingKeys: String, CodingKey {
+        case domain, verdict, findings, certificateExpires, linkPlatforms
+    }
+
+    /// From a snapshot's own encoding, or from a report's domain record (its platforms read
+    /// from the record's fields).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        domain = try container.decode(String.self, forKey: .domain)
+        verdict = try container.decode(Verdict.self, forKey: .verdict)
+        findings = try container.decode([Finding].self, forKey: .findings)
+        certificateExpires = try container.decodeIfPresent(Date.self, forKey: .certificateExpires)
+        if let names = try container.decodeIfPresent([String].self, forKey: .linkPlatforms) {
+            linkPlatforms = names.compactMap(LinkPlatform.init(rawValue:))
+        } else {
+            linkPlatforms = try LinkPlatform.of(record: decoder)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(domain, forKey: .domain)
+        try container.encode(verdict, forKey: .verdict)
+        try container.encode(findings, forKey: .findings)
+        try container.encodeIfPresent(certificateExpires, forKey: .certificateExpires)
+        try container.encode(linkPlatforms.map(\.rawValue), forKey: .linkPlatforms)
     }
 
     /// Whether the run did not check the domain (`FindingCode.notChecked(headlines:)`).
@@ -137,8 +158,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         self.init(
             domain: report.domain, verdict: report.verdict, findings: report.findings,
             certificateExpires: report.certificateExpires)
-        ios = report.ios
-        expectedAndroidApps = report.associations.expectedAndroidApps
+        linkPlatforms = report.linkPlatforms
     }
 
     /// The change from `previous` to this, or nil when nothing changed. A finding is the same

@@ -24,7 +24,7 @@ public struct HistoryRun: Codable, Sendable, Equatable {
     /// domain. Made from `domains` when the run is made; absent when no certificate was read.
     public var certificateExpiry: [String: [Int]]?
     /// The platforms each domain's verdict speaks for, where not iOS alone: the positions in
-    /// `domains` of the domains of each set (`{"android":[3],"ios+android":[0,17]}`).
+    /// `domains` of the domains of each set (`LinkPlatform.historyKey`).
     public var platforms: [String: [Int]]?
     /// The `--alert-after` its alerts were decided with (`--notify`, `--alertmanager`); absent
     /// when it alerted no one, or was written before this was kept. What a team has heard is

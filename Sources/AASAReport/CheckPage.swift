@@ -70,7 +70,7 @@ public struct CheckPage: Sendable {
         <form class="check" action="/check" method="get">
         <label for="domain">Domain</label><input id="domain" name="domain" value="{{domain}}" required placeholder="example.com, https://example.com/path or applinks:example.com">
         <label for="app-id">App ID</label><input id="app-id" name="app-id" value="{{appID}}" placeholder="optional: {{exampleAppID}}">
-        <label for="ios">No iOS app</label><span><input type="checkbox" id="ios" name="ios" value="{{iosNone}}"{{{iosNoneChecked}}}> the domain serves no AASA (Android only: ios:{{iosNone}})</span>
+        <label for="ios">No iOS app</label><span><input type="checkbox" id="ios" name="ios" value="{{iosNone}}"{{{iosNoneChecked}}}> the domain serves no AASA, only its other files (ios:{{iosNone}})</span>
         {{#fields}}<label for="{{name}}">{{label}}</label><input id="{{name}}" name="{{name}}" value="{{value}}" placeholder="optional: {{placeholder}}">
         {{/fields}}<button>Check</button>
         </form>

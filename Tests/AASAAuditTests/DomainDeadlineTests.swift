@@ -85,4 +85,55 @@ import Testing
         }
         #expect(broken.connectionCount == brokenHosts.count)
     }
+
+    /// The deadline is the network's time, not this process's (issue 46: on a machine loaded
+    /// with the rest of the suite, a domain's task resumed ten seconds after its `.well-known`
+    /// answered in 53 ms, and its root was "not fetched": a failure that was not the site's).
+    /// Here the domain's executor is held busy for 6 s while its `.well-known` is answered,
+    /// with a 5 s `--timeout` (room for a slow handshake on a loaded machine): the root is still
+    /// fetched, and the delay is the fetch's `localDelay`, not its curl time.
+    @Test func thisProcesssOwnDelaysAreNotTheSitesTime() async throws {
+        let world = try TestWorld()
+        let server = try FaultServer(
+            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]),
+            fault: .respond { _, _ in .delayed(.milliseconds(200), .http(body: Self.valid)) })
+        defer { server.shutdown() }
+        var configuration = world.fetcherConfiguration(timeout: 5)
+        configuration.connectTo = [server.connectTo("slowmachine.aasa.test")]
+        let fetcher = try Fetcher(configuration: configuration)
+        defer { fetcher.shutdown() }
+        let auditor = DomainAuditor(fetcher: fetcher)
+        let executor = SerialExecutor()
+        let audit = Task {
+            await withTaskExecutorPreference(executor) {
+                await auditor.audit(DomainTarget(domain: "slowmachine.aasa.test")).report
+            }
+        }
+        // Once .well-known is on the wire (answered at 200 ms), the domain's executor is busy
+        // until 6.1 s: its task resumes then, past its 5 s.
+        try await Task.sleep(for: .milliseconds(100))
+        executor.block(for: 6)
+        let report = await audit.value
+        let root = try #require(report.fetches.first { $0.location == .root })
+        #expect(root.status == 200, "\(root.error?.message ?? "")")
+        #expect(report.verdict == .pass, "\(report.findings.map(\.message))")
+        let wellKnown = try #require(report.fetches.first { $0.location == .wellKnown })
+        #expect(wellKnown.timings.totalMs < 5000, "\(wellKnown.timings)")
+    }
+}
+
+/// A task executor on one thread of its own, which a test can hold busy: what a loaded machine
+/// does to a task whose answer has come.
+final class SerialExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "aasa-audit.tests.serial-executor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// Holds the thread for `seconds`, from now (jobs enqueued meanwhile wait).
+    func block(for seconds: Double) {
+        queue.async { Thread.sleep(forTimeInterval: seconds) }
+    }
 }

@@ -116,7 +116,10 @@ import Testing
                 requests(host).map(\.userAgent).filter { $0 == DeviceViewSettings.safari }.count == 1,
                 "\(host): a browser is asked")
             // A host that serves no file anywhere is also asked for the file under a .json name.
-            #expect(requests(host).count == (host == "missing.aasa.test" ? 4 : 3), "\(host)")
+            let fetches = report.domains.first { $0.domain == host }?.fetches.map {
+                "\($0.label): \($0.error?.message ?? String($0.status ?? 0)) \($0.timings)"
+            }
+            #expect(requests(host).count == (host == "missing.aasa.test" ? 4 : 3), "\(host): \(fetches ?? [])")
             #expect(Set(requests(host).map(\.connection)).count == 1, "\(host): one connection")
         }
     }

@@ -84,7 +84,14 @@ import Testing
         try Data(("\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J" + String(repeating: "x", count: 4 << 20)).utf8).write(to: lock)
         let holder = try ProcessRunner.start(URL(fileURLWithPath: "/usr/bin/flock"), [lock.path, "sleep", "30"])
         defer { holder.send(SIGTERM) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Until the holder has it (a loaded machine may start flock late).
+        let probe = open(lock.path, O_RDONLY | O_CLOEXEC)
+        defer { close(probe) }
+        for _ in 0..<200 where flock(probe, LOCK_EX | LOCK_NB) == 0 {
+            flock(probe, LOCK_UN)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(flock(probe, LOCK_EX | LOCK_NB) != 0, "the holder never took the lock")
         let result = try await audit()
         #expect(result.status == 2)
         #expect(result.stderr.contains("another audit is writing"), "\(result.stderr.prefix(500))")

@@ -94,7 +94,7 @@ public enum AssetLinksMatching {
             defer { fetcher.shutdown() }
             let plan = OriginFetchPlan(fetcher: fetcher, domain: host, botUserAgent: nil, browserUserAgent: nil)
             let audit = AssetLinksAudit(expected: [app])
-            let more = DeadlineFetch(plan: plan, started: .now)
+            let more = DeadlineFetch(plan: plan, deadline: DomainDeadline())
             let main = await more(audit.requests(domain: host)[0])
             let included = await audit.follow(from: main, more: more)
             let result = AssetLinksChecks.assess(main, included: included, expected: [app])

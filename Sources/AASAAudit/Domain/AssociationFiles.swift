@@ -36,9 +36,9 @@ enum AssociationFiles {
 /// fetch beyond its first requests.
 struct DeadlineFetch: Sendable {
     let plan: OriginFetchPlan
-    let started: ContinuousClock.Instant
+    let deadline: DomainDeadline
 
     func callAsFunction(_ request: FetchRequest) async -> FetchedLocation {
-        await plan.fetchWithinDeadline(request, started: started)
+        await plan.fetchWithinDeadline(request, within: deadline)
     }
 }

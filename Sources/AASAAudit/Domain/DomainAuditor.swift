@@ -45,7 +45,7 @@ public struct DomainAuditor: Sendable {
             for (file, asked) in zip(files, requests) {
                 let own = Array(answers.prefix(asked.count))
                 answers = answers.dropFirst(asked.count)
-                associations.append(await file.audit(own, more: DeadlineFetch(plan: plan, started: origin.started)))
+                associations.append(await file.audit(own, more: DeadlineFetch(plan: plan, deadline: origin.deadline)))
             }
             return (origin, associations)
         }
@@ -53,24 +53,23 @@ public struct DomainAuditor: Sendable {
     }
 
     /// A domain that serves no AASA (`ios:none`): neither its origin nor Apple's CDN is asked
-    /// for one; its other files are audited (its `assetlinks.json` for any app when the line
-    /// names no other file: there is nothing else it could serve), and what keeps the host from
-    /// answering them is the domain's failure.
+    /// for one; its other files are audited (`AssociationWants.withoutAASA`), and what keeps
+    /// the host from answering them is the domain's failure.
     func auditWithoutAASA(_ target: DomainTarget) async -> DomainOutcome {
-        let wants = target.wants == AssociationWants() ? AssociationWants(android: []) : target.wants
+        let wants = target.wants.withoutAASA
         let files = AssociationFiles.audits(for: wants)
         let requests = files.map { $0.requests(domain: target.domain) }
         let plan = OriginFetchPlan(
             fetcher: fetcher, domain: target.domain, botUserAgent: nil, browserUserAgent: nil,
             extraRequests: requests.flatMap { $0 })
         let associations = await fetcher.keepingConnections(to: target.domain) {
-            let (answers, started) = await plan.runWithoutAASA()
+            let (answers, deadline) = await plan.runWithoutAASA()
             var associations: [AssociationOutcome] = []
             var rest = answers[...]
             for (file, asked) in zip(files, requests) {
                 let own = Array(rest.prefix(asked.count))
                 rest = rest.dropFirst(asked.count)
-                associations.append(await file.audit(own, more: DeadlineFetch(plan: plan, started: started)))
+                associations.append(await file.audit(own, more: DeadlineFetch(plan: plan, deadline: deadline)))
             }
             return associations
         }

@@ -17,9 +17,10 @@ import Synchronization
 ///    finding can say "your file is there: rename it".
 ///
 /// Healthy domains cost one handshake and two requests. A domain's fetches share one
-/// `--timeout`, a deadline from its first request: a fetch started after another gets what is
-/// left, and is not made when nothing is left. So a domain's origin fetches end within
-/// `--timeout`, whatever its server does.
+/// `--timeout`, a deadline from its first request (`DomainDeadline`): a fetch started after
+/// another gets what is left, and is not made when nothing is left. So a domain's origin
+/// fetches end within `--timeout` of the network's time, whatever its server does; this
+/// process's own delays (a loaded machine resuming a task late) are not the site's.
 struct OriginFetchPlan: Sendable {
     let fetcher: Fetcher
     let domain: String
@@ -48,8 +49,8 @@ struct OriginFetchPlan: Sendable {
         var extra: [FetchedLocation]
         /// `.well-known/apple-app-site-association.json`, when neither location served the file.
         var misnamed: FetchedLocation?
-        /// When the domain's first request started: its `--timeout` runs from here.
-        var started: ContinuousClock.Instant
+        /// The domain's `--timeout`, running from its first request.
+        var deadline: DomainDeadline
     }
 
     /// The requests that start as soon as the connection turns out to multiplex: the root
@@ -67,7 +68,7 @@ struct OriginFetchPlan: Sendable {
     /// `.well-known` first, as Apple's bot; the others alongside when the connection
     /// multiplexes, after it when not; nothing more when the host could not be reached.
     func run() async -> Fetched {
-        let started = ContinuousClock.now
+        let deadline = DomainDeadline()
         let multiplexing = ConnectionSignal()
         var request = FetchRequest(
             url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, userAgent: botUserAgent)
@@ -79,6 +80,7 @@ struct OriginFetchPlan: Sendable {
             early.cancel()
         }
         multiplexing.resolve(false)
+        deadline.forgive(wellKnown)
         if botUserAgent != nil { wellKnown.record.agent = .bot }
 
         if let error = wellKnown.record.error, DomainAuditor.hostUnreachable(error) {
@@ -87,29 +89,29 @@ struct OriginFetchPlan: Sendable {
             for task in early.extra { _ = await task.value }
             return Fetched(
                 wellKnown: wellKnown, root: skipped(.root, because: error), browser: nil,
-                extra: extraRequests.map { skipped($0, because: error) }, started: started)
+                extra: extraRequests.map { skipped($0, because: error) }, deadline: deadline)
         }
-        let browser = await browserCopy(after: wellKnown, multiplexed: multiplexing, started: started)
-        let root = await rootCopy(early.root, after: wellKnown, started: started)
+        let browser = await browserCopy(after: wellKnown, multiplexed: multiplexing, within: deadline)
+        let root = await rootCopy(early.root, after: wellKnown, within: deadline)
         var extra: [FetchedLocation] = []
         for (request, task) in zip(extraRequests, early.extra) {
             if let early = await awaitEarly(task) {
                 extra.append(early)
             } else {
                 // HTTP/1.1: last, in order, on the same connection.
-                extra.append(await fetchWithinDeadline(request, started: started))
+                extra.append(await fetchWithinDeadline(request, within: deadline))
             }
         }
-        let misnamed = await misnamedCopy(wellKnown: wellKnown, root: root, browser: browser, started: started)
+        let misnamed = await misnamedCopy(wellKnown: wellKnown, root: root, browser: browser, within: deadline)
         return Fetched(
-            wellKnown: wellKnown, root: root, browser: browser, extra: extra, misnamed: misnamed, started: started)
+            wellKnown: wellKnown, root: root, browser: browser, extra: extra, misnamed: misnamed, deadline: deadline)
     }
 
     /// A domain that serves no AASA (`ios:none`): only the other files' requests, one after
     /// another on one connection (the last closes it), within the domain's `--timeout`; a host
     /// the first could not reach is asked nothing more.
-    func runWithoutAASA() async -> (extra: [FetchedLocation], started: ContinuousClock.Instant) {
-        let started = ContinuousClock.now
+    func runWithoutAASA() async -> (extra: [FetchedLocation], deadline: DomainDeadline) {
+        let deadline = DomainDeadline()
         var extra: [FetchedLocation] = []
         for (index, request) in extraRequests.enumerated() {
             if let lead = extra.first, let error = lead.record.error, DomainAuditor.hostUnreachable(error) {
@@ -118,9 +120,9 @@ struct OriginFetchPlan: Sendable {
             }
             var last = request
             last.closeConnection = last.closeConnection || index == extraRequests.count - 1
-            extra.append(await fetchWithinDeadline(last, started: started))
+            extra.append(await fetchWithinDeadline(last, within: deadline))
         }
-        return (extra, started)
+        return (extra, deadline)
     }
 
     /// The root and the extra requests, each waiting for the connection to say whether it
@@ -150,7 +152,7 @@ struct OriginFetchPlan: Sendable {
     /// after the root: then it closes the connection. Over HTTP/1.1 the root comes after it
     /// and closes it.
     private func browserCopy(
-        after wellKnown: FetchedLocation, multiplexed multiplexing: ConnectionSignal, started: ContinuousClock.Instant
+        after wellKnown: FetchedLocation, multiplexed multiplexing: ConnectionSignal, within deadline: DomainDeadline
     ) async -> FetchedLocation? {
         guard let browserUserAgent, DeviceViewChecks.usableFile(wellKnown) == nil else { return nil }
         let multiplexed = await multiplexing.value
@@ -158,7 +160,7 @@ struct OriginFetchPlan: Sendable {
             await fetchWithinDeadline(
                 FetchRequest(
                     url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed,
-                    userAgent: browserUserAgent), started: started))
+                    userAgent: browserUserAgent), within: deadline))
         fetched.record.agent = .browser
         return fetched
     }
@@ -167,16 +169,16 @@ struct OriginFetchPlan: Sendable {
     /// same connection, which it leaves open when `.well-known` failed: the misnamed file's
     /// request may follow.
     private func rootCopy(
-        _ early: Task<FetchedLocation?, Never>, after wellKnown: FetchedLocation, started: ContinuousClock.Instant
+        _ early: Task<FetchedLocation?, Never>, after wellKnown: FetchedLocation, within deadline: DomainDeadline
     ) async -> FetchedLocation {
         if let root = await awaitEarly(early) { return root }
         let closing = extraRequests.isEmpty && wellKnown.record.status == 200
-        return opening(await fetchWithinDeadline(rootRequest(closing: closing), started: started))
+        return opening(await fetchWithinDeadline(rootRequest(closing: closing), within: deadline))
     }
 
     /// A file that is not where it belongs may be there under the name people upload it with.
     private func misnamedCopy(
-        wellKnown: FetchedLocation, root: FetchedLocation, browser: FetchedLocation?, started: ContinuousClock.Instant
+        wellKnown: FetchedLocation, root: FetchedLocation, browser: FetchedLocation?, within deadline: DomainDeadline
     ) async -> FetchedLocation? {
         guard wellKnown.record.status != nil, wellKnown.record.status != 200, root.record.status != 200,
             browser.map({ DeviceViewChecks.usableFile($0) == nil }) ?? true
@@ -184,7 +186,7 @@ struct OriginFetchPlan: Sendable {
         return await fetchWithinDeadline(
             FetchRequest(
                 url: DomainAuditor.url(domain, .wellKnown) + ".json", location: .wellKnown,
-                closeConnection: extraRequests.isEmpty), started: started)
+                closeConnection: extraRequests.isEmpty), within: deadline)
     }
 
     /// The root closes the domain's connection when it is done (libcurl closes a multiplexed
@@ -197,9 +199,9 @@ struct OriginFetchPlan: Sendable {
 
     /// Fetches with what is left of the domain's `--timeout`; with nothing left, records the
     /// fetch as not made.
-    func fetchWithinDeadline(_ request: FetchRequest, started: ContinuousClock.Instant) async -> FetchedLocation {
+    func fetchWithinDeadline(_ request: FetchRequest, within deadline: DomainDeadline) async -> FetchedLocation {
         let timeout = fetcher.configuration.timeoutSeconds
-        let left = timeout - (ContinuousClock.now - started).seconds
+        let left = timeout - deadline.elapsed.seconds
         guard left >= Self.minimumFetchSeconds else {
             var record = FetchRecord(location: request.location, url: request.url)
             record.error = TransferError(
@@ -210,7 +212,9 @@ struct OriginFetchPlan: Sendable {
         }
         var timed = request
         timed.timeoutSeconds = left
-        return await fetcher.fetch(timed)
+        let fetched = await fetcher.fetch(timed)
+        deadline.forgive(fetched)
+        return fetched
     }
 
     func skipped(_ location: AASALocation, because error: TransferError) -> FetchedLocation {
@@ -225,6 +229,23 @@ struct OriginFetchPlan: Sendable {
         record.error = TransferError(
             kind: .skipped, curlCode: 0, message: "Not fetched: the \(fetch) \(reason) (\(error.kind.rawValue)).")
         return FetchedLocation(record: record)
+    }
+}
+
+/// A domain's `--timeout`, from its first request: the time since, less this process's own
+/// delays around the fetches it waited for (`FetchedLocation.localDelay`: a loaded machine
+/// that resumed the domain's task seconds after its answer came had once spent the domain's
+/// time, and its next fetches were "not fetched", a failure that was not the site's).
+final class DomainDeadline: Sendable {
+    private let start = ContinuousClock.now
+    private let forgiven = Mutex(Duration.zero)
+
+    /// The time the domain's fetches have had.
+    var elapsed: Duration { ContinuousClock.now - start - forgiven.withLock { $0 } }
+
+    /// Takes `fetched`'s local delay off the time spent (a fetch the domain waited for).
+    func forgive(_ fetched: FetchedLocation) {
+        forgiven.withLock { $0 += fetched.localDelay }
     }
 }
 

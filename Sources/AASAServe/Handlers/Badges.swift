@@ -16,8 +16,8 @@ extension ServeApp {
         // A domain never audited soundly has a grey badge, answered 404 so a typo is seen.
         let status = entry == nil ? 404 : 200
         let headers = [("Cache-Control", Self.badgeCacheControl)]
-        // The badge names the platforms its verdict speaks for (an Android-only domain's says
-        // "app links").
+        // The badge names the platforms its verdict speaks for (`LinkPlatform`): a domain that
+        // serves no AASA is not called "universal links".
         let badge = Badge(verdict: entry?.verdict, platforms: entry?.platforms ?? [.ios])
         switch format {
         case .svg:
