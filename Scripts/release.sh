@@ -125,7 +125,8 @@ fakeroot dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >&2
 
 # lintian has nothing to say of this package: anything it prints fails the release.
 if command -v lintian >/dev/null; then
-  said=$(lintian "$deb" 2>&1 || true)
+  # lintian warns on stderr when it runs as root (as CI does): that line is about the host, not the package.
+  said=$(lintian "$deb" 2>&1 | grep -vx 'running with root privileges is not recommended!' || true)
   if [ -n "$said" ]; then
     echo "release: lintian says:" >&2
     echo "$said" >&2

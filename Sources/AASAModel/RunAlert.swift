@@ -60,6 +60,10 @@ public struct RunAlert: Codable, Sendable, Equatable {
     public var recoveries: [Domain]
     /// Domains still failing that `--remind-every` sends again (`since`: when they started).
     public var reminders: [Domain]?
+    /// Failing or warning domains whose findings the team acknowledged (`aasa-audit ack`): in
+    /// the counts of `verdicts`, never news, listed so the counts add up (`acknowledgement`:
+    /// until when, by whom, why); absent when there are none.
+    public var acknowledged: [Domain]?
     /// What kept this machine from checking the run properly (`AuditorProblems`); absent for a
     /// sound run. Then the lists are empty: no domain's change can be trusted, and the alert
     /// is about the audit, not the sites.
@@ -74,16 +78,24 @@ public struct RunAlert: Codable, Sendable, Equatable {
         public var previousRunStartedAt: Date?
         /// The report's address where `--out` is served (`--report-url`), when given.
         public var reportURL: String?
+        /// The fleet: the `--out` folder the run belongs to (Alertmanager's `output` label), so
+        /// that a team with several audits knows which one speaks.
+        public var output: String?
 
         public init(
-            startedAt: Date, folder: String, report: String, previousRunStartedAt: Date?, reportURL: String? = nil
+            startedAt: Date, folder: String, report: String, previousRunStartedAt: Date?, reportURL: String? = nil,
+            output: String? = nil
         ) {
             self.startedAt = startedAt
             self.folder = folder
             self.report = report
             self.previousRunStartedAt = previousRunStartedAt
             self.reportURL = reportURL
+            self.output = output
         }
+
+        /// The domain's row in the served report, when the report is served.
+        func link(to domain: String) -> String? { reportURL.map { "\($0)#\(domain)" } }
     }
 
     public struct Counts: Codable, Sendable, Equatable {
@@ -91,6 +103,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
         public var warnings: Int
         public var recoveries: Int
         public var reminders: Int?
+        public var acknowledged: Int?
     }
 
     /// What `AlertPolicy` needs to decide: the history's standings of the flagged and changed
@@ -122,6 +135,10 @@ public struct RunAlert: Codable, Sendable, Equatable {
         public var labels: [String: String]?
         /// Since when it has failed, for a reminder or a failure sent after `--alert-after` runs.
         public var since: Date?
+        /// Its row in the served report (`--report-url`), when the report is served.
+        public var report: String?
+        /// For an acknowledged domain: "until 2026-12-31 by ana: waiting on the CDN vendor".
+        public var acknowledgement: String?
     }
 
     /// Whether the trigger asks for this alert to be sent.
@@ -233,15 +250,27 @@ public struct RunAlert: Codable, Sendable, Equatable {
                 policy, flagged: flagged, failures: &failures, warnings: &warnings, recoveries: &recoveries,
                 reminders: &reminders)
         }
-        for index in reminders.indices { reminders[index].labels = labels(reminders[index].domain) }
-        for index in failures.indices { failures[index].labels = labels(failures[index].domain) }
-        for index in warnings.indices { warnings[index].labels = labels(warnings[index].domain) }
-        for index in recoveries.indices { recoveries[index].labels = labels(recoveries[index].domain) }
+        let acknowledged = flagged.compactMap { domain -> Domain? in
+            guard let mark = domain.acknowledged, domain.openVerdict.rank < domain.verdict.rank else { return nil }
+            return Domain(
+                domain: domain.domain, verdict: domain.verdict, previousVerdict: nil,
+                codes: domain.codes.map(\.rawValue), acknowledgement: mark.summary)
+        }
+        var lists = [reminders, failures, warnings, recoveries, acknowledged]
+        for list in lists.indices {
+            for index in lists[list].indices {
+                lists[list][index].labels = labels(lists[list][index].domain)
+                lists[list][index].report = run.link(to: lists[list][index].domain)
+            }
+        }
+        (reminders, failures, warnings, recoveries) = (lists[0], lists[1], lists[2], lists[3])
         self.run = run
         self.verdicts = verdicts
         counts = Counts(
             failures: failures.count, warnings: warnings.count, recoveries: recoveries.count,
-            reminders: policy?.policy.remindEvery == nil ? nil : reminders.count)
+            reminders: policy?.policy.remindEvery == nil ? nil : reminders.count,
+            acknowledged: lists[4].isEmpty ? nil : lists[4].count)
+        self.acknowledged = lists[4].isEmpty ? nil : Array(lists[4].prefix(Self.listLimit))
         self.reminders = policy?.policy.remindEvery == nil ? nil : Array(reminders.prefix(Self.listLimit))
         self.failures = Array(failures.prefix(Self.listLimit))
         self.warnings = Array(warnings.prefix(Self.listLimit))
@@ -347,16 +376,20 @@ public struct RunAlert: Codable, Sendable, Equatable {
         if counts.recoveries > 0 { parts.append("\(counts.recoveries) recovered") }
         if let reminders = counts.reminders, reminders > 0 { parts.append("\(reminders) still failing") }
         let headline = parts.isEmpty ? "no changes" : parts.joined(separator: ", ")
+        let acknowledgedCount = counts.acknowledged.map { " (\($0) acknowledged)" } ?? ""
         lines.append(
-            "aasa-audit: \(headline). \(total) domains: \(verdicts.pass) pass, \(verdicts.warn) warn, \(verdicts.fail) fail."
+            "aasa-audit: \(headline). \(total) domains: \(verdicts.pass) pass, \(verdicts.warn) warn, \(verdicts.fail) fail\(acknowledgedCount)."
         )
+        if let output = run.output { lines.append("Fleet: \(output)") }
         func list(_ title: String, _ domains: [Domain], count: Int) {
             guard count > 0 else { return }
             let named = domains.prefix(Self.textLimit).map { domain in
                 let notes =
                     Array(domain.codes.prefix(3))
                     + (domain.acknowledgementExpired == true ? ["acknowledgement ended"] : [])
-                return notes.isEmpty ? domain.domain : "\(domain.domain) (\(notes.joined(separator: ", ")))"
+                    + (domain.acknowledgement.map { [$0] } ?? [])
+                let named = notes.isEmpty ? domain.domain : "\(domain.domain) (\(notes.joined(separator: ", ")))"
+                return domain.report.map { "\(named) \($0)" } ?? named
             }
             let more = count > named.count ? " and \(count - named.count) more" : ""
             lines.append("\(title): \(named.joined(separator: "; "))\(more)")
@@ -365,6 +398,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
         list("Warning", warnings, count: counts.warnings)
         list("Recovered", recoveries, count: counts.recoveries)
         list("Still failing", reminders ?? [], count: counts.reminders ?? 0)
+        list("Acknowledged, not alerted", acknowledged ?? [], count: counts.acknowledged ?? 0)
         lines.append("Report: \(run.reportURL ?? run.report)")
         return lines.joined(separator: "\n")
     }

@@ -33,6 +33,30 @@ public struct RunChanges: Codable, Sendable, Equatable {
         return open
     }
 
+    /// The changes without notes: each domain's new and resolved info findings left out, and a
+    /// domain left with nothing (its verdict and acknowledgements unchanged) left out. What a
+    /// nightly summary lists and `--quiet` weighs (a note that came or went is not news);
+    /// `diff` and the reports keep every change.
+    public var withoutNotes: RunChanges {
+        var kept = self
+        kept.domains = domains.compactMap { change in
+            var change = change
+            change.newFindings.removeAll { $0.severity == .info }
+            change.resolvedFindings.removeAll { $0.severity == .info }
+            let onlyNotes =
+                change.verdict == nil && change.acknowledgement == nil && change.newFindings.isEmpty
+                && change.resolvedFindings.isEmpty
+            return onlyNotes ? nil : change
+        }
+        return kept
+    }
+
+    /// The domains whose only changes are notes (info findings that came or went).
+    public var domainsWithOnlyNoteChanges: [String] {
+        let kept = Set(withoutNotes.domains.map(\.domain))
+        return domains.map(\.domain).filter { !kept.contains($0) }
+    }
+
     /// Domains that got worse: a verdict that fell (pass to warn or fail, warn to fail), or a new
     /// error finding. What `diff` exits 1 for, and what a nightly summary leads with.
     public var regressions: [DomainChange] {

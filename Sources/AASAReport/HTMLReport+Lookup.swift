@@ -112,6 +112,7 @@ extension IndexRowView: MustacheParent {
         case "rank": rank
         case "sinceRuns": sinceRuns
         case "changeCount": changeCount
+        case "acknowledged": acknowledged
         default: nil
         }
     }

@@ -32,7 +32,12 @@ public struct HistoryIndexPage: Sendable {
 
     /// Writes the page for a history of at least one run: `write` gets it in pieces. The
     /// domains are gone through twice (the head's counts, then the rows), one at a time.
-    public func render(_ history: RunHistory, tool: ToolInfo, to write: (String) throws -> Void) rethrows {
+    /// - Parameter acknowledged: the team's acknowledgements of `--out` in force at `now`: a
+    ///   domain whose every code one covers is marked so, not shown as a plain failure.
+    public func render(
+        _ history: RunHistory, tool: ToolInfo, acknowledged: Acknowledgements = Acknowledgements(), now: Date = .now,
+        to write: (String) throws -> Void
+    ) rethrows {
         // The rows are the last sound run's domains (`RunHistory`): they link its report and
         // count durations to it; a newer run this machine could not check is only listed.
         guard let latest = history.latestSound ?? history.latest else { return }
@@ -52,7 +57,14 @@ public struct HistoryIndexPage: Sendable {
         try history.forEachStanding { standing in
             guard written < counts.rows, Self.isRow(standing, capped: capped) else { return }
             written += 1
-            try write(rowTemplate.render(IndexRowView(standing, latest: latest.startedAt, report: report)))
+            let acknowledgement = standing.verdict == .pass ? nil : acknowledged.active(for: standing.domain, at: now)
+
+            let covering = acknowledgement.flatMap { ack in
+                ack.codes.map { Set(standing.codes).isSubset(of: $0) } ?? true ? AcknowledgementMark(ack) : nil
+            }
+            try write(
+                rowTemplate.render(
+                    IndexRowView(standing, latest: latest.startedAt, report: report, acknowledged: covering)))
         }
         try write(
             tailTemplate.render([
@@ -67,9 +79,11 @@ public struct HistoryIndexPage: Sendable {
     }
 
     /// The page as one string (tests, small histories).
-    public func render(_ history: RunHistory, tool: ToolInfo) -> String {
+    public func render(
+        _ history: RunHistory, tool: ToolInfo, acknowledged: Acknowledgements = Acknowledgements(), now: Date = .now
+    ) -> String {
         var page = ""
-        render(history, tool: tool) { page += $0 }
+        render(history, tool: tool, acknowledged: acknowledged, now: now) { page += $0 }
         return page
     }
 
@@ -313,8 +327,12 @@ struct IndexRowView {
     let rank: Int
     let sinceRuns: Int
     let changeCount: Int
+    /// "until 2026-12-31 by ana: waiting on the CDN vendor", when the team acknowledged what
+    /// the domain fails with.
+    let acknowledged: String?
 
-    init(_ standing: RunHistory.Standing, latest: Date, report: String) {
+    init(_ standing: RunHistory.Standing, latest: Date, report: String, acknowledged: AcknowledgementMark? = nil) {
+        self.acknowledged = acknowledged?.summary
         allCodes = standing.codes.joined(separator: " ")
         rank = Verdict.allCases.firstIndex(of: standing.verdict) ?? 0
         sinceRuns = standing.notPassingSince?.runs ?? 0

@@ -15,6 +15,18 @@ enum HistoryIndexTemplates {
         table.domains td.name { white-space:nowrap; }
         table.domains td.name a { color:inherit; text-decoration:none; font-weight:600; word-break:break-all; } table.domains td.name a:hover { text-decoration:underline; }
         table.domains .flap { color:var(--warn); font-weight:600; } table.domains .stale { color:var(--warn); }
+        table.domains .acked { font-size:11px; color:var(--muted); }
+        /* A phone (390 px): each domain a block of its cells, labelled, nothing cut or scrolled. */
+        @media (max-width: 600px) {
+          table.domains thead { display:none; }
+          table.domains, table.domains tbody, table.domains tr { display:block; }
+          table.domains tr { border-bottom:1px solid var(--line); padding:4px 8px; }
+          table.domains td { display:inline-block; border:0; padding:1px 8px 1px 0; max-width:100%; }
+          table.domains td:empty { display:none; }
+          table.domains td.name { white-space:normal; }
+          table.domains td[data-label]::before { content:attr(data-label) ": "; color:var(--muted); font-size:12px; }
+          table.domains .acked { margin-left:4px; }
+        }
         details.runs { margin:12px 0; }
         </style>
         </head>
@@ -69,7 +81,7 @@ enum HistoryIndexTemplates {
     /// One domain. Passing rows with nothing to say stay short: 10,000 of them must load fast.
     static let row = #"""
         {{% CONTENT_TYPE: HTMLEscaping }}
-        <tr id="{{domain}}" data-verdict="{{verdict}}" data-codes="{{allCodes}}" data-domain="{{domain}}" data-rank="{{rank}}" data-since="{{sinceRuns}}" data-changes="{{changeCount}}"{{#flapping}} data-flapping="1"{{/flapping}}{{#staleFor}} data-stale="1"{{/staleFor}}><td><span class="badge {{verdict}}">{{verdict}}</span></td><td class="name"><a href="{{report}}#{{domain}}">{{domain}}</a></td><td>{{#codes}}<code>{{.}}</code> {{/codes}}</td><td>{{since}}</td><td{{#flapping}} class="flap"{{/flapping}}>{{changes}}</td><td class="stale">{{staleFor}}</td><td>{{lastPassed}}</td></tr>
+        <tr id="{{domain}}" data-verdict="{{verdict}}" data-codes="{{allCodes}}" data-domain="{{domain}}" data-rank="{{rank}}" data-since="{{sinceRuns}}" data-changes="{{changeCount}}"{{#flapping}} data-flapping="1"{{/flapping}}{{#staleFor}} data-stale="1"{{/staleFor}}{{#acknowledged}} data-acknowledged="1"{{/acknowledged}}><td><span class="badge {{verdict}}">{{verdict}}</span>{{#acknowledged}} <span class="acked" title="Acknowledged {{.}}">acknowledged</span>{{/acknowledged}}</td><td class="name"><a href="{{report}}#{{domain}}">{{domain}}</a></td><td>{{#codes}}<code>{{.}}</code> {{/codes}}</td><td data-label="since">{{since}}</td><td data-label="changes"{{#flapping}} class="flap"{{/flapping}}>{{changes}}</td><td class="stale" data-label="CDN copy stale for">{{staleFor}}</td><td data-label="last passed">{{lastPassed}}</td></tr>
 
         """#
 

@@ -83,6 +83,20 @@ public struct TerminalReport: Sendable {
         return rows.map { "  " + $0.label.padding(toLength: width, withPad: " ", startingAt: 0) + $0.value }
     }
 
+    /// A nightly run's "Since the last run" (what its mail is read for): the changes without
+    /// notes, and the domains whose notes alone changed named in one line, not listed.
+    public func sinceLastRun(_ changes: RunChanges) -> String {
+        let news = changes.withoutNotes
+        let notes = changes.domainsWithOnlyNoteChanges
+        let named =
+            notes.prefix(5).map(clean).joined(separator: ", ") + (notes.count > 5 ? " and \(notes.count - 5) more" : "")
+        let noteLine = "notes (info) changed on \(notes.count) domain\(notes.count == 1 ? "" : "s"): \(named)"
+        if news.isEmpty {
+            return notes.isEmpty ? "No changes since the last run.\n" : "No changes since the last run (\(noteLine)).\n"
+        }
+        return "Since the last run:\n" + self.changes(news) + (notes.isEmpty ? "" : "Also \(noteLine).\n") + "\n"
+    }
+
     /// What changed between two runs (`diff`, and the end of an audit).
     public func changes(_ changes: RunChanges) -> String {
         guard !changes.isEmpty else { return "No changes.\n" }

@@ -19,6 +19,8 @@ public enum Route: Equatable, Sendable {
     case apiHistory(domain: String?)
     case metrics
     case health
+    /// `/api/v1/openapi.json`: the API's own description (`OpenAPIDocument`).
+    case apiDescription
     /// `/badge/DOMAIN.svg`, `/badge/DOMAIN.json` (shields.io's endpoint): the domain's newest
     /// sound verdict, for a status page or a README.
     case badge(domain: String, format: BadgeFormat)
@@ -39,6 +41,8 @@ public enum Route: Equatable, Sendable {
         case .outputFile(_, let file): file.hasSuffix(".json")
         // A badge shows one word of what the history page shows, for pages anyone may read.
         case .historyPage, .health, .badge: false
+        // What the API is, not what it knows: open, as a public API's description is.
+        case .apiDescription: false
         }
     }
 
@@ -70,6 +74,7 @@ public enum Route: Equatable, Sendable {
         case "/api/v1/history": self = .apiHistory(domain: query.first("domain").flatMap { $0.isEmpty ? nil : $0 })
         case "/metrics": self = .metrics
         case "/healthz": self = .health
+        case OpenAPIDocument.path: self = .apiDescription
         case "/history.json", "/latest.json", "/latest.html":
             self = .outputFile(run: nil, file: String(path.dropFirst()))
         case _ where path.hasPrefix(Self.badgePrefix):

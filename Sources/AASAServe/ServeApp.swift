@@ -58,6 +58,7 @@ public final class ServeApp: Sendable {
     private func handle(_ route: Route, client: String) async throws(HTTPError) -> ServeResponse {
         switch route {
         case .health: ServeResponse(status: 200, type: "text/plain; charset=utf-8", "ok\n")
+        case .apiDescription: ServeResponse(status: 200, type: "application/json", OpenAPIDocument.text + "\n")
         case .historyPage: historyPage()
         case .checkPage(let query): await checkPage(query, client: client)
         case .outputFile(let run, let file): try outputFile(run: run, file: file)

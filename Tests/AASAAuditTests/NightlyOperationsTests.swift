@@ -129,14 +129,16 @@ import Testing
     /// request arrives, which a client asking one thing at a time never does.
     @Test func overHTTP2TheRootIsMultiplexedBesideWellKnown() async throws {
         let world = try TestWorld()
-        // A long hold: on a loaded machine the task that sends the root may start seconds late.
+        // A long hold and deadline: on a loaded machine the task that sends the root may start
+        // seconds late, and .well-known is not answered until it arrives.
         let server = try HTTP2LoopbackServer(
             identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), body: TestWorld.validFile,
-            hold: .seconds(10))
+            hold: .seconds(30))
         defer { server.shutdown() }
         let hosts = (1...8).map { "good\($0).aasa.test" }
         var settings = settings(world, out: world.directory.url.appendingPathComponent("reports"), cdn: false)
         settings.fetcher.connectTo = [server.connectTo]
+        settings.fetcher.timeoutSeconds = 30
         let result = try await AuditRun.run(
             targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
         #expect(result.summary.verdicts.pass == 8)

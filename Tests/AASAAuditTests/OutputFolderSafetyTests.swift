@@ -84,14 +84,16 @@ import Testing
         try Data(("\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J" + String(repeating: "x", count: 4 << 20)).utf8).write(to: lock)
         let holder = try ProcessRunner.start(URL(fileURLWithPath: "/usr/bin/flock"), [lock.path, "sleep", "30"])
         defer { holder.send(SIGTERM) }
-        // Until the holder has it (a loaded machine may start flock late).
-        let probe = open(lock.path, O_RDONLY | O_CLOEXEC)
-        defer { close(probe) }
-        for _ in 0..<200 where flock(probe, LOCK_EX | LOCK_NB) == 0 {
-            flock(probe, LOCK_UN)
-            try await Task.sleep(for: .milliseconds(50))
+        // Until the holder has it (a loaded machine may start flock late), as the kernel's
+        // table of locks says: trying the lock here would take it from under a waiting holder.
+        func holds() -> Bool {
+            let table = FileHandle(forReadingAtPath: "/proc/locks").flatMap { try? $0.readToEnd() } ?? Data()
+            return String(decoding: table, as: UTF8.self).split(separator: "\n").contains {
+                $0.contains("FLOCK") && $0.split(separator: " ").contains("\(holder.processIdentifier)")
+            }
         }
-        #expect(flock(probe, LOCK_EX | LOCK_NB) != 0, "the holder never took the lock")
+        for _ in 0..<600 where !holds() && holder.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        try #require(holds(), "the holder never took the lock (running: \(holder.isRunning))")
         let result = try await audit()
         #expect(result.status == 2)
         #expect(result.stderr.contains("another audit is writing"), "\(result.stderr.prefix(500))")

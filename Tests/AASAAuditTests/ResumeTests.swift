@@ -100,8 +100,11 @@ import Testing
             let alert = try receiver.alert(receiver.posts.count - 1)
             self.alert =
                 [
-                    alert.text.split(separator: "\n").dropFirst().filter { !$0.hasPrefix("Report: ") }
-                        .joined(separator: "\n"), "\(alert.verdicts)",
+                    // (Without the lines that name the run's own folders.)
+                    alert.text.split(separator: "\n").dropFirst().filter {
+                        !$0.hasPrefix("Report: ") && !$0.hasPrefix("Fleet: ")
+                    }
+                    .joined(separator: "\n"), "\(alert.verdicts)",
                 ]
                 + (alert.failures + alert.warnings + alert.recoveries).map { "\($0.domain) \($0.verdict)" }
         }

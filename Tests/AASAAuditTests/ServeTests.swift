@@ -324,7 +324,9 @@ import Testing
         let idle = try (0..<500).map { _ in try HTTPTestClient.openIdle(port: serve.port) }
         defer { idle.forEach { close($0) } }
         #expect(try await serve.get("/healthz").status == 200)
-        #expect(HTTPTestClient.isClosed(idle[0], within: 15) && HTTPTestClient.isClosed(idle[499], within: 15))
+        let first = await HTTPTestClient.closes(idle[0], within: 15)
+        let last = await HTTPTestClient.closes(idle[499], within: 15)
+        #expect(first && last)
         #expect(try await serve.get("/nothing/here").status == 404)
         let post = try await HTTPTestClient.get(port: serve.port, "/api/v1/latest", method: "POST")
         #expect(post.status == 405)
@@ -579,6 +581,15 @@ import Testing
         "#/paths/\(path.replacingOccurrences(of: "/", with: "~1"))/get/responses/\(status)/content/\(type.replacingOccurrences(of: "/", with: "~1"))/schema"
     }
 
+    /// The document serve answers with is the one the repository keeps: edit it in
+    /// `Sources/AASAServe/OpenAPIDocument.swift`, then copy it (`curl -s
+    /// http://127.0.0.1:8080/api/v1/openapi.json > docs/openapi.json` from a running serve).
+    @Test func theRepositorysDocumentIsTheOneServed() throws {
+        let kept = try String(contentsOf: Repository.file("docs/openapi.json"), encoding: .utf8)
+        #expect(kept == OpenAPIDocument.text + "\n", "docs/openapi.json differs from OpenAPIDocument.text")
+        #expect(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.text.utf8)) is [String: Any])
+    }
+
     @Test func theAPIAnswersAsItsDocumentSays() async throws {
         guard ReportSchemaValidator.isAvailable else {
             print(ReportSchemaValidator.unavailableMessage)
@@ -616,6 +627,10 @@ import Testing
         ] {
             answers.append((target, try await serve.get(target, headers: bearer)))
         }
+        // The document itself, open, and the one the repository keeps (issue 47, item 6).
+        let description = try await serve.get(OpenAPIDocument.path)
+        answers.append((OpenAPIDocument.path, description))
+        #expect(description.status == 200 && description.text == OpenAPIDocument.text + "\n")
         // Badges, open like the pages: a verdict, a domain no run audited, a name that is none.
         for target in [
             "/badge/good.aasa.test.svg", "/badge/missing.aasa.test.json", "/badge/never.aasa.test.json",
@@ -657,7 +672,7 @@ import Testing
             "/api/v1/check 200", "/api/v1/check 400", "/api/v1/check 403", "/api/v1/check 429", "/api/v1/latest 200",
             "/api/v1/latest 401", "/api/v1/latest 404", "/api/v1/runs 200", "/api/v1/runs 404", "/api/v1/history 200",
             "/api/v1/history 404", "/metrics 200", "/healthz 200", "/badge/{name} 200", "/badge/{name} 404",
-            "/api/v1/runs 421", "/metrics 429",
+            "/api/v1/runs 421", "/metrics 429", "\(OpenAPIDocument.path) 200",
         ] {
             #expect(seen.contains(expected), "\(expected) was not exercised: \(seen.sorted())")
         }
@@ -685,5 +700,83 @@ import Testing
         let fromHome = try await BrowserDriver.submitCheckForm(
             url: "http://127.0.0.1:\(serve.port)/check?domain=good.aasa.test", domain: "missing.aasa.test")
         #expect(fromHome.verdict == "fail")
+    }
+}
+
+/// The history page on a phone (issue 47, item 6: at 390 px the domains table cut its columns):
+/// in Chromium 390 px wide every cell of every row is within the screen and nothing scrolls
+/// sideways; on a desktop it is still a table with its head.
+@Suite struct HistoryPageLayoutTests {
+    static let measure = """
+        (() => {
+          const width = document.documentElement.clientWidth, cut = [];
+          document.querySelectorAll('table.domains td').forEach(cell => {
+            const box = cell.getBoundingClientRect();
+            if (box.width > 0 && (box.right > width + 1 || box.left < -1)) cut.push(cell.textContent.slice(0, 40));
+          });
+          const scroll = document.querySelector('.scroll');
+          return {width: width, pageOverflow: document.documentElement.scrollWidth - width,
+            tableOverflow: scroll.scrollWidth - scroll.clientWidth, cut: cut,
+            head: getComputedStyle(document.querySelector('table.domains thead')).display,
+            rows: document.querySelectorAll('table.domains tbody tr').length};
+        })()
+        """
+
+    struct Measured: Decodable {
+        var width: Int
+        var pageOverflow: Int
+        var tableOverflow: Int
+        var cut: [String]
+        var head: String
+        var rows: Int
+    }
+
+    @Test func theDomainsTableFitsAPhone() async throws {
+        guard BrowserDriver.isAvailable else {
+            print(BrowserDriver.unavailableMessage)
+            return
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Every column filled: a long name, codes, since, flapping changes, a stale CDN copy,
+        // the last pass, an acknowledgement.
+        let names = [
+            "a-rather-long-subdomain-name.of-an-international-shop.example", "flapping.example", "stale.example",
+        ]
+        let start = Date(timeIntervalSince1970: 1_793_502_000)
+        let nights: [[(Verdict, [String])]] = (0..<6).map { night in
+            [
+                (.fail, ["http.status", "location.none", "cdn.missing", "ua.blocked"]),
+                (night % 2 == 0 ? .pass : .fail, night % 2 == 0 ? [] : ["http.redirect"]),
+                (.warn, ["cdn.stale", "http.content-type"]),
+            ]
+        }
+        let runs = nights.enumerated().map { index, domains in
+            let started = start.addingTimeInterval(Double(index) * 86_400)
+            return HistoryRun(
+                run: "2026-11-0\(index + 1)T030000Z", startedAt: started, finishedAt: started.addingTimeInterval(60),
+                domains: zip(names, domains).map { HistoryDomain(domain: $0, verdict: $1.0, codes: $1.1) })
+        }
+        let history = RunHistory(runs: runs)
+        let until = runs.last!.startedAt.addingTimeInterval(86_400 * 5)
+        let acknowledged = Acknowledgements([
+            Acknowledgement(
+                domain: names[0], codes: nil, until: until, reason: "the vendor fixes it", by: "ana",
+                at: runs.last!.startedAt)
+        ])
+        let page = directory.url.appendingPathComponent("index.html")
+        try HistoryIndexPage().render(
+            history, tool: ToolInfo(version: "test"), acknowledged: acknowledged, now: runs.last!.startedAt
+        ).write(to: page, atomically: true, encoding: .utf8)
+
+        let phone = try JSONDecoder().decode(
+            Measured.self,
+            from: try await BrowserDriver.evaluate(url: page.absoluteString, width: 390, expression: Self.measure))
+        #expect(phone.width <= 390 && phone.rows == 3)
+        #expect(phone.cut.isEmpty && phone.pageOverflow <= 0 && phone.tableOverflow <= 0, "\(phone)")
+        let desktop = try JSONDecoder().decode(
+            Measured.self,
+            from: try await BrowserDriver.evaluate(url: page.absoluteString, width: 1280, expression: Self.measure))
+        #expect(desktop.head != "none" && desktop.cut.isEmpty, "\(desktop)")
     }
 }

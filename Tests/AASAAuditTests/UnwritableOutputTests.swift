@@ -8,7 +8,7 @@ import Testing
 @Suite struct UnwritableOutputTests {
     /// Runs the binary with standard output on `/dev/full` (ENOSPC) or a pipe whose reader is
     /// gone (EPIPE); returns the status and standard error.
-    static func run(_ arguments: [String], stdout kind: String, in directory: URL) throws -> (
+    static func run(_ arguments: [String], stdout kind: String, in directory: URL) async throws -> (
         status: Int32, stderr: String
     ) {
         let closedPipe = Pipe()
@@ -19,15 +19,15 @@ import Testing
             try closedPipe.fileHandleForReading.close()
             output = closedPipe.fileHandleForWriting
         }
-        let result = try ProcessRunner.start(
+        let result = try await ProcessRunner.start(
             CommandLineTests.binary, arguments, in: directory, environment: ["NO_COLOR": "1"], standardOutput: output
-        ).wait()
+        ).finished()
         try output.close()
         return (result.status, result.stderr)
     }
 
     @Test(arguments: ["full", "closed pipe"])
-    func everyCommandEndsWithADefinedStatus(stdout: String) throws {
+    func everyCommandEndsWithADefinedStatus(stdout: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let good = directory.url.appendingPathComponent("good.json")
@@ -37,7 +37,7 @@ import Testing
         for (arguments, expected) in [
             (["explain", "--codes"], 5), (["lint", good.path], 5), (["lint", bad.path], 1), (["--help"], 0),
         ] {
-            let result = try Self.run(arguments, stdout: stdout, in: directory.url)
+            let result = try await Self.run(arguments, stdout: stdout, in: directory.url)
             // --help is ArgumentParser's own print: buffered, its loss not seen.
             if arguments != ["--help"] {
                 #expect(Int(result.status) == expected, "\(arguments): \(result.status) \(result.stderr)")
@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    @Test func anAuditWritesItsReportsAndStatsWhenStdoutIsFull() throws {
+    @Test func anAuditWritesItsReportsAndStatsWhenStdoutIsFull() async throws {
         let world = try TestWorld()
         try "good.aasa.test \(TestWorld.appID)\n".write(
             to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
@@ -59,7 +59,7 @@ import Testing
                 world.caFile,
                 "--timeout", "10", "--no-cdn",
             ] + LoopbackNetworks.allowArguments
-        let result = try Self.run(arguments, stdout: "full", in: world.directory.url)
+        let result = try await Self.run(arguments, stdout: "full", in: world.directory.url)
         #expect(result.status == 5, "\(result.stderr)")
         let out = world.directory.url.appendingPathComponent("out")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("latest.json").path))

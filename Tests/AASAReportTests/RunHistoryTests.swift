@@ -252,6 +252,41 @@ import Testing
         Finding(code: code, severity: severity, location: .wellKnown, message: "x")
     }
 
+    /// The alert a team reads (issue 47, item 6): it names its fleet (the `--out` folder), links
+    /// each domain's row in the served report rather than the whole report, and lists the
+    /// acknowledged domains its counts include, with until when, by whom and why.
+    @Test func theAlertNamesItsFleetLinksRowsAndListsAcknowledgedDomains() {
+        var served = run
+        served.reportURL = "https://audit.example/2026-11-01T030000Z/report.html"
+        served.output = "/var/lib/aasa-audit"
+        var acknowledgedReport = DomainReport(
+            domain: "known.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+            findings: [finding(.httpStatus, .error)])
+        let until = Date(timeIntervalSince1970: 1_794_000_000)
+        acknowledgedReport.findings[0].acknowledged = AcknowledgementMark(
+            Acknowledgement(
+                domain: "known.example", codes: nil, until: until, reason: "vendor fix due", by: "ana", at: until))
+        let known = try! #require(FlaggedDomain(acknowledgedReport))
+        var verdicts = VerdictCounts()
+        (verdicts[.pass], verdicts[.fail]) = (1, 2)
+        let alert = RunAlert(
+            run: served, verdicts: verdicts, changes: nil,
+            flagged: [flagged("new.example", .fail, [.httpStatus]), known])
+        #expect(alert.failures.map(\.domain) == ["new.example"])
+        #expect(alert.failures[0].report == "https://audit.example/2026-11-01T030000Z/report.html#new.example")
+        #expect(alert.acknowledged?.map(\.domain) == ["known.example"] && alert.counts.acknowledged == 1)
+        #expect(alert.acknowledged?[0].acknowledgement?.hasSuffix("by ana: vendor fix due") == true)
+        let lines = alert.text.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "aasa-audit: 1 new failure. 3 domains: 1 pass, 0 warn, 2 fail (1 acknowledged).")
+        #expect(lines[1] == "Fleet: /var/lib/aasa-audit")
+        #expect(lines.contains("Failing: new.example (http.status) \(served.reportURL!)#new.example"), "\(alert.text)")
+        #expect(lines.contains { $0.hasPrefix("Acknowledged, not alerted: known.example (http.status, until ") })
+        // Unserved and unacknowledged: neither a link nor the list.
+        let plain = RunAlert(
+            run: run, verdicts: VerdictCounts(), changes: nil, flagged: [flagged("new.example", .fail, [.httpStatus])])
+        #expect(plain.failures[0].report == nil && plain.acknowledged == nil && !plain.text.contains("Fleet:"))
+    }
+
     @Test func theFirstRunAlertsOnEveryFailingAndWarningDomain() {
         let alert = RunAlert(
             run: run, verdicts: VerdictCounts(), changes: nil,
@@ -443,6 +478,28 @@ import Testing
 }
 
 @Suite struct HistoryIndexPageTests {
+    /// A domain whose failure the team acknowledged is marked so, not shown as a plain failure
+    /// (issue 47, item 6); an acknowledgement of another code, or one that ended, marks nothing.
+    @Test func anAcknowledgedDomainIsMarkedOnThePage() throws {
+        let history = RunHistoryTests.history(["a.example", "b.example"], ["pf", "ff"])
+        let now = history.runs[1].startedAt
+        func page(_ codes: [String]?, until: Date) -> String {
+            let acknowledgement = Acknowledgement(
+                domain: "b.example", codes: codes, until: until, reason: "vendor <fix> due", by: "ana", at: now)
+            return HistoryIndexPage().render(
+                history, tool: ToolInfo(version: "9.9"), acknowledged: Acknowledgements([acknowledgement]), now: now)
+        }
+        let marked = page(["http.status"], until: now.addingTimeInterval(86_400 * 3))
+        let row = try #require(marked.components(separatedBy: "<tr id=\"b.example\"").dropFirst().first)
+        #expect(
+            row.contains(#"data-acknowledged="1""#) && row.contains(#"<span class="acked" title="Acknowledged until "#))
+        #expect(row.contains("by ana: vendor &lt;fix&gt; due"), "escaped: \(row.prefix(600))")
+        let other = try #require(marked.components(separatedBy: "<tr id=\"a.example\"").dropFirst().first)
+        #expect(!other.prefix { $0 != "\n" }.contains("acknowledged"))
+        #expect(!page(["cdn.stale"], until: now.addingTimeInterval(86_400)).contains("data-acknowledged"))
+        #expect(!page(nil, until: now).contains("data-acknowledged"), "ended")
+    }
+
     @Test func thePageHasAChartBarPerRunTheDomainsAndNothingExternal() throws {
         let history = RunHistoryTests.history(["a.example", "b.example", "c.example"], ["ppp", "pfp", "pfws", "pfws"])
         let page = HistoryIndexPage().render(history, tool: ToolInfo(version: "9.9"))

@@ -24,6 +24,8 @@ import Testing
             ("/api/v1/latest", .apiLatest), ("/api/v1/runs", .apiRuns), ("/api/v1/history", .apiHistory(domain: nil)),
             ("/api/v1/history?domain=a.example", .apiHistory(domain: "a.example")), ("/metrics", .metrics),
             ("/healthz", .health), ("/latest.json", .outputFile(run: nil, file: "latest.json")),
+            ("/api/v1/openapi.json", .apiDescription),
+            ("/check?domain=a.example&ios=none", .checkPage(CheckQuery(domain: "a.example", ios: "none"))),
             ("/history.json", .outputFile(run: nil, file: "history.json")),
             ("/2026-11-22T031500Z/report.html", .outputFile(run: run, file: "report.html")),
             ("/badge/Example.COM.svg", .badge(domain: "example.com", format: .svg)),
@@ -75,6 +77,7 @@ import Testing
         ]
         let open = [
             "/", "/check", "/healthz", "/latest.html", "/2026-11-22T031500Z/report.html", "/badge/a.example.svg",
+            "/api/v1/openapi.json",
         ]
         for target in needs { #expect(try Self.route(target).get().needsToken, "\(target)") }
         for target in open { #expect(try !Self.route(target).get().needsToken, "\(target)") }

@@ -44,11 +44,12 @@ public enum BrowserDriver {
         public var description: String
     }
 
-    static let script = #"""
+    /// Starts Chromium on a pipe and defines `send` and `evaluate`; `sys.argv[1]` is Chromium.
+    static let plumbing = #"""
         import json, os, subprocess, sys, time, tempfile, urllib.parse
         # Chromium's DevTools protocol over --remote-debugging-pipe: fd 3 is read by Chromium, fd 4
         # written by it; each message is JSON ended by a NUL byte.
-        chromium, url, domain = sys.argv[1], sys.argv[2], sys.argv[3]
+        chromium = sys.argv[1]
         to_chrome_r, to_chrome_w = os.pipe()
         from_chrome_r, from_chrome_w = os.pipe()
         # Out of the way of 3 and 4, which the child's copies must become.
@@ -82,25 +83,65 @@ public enum BrowserDriver {
         def evaluate(session, expression):
             result = send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session)
             return result["result"].get("value")
-        try:
-            target = send("Target.createTarget", {"url": url})["targetId"]
-            session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-            deadline = time.time() + 20
-            while evaluate(session, "document.readyState + ' ' + !!document.querySelector('form.check')") != "complete true":
-                if time.time() > deadline: raise SystemExit("the form did not load")
-                time.sleep(0.1)
-            # A person types the domain and presses the button.
-            evaluate(session, "document.getElementById('domain').value = " + json.dumps(domain) + "; document.querySelector('form.check button').click(); true")
-            while True:
-                state = evaluate(session, "location.search + '|' + document.readyState + '|' + ((document.querySelector('section.domain .badge') || {}).textContent || '')")
-                search, ready, verdict = state.split("|", 2)
-                if search.startswith("?domain=" + urllib.parse.quote_plus(domain)) and ready == "complete" and verdict:
-                    fix = evaluate(session, "Array.from(document.querySelectorAll('.fix')).map(e => e.textContent).join('\\n')")
-                    print(json.dumps({"search": search, "verdict": verdict, "fix": fix}))
-                    break
-                if time.time() > deadline: raise SystemExit("no verdict on the page: " + state)
-                time.sleep(0.1)
-        finally:
-            proc.kill(); proc.wait()
         """#
+
+    /// The check form's steps: `sys.argv[2]` the page, `sys.argv[3]` the domain typed.
+    static let script =
+        plumbing + #"""
+
+            url, domain = sys.argv[2], sys.argv[3]
+            try:
+                target = send("Target.createTarget", {"url": url})["targetId"]
+                session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+                deadline = time.time() + 20
+                while evaluate(session, "document.readyState + ' ' + !!document.querySelector('form.check')") != "complete true":
+                    if time.time() > deadline: raise SystemExit("the form did not load")
+                    time.sleep(0.1)
+                # A person types the domain and presses the button.
+                evaluate(session, "document.getElementById('domain').value = " + json.dumps(domain) + "; document.querySelector('form.check button').click(); true")
+                while True:
+                    state = evaluate(session, "location.search + '|' + document.readyState + '|' + ((document.querySelector('section.domain .badge') || {}).textContent || '')")
+                    search, ready, verdict = state.split("|", 2)
+                    if search.startswith("?domain=" + urllib.parse.quote_plus(domain)) and ready == "complete" and verdict:
+                        fix = evaluate(session, "Array.from(document.querySelectorAll('.fix')).map(e => e.textContent).join('\\n')")
+                        print(json.dumps({"search": search, "verdict": verdict, "fix": fix}))
+                        break
+                    if time.time() > deadline: raise SystemExit("no verdict on the page: " + state)
+                    time.sleep(0.1)
+            finally:
+                proc.kill(); proc.wait()
+            """#
+
+    /// Opens `url` in a window `width` CSS pixels wide (a phone's, with `mobile`), waits for it
+    /// to load, and returns what `expression` (JavaScript, JSON-serializable) evaluates to, as
+    /// JSON.
+    public static func evaluate(url: String, width: Int, expression: String) async throws -> Data {
+        guard let chromium, let python = ReportSchemaValidator.python else {
+            throw BrowserError(description: unavailableMessage)
+        }
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: python), ["-c", pageScript, chromium, url, String(width), expression])
+        guard result.status == 0, let line = result.stdout.split(separator: "\n").last else {
+            throw BrowserError(description: "the browser script failed: \(result.stdout)\(result.stderr)")
+        }
+        return Data(line.utf8)
+    }
+
+    static let pageScript =
+        plumbing + #"""
+
+            url, width, expression = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+            try:
+                target = send("Target.createTarget", {"url": "about:blank"})["targetId"]
+                session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+                send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True}, session)
+                send("Page.navigate", {"url": url}, session)
+                deadline = time.time() + 20
+                while evaluate(session, "location.href + ' ' + document.readyState") != url + " complete":
+                    if time.time() > deadline: raise SystemExit("the page did not load")
+                    time.sleep(0.1)
+                print(json.dumps(evaluate(session, expression)))
+            finally:
+                proc.kill(); proc.wait()
+            """#
 }

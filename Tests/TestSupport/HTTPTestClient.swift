@@ -45,7 +45,16 @@ public enum HTTPTestClient {
         try connect(port: port)
     }
 
-    /// Whether the server has closed an idle connection (a read gives end of file).
+    /// `isClosed(_:within:)` on a thread of its own: an async test must not hold one of the
+    /// concurrency pool's few threads for seconds (the other tests' tasks wait behind it).
+    public static func closes(_ descriptor: Int32, within seconds: Double) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: isClosed(descriptor, within: seconds)) }
+        }
+    }
+
+    /// Whether the server has closed an idle connection (a read gives end of file). Blocks for
+    /// up to `seconds`: from an async test, use `closes(_:within:)`.
     public static func isClosed(_ descriptor: Int32, within seconds: Double) -> Bool {
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1e6))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

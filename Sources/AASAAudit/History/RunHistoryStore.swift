@@ -372,10 +372,16 @@ enum RunHistoryIndex {
         return standings
     }
 
-    static func writeIndex(_ history: RunHistory, output: URL) throws {
+    /// The page of `output`'s history, its acknowledged domains marked as the team's
+    /// acknowledgements stand at `now` (a file that cannot be read marks none: the page is
+    /// not the place to refuse it; `ack` and `audit` say why).
+    static func writeIndex(_ history: RunHistory, output: URL, now: Date = .now) throws {
         let page = HistoryIndexPage()
+        let acknowledged = (try? AcknowledgementStore.read(output: output.path, now: now)) ?? Acknowledgements()
         try AtomicFileWriter(destination: output.appendingPathComponent(RunHistoryStore.indexName)).complete { writer in
-            try page.render(history, tool: AASAAuditVersion.tool) { try writer.write($0) }
+            try page.render(history, tool: AASAAuditVersion.tool, acknowledged: acknowledged, now: now) {
+                try writer.write($0)
+            }
         }
     }
 }

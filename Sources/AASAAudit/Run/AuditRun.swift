@@ -280,7 +280,8 @@ final class AuditRunSession {
             run: RunAlert.Run(
                 startedAt: startedAt, folder: workspace.runDirectory.path, report: report.path,
                 previousRunStartedAt: finished.changes?.previousRunStartedAt,
-                reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent)),
+                reportURL: notification.reportURL(runFolder: workspace.runDirectory.lastPathComponent),
+                output: workspace.output.standardizedFileURL.path),
             verdicts: finished.summary.verdicts, changes: finished.changes, flagged: flaggedDomains,
             // Changes that could not be gathered are not a first run's (every failure new): the
             // alert says this machine's trouble instead, and names no domain.

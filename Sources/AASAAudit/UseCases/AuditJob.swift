@@ -119,7 +119,7 @@ public enum AuditJob {
     static func isQuietNight(_ result: AuditRunResult, input: AuditInput) -> Bool {
         // Acknowledged failures are quiet: only open ones count.
         result.complete && result.flaggedDomains.allSatisfy { $0.openVerdict == .pass }
-            && result.changes.map(\.openChanges.isEmpty) == true && input.problems.isEmpty
+            && result.changes.map(\.openChanges.withoutNotes.isEmpty) == true && input.problems.isEmpty
             && result.summary.auditorProblems == nil && result.summary.partlyChecked == nil
             && result.historyProblem == nil && result.comparisonProblem == nil
             && result.notification?.state != .failed && result.alertmanager?.state != .failed
@@ -133,9 +133,7 @@ public enum AuditJob {
         if let note = result.note { console.print(note + "\n") }
         let sound = result.summary.auditorProblems == nil
         if let changes = result.changes, result.complete, sound {
-            console.print(
-                changes.isEmpty
-                    ? "No changes since the last run.\n" : "Since the last run:\n" + text.changes(changes) + "\n")
+            console.print(text.sinceLastRun(changes))
         }
         console.print(
             text.runSummary(
