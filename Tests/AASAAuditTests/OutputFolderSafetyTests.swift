@@ -82,17 +82,18 @@ import Testing
         // The lock held by another process, its note hostile: 4 MB with escape sequences.
         let lock = out.appendingPathComponent(".lock")
         try Data(("\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J" + String(repeating: "x", count: 4 << 20)).utf8).write(to: lock)
-        let holder = try ProcessRunner.start(URL(fileURLWithPath: "/usr/bin/flock"), [lock.path, "sleep", "30"])
+        // The holder says when it has the lock (a loaded machine may start flock late): trying
+        // the lock here would take it from under a waiting holder, and a read of /proc/locks missed it
+        // on a busy machine.
+        let held = root.appendingPathComponent("held")
+        let holder = try ProcessRunner.start(
+            URL(fileURLWithPath: "/usr/bin/flock"), [lock.path, "-c", "touch '\(held.path)' && exec sleep 30"])
         defer { holder.send(SIGTERM) }
-        // Until the holder has it (a loaded machine may start flock late), as the kernel's
-        // table of locks says: trying the lock here would take it from under a waiting holder.
-        func holds() -> Bool {
-            let table = FileHandle(forReadingAtPath: "/proc/locks").flatMap { try? $0.readToEnd() } ?? Data()
-            return String(decoding: table, as: UTF8.self).split(separator: "\n").contains {
-                $0.contains("FLOCK") && $0.split(separator: " ").contains("\(holder.processIdentifier)")
-            }
+        func holds() -> Bool { FileManager.default.fileExists(atPath: held.path) }
+        for _ in 0..<600 {
+            guard !holds(), holder.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
         }
-        for _ in 0..<600 where !holds() && holder.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         try #require(holds(), "the holder never took the lock (running: \(holder.isRunning))")
         let result = try await audit()
         #expect(result.status == 2)
