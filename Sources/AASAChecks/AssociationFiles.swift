@@ -6,7 +6,7 @@ import AASAModel
 public enum AssociationFileLint {
     /// The names that say which file it is.
     static let aasaNames: Set<String> = ["apple-app-site-association", "apple-app-site-association.json"]
-    static let assetLinksName = "assetlinks.json"
+    static let assetLinksName = AssociationKind.androidAppLinks.fileName
 
     /// The lint of `bytes` as another association file than the AASA, when they are one.
     /// - Parameter path: the file's path, whose name (`assetlinks.json`,

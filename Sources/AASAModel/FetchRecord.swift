@@ -283,7 +283,8 @@ extension FetchRecord {
         case (.wellKnown, _): url.hasSuffix(".json") ? "apple-app-site-association.json" : ".well-known"
         case (.root, _): "root"
         case (.cdn, _): "Apple CDN"
-        case (.assetlinks, _): url.hasSuffix(AASALocation.assetlinks.path) ? "assetlinks.json" : "included list"
+        default:
+            location.kind.map { url.hasSuffix($0.path) ? $0.fileName : $0.linkedFetchLabel } ?? location.rawValue
         }
     }
 }

@@ -17,16 +17,46 @@ public enum Severity: String, Codable, Sendable, CaseIterable, Comparable {
 }
 
 /// Where a file can be served. Devices (and Apple's CDN) read only `.well-known`;
-/// the root location is the iOS 9 era fallback.
-public enum AASALocation: String, Codable, Sendable, CaseIterable {
-    case wellKnown = "well-known"
-    case root
+/// the root location is the iOS 9 era fallback. Each association kind adds its own
+/// (`AssociationKind.location`): the location carries its kind.
+public struct AASALocation: RawRepresentable, Codable, Sendable, Hashable {
+    public let rawValue: String
+
+    public static let wellKnown = AASALocation(fixed: "well-known")
+    public static let root = AASALocation(fixed: "root")
     /// Apple's CDN copy (`https://app-site-association.cdn-apple.com/a/v1/<host>`), which
     /// devices on iOS 14 and later read instead of the origin.
-    case cdn
-    /// `/.well-known/assetlinks.json` (Digital Asset Links), when a domain's line asks for it,
-    /// and the lists it includes.
-    case assetlinks
+    public static let cdn = AASALocation(fixed: "cdn")
+
+    private init(fixed rawValue: String) { self.rawValue = rawValue }
+
+    init(kind: AssociationKind) { rawValue = kind.id }
+
+    /// A known location's name: the AASA's three and each kind's.
+    public init?(rawValue: String) {
+        guard
+            [Self.wellKnown, .root, .cdn].map(\.rawValue).contains(rawValue)
+                || AssociationKinds.kind(location: rawValue) != nil
+        else { return nil }
+        self.rawValue = rawValue
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let location = AASALocation(rawValue: name) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "no location is called \(name)"))
+        }
+        self = location
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// The association kind fetched here; nil for the AASA's locations.
+    public var kind: AssociationKind? { AssociationKinds.kind(location: rawValue) }
 
     /// The path on the origin; the CDN's URL is built from its base instead.
     public var path: String {
@@ -34,7 +64,7 @@ public enum AASALocation: String, Codable, Sendable, CaseIterable {
         case .wellKnown: "/.well-known/apple-app-site-association"
         case .root: "/apple-app-site-association"
         case .cdn: "/a/v1/"
-        case .assetlinks: "/.well-known/assetlinks.json"
+        default: kind?.path ?? ""
         }
     }
 }
@@ -47,24 +77,42 @@ public enum FetchAgent: String, Codable, Sendable {
     case browser
 }
 
-/// What a finding concerns: one of the two locations, the domain as a whole, or (for `lint`)
-/// a local file.
-public enum FindingLocation: String, Codable, Sendable {
-    case wellKnown = "well-known"
-    case root
-    case domain
-    case file
-    case cdn
-    /// `assetlinks.json` and the lists it includes.
-    case assetlinks
+/// What a finding concerns: one of the locations, the domain as a whole, or (for `lint`) a
+/// local file. A location's finding is at the location of the same name.
+public struct FindingLocation: RawRepresentable, Codable, Sendable, Hashable {
+    public let rawValue: String
 
-    public init(_ location: AASALocation) {
-        switch location {
-        case .wellKnown: self = .wellKnown
-        case .root: self = .root
-        case .cdn: self = .cdn
-        case .assetlinks: self = .assetlinks
+    public static let wellKnown = FindingLocation(.wellKnown)
+    public static let root = FindingLocation(.root)
+    public static let cdn = FindingLocation(.cdn)
+    public static let domain = FindingLocation(fixed: "domain")
+    public static let file = FindingLocation(fixed: "file")
+
+    private init(fixed rawValue: String) { self.rawValue = rawValue }
+
+    public init(_ location: AASALocation) { rawValue = location.rawValue }
+
+    /// A known name: a fetch's location's, the domain's or a file's.
+    public init?(rawValue: String) {
+        guard
+            rawValue == Self.domain.rawValue || rawValue == Self.file.rawValue
+                || AASALocation(rawValue: rawValue) != nil
+        else { return nil }
+        self.rawValue = rawValue
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let location = FindingLocation(rawValue: name) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "no finding location is called \(name)"))
         }
+        self = location
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
     }
 }
 

@@ -6,38 +6,40 @@
 /// Adding a finding code: its case in `FindingCode`, its entry below, the check that emits it,
 /// and its row in `FindingCatalogTests` (which fails for a code that nothing is shown to emit).
 
-/// What a finding is about: which part of serving the file went wrong.
-public enum FindingCategory: String, Sendable, CaseIterable {
-    /// The file could not be fetched at all (DNS, TCP, TLS, time).
-    case transfer
-    /// How the file is served: redirects, status, headers, an empty answer.
-    case serving
-    /// What the bytes of a file say, wherever they were served: size, syntax, every key.
-    case content
-    /// The domain as a whole: its two locations judged together.
-    case domain
-    /// What the input expects of the domain: app IDs, services, URLs that must open the app.
-    case expectations
-    /// What devices really get: Apple's CDN copy, and Apple's bot against a browser.
-    case deviceView
-    /// `assetlinks.json` (Digital Asset Links), audited beside the AASA; its entries are in
-    /// `FindingCatalog+AssetLinks.swift`.
-    case assetLinks
-    /// The run itself, not the domain.
-    case run
-
+/// What a finding is about: which part of serving the file went wrong. Each association kind
+/// adds its own (`AssociationKind.category`).
+public struct FindingCategory: Sendable, Hashable {
+    /// Its name (SARIF's tag).
+    public let rawValue: String
     /// A heading for documentation.
-    public var title: String {
-        switch self {
-        case .transfer: "Network and TLS: the file could not be fetched"
-        case .serving: "HTTP: how the file is served"
-        case .content: "The file's content"
-        case .domain: "The domain as a whole"
-        case .expectations: "What the input expects"
-        case .deviceView: "What devices see: Apple's CDN and Apple's bot"
-        case .assetLinks: FindingDefinition.assetLinksTitle
-        case .run: "The run"
-        }
+    public let title: String
+
+    /// The file could not be fetched at all (DNS, TCP, TLS, time).
+    public static let transfer = FindingCategory("transfer", "Network and TLS: the file could not be fetched")
+    /// How the file is served: redirects, status, headers, an empty answer.
+    public static let serving = FindingCategory("serving", "HTTP: how the file is served")
+    /// What the bytes of a file say, wherever they were served: size, syntax, every key.
+    public static let content = FindingCategory("content", "The file's content")
+    /// The domain as a whole: its two locations judged together.
+    public static let domain = FindingCategory("domain", "The domain as a whole")
+    /// What the input expects of the domain: app IDs, services, URLs that must open the app.
+    public static let expectations = FindingCategory("expectations", "What the input expects")
+    /// What devices really get: Apple's CDN copy, and Apple's bot against a browser.
+    public static let deviceView = FindingCategory("deviceView", "What devices see: Apple's CDN and Apple's bot")
+    /// The run itself, not the domain.
+    public static let run = FindingCategory("run", "The run")
+
+    private init(_ rawValue: String, _ title: String) {
+        self.rawValue = rawValue
+        self.title = title
+    }
+
+    init(kind: AssociationKind) { self.init(kind.categoryName, kind.categoryTitle) }
+
+    /// Every category, in the order documentation lists them: the association kinds' before the run's.
+    public static var allCases: [FindingCategory] {
+        [.transfer, .serving, .content, .domain, .expectations, .deviceView] + AssociationKinds.all.map(\.category)
+            + [.run]
     }
 }
 
@@ -133,6 +135,12 @@ extension FindingCode {
     }
 
     public var definition: FindingDefinition {
+        if let kind = AssociationKinds.kind(of: self) { return kind.definition(self) }
+        return aasaDefinition
+    }
+
+    /// The entry of a code of the AASA's own, or of the run's.
+    private var aasaDefinition: FindingDefinition {
         switch self {
         case .netDNS:
             FindingDefinition(
@@ -552,12 +560,6 @@ extension FindingCode {
                 .expectations, .error,
                 meaning: "A URL that domains.txt says must stay in the browser (a - line) opens an app.",
                 fix: "Add an exclusion before the rule that matches it; 'aasa-audit match' shows which rule decides.")
-        case .assetlinksStatus, .assetlinksRedirect, .assetlinksContentType, .assetlinksTooLarge,
-            .assetlinksJSONInvalid, .assetlinksNotList, .assetlinksRelation, .assetlinksStatement,
-            .assetlinksFingerprint, .assetlinksInclude, .assetlinksPackageMissing, .assetlinksFingerprintMissing,
-            .assetlinksSite, .assetlinksDynamicRules, .assetlinksIncludeFailed, .assetlinksManifestScope,
-            .assetlinksUnknownKey:
-            assetLinksDefinition
         case .matchCutShort:
             FindingDefinition(
                 .expectations, .warning,
@@ -566,6 +568,8 @@ extension FindingCode {
                 fix:
                     "Simplify the patterns: fewer wildcards next to variables whose values hold wildcards, fewer huge variables."
             )
+        default:
+            preconditionFailure("\(rawValue) is an association kind's code: its kind's catalog has it")
         }
     }
 }

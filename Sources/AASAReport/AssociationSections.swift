@@ -17,9 +17,8 @@ public enum AssociationSections {
     /// A domain's paragraphs in the HTML report's details (plain text: the template escapes it).
     /// The check form's fields of the other association files (`serve`'s `/check`): the query
     /// parameter, its label and its placeholder.
-    public static let checkFormFields: [(name: String, label: String, placeholder: String)] = [
-        ("android", "Android app", "com.example.app or com.example.app@SHA256")
-    ]
+    public static let checkFormFields: [(name: String, label: String, placeholder: String)] =
+        AssociationKinds.all.map { ($0.word, $0.formLabel, $0.formPlaceholder) }
 
     /// Each association file's JSON Schema (`aasa-audit schema NAME`), the AASA's first.
     public static let schemas: [AssociationSchema] = [AASASchema.entry, AssetLinksSchema.entry]

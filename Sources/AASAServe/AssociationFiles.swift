@@ -25,7 +25,7 @@ extension CheckQuery {
     /// What the check audits besides the AASA; an error names a bad value.
     func wants() throws(HTTPError) -> AssociationWants {
         var wants = AssociationWants()
-        if let apps = more["android"] { wants.android = try Self.androidApps(apps) }
+        if let apps = more[AssociationKind.androidAppLinks.word] { wants.android = try Self.androidApps(apps) }
         return wants
     }
 }

@@ -29,6 +29,9 @@ public enum DomainListParser {
     /// App IDs kept per domain.
     public static let maximumAppIDsPerDomain = 100
 
+    /// The token prefix of an Android app (`android:PACKAGE`): its kind's word.
+    static let androidToken = AssociationKind.androidAppLinks.word + ":"
+
     /// What a problem is about: the unit of `maximumProblemsPerKind`.
     enum ProblemKind: CaseIterable {
         case notADomainsFile, lineTooLong, notUTF8, urlWithoutDomain, urlLine, urlSyntax, urlHost, tooManyURLs
@@ -48,8 +51,8 @@ public enum DomainListParser {
         init(_ tokens: some Sequence<String>, problem: (ProblemKind, String) -> Void) {
             for token in tokens {
                 let lowered = token.lowercased()
-                if lowered.hasPrefix("android:") {
-                    switch AndroidApp.parse(String(token.dropFirst("android:".count))) {
+                if lowered.hasPrefix(DomainListParser.androidToken) {
+                    switch AndroidApp.parse(String(token.dropFirst(DomainListParser.androidToken.count))) {
                     case .success(let app): androidApps.append(app)
                     case .failure(let error):
                         problem(.androidApp, "Android app \(error.reason); the domain is audited without it.")

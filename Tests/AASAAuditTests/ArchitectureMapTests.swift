@@ -1,3 +1,4 @@
+import AASAModel
 import Foundation
 import Testing
 
@@ -53,35 +54,35 @@ import Testing
     }
 
     /// The seam for association files (docs/architecture.md, "Association files: the seam"):
-    /// only Android's rooms, the seam's lists, the input parsers and the model's lists of codes
-    /// and locations mention Android or assetlinks; each file outside says why it may.
-    @Test func androidLivesInItsOwnRooms() throws {
+    /// only each kind's rooms, the registry, the layers' lists and the input parsers name a
+    /// registered kind's words; each file outside says why it may.
+    @Test func associationKindsLiveInTheirRooms() throws {
         let allowed: [String: String] = [
+            "AssociationKind.swift": "the registry",
             "AssociationFiles.swift": "the seam's list in each target",
             "AssociationSections.swift": "the seam's list in the renderers",
-            "AndroidAppOption.swift": "the seam's options in the CLI",
-            "DomainListParser.swift": "the input format names android: tokens",
-            "DomainListReader.swift": "the input format names android: tokens",
-            "AndroidManifestParser.swift": "an input parser of its own",
+            "AssociationOptions.swift": "the seam's options in the CLI",
+            "DomainListParser.swift": "the input format names each kind's tokens",
+            "DomainListReader.swift": "the input format names each kind's tokens",
             "FindingCode.swift": "the list of every code",
-            "FindingCatalog.swift": "the category and the dispatch to each room's entries",
-            "Finding.swift": "the list of locations a finding is about",
-            "FetchRecord.swift": "an exhaustive switch over the fetched locations' labels",
-            "HTMLReport.swift": "an exhaustive switch over the served files' labels",
             "OpenAPIDocument.swift": "the API's description names every check parameter",
         ]
+        let words = AssociationKinds.all.flatMap(\.sourceWords).map { $0.lowercased() }
+        #expect(words.contains("android") && words.contains("assetlinks"), "the registry's words: \(words)")
+        let rooms = AssociationKinds.all.map { "/\($0.room)/" }
         let sources = Self.root.appendingPathComponent("Sources")
         let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
         var mentioning: [String] = []
         while let path = enumerator.nextObject() as? String {
             guard path.hasSuffix(".swift") || path.hasSuffix(".c") || path.hasSuffix(".h") else { continue }
             let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8).lowercased()
-            if text.contains("android") || text.contains("assetlinks") { mentioning.append(path) }
+            if words.contains(where: text.contains) { mentioning.append(path) }
         }
         #expect(mentioning.count >= 10, "the sources were not read: \(mentioning)")
         let outside = mentioning.filter { path in
-            !path.contains("/Android/") && allowed[String(path.split(separator: "/").last ?? "")] == nil
+            !rooms.contains(where: path.contains) && allowed[String(path.split(separator: "/").last ?? "")] == nil
         }
-        #expect(outside.isEmpty, "Android code outside its rooms and the seam's lists: \(outside.sorted())")
+        #expect(
+            outside.isEmpty, "an association kind's code outside its rooms and the seam's lists: \(outside.sorted())")
     }
 }

@@ -1,7 +1,4 @@
 /// The catalog's entries for `assetlinks.json` (Digital Asset Links): Android's own findings.
-extension FindingDefinition {
-    static let assetLinksTitle = "Android App Links: assetlinks.json"
-}
 
 extension SeverityCase {
     /// `assetlinks.include` in `lint`, which does not fetch: a valid include is a note.

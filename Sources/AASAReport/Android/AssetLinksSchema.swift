@@ -3,5 +3,5 @@
 /// the repository's file, embedded by Scripts/generate-docs.sh.
 public enum AssetLinksSchema {
     public static let entry = AssociationSchema(
-        name: "assetlinks", file: "assetlinks.schema.json", text: text, fileNames: ["assetlinks.json"])
+        kind: .androidAppLinks, file: "assetlinks.schema.json", text: text)
 }

@@ -1,0 +1,67 @@
+import AASAAudit
+import AASAModel
+import AASAReport
+import ArgumentParser
+
+/// The seam's options in the CLI: what each association kind adds to `audit`, and to `check`,
+/// `lint` and `match`. A kind's own parsing lives in its folder (`Android/AndroidAppOption.swift`).
+
+/// `audit --android`: every domain's `assetlinks.json` is audited, not only theirs that name apps.
+struct AssociationAuditOptions: ParsableArguments {
+    @Flag(
+        name: .customLong(AssociationKind.androidAppLinks.word),
+        help:
+            "Audit every domain's Android assetlinks.json too (domains naming android:PACKAGE are always audited for it)."
+    ) var everyDomain = false
+    @Option(
+        name: .customLong("android-manifest"),
+        help: ArgumentHelp(
+            "An app's AndroidManifest.xml (source XML): audit the assetlinks.json of every host its android:autoVerify=\"true\" intent filters name, for --android-package, and judge the dynamic rules against the manifest's paths (repeatable).",
+            valueName: "file"))
+    var manifests: [String] = []
+    @Option(
+        name: .customLong("android-package"),
+        help: ArgumentHelp(
+            "The app the manifests' hosts must declare (repeatable; default: the manifest's package attribute).",
+            valueName: AndroidAppOption.help), transform: AndroidAppOption.parse)
+    var manifestApps: [AndroidApp] = []
+
+    /// What every domain is audited for, beside its line.
+    var wants: AssociationWants { everyDomain ? AssociationWants(android: []) : AssociationWants() }
+
+    /// The manifests, as input files.
+    var projectFiles: [AppProjectFile] { manifests.map { .androidManifest($0, apps: manifestApps) } }
+
+    func validate() throws {
+        if !manifestApps.isEmpty && manifests.isEmpty {
+            throw ValidationError("--android-package needs --android-manifest.")
+        }
+    }
+}
+
+/// `check`, `lint` and `match`: `--android PACKAGE[@FINGERPRINT]`, repeatable.
+struct AssociationAppOptions: ParsableArguments {
+    @Option(
+        name: .customLong(AssociationKind.androidAppLinks.word),
+        help: ArgumentHelp(
+            "An Android app assetlinks.json must declare, with its signing certificate's SHA-256 fingerprint when given (repeatable). check audits the domain's assetlinks.json for it; lint checks an assetlinks.json file; match decides URLs for it.",
+            valueName: AndroidAppOption.help), transform: AndroidAppOption.parse)
+    var apps: [AndroidApp] = []
+
+    var wants: AssociationWants { apps.isEmpty ? AssociationWants() : AssociationWants(android: apps) }
+
+    static let matchDiscussion = """
+        With --android PACKAGE, the same forms decide with assetlinks.json's Android 15 dynamic rules
+        (the domain's file is fetched with its includes); the app's manifest bounds them and is not seen.
+        """
+
+    func validateForMatch() throws {
+        if apps.count > 1 { throw ValidationError("match decides for one app: give --android once.") }
+    }
+
+    /// `match`: with an Android app, by its assetlinks.json's dynamic rules; else by the AASA.
+    func match(_ urls: [String], against source: URLMatching.Source) async throws -> [MatchRecord] {
+        if let app = apps.first { return try await AssetLinksMatching.run(urls, app: app, against: source) }
+        return try await URLMatching.run(urls, against: source)
+    }
+}

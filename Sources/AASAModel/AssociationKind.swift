@@ -1,0 +1,71 @@
+/// One kind of association file a domain is audited for besides the AASA: every fact the rest
+/// of the code names about it, stated once. Its locations and its findings' category carry it,
+/// so labels, paths and the catalog read it instead of switching over kinds. A kind's own types
+/// live in a folder named after it (`Android/`); the registry's one list is
+/// `AssociationKinds.all` (`docs/architecture.md`, "Association files").
+public struct AssociationKind: Sendable, Identifiable {
+    /// Its name in reports and on the command line: the location of its fetches and findings
+    /// (`assetlinks`), its codes' family (`assetlinks.*`), `aasa-audit schema NAME`.
+    public let id: String
+    /// The word a team writes for its apps: the token in domains.txt (`android:PACKAGE`), the
+    /// option (`--android`), the check form's and the API's parameter.
+    public let word: String
+    /// Its file's name (`assetlinks.json`): what `lint` knows it by, and a fetch's label.
+    public let fileName: String
+    /// Where clients fetch it on the domain's origin.
+    public let path: String
+    /// Its findings' category: its name (SARIF's tag) and its heading in docs/findings.md.
+    public let categoryName: String
+    public let categoryTitle: String
+    /// What its other fetches are called (the lists `assetlinks.json` includes).
+    public let linkedFetchLabel: String
+    /// The folder its own types live in, in each target (`Android`).
+    public let room: String
+    /// The check form's field: its label and an example value.
+    public let formLabel: String
+    public let formPlaceholder: String
+    /// The catalog's entry for each of its codes.
+    let definition: @Sendable (FindingCode) -> FindingDefinition
+
+    init(
+        id: String, word: String, fileName: String, path: String, categoryName: String, categoryTitle: String,
+        linkedFetchLabel: String, room: String,
+        formLabel: String, formPlaceholder: String, definition: @escaping @Sendable (FindingCode) -> FindingDefinition
+    ) {
+        self.id = id
+        self.word = word
+        self.fileName = fileName
+        self.path = path
+        self.categoryName = categoryName
+        self.categoryTitle = categoryTitle
+        self.linkedFetchLabel = linkedFetchLabel
+        self.room = room
+        self.formLabel = formLabel
+        self.formPlaceholder = formPlaceholder
+        self.definition = definition
+    }
+
+    /// Where its file and what it links to are fetched from, in fetch records.
+    public var location: AASALocation { AASALocation(kind: self) }
+    /// What its findings are about.
+    public var findingLocation: FindingLocation { FindingLocation(location) }
+    /// Its findings' category.
+    public var category: FindingCategory { FindingCategory(kind: self) }
+    /// The prefix of its finding codes.
+    public var codePrefix: String { id + "." }
+    /// Whether a code is one of its findings.
+    public func owns(_ code: FindingCode) -> Bool { code.rawValue.hasPrefix(codePrefix) }
+    /// The words a source file that knows this kind uses (the seam guard's search).
+    public var sourceWords: [String] { [id, word] }
+}
+
+/// The registry: every association kind besides the AASA, in the order reports list them.
+public enum AssociationKinds {
+    public static let all: [AssociationKind] = [.androidAppLinks]
+
+    /// The kind whose location has this name.
+    static func kind(location name: String) -> AssociationKind? { all.first { $0.id == name } }
+
+    /// The kind a finding code belongs to.
+    static func kind(of code: FindingCode) -> AssociationKind? { all.first { $0.owns(code) } }
+}
