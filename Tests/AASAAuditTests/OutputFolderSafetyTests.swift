@@ -82,13 +82,14 @@ import Testing
         // The lock held by another process, its note hostile: 4 MB with escape sequences.
         let lock = out.appendingPathComponent(".lock")
         try Data(("\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J" + String(repeating: "x", count: 4 << 20)).utf8).write(to: lock)
-        // The holder says when it has the lock (a loaded machine may start flock late): trying
-        // the lock here would take it from under a waiting holder, and a read of /proc/locks missed it
-        // on a busy machine.
+        // The holder keeps the lock until it is stopped (no fork: stopping it frees the lock): on a
+        // loaded machine this test's next step may run many seconds late. It says when it has the
+        // lock; trying the lock here would take it from under a waiting holder.
         let held = root.appendingPathComponent("held")
         let holder = try ProcessRunner.start(
-            URL(fileURLWithPath: "/usr/bin/flock"), [lock.path, "-c", "touch '\(held.path)' && exec sleep 30"])
-        defer { holder.send(SIGTERM) }
+            URL(fileURLWithPath: "/usr/bin/flock"),
+            ["--no-fork", lock.path, "-c", "touch '\(held.path)' && exec sleep 600"])
+        defer { holder.send(SIGKILL) }  // a test thread's blocked signals are the child's too
         func holds() -> Bool { FileManager.default.fileExists(atPath: held.path) }
         for _ in 0..<600 {
             guard !holds(), holder.isRunning else { break }
