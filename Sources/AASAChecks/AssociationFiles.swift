@@ -1,12 +1,21 @@
 import AASAModel
 
-/// The seam's list in the checks: `lint` hands each other association file to its own kind
-/// (`Android/AssetLinksLint.swift`), known by its name or the option that asks for it (`--android`)
-/// when they say, and by its content only when nothing does.
+/// A kind's part in `lint`: its want type checks a local file of the kind, offline, and knows
+/// the kind's content when no name says which file it is. A kind's own lint lives in its folder
+/// (`Android/AssetLinksLint.swift`).
+public protocol LintedWant: AssociationWant {
+    /// The lint of a file of this kind, with what the wants ask of it.
+    static func lint(_ bytes: [UInt8], size: Int, wants: AssociationWants) -> FileLint.Result
+    /// Whether bytes look like this kind's file rather than another association file.
+    static func looksLikeItsFile(_ bytes: [UInt8]) -> Bool
+}
+
+/// The seam's list in the checks: `lint` hands each other association file to its kind, known
+/// by its name (`assetlinks.json`) or the option that asks for it (`--android`) when they say,
+/// and by its content only when nothing does.
 public enum AssociationFileLint {
     /// The names that say which file it is.
     static let aasaNames: Set<String> = ["apple-app-site-association", "apple-app-site-association.json"]
-    static let assetLinksName = AssociationKind.androidAppLinks.fileName
 
     /// The lint of `bytes` as another association file than the AASA, when they are one.
     /// - Parameter path: the file's path, whose name (`assetlinks.json`,
@@ -16,9 +25,13 @@ public enum AssociationFileLint {
     {
         let name = path.map { String($0.split(separator: "/").last ?? "") }
         if let name, aasaNames.contains(name) { return nil }
-        if name == assetLinksName || wants.android != nil || FileLint.isAssetLinks(bytes) {
-            return FileLint.lintAssetLinks(bytes, size: size, expected: wants.android ?? [])
+        let kinds = AssociationKinds.all.compactMap { kind in
+            (kind.wantType as? any LintedWant.Type).map { (kind: kind, lint: $0) }
         }
-        return nil
+        let wanted = Set(wants.all.map { type(of: $0).kind.id })
+        let chosen =
+            kinds.first { $0.kind.fileName == name } ?? kinds.first { wanted.contains($0.kind.id) }
+            ?? kinds.first { $0.lint.looksLikeItsFile(bytes) }
+        return chosen?.lint.lint(bytes, size: size, wants: wants)
     }
 }

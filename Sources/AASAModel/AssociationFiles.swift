@@ -3,67 +3,171 @@
 /// (`Android/` for `assetlinks.json`); adding a kind is a member here, a folder there, and a
 /// member in the engine's and the renderers' lists (`docs/architecture.md`, "Association files").
 
-/// What a domain's line asks of those files.
-public struct AssociationWants: Sendable, Equatable {
-    /// `assetlinks.json`: the apps it must declare (maybe none); nil when it is not audited.
-    public var android: [AndroidApp]?
-    /// `assetlinks.json`: the scope the app's manifest gives the host (`--android-manifest`).
-    public var androidManifestScope: AndroidManifest.HostScope?
+/// What a domain's line asks of one kind's file: the kind's own type (`AndroidWant`), held in
+/// `AssociationWants` under its kind.
+public protocol AssociationWant: Sendable {
+    /// The kind it is a want of.
+    static var kind: AssociationKind { get }
+    /// Also what `other` asks for (`--android` on a whole list, a host in two inputs).
+    func merging(_ other: Self) -> Self
+    func isEqual(to other: any AssociationWant) -> Bool
+    /// What the values of the kind's parameter ask for (`serve`'s `?android=PACKAGE@FP`, each
+    /// value as domains.txt's token takes it); an error names the value and why.
+    static func parsing(_ values: [String]) throws(AssociationValueError) -> any AssociationWant
+}
 
-    public init(android: [AndroidApp]? = nil, androidManifestScope: AndroidManifest.HostScope? = nil) {
-        self.android = android
-        self.androidManifestScope = androidManifestScope
-    }
+/// A value given for an association kind that says nothing it can use.
+public struct AssociationValueError: Error, Sendable {
+    public let value: String
+    /// Why, as a phrase ("the package name is not valid").
+    public let reason: String
 
-    /// Also audits what `other` asks for (`--android` on a whole list, a host in two inputs).
-    public mutating func merge(_ other: AssociationWants) {
-        if let apps = other.android {
-            android = (android ?? []) + apps.filter { !(android ?? []).contains($0) }
-        }
-        androidManifestScope = other.androidManifestScope ?? androidManifestScope
+    public init(value: String, reason: String) {
+        self.value = value
+        self.reason = reason
     }
 }
 
-/// A domain record's sections for those files. Their members stand at the top level of the
-/// record (`DomainReport`, `LintRecord`): their keys are part of the versioned schema.
-public struct AssociationRecords: Codable, Sendable, Equatable {
-    /// `assetlinks.json`: the apps the input named (`PACKAGE` or `PACKAGE@FINGERPRINT`), when it
-    /// was audited.
-    public var expectedAndroidApps: [String]?
-    /// `assetlinks.json`: what it declares, when it was audited and parsed.
-    public var android: AndroidDeclarations?
+extension AssociationWant where Self: Equatable {
+    public func isEqual(to other: any AssociationWant) -> Bool { (other as? Self) == self }
+}
 
-    public init(expectedAndroidApps: [String]? = nil, android: AndroidDeclarations? = nil) {
-        self.expectedAndroidApps = expectedAndroidApps
-        self.android = android
+/// What a domain's line asks of the association files besides the AASA: one want per kind it
+/// is audited for.
+public struct AssociationWants: Sendable, Equatable {
+    private var byKind: [String: any AssociationWant] = [:]
+
+    public init() {}
+
+    /// A kind's want; nil when the kind is not audited.
+    public subscript<Want: AssociationWant>(_ type: Want.Type) -> Want? {
+        get { byKind[Want.kind.id] as? Want }
+        set { byKind[Want.kind.id] = newValue }
     }
+
+    /// Each want, in the registry's order.
+    public var all: [any AssociationWant] { AssociationKinds.all.compactMap { byKind[$0.id] } }
+
+    /// Sets its kind's want.
+    public mutating func insert(_ want: any AssociationWant) { byKind[type(of: want).kind.id] = want }
+
+    /// Also audits what `other` asks for (`--android` on a whole list, a host in two inputs).
+    public mutating func merge(_ other: AssociationWants) {
+        for (kind, want) in other.byKind {
+            byKind[kind] = byKind[kind].map { Self.merged($0, want) } ?? want
+        }
+    }
+
+    private static func merged<Want: AssociationWant>(_ mine: Want, _ other: any AssociationWant) -> any AssociationWant
+    {
+        (other as? Want).map(mine.merging) ?? mine
+    }
+
+    public static func == (lhs: AssociationWants, rhs: AssociationWants) -> Bool {
+        lhs.byKind.count == rhs.byKind.count
+            && lhs.byKind.allSatisfy { kind, want in rhs.byKind[kind].map(want.isEqual) ?? false }
+    }
+}
+
+/// A kind's section of a domain's record (`AndroidRecord`). Its members stand at the top level
+/// of the record (`DomainReport`, `LintRecord`): their keys are part of the versioned schema.
+public protocol AssociationSection: Codable, Sendable {
+    static var kind: AssociationKind { get }
+    /// Takes what `other` has.
+    func merging(_ other: Self) -> Self
+    func isEqual(to other: any AssociationSection) -> Bool
+    /// The section a record holds, read from the record's decoder; nil when it holds none.
+    static func decodeIfPresent(from decoder: any Decoder) throws -> Self?
+}
+
+extension AssociationSection where Self: Equatable {
+    public func isEqual(to other: any AssociationSection) -> Bool { (other as? Self) == self }
+}
+
+/// A domain record's sections for those files, one per kind audited.
+public struct AssociationRecords: Codable, Sendable, Equatable {
+    private var byKind: [String: any AssociationSection] = [:]
+
+    public init() {}
+
+    /// A kind's section; nil when the record has none.
+    public subscript<Section: AssociationSection>(_ type: Section.Type) -> Section? {
+        get { byKind[Section.kind.id] as? Section }
+        set { byKind[Section.kind.id] = newValue }
+    }
+
+    /// The kinds whose sections the record has, in the registry's order.
+    public var kinds: [AssociationKind] { AssociationKinds.all.filter { byKind[$0.id] != nil } }
+
+    /// Each section, in the registry's order.
+    public var all: [any AssociationSection] { AssociationKinds.all.compactMap { byKind[$0.id] } }
 
     /// Takes the sections `other` has.
     public mutating func merge(_ other: AssociationRecords) {
-        expectedAndroidApps = other.expectedAndroidApps ?? expectedAndroidApps
-        android = other.android ?? android
+        for (kind, section) in other.byKind {
+            byKind[kind] = byKind[kind].map { Self.merged($0, section) } ?? section
+        }
+    }
+
+    private static func merged<Section: AssociationSection>(_ mine: Section, _ other: any AssociationSection)
+        -> any AssociationSection
+    {
+        (other as? Section).map(mine.merging) ?? mine
+    }
+
+    public init(from decoder: any Decoder) throws {
+        for kind in AssociationKinds.all {
+            if let section = try kind.sectionType.decodeIfPresent(from: decoder) { byKind[kind.id] = section }
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        for section in all { try section.encode(to: encoder) }
+    }
+
+    public static func == (lhs: AssociationRecords, rhs: AssociationRecords) -> Bool {
+        lhs.byKind.count == rhs.byKind.count
+            && lhs.byKind.allSatisfy { kind, section in rhs.byKind[kind].map(section.isEqual) ?? false }
     }
 }
 
 /// The platforms whose app links a domain's verdict speaks for: iOS's universal links unless
-/// the domain serves no AASA (`ios:none`), Android's App Links when its `assetlinks.json` was
-/// audited. A badge names them; the history keeps them for it.
-public enum LinkPlatform: String, Sendable, CaseIterable {
-    case ios
-    case android
-
+/// the domain serves no AASA (`ios:none`), and each link kind whose file was audited
+/// (`AssociationKind.linkName`: Android's App Links). A badge names them; the history keeps them.
+public struct LinkPlatform: Sendable, Hashable {
+    /// Its name in the history: `ios`, or the kind's word (`android`).
+    public let rawValue: String
     /// What teams call the platform's links.
-    public var linkName: String {
-        switch self {
-        case .ios: "universal links"
-        case .android: "app links"
+    public let linkName: String
+
+    public static let ios = LinkPlatform(rawValue: "ios", linkName: "universal links")
+
+    /// The platform of a kind's links; nil for a kind that opens no links.
+    public init?(kind: AssociationKind) {
+        guard let linkName = kind.linkName else { return nil }
+        self.init(rawValue: kind.word, linkName: linkName)
+    }
+
+    private init(rawValue: String, linkName: String) {
+        self.rawValue = rawValue
+        self.linkName = linkName
+    }
+
+    /// A platform by its name in the history.
+    init?(rawValue: String) {
+        if rawValue == Self.ios.rawValue {
+            self = .ios
+        } else if let kind = AssociationKinds.all.first(where: { $0.word == rawValue }) {
+            self.init(kind: kind)
+        } else {
+            return nil
         }
     }
 
-    /// The platforms of a record: `ios` its `ios` field (`"none"` or absent), `androidAudited`
-    /// whether it has an `assetlinks.json` section.
-    public static func of(ios: String?, androidAudited: Bool) -> [LinkPlatform] {
-        (ios == DomainTarget.iosNone ? [] : [.ios]) + (androidAudited ? [.android] : [])
+    /// The platforms of a record: `ios` its `ios` field (`"none"` or absent), `audited` the kinds
+    /// whose sections it has.
+    public static func of(ios: String?, audited: [AssociationKind]) -> [LinkPlatform] {
+        (ios == DomainTarget.iosNone ? [] : [.ios]) + audited.compactMap(LinkPlatform.init(kind:))
     }
 
     /// The history's spelling of a set (`android`, `ios+android`); nil for iOS alone, what a
@@ -87,30 +191,36 @@ public enum LinkPlatform: String, Sendable, CaseIterable {
 
 extension DomainReport {
     /// The platforms its verdict speaks for.
-    public var linkPlatforms: [LinkPlatform] {
-        LinkPlatform.of(ios: ios, androidAudited: associations.expectedAndroidApps != nil)
-    }
+    public var linkPlatforms: [LinkPlatform] { LinkPlatform.of(ios: ios, audited: associations.kinds) }
 }
 
 extension LinkPlatform {
-    private enum RecordKeys: String, CodingKey {
-        case ios, expectedAndroidApps
+    /// The platforms of a domain's record as the report writes it (its `ios` and its other
+    /// files' sections, at the top level), read by a decoder of that record without decoding the
+    /// sections: a kind's section is there when its key is (`AssociationKind.recordKey`).
+    public static func of(record decoder: any Decoder) throws -> [LinkPlatform] {
+        let container = try decoder.container(keyedBy: RecordKey.self)
+        return of(
+            ios: try container.decodeIfPresent(String.self, forKey: RecordKey("ios")),
+            audited: AssociationKinds.all.filter { container.contains(RecordKey($0.recordKey)) })
     }
 
-    /// The platforms of a domain's record as the report writes it (its `ios` and its other
-    /// files' sections, at the top level), read by a decoder of that record.
-    public static func of(record decoder: any Decoder) throws -> [LinkPlatform] {
-        let container = try decoder.container(keyedBy: RecordKeys.self)
-        return of(
-            ios: try container.decodeIfPresent(String.self, forKey: .ios),
-            androidAudited: container.contains(.expectedAndroidApps))
+    private struct RecordKey: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 }
 
 extension AssociationWants {
     /// What a domain that serves no AASA (`ios:none`) is audited for when its line names no
-    /// other file: its `assetlinks.json`, for any app (there is nothing else it could serve).
+    /// other file: the kinds audited alone (`AssociationKind.wantAlone`), for any app.
     public var withoutAASA: AssociationWants {
-        self == AssociationWants() ? AssociationWants(android: []) : self
+        guard self == AssociationWants() else { return self }
+        var wants = AssociationWants()
+        for kind in AssociationKinds.all { kind.wantAlone.map { wants.byKind[kind.id] = $0 } }
+        return wants
     }
 }

@@ -24,13 +24,25 @@ public struct AssociationKind: Sendable, Identifiable {
     /// The check form's field: its label and an example value.
     public let formLabel: String
     public let formPlaceholder: String
+    /// What teams call the links it opens (`app links`); nil for a kind that opens none.
+    public let linkName: String?
+    /// What a domain's line asks of it, and its section of the record.
+    public let wantType: any AssociationWant.Type
+    public let sectionType: any AssociationSection.Type
+    /// The key of the record that says its section is there (`expectedAndroidApps`).
+    public let recordKey: String
+    /// What a domain that serves no AASA and names nothing else is audited for; nil when such
+    /// a domain is not audited for this kind.
+    public let wantAlone: (any AssociationWant)?
     /// The catalog's entry for each of its codes.
     let definition: @Sendable (FindingCode) -> FindingDefinition
 
     init(
         id: String, word: String, fileName: String, path: String, categoryName: String, categoryTitle: String,
         linkedFetchLabel: String, room: String,
-        formLabel: String, formPlaceholder: String, definition: @escaping @Sendable (FindingCode) -> FindingDefinition
+        formLabel: String, formPlaceholder: String, linkName: String?, wantType: any AssociationWant.Type,
+        sectionType: any AssociationSection.Type, recordKey: String, wantAlone: (any AssociationWant)?,
+        definition: @escaping @Sendable (FindingCode) -> FindingDefinition
     ) {
         self.id = id
         self.word = word
@@ -42,6 +54,11 @@ public struct AssociationKind: Sendable, Identifiable {
         self.room = room
         self.formLabel = formLabel
         self.formPlaceholder = formPlaceholder
+        self.linkName = linkName
+        self.wantType = wantType
+        self.sectionType = sectionType
+        self.recordKey = recordKey
+        self.wantAlone = wantAlone
         self.definition = definition
     }
 
@@ -59,9 +76,13 @@ public struct AssociationKind: Sendable, Identifiable {
     public var sourceWords: [String] { [id, word] }
 }
 
-/// The registry: every association kind besides the AASA, in the order reports list them.
+/// The registry: every association kind besides the AASA, in the order reports list them. Each
+/// layer reads this list and reaches a kind's part through its types (`AssociationWant`,
+/// `AssociationSection`, and the protocols each layer adds to them: `LintedWant`, `AuditedWant`,
+/// `RenderedSection`). A task may be given more kinds (a test's stub kind, with
+/// `AssociationKinds.$all.withValue`); every run of the program reads this line.
 public enum AssociationKinds {
-    public static let all: [AssociationKind] = [.androidAppLinks]
+    @TaskLocal public static var all: [AssociationKind] = [.androidAppLinks]
 
     /// The kind whose location has this name.
     static func kind(location name: String) -> AssociationKind? { all.first { $0.id == name } }

@@ -1,29 +1,48 @@
 import AASAModel
 
-/// The seam's list in the renderers: each association file's part of a domain in the terminal
-/// and in the HTML report, from its section of the record. A kind's own text lives in its
-/// folder (`Android/AssetLinksSections.swift`).
-public enum AssociationSections {
+/// A kind's part in the renderers: its section of the record in the terminal and in the HTML
+/// report, and its file's JSON Schema. A kind's own text lives in its folder
+/// (`Android/AssetLinksSections.swift`).
+protocol RenderedSection: AssociationSection {
     /// A domain's lines, aligned as the rest ("  Label       value").
+    func terminalRows(in report: TerminalReport) -> [(String, String)]
+    /// A linted file's lines.
+    func lintTerminalRows(in report: TerminalReport) -> [(String, String)]
+    /// A domain's paragraph in the HTML report's details (plain text: the template escapes it).
+    var htmlParagraph: String? { get }
+    /// Its file's JSON Schema (`aasa-audit schema NAME`).
+    static var schema: AssociationSchema { get }
+}
+
+/// The seam's list in the renderers: each association file's part of a domain, from its
+/// section of the record, in the registry's order.
+public enum AssociationSections {
     static func terminalRows(_ records: AssociationRecords, in report: TerminalReport) -> [(String, String)] {
-        report.assetLinksRows(records)
+        rendered(records).flatMap { $0.terminalRows(in: report) }
     }
 
     /// A linted file's lines when it is one of these files; nil for an AASA.
     static func lintTerminalRows(_ records: AssociationRecords, in report: TerminalReport) -> [(String, String)]? {
-        report.assetLinksLintRows(records)
+        let sections = rendered(records)
+        return sections.isEmpty ? nil : sections.flatMap { $0.lintTerminalRows(in: report) }
     }
 
-    /// A domain's paragraphs in the HTML report's details (plain text: the template escapes it).
     /// The check form's fields of the other association files (`serve`'s `/check`): the query
     /// parameter, its label and its placeholder.
-    public static let checkFormFields: [(name: String, label: String, placeholder: String)] =
+    public static var checkFormFields: [(name: String, label: String, placeholder: String)] {
         AssociationKinds.all.map { ($0.word, $0.formLabel, $0.formPlaceholder) }
+    }
 
     /// Each association file's JSON Schema (`aasa-audit schema NAME`), the AASA's first.
-    public static let schemas: [AssociationSchema] = [AASASchema.entry, AssetLinksSchema.entry]
+    public static var schemas: [AssociationSchema] {
+        [AASASchema.entry] + AssociationKinds.all.compactMap { ($0.sectionType as? any RenderedSection.Type)?.schema }
+    }
 
     static func htmlParagraphs(_ records: AssociationRecords) -> [String] {
-        [AssetLinksSections.htmlParagraph(records)].compactMap { $0 }
+        rendered(records).compactMap(\.htmlParagraph)
+    }
+
+    private static func rendered(_ records: AssociationRecords) -> [any RenderedSection] {
+        records.all.compactMap { $0 as? any RenderedSection }
     }
 }

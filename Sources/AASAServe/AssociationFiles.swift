@@ -1,12 +1,12 @@
 import AASAModel
 import AASAReport
 
-/// The seam of the other association files in `serve`: each names its check parameters
-/// (`?android=…`) and turns them into what the domain is audited for.
+/// The seam of the other association files in `serve`: each kind's word is its check parameter
+/// (`?android=…`), whose values its want type reads (`AssociationWant.parsing`).
 extension CheckQuery {
     /// Every association file's parameter names, besides `domain` and `app-id`: the check
     /// form's fields, so that the form and the API take the same names.
-    static let associationParameters = AssociationSections.checkFormFields.map(\.name)
+    static var associationParameters: [String] { AssociationSections.checkFormFields.map(\.name) }
 
     /// Whether the domain is to serve an AASA (`ios=none` says not); an error names a bad value.
     func expectsAASA() throws(HTTPError) -> Bool {
@@ -25,7 +25,14 @@ extension CheckQuery {
     /// What the check audits besides the AASA; an error names a bad value.
     func wants() throws(HTTPError) -> AssociationWants {
         var wants = AssociationWants()
-        if let apps = more[AssociationKind.androidAppLinks.word] { wants.android = try Self.androidApps(apps) }
+        for kind in AssociationKinds.all {
+            guard let values = more[kind.word] else { continue }
+            do {
+                wants.insert(try kind.wantType.parsing(values))
+            } catch {
+                throw HTTPError(400, "\(kind.word)=\(error.value): \(error.reason).")
+            }
+        }
         return wants
     }
 }

@@ -53,6 +53,6 @@ import Testing
         }
         #expect(LinkPlatform.historyKey([.ios]) == nil, "the default is not written")
         #expect(LinkPlatform.platforms(historyKey: "windows") == nil)
-        #expect(LinkPlatform.of(ios: DomainTarget.iosNone, androidAudited: true) == [.android])
+        #expect(LinkPlatform.of(ios: DomainTarget.iosNone, audited: [.androidAppLinks]) == [.android])
     }
 }

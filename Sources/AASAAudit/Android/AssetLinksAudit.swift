@@ -92,3 +92,7 @@ struct AssetLinksAudit: AssociationFileAudit {
         return distinct
     }
 }
+
+extension AndroidWant: AuditedWant {
+    var audit: any AssociationFileAudit { AssetLinksAudit(expected: apps, manifestScope: manifestScope) }
+}

@@ -21,14 +21,15 @@ struct AssociationOutcome: Sendable {
     var records = AssociationRecords()
 }
 
+/// A kind's part in an audit: its want makes the audit of its file.
+protocol AuditedWant: AssociationWant {
+    var audit: any AssociationFileAudit { get }
+}
+
 enum AssociationFiles {
-    /// The audits a domain's wants call for, in a fixed order.
+    /// The audits a domain's wants call for, in the registry's order.
     static func audits(for wants: AssociationWants) -> [any AssociationFileAudit] {
-        var audits: [any AssociationFileAudit] = []
-        if let apps = wants.android {
-            audits.append(AssetLinksAudit(expected: apps, manifestScope: wants.androidManifestScope))
-        }
-        return audits
+        wants.all.compactMap { ($0 as? any AuditedWant)?.audit }
     }
 }
 

@@ -2,6 +2,14 @@ import AASAJSON
 import AASAModel
 
 /// `lint` of an `assetlinks.json`: recognised by its content, checked offline.
+extension AndroidWant: LintedWant {
+    public static func lint(_ bytes: [UInt8], size: Int, wants: AssociationWants) -> FileLint.Result {
+        FileLint.lintAssetLinks(bytes, size: size, expected: wants.android ?? [])
+    }
+
+    public static func looksLikeItsFile(_ bytes: [UInt8]) -> Bool { FileLint.isAssetLinks(bytes) }
+}
+
 extension FileLint {
     /// Whether bytes are an Android `assetlinks.json` rather than an association file: a JSON
     /// array whose first statement has `relation`, `target` or `include`.

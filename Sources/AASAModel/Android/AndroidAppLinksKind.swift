@@ -5,7 +5,108 @@ extension AssociationKind {
         categoryName: "assetLinks", categoryTitle: "Android App Links: assetlinks.json",
         linkedFetchLabel: "included list", room: "Android",
         formLabel: "Android app", formPlaceholder: "com.example.app or com.example.app@SHA256",
+        linkName: "app links", wantType: AndroidWant.self, sectionType: AndroidRecord.self,
+        recordKey: AndroidRecord.CodingKeys.expectedAndroidApps.stringValue, wantAlone: AndroidWant(apps: []),
         definition: { $0.assetLinksDefinition })
+}
+
+/// What a domain's line asks of its `assetlinks.json`.
+public struct AndroidWant: AssociationWant, Equatable {
+    public static var kind: AssociationKind { .androidAppLinks }
+    /// The apps it must declare (maybe none).
+    public var apps: [AndroidApp]
+    /// The scope the app's manifest gives the host (`--android-manifest`).
+    public var manifestScope: AndroidManifest.HostScope?
+
+    public init(apps: [AndroidApp], manifestScope: AndroidManifest.HostScope? = nil) {
+        self.apps = apps
+        self.manifestScope = manifestScope
+    }
+
+    /// `PACKAGE` or `PACKAGE@FINGERPRINT`, each.
+    public static func parsing(_ values: [String]) throws(AssociationValueError) -> any AssociationWant {
+        AndroidWant(
+            apps: try values.map { value throws(AssociationValueError) in
+                switch AndroidApp.parse(value) {
+                case .success(let app): return app
+                case .failure(let error): throw AssociationValueError(value: value, reason: error.reason)
+                }
+            })
+    }
+
+    public func merging(_ other: AndroidWant) -> AndroidWant {
+        AndroidWant(
+            apps: apps + other.apps.filter { !apps.contains($0) }, manifestScope: other.manifestScope ?? manifestScope)
+    }
+}
+
+/// `assetlinks.json`'s section of a domain's record.
+public struct AndroidRecord: AssociationSection, Equatable {
+    public static var kind: AssociationKind { .androidAppLinks }
+    /// The apps the input named (`PACKAGE` or `PACKAGE@FINGERPRINT`).
+    public var expectedAndroidApps: [String]?
+    /// What the file declares, when it was parsed.
+    public var android: AndroidDeclarations?
+
+    enum CodingKeys: String, CodingKey {
+        case expectedAndroidApps, android
+    }
+
+    public func merging(_ other: AndroidRecord) -> AndroidRecord {
+        AndroidRecord(
+            expectedAndroidApps: other.expectedAndroidApps ?? expectedAndroidApps, android: other.android ?? android)
+    }
+
+    public static func decodeIfPresent(from decoder: any Decoder) throws -> AndroidRecord? {
+        let section = try AndroidRecord(from: decoder)
+        return section.expectedAndroidApps == nil && section.android == nil ? nil : section
+    }
+}
+
+extension AssociationWants {
+    /// `assetlinks.json`: the apps it must declare (maybe none); nil when it is not audited.
+    public var android: [AndroidApp]? {
+        get { self[AndroidWant.self]?.apps }
+        set { self[AndroidWant.self] = newValue.map { AndroidWant(apps: $0, manifestScope: androidManifestScope) } }
+    }
+
+    /// `assetlinks.json`: the scope the app's manifest gives the host (`--android-manifest`).
+    public var androidManifestScope: AndroidManifest.HostScope? { self[AndroidWant.self]?.manifestScope }
+
+    public init(android: [AndroidApp]?, androidManifestScope: AndroidManifest.HostScope? = nil) {
+        self.init()
+        self[AndroidWant.self] = android.map { AndroidWant(apps: $0, manifestScope: androidManifestScope) }
+    }
+}
+
+extension AssociationRecords {
+    /// `assetlinks.json`: the apps the input named, when it was audited.
+    public var expectedAndroidApps: [String]? {
+        get { self[AndroidRecord.self]?.expectedAndroidApps }
+        set { update { $0.expectedAndroidApps = newValue } }
+    }
+
+    /// `assetlinks.json`: what it declares, when it was audited and parsed.
+    public var android: AndroidDeclarations? {
+        get { self[AndroidRecord.self]?.android }
+        set { update { $0.android = newValue } }
+    }
+
+    public init(expectedAndroidApps: [String]? = nil, android: AndroidDeclarations?) {
+        self.init()
+        self.expectedAndroidApps = expectedAndroidApps
+        self.android = android
+    }
+
+    public init(expectedAndroidApps: [String]?) {
+        self.init(expectedAndroidApps: expectedAndroidApps, android: nil)
+    }
+
+    private mutating func update(_ change: (inout AndroidRecord) -> Void) {
+        var section = self[AndroidRecord.self] ?? AndroidRecord()
+        change(&section)
+        self[AndroidRecord.self] = section.expectedAndroidApps == nil && section.android == nil ? nil : section
+    }
 }
 
 extension AASALocation {
@@ -21,4 +122,9 @@ extension FindingLocation {
 extension FindingCategory {
     /// `assetlinks.json`'s findings: their entries are in `FindingCatalog+AssetLinks.swift`.
     static let assetLinks = AssociationKind.androidAppLinks.category
+}
+
+extension LinkPlatform {
+    /// Android's App Links.
+    public static let android = LinkPlatform(kind: .androidAppLinks)!
 }

@@ -1,11 +1,20 @@
 import AASAModel
 
 /// `assetlinks.json` in the terminal and the HTML report.
-enum AssetLinksSections {
+extension AndroidRecord: RenderedSection {
     static let handleAllURLs = "delegate_permission/common.handle_all_urls"
 
+    static var schema: AssociationSchema { AssetLinksSchema.entry }
+
+    func terminalRows(in report: TerminalReport) -> [(String, String)] { report.assetLinksRows(self) }
+
+    func lintTerminalRows(in report: TerminalReport) -> [(String, String)] {
+        android.map { [("Android", report.androidLine($0))] } ?? []
+    }
+
     /// "Android apps (declared: …; expected: …)"; nil when the file was not audited.
-    static func htmlParagraph(_ records: AssociationRecords) -> String? {
+    var htmlParagraph: String? {
+        let records = self
         guard let expected = records.expectedAndroidApps else { return nil }
         let declared =
             records.android.map {
@@ -22,7 +31,7 @@ enum AssetLinksSections {
 }
 
 extension TerminalReport {
-    func assetLinksRows(_ records: AssociationRecords) -> [(String, String)] {
+    func assetLinksRows(_ records: AndroidRecord) -> [(String, String)] {
         guard let expected = records.expectedAndroidApps else { return [] }
         var rows = [("Android", records.android.map(androidLine) ?? "(no usable assetlinks.json)")]
         if !expected.isEmpty { rows.append(("Expected", expected.map(clean).joined(separator: ", "))) }
@@ -32,16 +41,12 @@ extension TerminalReport {
         return rows
     }
 
-    func assetLinksLintRows(_ records: AssociationRecords) -> [(String, String)]? {
-        records.android.map { [("Android", androidLine($0))] }
-    }
-
     /// Each declared package with its fingerprints (shortened), whether it handles links, and
     /// its dynamic rules.
     func androidLine(_ declarations: AndroidDeclarations) -> String {
         guard !declarations.apps.isEmpty else { return "(no android_app statement)" }
         return declarations.apps.map { app in
-            let links = app.relations.contains(AssetLinksSections.handleAllURLs) ? "" : " (not for links)"
+            let links = app.relations.contains(AndroidRecord.handleAllURLs) ? "" : " (not for links)"
             let prints = app.fingerprints.map { String($0.prefix(11)) + "…" }.joined(separator: ", ")
             let rules = app.dynamicRules.map { ", \($0) dynamic rule\($0 == 1 ? "" : "s")" } ?? ""
             return clean("\(app.package) [\(prints)]\(links)\(rules)")
