@@ -1,7 +1,7 @@
-/// The seam's list in the model: the association files a domain is audited for besides the
-/// AASA, one member per kind of file. A kind's own types live in a folder of their own
-/// (`Android/` for `assetlinks.json`); adding a kind is a member here, a folder there, and a
-/// member in the engine's and the renderers' lists (`docs/architecture.md`, "Association files").
+/// The seam in the model: what a domain's line asks of the association files besides the AASA
+/// and its record's sections of them, held by kind. A kind's own types live in a folder of their
+/// own (`Android/` for `assetlinks.json`) and its entry in the registry (`AssociationKind.swift`;
+/// `docs/architecture.md`, "Association files").
 
 /// What a domain's line asks of one kind's file: the kind's own type (`AndroidWant`), held in
 /// `AssociationWants` under its kind.

@@ -2,8 +2,8 @@ import AASAMatching
 import AASAModel
 
 /// The `domains.txt` format: one domain per line, optionally followed by the app IDs its file
-/// must name and the Android apps its `assetlinks.json` must declare (`android:PACKAGE` or
-/// `android:PACKAGE@SHA256-FINGERPRINT`), separated by white space; under a domain, lines `+ URL` (must open the app) and
+/// must name and what each association kind's token asks of its file (`WORD:VALUE`, the kind's
+/// word; README.md, "domains.txt"), separated by white space; under a domain, lines `+ URL` (must open the app) and
 /// `- URL` (must stay in the browser). `#` at the start of a line or after white space starts
 /// a comment; blank lines are ignored. A bad line becomes an `InputProblem` naming the line and
 /// the reason, and every other line is still read.
@@ -29,20 +29,19 @@ public enum DomainListParser {
     /// App IDs kept per domain.
     public static let maximumAppIDsPerDomain = 100
 
-    /// The token prefix of an Android app (`android:PACKAGE`): its kind's word.
-    static let androidToken = AssociationKind.androidAppLinks.word + ":"
-
     /// What a problem is about: the unit of `maximumProblemsPerKind`.
     enum ProblemKind: CaseIterable {
         case notADomainsFile, lineTooLong, notUTF8, urlWithoutDomain, urlLine, urlSyntax, urlHost, tooManyURLs
-        case hostName, appID, tooManyAppIDs, duplicateDomain, androidApp, pastedForm, label, iosToken
+        case hostName, appID, tooManyAppIDs, duplicateDomain, associationValue, pastedForm, label, iosToken
     }
 
-    /// What the tokens after a line's domain say: app IDs, Android apps, labels; a bad token is
-    /// reported (`problem`) and left out, the rest kept.
+    /// What the tokens after a line's domain say: app IDs, what each association kind's token
+    /// asks for (`WORD:VALUE`), labels; a bad token is reported (`problem`)
+    /// and left out, the rest kept.
     struct LineTokens {
         var appIDs: [String] = []
-        var androidApps: [AndroidApp] = []
+        /// The association kinds' tokens, in the line's order.
+        var wants: [any AssociationWant] = []
         /// In the line's order; a key given twice keeps its first value.
         var labels: [(key: String, value: String)] = []
         /// `ios:none`: no AASA is expected.
@@ -51,11 +50,12 @@ public enum DomainListParser {
         init(_ tokens: some Sequence<String>, problem: (ProblemKind, String) -> Void) {
             for token in tokens {
                 let lowered = token.lowercased()
-                if lowered.hasPrefix(DomainListParser.androidToken) {
-                    switch AndroidApp.parse(String(token.dropFirst(DomainListParser.androidToken.count))) {
-                    case .success(let app): androidApps.append(app)
-                    case .failure(let error):
-                        problem(.androidApp, "Android app \(error.reason); the domain is audited without it.")
+                if let kind = AssociationKinds.all.first(where: { lowered.hasPrefix($0.word + ":") }) {
+                    do {
+                        wants.append(try kind.wantType.parsing([String(token.dropFirst(kind.word.count + 1))]))
+                    } catch {
+                        problem(
+                            .associationValue, "\(kind.formLabel) \(error.reason); the domain is audited without it.")
                     }
                 } else if lowered.hasPrefix("ios:") {
                     if DomainTarget.expectsAASA(choice: String(lowered.dropFirst("ios:".count))) == false {

@@ -129,7 +129,8 @@ struct ListReader {
     }
 
     /// A line's tokens into its target: `ios:none`, labels (the first value of a key kept),
-    /// Android apps and app IDs, each up to its limit.
+    /// association kinds' tokens (merged as the kind merges, up to its limit) and app IDs, each
+    /// up to its limit.
     private mutating func merge(_ read: Parser.LineTokens, into position: Int, line: String, number: Int) {
         if read.noAASA { targets[position].expectsAASA = false }
         for (key, value) in read.labels where targets[position].labels[key] == nil {
@@ -141,11 +142,10 @@ struct ListReader {
             }
             targets[position].labels[key] = value
         }
-        for app in read.androidApps
-        where !targets[position].androidApps.contains(app)
-            && targets[position].androidApps.count < Parser.maximumAppIDsPerDomain
-        {
-            targets[position].wants.android = targets[position].androidApps + [app]
+        for want in read.wants {
+            var wants = AssociationWants()
+            wants.insert(want)
+            targets[position].wants.merge(wants)
         }
         for id in read.appIDs where appIDsOfTarget[position, default: []].insert(id).inserted {
             guard targets[position].expectedAppIDs.count < Parser.maximumAppIDsPerDomain else {

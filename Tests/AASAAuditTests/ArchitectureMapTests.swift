@@ -62,8 +62,6 @@ import Testing
             "AssociationFiles.swift": "the seam's list in each target",
             "AssociationSections.swift": "the seam's list in the renderers",
             "AssociationOptions.swift": "the seam's options in the CLI",
-            "DomainListParser.swift": "the input format names each kind's tokens",
-            "DomainListReader.swift": "the input format names each kind's tokens",
             "FindingCode.swift": "the list of every code",
             "OpenAPIDocument.swift": "the API's description names every check parameter",
         ]

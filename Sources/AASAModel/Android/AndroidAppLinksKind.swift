@@ -34,9 +34,14 @@ public struct AndroidWant: AssociationWant, Equatable {
             })
     }
 
+    /// Apps kept per domain, as many as app IDs.
+    public static let maximumApps = 100
+
+    /// Each app once, up to `maximumApps`.
     public func merging(_ other: AndroidWant) -> AndroidWant {
-        AndroidWant(
-            apps: apps + other.apps.filter { !apps.contains($0) }, manifestScope: other.manifestScope ?? manifestScope)
+        var merged = apps
+        for app in other.apps where !merged.contains(app) && merged.count < Self.maximumApps { merged.append(app) }
+        return AndroidWant(apps: merged, manifestScope: other.manifestScope ?? manifestScope)
     }
 }
 
