@@ -41,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
         // SQLite: the run's journal (`audit --resume`).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CLibcurl"], linkerSettings: [.linkedLibrary("ssl")]),
         // One DNS question asked of the resolver directly (libresolv): why a name did not resolve.
         .target(name: "CResolv", linkerSettings: [.linkedLibrary("resolv")]),
@@ -55,7 +56,8 @@ let package = Package(
         .target(name: "AASAJSON"),
         .target(name: "AASAModel"),
         .target(name: "AASAMatching", dependencies: ["AASAJSON"]),
-        .target(name: "AASAChecks", dependencies: ["AASAModel", "AASAJSON", "AASAMatching"]),
+        .target(name: "PublicSuffix", dependencies: ["CPSL"]),
+        .target(name: "AASAChecks", dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "PublicSuffix"]),
         .target(name: "DomainList", dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "CIDN2"]),
         .target(
             name: "AASAReport",
@@ -125,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AASAChecksTests",
-            dependencies: ["AASAChecks", "AASAModel", "AASAJSON", "AASAMatching", "TestSupport"]),
+            dependencies: ["AASAChecks", "AASAModel", "AASAJSON", "AASAMatching", "PublicSuffix", "TestSupport"]),
         .testTarget(name: "DomainListTests", dependencies: ["DomainList", "AASAModel", "TestSupport"]),
         .testTarget(name: "AASAReportTests", dependencies: ["AASAReport", "AASAModel", "TestSupport"]),
         .testTarget(

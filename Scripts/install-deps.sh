@@ -2,7 +2,7 @@
 # Installs the Debian packages aasa-audit needs, when they are missing:
 #
 #   Scripts/install-deps.sh           to build and run it: libcurl (OpenSSL flavour), libssl,
-#                                     libidn2, jemalloc and SQLite headers, pkg-config, CA
+#                                     libidn2, libpsl, jemalloc and SQLite headers, pkg-config, CA
 #                                     certificates (about 20 MB)
 #   Scripts/install-deps.sh test      also what the test suite drives as real programs (about
 #                                     450 MB): Python's jsonschema and prometheus_client (reports
@@ -15,7 +15,7 @@
 # Uses apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libjemalloc-dev libsqlite3-dev pkg-config ca-certificates)
+packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libpsl-dev libjemalloc-dev libsqlite3-dev pkg-config ca-certificates)
 tests=(python3 python3-jsonschema python3-prometheus-client chromium prometheus-alertmanager prometheus prometheus-node-exporter pre-commit)
 case "${1:-}" in
   "") ;;

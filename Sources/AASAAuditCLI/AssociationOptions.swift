@@ -47,8 +47,18 @@ struct AssociationAppOptions: ParsableArguments {
             "An Android app assetlinks.json must declare, with its signing certificate's SHA-256 fingerprint when given (repeatable). check audits the domain's assetlinks.json for it; lint checks an assetlinks.json file; match decides URLs for it.",
             valueName: AndroidAppOption.help), transform: AndroidAppOption.parse)
     var apps: [AndroidApp] = []
+    @Option(
+        name: .customLong(AssociationKind.webauthn.word),
+        help: ArgumentHelp(
+            "An origin the domain's /.well-known/webauthn must allow for its passkeys, https://HOST[:PORT] (repeatable). check audits the domain's webauthn file for it, as Chromium and Firefox read it; lint checks a webauthn file.",
+            valueName: "https-origin"), transform: WebAuthnOriginOption.parse)
+    var origins: [String] = []
 
-    var wants: AssociationWants { apps.isEmpty ? AssociationWants() : AssociationWants(android: apps) }
+    var wants: AssociationWants {
+        var wants = apps.isEmpty ? AssociationWants() : AssociationWants(android: apps)
+        if !origins.isEmpty { wants.insert(WebAuthnWant(origins: origins)) }
+        return wants
+    }
 
     static let matchDiscussion = """
         With --android PACKAGE, the same forms decide with assetlinks.json's Android 15 dynamic rules
@@ -57,6 +67,7 @@ struct AssociationAppOptions: ParsableArguments {
 
     func validateForMatch() throws {
         if apps.count > 1 { throw ValidationError("match decides for one app: give --android once.") }
+        if !origins.isEmpty { throw ValidationError("match decides URLs for an app; --origin is for check and lint.") }
     }
 
     /// `match`: with an Android app, by its assetlinks.json's dynamic rules; else by the AASA.

@@ -86,7 +86,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         return Transfer(
             id: id, request: request, maximumBodyBytes: configuration.maximumBodyBytes,
-            maximumStoredBodyBytes: configuration.maximumStoredBodyBytes,
+            maximumStoredBodyBytes: request.maximumStoredBodyBytes ?? configuration.maximumStoredBodyBytes,
             maximumHeaderBytes: configuration.maximumHeaderBytes,
             addressPolicy: configuration.addressPolicy, connections: connections)
     }

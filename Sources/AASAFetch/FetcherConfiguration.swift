@@ -86,6 +86,9 @@ public struct FetchRequest: Sendable {
     public var onConnected: (@Sendable (_ multiplexes: Bool) -> Void)?
     /// Resolve the host's name and connect to none of its addresses (`Fetcher.resolves`).
     public var resolveOnly = false
+    /// Keeps more of the body than the configured `maximumStoredBodyBytes` (a file whose clients
+    /// read more than the AASA's 128 KB), up to `maximumBodyBytes`.
+    public var maximumStoredBodyBytes: Int?
 
     public init(
         url: String, location: AASALocation, closeConnection: Bool = false, userAgent: String? = nil,

@@ -19,7 +19,7 @@ public protocol AssociationWant: Sendable {
 /// A value given for an association kind that says nothing it can use.
 public struct AssociationValueError: Error, Sendable {
     public let value: String
-    /// Why, as a phrase ("the package name is not valid").
+    /// Why, as a phrase that names the value (`"example" is not an Android package name`).
     public let reason: String
 
     public init(value: String, reason: String) {
@@ -89,6 +89,11 @@ public struct AssociationRecords: Codable, Sendable, Equatable {
     private var byKind: [String: any AssociationSection] = [:]
 
     public init() {}
+
+    /// A record of one section.
+    public init(_ section: any AssociationSection) {
+        byKind[type(of: section).kind.id] = section
+    }
 
     /// A kind's section; nil when the record has none.
     public subscript<Section: AssociationSection>(_ type: Section.Type) -> Section? {

@@ -39,7 +39,7 @@ public struct AssociationKind: Sendable, Identifiable {
 
     init(
         id: String, word: String, fileName: String, path: String, categoryName: String, categoryTitle: String,
-        linkedFetchLabel: String, room: String,
+        linkedFetchLabel: String, room: String, ownsItsWord: Bool = true,
         formLabel: String, formPlaceholder: String, linkName: String?, wantType: any AssociationWant.Type,
         sectionType: any AssociationSection.Type, recordKey: String, wantAlone: (any AssociationWant)?,
         definition: @escaping @Sendable (FindingCode) -> FindingDefinition
@@ -52,6 +52,7 @@ public struct AssociationKind: Sendable, Identifiable {
         self.categoryTitle = categoryTitle
         self.linkedFetchLabel = linkedFetchLabel
         self.room = room
+        self.ownsItsWord = ownsItsWord
         self.formLabel = formLabel
         self.formPlaceholder = formPlaceholder
         self.linkName = linkName
@@ -72,8 +73,11 @@ public struct AssociationKind: Sendable, Identifiable {
     public var codePrefix: String { id + "." }
     /// Whether a code is one of its findings.
     public func owns(_ code: FindingCode) -> Bool { code.rawValue.hasPrefix(codePrefix) }
-    /// The words a source file that knows this kind uses (the seam guard's search).
-    public var sourceWords: [String] { [id, word] }
+    /// The words a source file that knows this kind uses (the seam guard's search): its name,
+    /// and its word when that is its own (`android`, not `origin`).
+    public var sourceWords: [String] { [id] + (ownsItsWord ? [word] : []) }
+    /// Whether its word is its own, not a word other code uses.
+    let ownsItsWord: Bool
 }
 
 /// The registry: every association kind besides the AASA, in the order reports list them. Each
@@ -82,7 +86,7 @@ public struct AssociationKind: Sendable, Identifiable {
 /// `RenderedSection`). A task may be given more kinds (a test's stub kind, with
 /// `AssociationKinds.$all.withValue`); every run of the program reads this line.
 public enum AssociationKinds {
-    @TaskLocal public static var all: [AssociationKind] = [.androidAppLinks]
+    @TaskLocal public static var all: [AssociationKind] = [.androidAppLinks, .webauthn]
 
     /// The kind whose location has this name.
     static func kind(location name: String) -> AssociationKind? { all.first { $0.id == name } }

@@ -105,6 +105,22 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case assetlinksIncludeFailed = "assetlinks.include-failed"
     case assetlinksManifestScope = "assetlinks.manifest-scope"
     case assetlinksUnknownKey = "assetlinks.unknown-key"
+
+    // /.well-known/webauthn (WebAuthn related origins): Passkeys/FindingCatalog+WebAuthn.swift.
+    case webauthnStatus = "webauthn.status"
+    case webauthnRedirect = "webauthn.redirect"
+    case webauthnRedirectInsecure = "webauthn.redirect-insecure"
+    case webauthnContentType = "webauthn.content-type"
+    case webauthnTooLarge = "webauthn.too-large"
+    case webauthnJSONInvalid = "webauthn.json-invalid"
+    case webauthnShape = "webauthn.shape"
+    case webauthnOriginsEmpty = "webauthn.origins-empty"
+    case webauthnEntryType = "webauthn.entry-type"
+    case webauthnEntrySkipped = "webauthn.entry-skipped"
+    case webauthnEntryRead = "webauthn.entry-read"
+    case webauthnLabelLimit = "webauthn.label-limit"
+    case webauthnOriginMissing = "webauthn.origin-missing"
+    case webauthnUnknownKey = "webauthn.unknown-key"
 }
 
 extension FindingCode {

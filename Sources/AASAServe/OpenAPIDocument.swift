@@ -46,10 +46,7 @@ public enum OpenAPIDocument {
                     "required": false,
                     "description": "An app ID the file must name (repeatable, at most 20).",
                     "schema": {
-                      "type": "array",
-                      "items": {
-                        "type": "string"
-                      }
+                      "$ref": "#/components/schemas/repeatedValues"
                     },
                     "style": "form",
                     "explode": true
@@ -72,10 +69,18 @@ public enum OpenAPIDocument {
                     "required": false,
                     "description": "An Android app the domain's assetlinks.json must declare: PACKAGE or PACKAGE@SHA256 (repeatable, at most 20).",
                     "schema": {
-                      "type": "array",
-                      "items": {
-                        "type": "string"
-                      }
+                      "$ref": "#/components/schemas/repeatedValues"
+                    },
+                    "style": "form",
+                    "explode": true
+                  },
+                  {
+                    "name": "origin",
+                    "in": "query",
+                    "required": false,
+                    "description": "An origin the domain's /.well-known/webauthn must allow for its passkeys, https://HOST[:PORT] (repeatable, at most 20); the file is then audited as Chromium and Firefox read it.",
+                    "schema": {
+                      "$ref": "#/components/schemas/repeatedValues"
                     },
                     "style": "form",
                     "explode": true
@@ -596,6 +601,16 @@ public enum OpenAPIDocument {
             }
           },
           "components": {
+            "schemas": {
+              "repeatedValues": {
+                "description": "A query parameter given once per value, at most 20 times.",
+                "type": "array",
+                "maxItems": 20,
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
             "securitySchemes": {
               "bearer": {
                 "type": "http",

@@ -160,4 +160,29 @@ struct AssociationSchemaTests {
         #"[{"include": "https://example.com/a.json", "relation": ["delegate_permission/common.handle_all_urls"]}]"#,
         #"[{"relation": ["handle_all_urls"], "target": {"namespace": "web", "site": "https://example.com"}}]"#,
     ]
+
+    /// `schema webauthn`: the files browsers read are valid (a path, a port, a wildcard host read
+    /// literally), and the mistakes the schema can see are not (a bare host, a non-string entry,
+    /// an array, no origins, none listed).
+    @Test func theWebAuthnSchemaAcceptsWhatBrowsersReadAndRefusesTheMistakes() async throws {
+        let schema = Repository.file("schemas/webauthn.schema.json")
+        let valid = [
+            #"{"origins": ["https://shop.example"]}"#,
+            #"{"origins": ["https://shop.example", "https://example.co.uk:8443", "https://b.test/login"]}"#,
+            #"{"origins": ["https://*.example.com"], "comment": "ignored by browsers"}"#,
+        ].enumerated().map { (name: "valid \($0.offset)", json: Data($0.element.utf8)) }
+        let refused = try await ReportSchemaValidator.invalid(valid, schema: schema)
+        #expect(refused.isEmpty, "valid files refused: \(refused)")
+        let mistakes = [
+            #"{"origins": ["example.co.uk"]}"#, #"{"origins": [42]}"#, #"["https://shop.example"]"#,
+            #"{"origin": ["https://shop.example"]}"#, #"{"origins": []}"#, #"{"origins": "https://shop.example"}"#,
+        ].enumerated().map { (name: "mistake \($0.offset)", json: Data($0.element.utf8)) }
+        let caught = try await ReportSchemaValidator.invalid(mistakes, schema: schema)
+        #expect(Set(caught.keys) == Set(mistakes.map(\.name)), "mistakes passed: \(caught.keys.sorted())")
+        // And the tool agrees: each mistake is an error to lint.
+        for mistake in mistakes {
+            let verdict = WebAuthnChecks.assessContent(Array(mistake.json), expected: [], at: .file).findings
+            #expect(verdict.contains { $0.severity >= .warning }, "\(mistake.name)")
+        }
+    }
 }

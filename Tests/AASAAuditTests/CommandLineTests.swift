@@ -125,6 +125,29 @@ import Testing
         }
     }
 
+    /// Passkeys' related origins from the command line: `check --origin` audits the domain's
+    /// webauthn file, `lint` knows one by its name, `schema webauthn` prints its schema.
+    @Test func checkAndLintTakeRelatedOrigins() async throws {
+        let world = try TestWorld()
+        let arguments = ["check", "passkeys.aasa.test", "--app-id", TestWorld.appID] + fetchArguments(world)
+        let allowed = try await run(arguments + ["--origin", "https://shop.example"], in: world.directory.url)
+        #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
+        #expect(
+            allowed.stdout.contains("Origins") && allowed.stdout.contains("https://example.co.uk"), "\(allowed.stdout)")
+        let refused = try await run(arguments + ["--origin", "https://checkout.example"], in: world.directory.url)
+        #expect(refused.status == 1 && refused.stdout.contains("webauthn.origin-missing"), "\(refused.stdout)")
+        let bad = try await run(arguments + ["--origin", "shop.example"], in: world.directory.url)
+        #expect(bad.status == 2 && bad.stderr.contains("\"shop.example\" is not an https origin"), "\(bad.stderr)")
+
+        let file = world.directory.url.appendingPathComponent("webauthn")
+        try #"{"origins": ["example.co.uk", "https://shop.example"]}"#.write(
+            to: file, atomically: true, encoding: .utf8)
+        let lint = try await run(["lint", file.path, "--origin", "https://shop.example"], in: world.directory.url)
+        #expect(lint.status == 0 && lint.stdout.contains("webauthn.entry-skipped"), "\(lint.stdout)\(lint.stderr)")
+        let schema = try await run(["schema", "webauthn"], in: world.directory.url)
+        #expect(schema.status == 0 && schema.stdout.contains("\"origins\""), "\(schema.stderr)")
+    }
+
     /// Where a record row's value starts: past its label and the run of two or more spaces.
     static func valueColumn(_ row: Substring) -> Int {
         let text = Array(row)

@@ -81,10 +81,23 @@ final class TestWorld: Sendable {
         return answer(host: host, path: path)
     }
 
+    /// A passkeys site's `/.well-known/webauthn`: it allows `shop.example`.
+    static let webauthnFile = #"{"origins": ["https://shop.example", "https://example.co.uk"]}"#
+
     static func answer(host: String, path: String) -> ScriptedResponse {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         let wellKnown = path == AASALocation.wellKnown.path
+        // Passkeys sites: their webauthn file (or a redirect to it), the good AASA besides.
+        if path == AASALocation.webauthn.path {
+            switch kind {
+            case "passkeys": return .json(webauthnFile)
+            case "passkeysmoved": return .redirect(302, to: "https://passkeys.aasa.test\(path)")
+            case "passkeysplain": return .redirect(302, to: "http://passkeys.aasa.test\(path)")
+            default: break
+            }
+        }
         switch kind {
+        case "passkeys", "passkeysmoved", "passkeysplain": return .json(validFile)
         case "good", "stale", "nocdn", "hostilecdn", "botblock", "browserblock", "challenge": return .json(validFile)
         case "chunked":
             return .respond(

@@ -36,6 +36,18 @@ import Testing
         DomainChecks.assess(target: target, wellKnown: wellKnown, root: root, deviceView: view).findings
     }
 
+    static func webauthn(_ body: String, expected: [String] = ["https://shop.example"]) -> [Finding] {
+        WebAuthnChecks.assess(Fixture.served(body, at: .webauthn), expected: expected).findings
+    }
+
+    /// A webauthn file a client reaches after one redirect to `target`.
+    static func webauthnRedirected(to target: String) -> [Finding] {
+        WebAuthnChecks.assess(
+            Fixture.served(#"{"origins": ["https://shop.example"]}"#, at: .webauthn),
+            hops: [Fixture.redirect(to: target, at: .webauthn).record], expected: []
+        ).findings
+    }
+
     static func android(_ fetched: FetchedLocation, expected: [AndroidApp] = [AndroidApp(package: "com.example.app")])
         -> [Finding]
     {
@@ -208,6 +220,35 @@ import Testing
                     domain: "example.com",
                     expectations: [URLExpectation(url: "https://example.com/help", opensApp: true, inputLine: 2)]))
         },
+        .webauthnStatus: {
+            WebAuthnChecks.assess(Fixture.served("", at: .webauthn, status: 404), expected: []).findings
+        },
+        .webauthnRedirect: { webauthnRedirected(to: "https://www.example.com/.well-known/webauthn") },
+        .webauthnRedirectInsecure: { webauthnRedirected(to: "http://example.com/.well-known/webauthn") },
+        .webauthnContentType: {
+            WebAuthnChecks.assess(
+                Fixture.served(#"{"origins": ["https://shop.example"]}"#, at: .webauthn, contentType: "text/plain"),
+                expected: []
+            ).findings
+        },
+        .webauthnTooLarge: {
+            WebAuthnChecks.assess(
+                Fixture.served(Array(repeating: UInt8(ascii: " "), count: 300_000), at: .webauthn), expected: []
+            ).findings
+        },
+        .webauthnJSONInvalid: { webauthn(#"{"origins": ["https://shop.example",]}"#, expected: []) },
+        .webauthnShape: { webauthn(#"["https://shop.example"]"#, expected: []) },
+        .webauthnOriginsEmpty: { webauthn(#"{"origins": []}"#, expected: []) },
+        .webauthnEntryType: { webauthn(#"{"origins": [42, "https://shop.example"]}"#, expected: []) },
+        .webauthnEntrySkipped: { webauthn(#"{"origins": ["shop.example.co.uk"]}"#, expected: []) },
+        .webauthnEntryRead: { webauthn(#"{"origins": ["https://shop.example/login"]}"#, expected: []) },
+        .webauthnLabelLimit: {
+            webauthn(
+                #"{"origins": ["https://a.com", "https://b.com", "https://c.com", "https://d.com", "https://e.com", "https://f.com"]}"#,
+                expected: [])
+        },
+        .webauthnOriginMissing: { webauthn(#"{"origins": ["https://other.example"]}"#) },
+        .webauthnUnknownKey: { webauthn(#"{"origins": ["https://shop.example"], "comment": "x"}"#, expected: []) },
         .assetlinksStatus: { android(Fixture.served("", at: .assetlinks, status: 404)) },
         .assetlinksRedirect: {
             android(Fixture.redirect(to: "https://www.example.com/.well-known/assetlinks.json", at: .assetlinks))

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func aNameNoLocationHasIsRefused() {
-        #expect(AASALocation(rawValue: "webauthn") == nil)
+        #expect(AASALocation(rawValue: "no-such-file") == nil)
         #expect(FindingLocation(rawValue: "nowhere") == nil)
         #expect(FindingLocation(rawValue: "domain") == .domain)
         #expect(throws: DecodingError.self) {

@@ -144,6 +144,24 @@ import Testing
         #expect(result.problems[1].message.contains("\"AB:CD\" is not a SHA-256 certificate fingerprint"))
     }
 
+    /// `origin:URL` tokens ask for the domain's `/.well-known/webauthn`, read by its kind: the
+    /// origin normalised, repeats once, a value that is not an https origin named.
+    @Test func relatedOriginsAreReadByTheirKind() {
+        let result = parse(
+            """
+            a.example ABCDE12346.com.example.app origin:https://Shop.Example:443 origin:https://shop.example
+            a.example origin:https://example.co.uk:8443
+            b.example origin:example.co.uk origin:http://shop.example
+            """)
+        #expect(result.targets.map(\.domain) == ["a.example", "b.example"])
+        #expect(result.targets[0].wants.webauthnOrigins == ["https://shop.example", "https://example.co.uk:8443"])
+        #expect(result.targets[1].wants.webauthnOrigins == nil)
+        let errors = result.problems.filter { !$0.message.contains("already listed") }
+        #expect(errors.map(\.line) == [3, 3], "\(result.problems)")
+        #expect(errors[0].message.contains("Related origin \"example.co.uk\" is not an https origin"))
+        #expect(errors[1].message.contains("\"http://shop.example\" is not an https origin"))
+    }
+
     /// keytool's form, apksigner's, either case, a `SHA256:` prefix: all read as Google's form.
     @Test func fingerprintsAreReadAsPeoplePasteThem() throws {
         let google = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")

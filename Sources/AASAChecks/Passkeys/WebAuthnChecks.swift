@@ -1,0 +1,287 @@
+import AASAJSON
+import AASAModel
+import PublicSuffix
+
+/// `/.well-known/webauthn`, read to the letter of the clients: Chromium's
+/// `WebAuthRequestSecurityChecker::RemoteValidation` (the fetch, the exact content type, 256 KiB,
+/// `ValidateWellKnownJSON`) and Firefox's `WebAuthnRelatedOriginFetcher.sys.mjs`. Findings are
+/// at the `webauthn` location; what a browser answers a caller origin is `result(of:for:)`.
+public enum WebAuthnChecks {
+    /// What Chromium answers a passkey request from an origin under this RP ID
+    /// (`blink::mojom::AuthenticatorStatus`).
+    public enum ClientResult: String, Sendable {
+        case success = "SUCCESS"
+        case attemptedFetch = "BAD_RELYING_PARTY_ID_ATTEMPTED_FETCH"
+        case wrongContentType = "BAD_RELYING_PARTY_ID_WRONG_CONTENT_TYPE"
+        case parseError = "BAD_RELYING_PARTY_ID_JSON_PARSE_ERROR"
+        case noMatch = "BAD_RELYING_PARTY_ID_NO_JSON_MATCH"
+        case noMatchHitLimits = "BAD_RELYING_PARTY_ID_NO_JSON_MATCH_HIT_LIMITS"
+
+        public var allowsTheOrigin: Bool { self == .success }
+    }
+
+    /// One entry of `origins` as a client reads it, in order.
+    public enum Entry: Sendable, Equatable {
+        /// An origin that counts: its label (the first of its registrable domain) and whether a
+        /// new label past the fifth dropped it.
+        case origin(WebOrigin, written: String, label: String, dropped: Bool)
+        /// Skipped silently: not a URL, or no registrable domain.
+        case skipped(written: String, why: String)
+        /// Not a string: Chromium stops here.
+        case notString(index: Int, type: String)
+    }
+
+    /// The file's `origins`, read as Chromium reads them; nil when it is not an object with an
+    /// `origins` array (a parse error to every client).
+    public static func entries(of json: JSONValue) -> [Entry]? {
+        guard case .object(let object) = json, case .array(let items)? = object["origins"] else { return nil }
+        var labels: [String] = []
+        var entries: [Entry] = []
+        for (index, item) in items.enumerated() {
+            guard case .string(let written) = item else {
+                entries.append(.notString(index: index, type: item.typeName))
+                break
+            }
+            guard let origin = WebOrigin(written) else {
+                entries.append(.skipped(written: written, why: "it is not a URL with a host"))
+                continue
+            }
+            guard !origin.host.hasPrefix("["), let label = RegistrableDomain.label(of: origin.host) else {
+                entries.append(.skipped(written: written, why: "\(origin.host) has no registrable domain"))
+                continue
+            }
+            let known = labels.contains(label)
+            let dropped = !known && labels.count >= WebAuthnLimits.maximumLabels
+            if !known && !dropped { labels.append(label) }
+            entries.append(.origin(origin, written: written, label: label, dropped: dropped))
+        }
+        return entries
+    }
+
+    /// What Chromium answers `caller` for this JSON (`ValidateWellKnownJSON`).
+    public static func result(of json: JSONValue, for caller: WebOrigin) -> ClientResult {
+        guard let entries = entries(of: json) else { return .parseError }
+        var hitLimits = false
+        for entry in entries {
+            switch entry {
+            case .notString: return .parseError
+            case .skipped: continue
+            case .origin(_, _, _, dropped: true): hitLimits = true
+            case .origin(let origin, _, _, dropped: false): if origin == caller { return .success }
+            }
+        }
+        return hitLimits ? .noMatchHitLimits : .noMatch
+    }
+
+    /// What Chromium answers `caller` for a served answer: the fetch, the type, the JSON.
+    public static func result(of fetched: FetchedLocation, for caller: WebOrigin) -> ClientResult {
+        let record = fetched.record
+        guard record.error == nil, record.status == 200, !record.bodyTruncated,
+            record.bodyBytes <= WebAuthnLimits.maximumBodyBytes
+        else { return .attemptedFetch }
+        guard record.headers.contentType.map(LocationChecks.mediaType(of:)) == "application/json" else {
+            return .wrongContentType
+        }
+        guard let json = try? JSONParser.parse(fetched.body) else { return .parseError }
+        return result(of: json, for: caller)
+    }
+
+    /// The audit of the file a client ends at (after `hops`, the https redirects followed), with
+    /// the origins the input expects.
+    public static func assess(_ fetched: FetchedLocation, hops: [FetchRecord] = [], expected: [String]) -> (
+        findings: [Finding], declarations: WebAuthnDeclarations?
+    ) {
+        var findings = redirectFindings(hops)
+        if let failed = findings.first(where: { $0.severity == .error }) {
+            return (findings + missing(expected, because: .attemptedFetch, detail: failed.message), nil)
+        }
+        let record = fetched.record
+        if let error = record.error {
+            guard error.kind != .skipped else { return (findings, nil) }
+            findings.append(LocationChecks.transferFinding(error, at: .webauthn))
+            return (findings + missing(expected, because: .attemptedFetch, detail: error.message), nil)
+        }
+        guard let status = record.status else { return (findings, nil) }
+        guard status == 200 else {
+            let finding = Finding(
+                .webauthnStatus, .webauthn,
+                "/.well-known/webauthn answered HTTP \(status)\(hops.isEmpty ? "" : " after \(hops.count) redirect\(hops.count == 1 ? "" : "s")"); it must be 200."
+            )
+            return (findings + [finding] + missing(expected, because: .attemptedFetch, detail: finding.message), nil)
+        }
+        if record.bodyTruncated || record.bodyBytes > WebAuthnLimits.maximumBodyBytes {
+            let finding = Finding(
+                .webauthnTooLarge, .webauthn,
+                "/.well-known/webauthn is \(record.bodyTruncated ? "more than " : "")\(record.bodyBytes) bytes; browsers read at most \(WebAuthnLimits.maximumBodyBytes)."
+            )
+            return (findings + [finding] + missing(expected, because: .attemptedFetch, detail: finding.message), nil)
+        }
+        let mediaType = record.headers.contentType.map(LocationChecks.mediaType(of:))
+        guard mediaType == "application/json" else {
+            let finding = Finding(
+                .webauthnContentType, .webauthn,
+                record.headers.contentType.map { "Content-Type is \($0.prefix(200)), not application/json." }
+                    ?? "No Content-Type header; browsers need application/json.")
+            return (findings + [finding] + missing(expected, because: .wrongContentType, detail: finding.message), nil)
+        }
+        let assessed = assessContent(fetched.body, expected: expected, at: .webauthn)
+        return (findings + assessed.findings, assessed.declarations)
+    }
+
+    /// The file's content, wherever it came from (`lint` reads a local file at `.file`).
+    public static func assessContent(_ bytes: [UInt8], expected: [String], at location: FindingLocation) -> (
+        findings: [Finding], declarations: WebAuthnDeclarations?
+    ) {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            let finding = Finding(.webauthnJSONInvalid, location, "Not valid JSON: \(error.description).")
+            return ([finding] + missing(expected, because: .parseError, detail: finding.message, at: location), nil)
+        }
+        guard let entries = entries(of: json) else {
+            let finding = Finding(
+                .webauthnShape, location,
+                json.objectValue == nil
+                    ? "The file is a JSON \(json.typeName), not an object with \"origins\"."
+                    : "The object has no \"origins\" array.")
+            return ([finding] + missing(expected, because: .parseError, detail: finding.message, at: location), nil)
+        }
+        var findings: [Finding] = []
+        let unknown = json.objectValue?.members.map(\.key).filter { $0 != "origins" } ?? []
+        if !unknown.isEmpty {
+            findings.append(
+                Finding(
+                    .webauthnUnknownKey, location,
+                    "Keys besides \"origins\": \(unknown.prefix(10).map { "\"\($0.prefix(80))\"" }.joined(separator: ", ")); browsers ignore them."
+                ))
+        }
+        if entries.isEmpty {
+            findings.append(
+                Finding(.webauthnOriginsEmpty, location, "\"origins\" is empty: no other origin may use the RP ID."))
+        }
+        findings += entryFindings(entries, at: location)
+        let declarations = WebAuthnDeclarations(
+            origins: entries.compactMap {
+                if case .origin(let origin, _, _, false) = $0 { return origin.serialized } else { return nil }
+            },
+            labels: entries.reduce(into: []) { labels, entry in
+                if case .origin(_, _, let label, false) = entry, !labels.contains(label) { labels.append(label) }
+            },
+            dropped: entries.compactMap {
+                if case .origin(_, let written, _, true) = $0 { return written } else { return nil }
+            })
+        for origin in expected {
+            guard let caller = WebOrigin(origin) else { continue }
+            let result = result(of: json, for: caller)
+            guard !result.allowsTheOrigin else { continue }
+            findings.append(
+                Finding(
+                    .webauthnOriginMissing, location,
+                    "\(origin) cannot use this RP ID's passkeys: \(why(result)) (Chromium: \(result.rawValue))."))
+        }
+        return (findings, declarations)
+    }
+
+    static func entryFindings(_ entries: [Entry], at location: FindingLocation) -> [Finding] {
+        var findings: [Finding] = []
+        for entry in entries {
+            switch entry {
+            case .notString(let index, let type):
+                let after = entries.count - 1 - index
+                findings.append(
+                    Finding(
+                        .webauthnEntryType, location,
+                        "origins[\(index)] is a \(type), not a string: Chromium stops reading there and Firefox refuses the file."
+                            + (after > 0 ? "" : "")))
+            case .skipped(let written, let why):
+                findings.append(
+                    Finding(
+                        .webauthnEntrySkipped, location,
+                        "\"\(written.prefix(200))\" is skipped by every browser: \(why)."
+                            + (WebOrigin("https://" + written).map { " Write \($0.serialized)." } ?? "")))
+            case .origin(let origin, let written, _, let dropped):
+                if dropped { continue }
+                if let note = readingNote(origin, written: written) {
+                    findings.append(Finding(.webauthnEntryRead, location, note))
+                }
+            }
+        }
+        let dropped = entries.compactMap { entry -> String? in
+            if case .origin(_, let written, _, true) = entry { return written } else { return nil }
+        }
+        if !dropped.isEmpty {
+            findings.append(
+                Finding(
+                    .webauthnLabelLimit, location,
+                    "More than \(WebAuthnLimits.maximumLabels) labels: browsers skip \(dropped.prefix(10).map { "\"\($0.prefix(200))\"" }.joined(separator: ", "))\(dropped.count > 10 ? " and \(dropped.count - 10) more" : "")."
+                ))
+        }
+        return findings
+    }
+
+    /// How an entry reads when it is not the origin itself.
+    static func readingNote(_ origin: WebOrigin, written: String) -> String? {
+        let quoted = "\"\(written.prefix(200))\""
+        if origin.host.contains("*") {
+            return "\(quoted) names the host \(origin.host) literally: a * is never a pattern, so no site matches it."
+        }
+        if origin.scheme != "https" {
+            return
+                "\(quoted) is the origin \(origin.serialized): a passkey request comes from an https page, which is another origin."
+        }
+        if !origin.isBare || written != origin.serialized {
+            return "\(quoted) is read as the origin \(origin.serialized)."
+        }
+        return nil
+    }
+
+    static func why(_ result: ClientResult) -> String {
+        switch result {
+        case .success: "it is listed"
+        case .attemptedFetch: "the file could not be fetched"
+        case .wrongContentType: "the file is not served as application/json"
+        case .parseError: "the file cannot be read, or an entry that is not a string comes before it"
+        case .noMatch: "the file does not list it as an origin"
+        case .noMatchHitLimits: "it is not listed within the first five labels"
+        }
+    }
+
+    /// The expected origins, each refused for the same reason.
+    static func missing(
+        _ expected: [String], because result: ClientResult, detail: String, at location: FindingLocation = .webauthn
+    ) -> [Finding] {
+        expected.map {
+            Finding(
+                .webauthnOriginMissing, location,
+                "\($0) cannot use this RP ID's passkeys: \(why(result)) (Chromium: \(result.rawValue)).")
+        }
+    }
+
+    /// The https redirects a client follows, and a hop it refuses.
+    static func redirectFindings(_ hops: [FetchRecord]) -> [Finding] {
+        guard let last = hops.last else { return [] }
+        let targets = hops.compactMap { $0.redirectTarget ?? $0.headers.location }
+        if let insecure = targets.first(where: { !$0.lowercased().hasPrefix("https://") }) {
+            return [
+                Finding(
+                    .webauthnRedirectInsecure, .webauthn,
+                    "/.well-known/webauthn redirects to \(insecure.prefix(300)), which is not https.")
+            ]
+        }
+        if hops.count > WebAuthnLimits.maximumRedirects {
+            return [
+                Finding(
+                    .webauthnRedirectInsecure, .webauthn,
+                    "/.well-known/webauthn redirects more than \(WebAuthnLimits.maximumRedirects) times (last to \((last.redirectTarget ?? "?").prefix(300)))."
+                )
+            ]
+        }
+        return [
+            Finding(
+                .webauthnRedirect, .webauthn,
+                "/.well-known/webauthn redirects (\(targets.map { String($0.prefix(300)) }.joined(separator: " → "))); browsers follow it."
+            )
+        ]
+    }
+}
