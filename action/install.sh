@@ -30,7 +30,7 @@ binary="$work/$name/bin/aasa-audit"
 if ldd "$binary" | grep -q 'not found'; then
   # A runner's package lists may be days old: read them first, or a moved package is not found.
   sudo apt-get update -qq || fail "apt-get update failed: the libraries aasa-audit links cannot be installed"
-  sudo apt-get install -y -qq libidn2-0 libjemalloc2 libsqlite3-0 ca-certificates >/dev/null
+  sudo apt-get install -y -qq libidn2-0 libpsl5 libjemalloc2 libsqlite3-0 ca-certificates >/dev/null
   sudo apt-get install -y -qq libcurl4t64 >/dev/null 2>&1 || sudo apt-get install -y -qq libcurl4 >/dev/null
 fi
 "$binary" --version
