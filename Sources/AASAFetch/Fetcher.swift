@@ -71,6 +71,7 @@ public final class Fetcher: Sendable {
             loop.cancel(transfer)
         }
         fetched.localDelay = transfer.localDelay(resumed: .now)
+        fetched.submitted = transfer.submitted
         // A name that did not resolve: why, from the resolver itself.
         if fetched.record.error?.kind == .dns, !Task.isCancelled,
             let name = pins.nameLookedUp(for: Self.bareHost(transfer.host)), let answer = await diagnosis.ask(name)

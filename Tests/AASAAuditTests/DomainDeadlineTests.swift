@@ -1,4 +1,3 @@
-import AASAAudit
 import AASAFetch
 import AASAModel
 import AASAReport
@@ -6,6 +5,8 @@ import Foundation
 import NIOCore
 import TestSupport
 import Testing
+
+@testable import AASAAudit
 
 /// One deadline per domain: its fetches share `--timeout`, and a server that broke the
 /// connection at `.well-known` gets no further requests.
@@ -84,6 +85,24 @@ import Testing
             #expect(domain.fetches.filter { $0.location == .wellKnown }.count == 1, "\(host)")
         }
         #expect(broken.connectionCount == brokenHosts.count)
+    }
+
+    /// Time before a domain's first request reached the fetcher is this process's too (the full
+    /// suite once held a domain's task between its deadline's start and its first request, and
+    /// its root was "not fetched"): the clock starts at the hand-over.
+    @Test func theClockStartsWhenTheFirstRequestIsHandedOver() async throws {
+        let deadline = DomainDeadline()
+        try await Task.sleep(for: .milliseconds(300))
+        var first = FetchedLocation(record: FetchRecord(location: .wellKnown, url: "https://a.test/"))
+        first.submitted = .now
+        deadline.forgive(first)
+        #expect(deadline.elapsed < .milliseconds(250), "\(deadline.elapsed)")
+        // Later fetches do not move the start.
+        try await Task.sleep(for: .milliseconds(50))
+        var later = first
+        later.submitted = .now
+        deadline.forgive(later)
+        #expect(deadline.elapsed >= .milliseconds(50))
     }
 
     /// The deadline is the network's time, not this process's (issue 46: on a machine loaded

@@ -232,20 +232,33 @@ struct OriginFetchPlan: Sendable {
     }
 }
 
-/// A domain's `--timeout`, from its first request: the time since, less this process's own
-/// delays around the fetches it waited for (`FetchedLocation.localDelay`: a loaded machine
-/// that resumed the domain's task seconds after its answer came had once spent the domain's
-/// time, and its next fetches were "not fetched", a failure that was not the site's).
+/// A domain's `--timeout`, from its first request's hand-over to the fetcher: the time since,
+/// less this process's own delays around the fetches it waited for (`FetchedLocation.localDelay`:
+/// a loaded machine that resumed the domain's task seconds after its answer came had once spent
+/// the domain's time, and its next fetches were "not fetched", a failure that was not the
+/// site's). Time before the first request was handed over is this process's too.
 final class DomainDeadline: Sendable {
-    private let start = ContinuousClock.now
-    private let forgiven = Mutex(Duration.zero)
+    private struct Clock {
+        var start = ContinuousClock.now
+        var forgiven = Duration.zero
+        var begun = false
+    }
+
+    private let clock = Mutex(Clock())
 
     /// The time the domain's fetches have had.
-    var elapsed: Duration { ContinuousClock.now - start - forgiven.withLock { $0 } }
+    var elapsed: Duration { clock.withLock { ContinuousClock.now - $0.start - $0.forgiven } }
 
-    /// Takes `fetched`'s local delay off the time spent (a fetch the domain waited for).
+    /// Takes `fetched`'s local delay off the time spent (a fetch the domain waited for); the
+    /// first fetch forgiven starts the clock when it was handed over.
     func forgive(_ fetched: FetchedLocation) {
-        forgiven.withLock { $0 += fetched.localDelay }
+        clock.withLock { clock in
+            if !clock.begun, let submitted = fetched.submitted {
+                clock.start = max(clock.start, submitted)
+                clock.begun = true
+            }
+            clock.forgiven += fetched.localDelay
+        }
     }
 }
 
