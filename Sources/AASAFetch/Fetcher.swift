@@ -70,8 +70,9 @@ public final class Fetcher: Sendable {
         } onCancel: {
             loop.cancel(transfer)
         }
-        fetched.localDelay = transfer.localDelay(resumed: .now)
-        fetched.submitted = transfer.submitted
+        let resumed = ContinuousClock.now
+        fetched.localDelay = transfer.localDelay(resumed: resumed)
+        fetched.sinceHandOver = transfer.submitted.map { resumed - $0 }
         // A name that did not resolve: why, from the resolver itself.
         if fetched.record.error?.kind == .dns, !Task.isCancelled,
             let name = pins.nameLookedUp(for: Self.bareHost(transfer.host)), let answer = await diagnosis.ask(name)

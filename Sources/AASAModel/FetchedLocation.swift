@@ -6,8 +6,9 @@ public struct FetchedLocation: Sendable {
     /// The time this process took around the transfer (before it started, and from its end
     /// until the caller ran again), not the network's: a domain's deadline does not count it.
     public var localDelay: Duration = .zero
-    /// When the caller handed the request to the fetcher (nil for a fetch never handed over).
-    public var submitted: ContinuousClock.Instant?
+    /// How long before the caller ran again it had handed the request to the fetcher (nil for
+    /// a fetch never handed over).
+    public var sinceHandOver: Duration?
 
     public init(record: FetchRecord, body: [UInt8] = []) {
         self.record = record

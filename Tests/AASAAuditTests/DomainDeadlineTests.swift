@@ -94,14 +94,12 @@ import Testing
         let deadline = DomainDeadline()
         try await Task.sleep(for: .milliseconds(300))
         var first = FetchedLocation(record: FetchRecord(location: .wellKnown, url: "https://a.test/"))
-        first.submitted = .now
+        first.sinceHandOver = .zero
         deadline.forgive(first)
         #expect(deadline.elapsed < .milliseconds(250), "\(deadline.elapsed)")
         // Later fetches do not move the start.
         try await Task.sleep(for: .milliseconds(50))
-        var later = first
-        later.submitted = .now
-        deadline.forgive(later)
+        deadline.forgive(first)
         #expect(deadline.elapsed >= .milliseconds(50))
     }
 

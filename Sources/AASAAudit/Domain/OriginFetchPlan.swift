@@ -252,9 +252,10 @@ final class DomainDeadline: Sendable {
     /// Takes `fetched`'s local delay off the time spent (a fetch the domain waited for); the
     /// first fetch forgiven starts the clock when it was handed over.
     func forgive(_ fetched: FetchedLocation) {
+        let now = ContinuousClock.now
         clock.withLock { clock in
-            if !clock.begun, let submitted = fetched.submitted {
-                clock.start = max(clock.start, submitted)
+            if !clock.begun, let sinceHandOver = fetched.sinceHandOver {
+                clock.start = max(clock.start, now - sinceHandOver)
                 clock.begun = true
             }
             clock.forgiven += fetched.localDelay
