@@ -291,11 +291,15 @@ import Testing
             requests += Array(
                 "GET /api/v1/check?domain=good.aasa.test HTTP/1.1\r\nHost: 127.0.0.1\r\n\(close)\r\n".utf8)
         }
+        let started = ContinuousClock.now
         let raw = try await HTTPTestClient.exchange(port: serve.port, requests, timeout: 60)
+        // The burst, and one more per minute the exchange took (a loaded machine may take one).
+        let refilled = Int((ContinuousClock.now - started) / .seconds(60))
         let answers = HTTPTestClient.parseAll(raw)
         #expect(answers.count == 10_000)
         let statuses = Dictionary(grouping: answers, by: \.status).mapValues(\.count)
-        #expect(statuses[200] == 5 && statuses[429] == 9_995, "\(statuses)")
+        let ran = statuses[200] ?? 0
+        #expect((5...5 + refilled).contains(ran) && statuses[429] == 10_000 - ran, "\(statuses) in \(refilled) min")
         #expect(world.server.requests.filter { $0.path == AASALocation.wellKnown.path }.count <= 10)
         #expect(try await serve.get("/healthz").status == 200)
     }
