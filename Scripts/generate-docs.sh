@@ -19,6 +19,7 @@ embed_schema() { # FILE SWIFT-FILE TYPE
 embed_schema schemas/apple-app-site-association.schema.json Sources/AASAReport/AASASchema+Text.swift AASASchema
 embed_schema schemas/assetlinks.schema.json Sources/AASAReport/Android/AssetLinksSchema+Text.swift AssetLinksSchema
 embed_schema schemas/webauthn.schema.json Sources/AASAReport/Passkeys/WebAuthnSchema+Text.swift WebAuthnSchema
+embed_schema schemas/passkey-endpoints.schema.json Sources/AASAReport/Passkeys/PasskeyEndpointsSchema+Text.swift PasskeyEndpointsSchema
 swift build --product aasa-audit >/dev/null
 bin=$(swift build --show-bin-path)/aasa-audit
 "$bin" explain --markdown > docs/findings.md

@@ -25,9 +25,18 @@ struct AssociationAuditOptions: ParsableArguments {
             "The app the manifests' hosts must declare (repeatable; default: the manifest's package attribute).",
             valueName: AndroidAppOption.help), transform: AndroidAppOption.parse)
     var manifestApps: [AndroidApp] = []
+    @Flag(
+        name: .customLong(AssociationKind.passkeyEndpoints.word),
+        help:
+            "Audit every domain's /.well-known/passkey-endpoints too, as for domains whose line says passkeys (a site that serves none is a note)."
+    ) var passkeysEveryDomain = false
 
     /// What every domain is audited for, beside its line.
-    var wants: AssociationWants { everyDomain ? AssociationWants(android: []) : AssociationWants() }
+    var wants: AssociationWants {
+        var wants = everyDomain ? AssociationWants(android: []) : AssociationWants()
+        if passkeysEveryDomain { wants.insert(PasskeyEndpointsWant()) }
+        return wants
+    }
 
     /// The manifests, as input files.
     var projectFiles: [AppProjectFile] { manifests.map { .androidManifest($0, apps: manifestApps) } }
@@ -53,10 +62,16 @@ struct AssociationAppOptions: ParsableArguments {
             "An origin the domain's /.well-known/webauthn must allow for its passkeys, https://HOST[:PORT] (repeatable). check audits the domain's webauthn file for it, as Chromium and Firefox read it; lint checks a webauthn file.",
             valueName: "https-origin"), transform: WebAuthnOriginOption.parse)
     var origins: [String] = []
+    @Flag(
+        name: .customLong(AssociationKind.passkeyEndpoints.word),
+        help:
+            "The domain declares passkeys: check audits its /.well-known/passkey-endpoints (and each endpoint's page); lint checks a passkey-endpoints file."
+    ) var passkeys = false
 
     var wants: AssociationWants {
         var wants = apps.isEmpty ? AssociationWants() : AssociationWants(android: apps)
         if !origins.isEmpty { wants.insert(WebAuthnWant(origins: origins)) }
+        if passkeys { wants.insert(PasskeyEndpointsWant()) }
         return wants
     }
 
@@ -67,7 +82,9 @@ struct AssociationAppOptions: ParsableArguments {
 
     func validateForMatch() throws {
         if apps.count > 1 { throw ValidationError("match decides for one app: give --android once.") }
-        if !origins.isEmpty { throw ValidationError("match decides URLs for an app; --origin is for check and lint.") }
+        if !origins.isEmpty || passkeys {
+            throw ValidationError("match decides URLs for an app; --origin and --passkeys are for check and lint.")
+        }
     }
 
     /// `match`: with an Android app, by its assetlinks.json's dynamic rules; else by the AASA.

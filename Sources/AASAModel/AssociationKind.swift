@@ -21,6 +21,8 @@ public struct AssociationKind: Sendable, Identifiable {
     public let linkedFetchLabel: String
     /// The folder its own types live in, in each target (`Android`).
     public let room: String
+    /// The placeholder of a kind whose word takes no value (`passkeys`): its form field is a checkbox.
+    public static let flagPlaceholder = "on"
     /// The check form's field: its label and an example value.
     public let formLabel: String
     public let formPlaceholder: String
@@ -86,7 +88,7 @@ public struct AssociationKind: Sendable, Identifiable {
 /// `RenderedSection`). A task may be given more kinds (a test's stub kind, with
 /// `AssociationKinds.$all.withValue`); every run of the program reads this line.
 public enum AssociationKinds {
-    @TaskLocal public static var all: [AssociationKind] = [.androidAppLinks, .webauthn]
+    @TaskLocal public static var all: [AssociationKind] = [.androidAppLinks, .webauthn, .passkeyEndpoints]
 
     /// The kind whose location has this name.
     static func kind(location name: String) -> AssociationKind? { all.first { $0.id == name } }

@@ -121,6 +121,18 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case webauthnLabelLimit = "webauthn.label-limit"
     case webauthnOriginMissing = "webauthn.origin-missing"
     case webauthnUnknownKey = "webauthn.unknown-key"
+
+    // /.well-known/passkey-endpoints: Passkeys/FindingCatalog+PasskeyEndpoints.swift.
+    case passkeyEndpointsAbsent = "passkey-endpoints.absent"
+    case passkeyEndpointsStatus = "passkey-endpoints.status"
+    case passkeyEndpointsRedirect = "passkey-endpoints.redirect"
+    case passkeyEndpointsContentType = "passkey-endpoints.content-type"
+    case passkeyEndpointsTooLarge = "passkey-endpoints.too-large"
+    case passkeyEndpointsJSONInvalid = "passkey-endpoints.json-invalid"
+    case passkeyEndpointsNotObject = "passkey-endpoints.not-object"
+    case passkeyEndpointsURL = "passkey-endpoints.url"
+    case passkeyEndpointsUnreachable = "passkey-endpoints.unreachable"
+    case passkeyEndpointsUnknownKey = "passkey-endpoints.unknown-key"
 }
 
 extension FindingCode {

@@ -33,10 +33,13 @@ public struct CheckPage: Sendable {
     }
 
     public func render(_ content: Content, tool: ToolInfo) -> String {
-        let fields = AssociationSections.checkFormFields.map { field in
-            [
-                "name": field.name, "label": field.label, "placeholder": field.placeholder,
-                "value": content.more[field.name] ?? "",
+        let fields = AssociationSections.checkFormFields.map { field -> [String: Any] in
+            let value = content.more[field.name] ?? ""
+            // A kind whose word takes no value (`passkeys`) is a checkbox.
+            let flag = field.placeholder == AssociationKind.flagPlaceholder
+            return [
+                "name": field.name, "label": field.label, "placeholder": field.placeholder, "value": value,
+                "flag": flag, "checked": flag && !value.isEmpty ? " checked" : "",
             ]
         }
         var view: [String: Any] = [
@@ -71,7 +74,7 @@ public struct CheckPage: Sendable {
         <label for="domain">Domain</label><input id="domain" name="domain" value="{{domain}}" required placeholder="example.com, https://example.com/path or applinks:example.com">
         <label for="app-id">App ID</label><input id="app-id" name="app-id" value="{{appID}}" placeholder="optional: {{exampleAppID}}">
         <label for="ios">No iOS app</label><span><input type="checkbox" id="ios" name="ios" value="{{iosNone}}"{{{iosNoneChecked}}}> the domain serves no AASA, only its other files (ios:{{iosNone}})</span>
-        {{#fields}}<label for="{{name}}">{{label}}</label><input id="{{name}}" name="{{name}}" value="{{value}}" placeholder="optional: {{placeholder}}">
+        {{#fields}}{{#flag}}<label for="{{name}}">{{label}}</label><span><input type="checkbox" id="{{name}}" name="{{name}}" value="on"{{{checked}}}> {{name}} in domains.txt</span>{{/flag}}{{^flag}}<label for="{{name}}">{{label}}</label><input id="{{name}}" name="{{name}}" value="{{value}}" placeholder="optional: {{placeholder}}">{{/flag}}
         {{/fields}}<button>Check</button>
         </form>
         {{#problem}}<p class="incomplete" role="alert">{{problem}}</p>{{/problem}}

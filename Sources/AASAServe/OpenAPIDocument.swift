@@ -84,6 +84,18 @@ public enum OpenAPIDocument {
                     },
                     "style": "form",
                     "explode": true
+                  },
+                  {
+                    "name": "passkeys",
+                    "in": "query",
+                    "required": false,
+                    "description": "on: the domain declares passkeys; its /.well-known/passkey-endpoints is audited (a 404 is a note) with each endpoint's page.",
+                    "schema": {
+                      "type": "string",
+                      "enum": [
+                        "on"
+                      ]
+                    }
                   }
                 ],
                 "responses": {

@@ -50,9 +50,12 @@ public enum DomainListParser {
         init(_ tokens: some Sequence<String>, problem: (ProblemKind, String) -> Void) {
             for token in tokens {
                 let lowered = token.lowercased()
-                if let kind = AssociationKinds.all.first(where: { lowered.hasPrefix($0.word + ":") }) {
+                if let kind = AssociationKinds.all.first(where: {
+                    lowered.hasPrefix($0.word + ":") || lowered == $0.word
+                }) {
                     do {
-                        wants.append(try kind.wantType.parsing([String(token.dropFirst(kind.word.count + 1))]))
+                        let values = lowered == kind.word ? [] : [String(token.dropFirst(kind.word.count + 1))]
+                        wants.append(try kind.wantType.parsing(values))
                     } catch {
                         problem(
                             .associationValue, "\(kind.formLabel) \(error.reason); the domain is audited without it.")

@@ -185,4 +185,24 @@ struct AssociationSchemaTests {
             #expect(verdict.contains { $0.severity >= .warning }, "\(mistake.name)")
         }
     }
+
+    /// `schema passkey-endpoints`: {} and absolute https endpoints (unknown members kept) are
+    /// valid; an endpoint that is not an https URL, or not a string, and a non-object are not.
+    @Test func thePasskeyEndpointsSchemaAcceptsTheSpecsShapesAndRefusesTheMistakes() async throws {
+        let schema = Repository.file("schemas/passkey-endpoints.schema.json")
+        let valid = [
+            "{}", #"{"enroll": "https://example.com/passkeys/new", "manage": "https://example.com/account"}"#,
+            #"{"prfUsageDetails": "https://example.com/prf", "future": 1}"#,
+        ].enumerated().map { (name: "valid \($0.offset)", json: Data($0.element.utf8)) }
+        #expect(try await ReportSchemaValidator.invalid(valid, schema: schema).isEmpty)
+        let mistakes = [
+            #"{"enroll": "/passkeys/new"}"#, #"{"manage": "http://example.com/account"}"#, #"{"enroll": 1}"#, "[]",
+        ].enumerated().map { (name: "mistake \($0.offset)", json: Data($0.element.utf8)) }
+        let caught = try await ReportSchemaValidator.invalid(mistakes, schema: schema)
+        #expect(Set(caught.keys) == Set(mistakes.map(\.name)), "mistakes passed: \(caught.keys.sorted())")
+        for mistake in mistakes {
+            let findings = PasskeyEndpointsChecks.assessContent(Array(mistake.json), at: .file).findings
+            #expect(findings.contains { $0.severity == .error }, "\(mistake.name)")
+        }
+    }
 }

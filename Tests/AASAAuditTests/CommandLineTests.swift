@@ -146,6 +146,18 @@ import Testing
         #expect(lint.status == 0 && lint.stdout.contains("webauthn.entry-skipped"), "\(lint.stdout)\(lint.stderr)")
         let schema = try await run(["schema", "webauthn"], in: world.directory.url)
         #expect(schema.status == 0 && schema.stdout.contains("\"origins\""), "\(schema.stderr)")
+
+        // --passkeys: the endpoints file and its pages; lint knows the file by its name.
+        let passkeys = try await run(arguments + ["--passkeys"], in: world.directory.url)
+        #expect(
+            passkeys.stdout.contains("Passkey endpoints") && passkeys.stdout.contains("passkey-endpoints.unreachable"),
+            "\(passkeys.stdout)")
+        let endpoints = world.directory.url.appendingPathComponent("passkey-endpoints")
+        try #"{"enroll": "/new"}"#.write(to: endpoints, atomically: true, encoding: .utf8)
+        let lintEndpoints = try await run(["lint", endpoints.path], in: world.directory.url)
+        #expect(
+            lintEndpoints.status == 1 && lintEndpoints.stdout.contains("passkey-endpoints.url"),
+            "\(lintEndpoints.stdout)")
     }
 
     /// Where a record row's value starts: past its label and the run of two or more spaces.

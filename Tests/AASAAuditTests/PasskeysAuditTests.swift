@@ -62,4 +62,44 @@ import Testing
         #expect(webauthnRequests() == before, "a domain without origin: asked for its webauthn file")
         #expect(before == 6, "good, missing, moved and its target, plain, the AASA site")
     }
+
+    /// `passkeys` on a line: the endpoints file is fetched without following a redirect, each
+    /// endpoint's page with its redirects, a page that does not answer named; a site without the
+    /// file gets a note, not a failure.
+    @Test func passkeyEndpointsAndTheirPagesAreAudited() async throws {
+        let world = try TestWorld()
+        let fetcher = try Fetcher(configuration: world.fetcherConfiguration(timeout: 60))
+        defer { fetcher.shutdown() }
+        let auditor = DomainAuditor(fetcher: fetcher)
+        func audit(_ host: String) async -> DomainReport {
+            var wants = AssociationWants()
+            wants.insert(PasskeyEndpointsWant())
+            return await auditor.audit(DomainTarget(domain: host, expectedAppIDs: [TestWorld.appID], wants: wants))
+                .report
+        }
+        func findings(_ report: DomainReport) -> [Finding] {
+            report.findings.filter { $0.location == .passkeyEndpoints }
+        }
+
+        let site = await audit("passkeys.aasa.test")
+        #expect(findings(site).map(\.code) == [.passkeyEndpointsUnreachable], "\(site.findings.map(\.message))")
+        #expect(findings(site).first?.message.contains("prfUsageDetails") == true)
+        #expect(site.verdict == .warn)
+        let endpoints = try #require(site.associations[PasskeyEndpointsRecord.self]?.passkeyEndpoints)
+        #expect(endpoints.served && endpoints.manage == "https://passkeys.aasa.test/account")
+        #expect(
+            site.fetches.filter { $0.location == .passkeyEndpoints }.map(\.url) == [
+                "https://passkeys.aasa.test/.well-known/passkey-endpoints", "https://passkeys.aasa.test/passkeys/new",
+                "https://passkeys.aasa.test/account", "https://passkeys.aasa.test/account/passkeys",
+                "https://passkeys.aasa.test/gone",
+            ])
+
+        let moved = await audit("passkeysmoved.aasa.test")
+        #expect(findings(moved).map(\.code) == [.passkeyEndpointsRedirect])
+        #expect(moved.fetches.filter { $0.location == .passkeyEndpoints }.count == 1, "the redirect is not followed")
+
+        let none = await audit("missing.aasa.test")
+        #expect(findings(none).map(\.code) == [.passkeyEndpointsAbsent])
+        #expect(findings(none).first?.severity == .info)
+    }
 }

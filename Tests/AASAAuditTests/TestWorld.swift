@@ -81,6 +81,11 @@ final class TestWorld: Sendable {
         return answer(host: host, path: path)
     }
 
+    /// A passkeys site's `/.well-known/passkey-endpoints`: two pages that answer (one after a
+    /// redirect) and one that does not.
+    static let passkeyEndpointsFile =
+        #"{"enroll": "https://passkeys.aasa.test/passkeys/new", "manage": "https://passkeys.aasa.test/account", "prfUsageDetails": "https://passkeys.aasa.test/gone"}"#
+
     /// A passkeys site's `/.well-known/webauthn`: it allows `shop.example`.
     static let webauthnFile = #"{"origins": ["https://shop.example", "https://example.co.uk"]}"#
 
@@ -88,6 +93,16 @@ final class TestWorld: Sendable {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         let wellKnown = path == AASALocation.wellKnown.path
         // Passkeys sites: their webauthn file (or a redirect to it), the good AASA besides.
+        if kind.hasPrefix("passkeys") {
+            switch path {
+            case AASALocation.passkeyEndpoints.path:
+                return kind == "passkeysmoved"
+                    ? .redirect(301, to: "https://passkeys.aasa.test\(path)") : .json(passkeyEndpointsFile)
+            case "/account": return .redirect(302, to: "https://\(host)/account/passkeys")
+            case "/gone": return .status(404, body: "<h1>Not Found</h1>")
+            default: break
+            }
+        }
         if path == AASALocation.webauthn.path {
             switch kind {
             case "passkeys": return .json(webauthnFile)

@@ -40,6 +40,8 @@ import Testing
         WebAuthnChecks.assess(Fixture.served(body, at: .webauthn), expected: expected).findings
     }
 
+    static func endpoints(_ fetched: FetchedLocation) -> [Finding] { PasskeyEndpointsChecks.assess(fetched).findings }
+
     /// A webauthn file a client reaches after one redirect to `target`.
     static func webauthnRedirected(to target: String) -> [Finding] {
         WebAuthnChecks.assess(
@@ -249,6 +251,30 @@ import Testing
         },
         .webauthnOriginMissing: { webauthn(#"{"origins": ["https://other.example"]}"#) },
         .webauthnUnknownKey: { webauthn(#"{"origins": ["https://shop.example"], "comment": "x"}"#, expected: []) },
+        .passkeyEndpointsAbsent: { endpoints(Fixture.served("", at: .passkeyEndpoints, status: 404)) },
+        .passkeyEndpointsStatus: { endpoints(Fixture.served("", at: .passkeyEndpoints, status: 503)) },
+        .passkeyEndpointsRedirect: {
+            endpoints(
+                Fixture.redirect(to: "https://www.example.com/.well-known/passkey-endpoints", at: .passkeyEndpoints))
+        },
+        .passkeyEndpointsContentType: {
+            endpoints(Fixture.served("{}", at: .passkeyEndpoints, contentType: "text/html"))
+        },
+        .passkeyEndpointsTooLarge: {
+            endpoints(Fixture.served(Array(repeating: UInt8(ascii: " "), count: 200_000), at: .passkeyEndpoints))
+        },
+        .passkeyEndpointsJSONInvalid: { endpoints(Fixture.served("{,}", at: .passkeyEndpoints)) },
+        .passkeyEndpointsNotObject: { endpoints(Fixture.served("[]", at: .passkeyEndpoints)) },
+        .passkeyEndpointsURL: { endpoints(Fixture.served(#"{"enroll": "/passkeys/new"}"#, at: .passkeyEndpoints)) },
+        .passkeyEndpointsUnreachable: {
+            PasskeyEndpointsChecks.assess(
+                Fixture.served(#"{"manage": "https://example.com/account"}"#, at: .passkeyEndpoints),
+                pages: [("manage", "https://example.com/account", Fixture.served("", status: 500).record)]
+            ).findings
+        },
+        .passkeyEndpointsUnknownKey: {
+            endpoints(Fixture.served(#"{"enrol": "https://example.com/new"}"#, at: .passkeyEndpoints))
+        },
         .assetlinksStatus: { android(Fixture.served("", at: .assetlinks, status: 404)) },
         .assetlinksRedirect: {
             android(Fixture.redirect(to: "https://www.example.com/.well-known/assetlinks.json", at: .assetlinks))

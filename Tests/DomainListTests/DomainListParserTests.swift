@@ -162,6 +162,15 @@ import Testing
         #expect(errors[1].message.contains("\"http://shop.example\" is not an https origin"))
     }
 
+    /// A bare `passkeys` token declares passkeys (a kind whose word takes no value); `origin` alone,
+    /// or `passkeys:` with a value, is named.
+    @Test func aBareWordIsItsKindsToken() {
+        let result = parse("a.example passkeys\nb.example PASSKEYS origin\nc.example passkeys:yes-please\n")
+        #expect(result.targets.map { $0.wants[PasskeyEndpointsWant.self] != nil } == [true, true, false])
+        #expect(result.problems.map(\.line) == [2, 3], "\(result.problems)")
+        #expect(result.problems[0].message.contains("names no origin"))
+    }
+
     /// keytool's form, apksigner's, either case, a `SHA256:` prefix: all read as Google's form.
     @Test func fingerprintsAreReadAsPeoplePasteThem() throws {
         let google = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")

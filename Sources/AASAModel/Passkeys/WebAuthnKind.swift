@@ -33,6 +33,9 @@ public struct WebAuthnWant: AssociationWant, Equatable {
 
     /// Each value an https origin (`https://HOST[:PORT]`, nothing after it).
     public static func parsing(_ values: [String]) throws(AssociationValueError) -> any AssociationWant {
+        guard !values.isEmpty else {
+            throw AssociationValueError(value: "", reason: "names no origin: write origin:https://HOST")
+        }
         var origins: [String] = []
         for value in values {
             guard let origin = WebOrigin(value), origin.scheme == "https", origin.isBare else {

@@ -1,0 +1,71 @@
+/// The catalog's entries for `/.well-known/passkey-endpoints` (W3C "Passkey Endpoints"): what
+/// credential managers (Apple's passwords app on OS 26, Google Password Manager) read.
+extension FindingCode {
+    var passkeyEndpointsDefinition: FindingDefinition {
+        let category = AssociationKind.passkeyEndpoints.category
+        return switch self {
+        case .passkeyEndpointsAbsent:
+            FindingDefinition(
+                category, .info,
+                meaning:
+                    "The site serves no /.well-known/passkey-endpoints (404). It is optional: credential managers then cannot send a user straight to the pages that create or manage a passkey.",
+                fix:
+                    "Serve {\"enroll\": \"https://HOST/passkeys/new\", \"manage\": \"https://HOST/account/passkeys\"} as application/json, or {} when there are no such pages."
+            )
+        case .passkeyEndpointsStatus:
+            FindingDefinition(
+                category, .error,
+                meaning:
+                    "/.well-known/passkey-endpoints answered neither 200 nor 404: credential managers read no endpoints, and the answer (an error, a block) is not the site's intent.",
+                fix: "Serve the file with status 200 to every client, or 404 when the site advertises none.")
+        case .passkeyEndpointsRedirect:
+            FindingDefinition(
+                category, .error,
+                meaning:
+                    "/.well-known/passkey-endpoints answered with a redirect; the specification says a redirect must not be returned, and credential managers do not follow it.",
+                fix: "Serve the file directly, with 200, at the RP ID's host.")
+        case .passkeyEndpointsContentType:
+            FindingDefinition(
+                category, .error,
+                meaning: "/.well-known/passkey-endpoints is not served as application/json.",
+                fix: "Serve the file with Content-Type: application/json.")
+        case .passkeyEndpointsTooLarge:
+            FindingDefinition(
+                category, .error,
+                meaning:
+                    "/.well-known/passkey-endpoints is larger than 128 KB; the file holds three URLs and a few hundred bytes.",
+                fix: "Serve only the endpoints: enroll, manage, prfUsageDetails.")
+        case .passkeyEndpointsJSONInvalid:
+            FindingDefinition(
+                category, .error,
+                meaning: "/.well-known/passkey-endpoints is not strict JSON; credential managers cannot read it.",
+                fix: "Write strict JSON: {\"enroll\": \"https://HOST/passkeys/new\"}.")
+        case .passkeyEndpointsNotObject:
+            FindingDefinition(
+                category, .error,
+                meaning:
+                    "/.well-known/passkey-endpoints is not a JSON object ({} says \"passkeys supported, no endpoints advertised\").",
+                fix: "Write an object: {\"enroll\": \"…\", \"manage\": \"…\"}, or {}.")
+        case .passkeyEndpointsURL:
+            FindingDefinition(
+                category, .error,
+                meaning:
+                    "An endpoint (enroll, manage, prfUsageDetails) is not an absolute https URL; credential managers cannot open it.",
+                fix: "Give each endpoint as an absolute https URL: https://HOST/account/passkeys.")
+        case .passkeyEndpointsUnreachable:
+            FindingDefinition(
+                category, .warning,
+                meaning:
+                    "An endpoint's page does not answer 2xx (after its redirects): a user sent there by a credential manager lands on an error.",
+                fix: "Point the endpoint at a page that answers 200 (a sign-in redirect on the way is fine).")
+        case .passkeyEndpointsUnknownKey:
+            FindingDefinition(
+                category, .info,
+                meaning:
+                    "The file holds members besides enroll, manage and prfUsageDetails; they are kept for later versions of the specification and ignored today.",
+                fix: "Nothing to do unless a member was meant to be one of the three (check its spelling).")
+        default:
+            preconditionFailure("\(rawValue) is not a passkey-endpoints code")
+        }
+    }
+}
