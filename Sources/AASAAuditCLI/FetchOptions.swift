@@ -8,7 +8,9 @@ import Foundation
 struct FetchOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Seconds allowed for each transfer, connection included.", valueName: "seconds"))
+        help: ArgumentHelp(
+            "Seconds a domain's fetches may take together, from its first request, connections included (its deadline; this machine's own delays do not count).",
+            valueName: "seconds"))
     var timeout: Double = 10
 
     @Option(

@@ -61,10 +61,12 @@ struct MinimumIOS: ParsedOptionValue {
         guard let version = IOSVersion(text) else {
             throw OptionValueError(description: "not a version such as 12 or 13.5")
         }
-        // Universal links came with iOS 9 (signed files with 8); iOS went from 18 to 26.
-        guard version >= IOSVersion("8")!, version <= IOSVersion("30")! else {
+        let known = IOSVersion.knownToUniversalLinks
+        guard known.contains(version) else {
             throw OptionValueError(
-                description: "not an iOS version universal links know: give one from 8 to 26, e.g. 15")
+                description:
+                    "not an iOS version universal links know: give one from \(known.lowerBound) to \(known.upperBound), e.g. 15"
+            )
         }
         self.version = version
     }

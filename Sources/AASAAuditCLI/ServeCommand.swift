@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
     var checksPerMinute = 20
     @Option(
         help: ArgumentHelp(
-            "A file holding the bearer token /api/ and /metrics require (Authorization: Bearer TOKEN).",
+            "A file holding the bearer token (Authorization: Bearer TOKEN) that \(Route.tokenScope) require.",
             valueName: "file"))
     var tokenFile: String?
     @Option(

@@ -48,6 +48,10 @@ public struct IOSVersion: Sendable, Comparable, CustomStringConvertible {
 
     public static func == (lhs: IOSVersion, rhs: IOSVersion) -> Bool { !(lhs < rhs) && !(rhs < lhs) }
 
+    /// The versions `--min-ios` takes: universal links came with iOS 9 (signed files with 8); the
+    /// upper bound leaves room for the versions after 26.
+    public static let knownToUniversalLinks = IOSVersion("8")!...IOSVersion("30")!
+
     static let components = IOSVersion("13")!
     static let substitutionVariables = IOSVersion("13.5")!
     static let defaults = IOSVersion("14")!

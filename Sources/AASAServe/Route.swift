@@ -34,6 +34,10 @@ public enum Route: Equatable, Sendable {
     /// a run's `report.json`), and every path that runs a check (`/check?domain=`). The pages
     /// for people (the history page, the reports' HTML, the empty form) and the health check
     /// stay open.
+    /// What `needsToken` guards, in words, for `--token-file`'s help and docs/serve.md.
+    public static let tokenScope =
+        "/api/v1/ (but its openapi.json), /metrics, /check?domain= and the JSON files of --out (/latest.json, /history.json, a run's report.json)"
+
     public var needsToken: Bool {
         switch self {
         case .apiCheck, .apiLatest, .apiRuns, .apiHistory, .metrics: true

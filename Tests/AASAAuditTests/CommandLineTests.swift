@@ -1,5 +1,6 @@
 import AASAModel
 import AASAReport
+import AASAServe
 import Foundation
 import TestSupport
 import Testing
@@ -158,6 +159,22 @@ import Testing
         #expect(
             lintEndpoints.status == 1 && lintEndpoints.stdout.contains("passkey-endpoints.url"),
             "\(lintEndpoints.stdout)")
+    }
+
+    /// Help that the code owns (issue 50, item 2): `--timeout` is a domain's deadline, not a
+    /// transfer's; `--token-file` names every route the token guards (`Route.tokenScope`).
+    @Test func helpSaysWhatTheCodeDoes() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        func help(_ command: String) async throws -> String {
+            let result = try await run([command, "--help"], in: directory.url)
+            return result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        let check = try await help("check")
+        #expect(check.contains("Seconds a domain's fetches may take together, from its first request"), "\(check)")
+        #expect(!check.contains("each transfer"))
+        let serve = try await help("serve")
+        #expect(serve.contains(Route.tokenScope), "\(serve)")
     }
 
     /// Where a record row's value starts: past its label and the run of two or more spaces.
@@ -425,7 +442,11 @@ import Testing
         (["chek", "example.com"], "unknown command 'chek'; did you mean 'check'?"),
         (["audit", "--timeout", "-1"], "--timeout must be between 0.001 and 600"),
         (["audit", "--concurrency", "-5"], "--concurrency must be between 1 and 4096"),
-        (["check", "example.com", "--min-ios", "99"], "not an iOS version universal links know"),
+        (
+            ["check", "example.com", "--min-ios", "99"],
+            "not an iOS version universal links know: give one from 8 to 30"
+        ),
+        (["check", "example.com", "--min-ios", "7.1"], "give one from 8 to 30"),
         (["audit", "--fetch-threads", "0"], "--fetch-threads"),
         (["audit", "--bogus"], "Unknown option"),
         (["check", "ftp://example.com"], "is a ftp URL"),

@@ -112,4 +112,22 @@ import Testing
         #expect(limiter.clientCount <= 100)
         #expect(limiter.take("new", now: 1_000) == nil)
     }
+
+    /// `--token-file`'s help names what the token guards from `Route.tokenScope`: every route
+    /// that needs the token is named there, and one that does not is not said to.
+    @Test func theTokensScopeInWordsNamesEveryGuardedRoute() throws {
+        let named: [(target: String, words: String)] = [
+            ("/api/v1/check?domain=example.com", "/api/v1/"), ("/api/v1/latest", "/api/v1/"),
+            ("/api/v1/runs", "/api/v1/"), ("/api/v1/history", "/api/v1/"), ("/metrics", "/metrics"),
+            ("/check?domain=example.com", "/check?domain="), ("/latest.json", "/latest.json"),
+            ("/history.json", "/history.json"), ("/2026-01-01T000000Z/report.json", "report.json"),
+        ]
+        for (target, words) in named {
+            #expect(try RouteTests.route(target).get().needsToken, "\(target)")
+            #expect(Route.tokenScope.contains(words), "\(target) is guarded but the help does not say so")
+        }
+        for open in ["/", "/healthz", "/check", "/latest.html", "/api/v1/openapi.json", "/badge/example.com.svg"] {
+            #expect(try !RouteTests.route(open).get().needsToken, "\(open)")
+        }
+    }
 }
