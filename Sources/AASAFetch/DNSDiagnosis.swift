@@ -1,6 +1,7 @@
 import AASAModel
 import CResolv
 import Foundation
+import Synchronization
 
 /// Asks the resolver directly why a name did not resolve (libcurl's getaddrinfo says only that
 /// it did not): NXDOMAIN, no address, SERVFAIL, REFUSED, or no answer (issue 46, item 8). One A
@@ -8,7 +9,7 @@ import Foundation
 /// waiting at most `timeoutSeconds` a server. Once `giveUpAfter` questions in a row got no answer
 /// (this machine's resolver is down), no more are asked: a fleet of dead names costs no more
 /// than that.
-final class DNSDiagnosis: @unchecked Sendable {
+final class DNSDiagnosis: Sendable {
     /// `server`: an IPv4 `ADDRESS:PORT` to ask instead of /etc/resolv.conf's (tests).
     let server: (address: String, port: Int)?
     static let concurrency = 8
@@ -16,9 +17,8 @@ final class DNSDiagnosis: @unchecked Sendable {
     static let giveUpAfter = 3
 
     private let queue: OperationQueue
-    private let lock = NSLock()
-    // Under `lock`.
-    private var unanswered = 0
+    /// Questions in a row that got no answer.
+    private let unanswered = Mutex(0)
 
     init(server: String?) {
         self.server = server.flatMap { text in
@@ -34,13 +34,13 @@ final class DNSDiagnosis: @unchecked Sendable {
 
     /// The resolver's answer for `name`, or nil when it was not asked (given up).
     func ask(_ name: String) async -> DNSAnswer? {
-        guard lock.withLock({ unanswered < Self.giveUpAfter }) else { return nil }
+        guard unanswered.withLock({ $0 < Self.giveUpAfter }) else { return nil }
         let answer = await withCheckedContinuation { continuation in
             queue.addOperation { [server] in
                 continuation.resume(returning: Self.blockingAsk(name, server: server))
             }
         }
-        lock.withLock { unanswered = answer == .noAnswer ? unanswered + 1 : 0 }
+        unanswered.withLock { $0 = answer == .noAnswer ? $0 + 1 : 0 }
         return answer
     }
 

@@ -113,6 +113,9 @@ struct TokenBucket: Sendable, Equatable {
 /// close-socket hook closes every socket, and the resolver hook asks `admitLookup`. A transfer
 /// refused a connection joins the address's queue and waits (CurlMultiLoop) until `takeTurn`
 /// gives it one, oldest first across the loops, within its deadline.
+///
+/// `@unchecked`: every stored `var` is read and written only under `lock`; `limits` and `start`
+/// are constants.
 final class ConnectionGate: @unchecked Sendable {
     let limits: PolitenessLimits
     private let lock = NSLock()

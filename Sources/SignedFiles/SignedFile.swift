@@ -134,7 +134,8 @@ public enum SignedFile {
 }
 
 /// The CAs a signed file's signer must chain to: the same bundle the fetches trust. Loaded once
-/// and shared (read-only once loaded).
+/// and shared. `@unchecked`: the OpenSSL store behind `pointer` is only read after `init` (a
+/// verification takes its own store context), and freed once, in `deinit`.
 public final class TrustStore: @unchecked Sendable {
     let pointer: OpaquePointer
 
