@@ -29,8 +29,11 @@ import Testing
         return try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
     }
 
+    /// Each domain left unchecked, with why (the finding's message).
     static func unchecked(_ report: AuditReport) -> [String] {
-        report.domains.filter { $0.findings.contains { $0.code == .auditUnchecked } }.map(\.domain)
+        report.domains.compactMap { domain in
+            domain.findings.first { $0.code == .auditUnchecked }.map { "\(domain.domain): \($0.message)" }
+        }
     }
 
     /// HTTP/1.1: a site whose `.well-known` is 404 and whose root is 200 (the root could not
