@@ -103,6 +103,21 @@ import Testing
         #expect(deadline.elapsed >= .milliseconds(50))
     }
 
+    /// An early request that made no fetch (the connection does not multiplex) cost only a wait
+    /// for a thread: CI saw the root "not fetched" after such a wait on the loaded pool.
+    @Test func waitingForAnEarlyRequestThatFetchedNothingIsNotTheSitesTime() async throws {
+        let deadline = DomainDeadline()
+        var first = FetchedLocation(record: FetchRecord(location: .wellKnown, url: "https://a.test/"))
+        first.sinceHandOver = .zero
+        deadline.forgive(first)
+        let slow = Task { () -> FetchedLocation? in
+            try? await Task.sleep(for: .milliseconds(300))
+            return nil
+        }
+        #expect(await OriginFetchPlan.awaitEarly(slow, within: deadline) == nil)
+        #expect(deadline.elapsed < .milliseconds(250), "\(deadline.elapsed)")
+    }
+
     /// The deadline is the network's time, not this process's (issue 46: on a machine loaded
     /// with the rest of the suite, a domain's task resumed ten seconds after its `.well-known`
     /// answered in 53 ms, and its root was "not fetched": a failure that was not the site's).

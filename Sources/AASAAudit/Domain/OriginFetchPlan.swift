@@ -95,7 +95,7 @@ struct OriginFetchPlan: Sendable {
         let root = await rootCopy(early.root, after: wellKnown, within: deadline)
         var extra: [FetchedLocation] = []
         for (request, task) in zip(extraRequests, early.extra) {
-            if let early = await awaitEarly(task) {
+            if let early = await Self.awaitEarly(task, within: deadline) {
                 extra.append(early)
             } else {
                 // HTTP/1.1: last, in order, on the same connection.
@@ -144,8 +144,20 @@ struct OriginFetchPlan: Sendable {
             })
     }
 
-    private func awaitEarly(_ task: Task<FetchedLocation?, Never>) async -> FetchedLocation? {
-        await withTaskCancellationHandler(operation: { await task.value }, onCancel: { task.cancel() })
+    /// An early request's answer, its wait this process's own when there is none: a task that
+    /// only learnt the connection does not multiplex waited for a thread, not for the network (on
+    /// a loaded machine, seconds that once used up the domain's deadline before its root).
+    static func awaitEarly(_ task: Task<FetchedLocation?, Never>, within deadline: DomainDeadline) async
+        -> FetchedLocation?
+    {
+        let asked = ContinuousClock.now
+        let early = await withTaskCancellationHandler(operation: { await task.value }, onCancel: { task.cancel() })
+        if let early {
+            deadline.forgive(early)
+        } else {
+            deadline.forgive(ContinuousClock.now - asked)
+        }
+        return early
     }
 
     /// `.well-known` as a browser, when the bot got no usable file. Multiplexed, it may end
@@ -171,7 +183,7 @@ struct OriginFetchPlan: Sendable {
     private func rootCopy(
         _ early: Task<FetchedLocation?, Never>, after wellKnown: FetchedLocation, within deadline: DomainDeadline
     ) async -> FetchedLocation {
-        if let root = await awaitEarly(early) { return root }
+        if let root = await Self.awaitEarly(early, within: deadline) { return root }
         let closing = extraRequests.isEmpty && wellKnown.record.status == 200
         return opening(await fetchWithinDeadline(rootRequest(closing: closing), within: deadline))
     }
@@ -248,6 +260,11 @@ final class DomainDeadline: Sendable {
 
     /// The time the domain's fetches have had.
     var elapsed: Duration { clock.withLock { ContinuousClock.now - $0.start - $0.forgiven } }
+
+    /// Takes a wait that was this process's own off the time spent.
+    func forgive(_ wait: Duration) {
+        clock.withLock { $0.forgiven += max(.zero, wait) }
+    }
 
     /// Takes `fetched`'s local delay off the time spent (a fetch the domain waited for); the
     /// first fetch forgiven starts the clock when it was handed over.
