@@ -19,7 +19,7 @@ public enum Severity: String, Codable, Sendable, CaseIterable, Comparable {
 /// Where a file can be served. Devices (and Apple's CDN) read only `.well-known`;
 /// the root location is the iOS 9 era fallback. Each association kind adds its own
 /// (`AssociationKind.location`): the location carries its kind.
-public struct AASALocation: RawRepresentable, Codable, Sendable, Hashable {
+public struct AASALocation: KnownName, Sendable, Hashable {
     public let rawValue: String
 
     public static let wellKnown = AASALocation(fixed: "well-known")
@@ -39,20 +39,6 @@ public struct AASALocation: RawRepresentable, Codable, Sendable, Hashable {
                 || AssociationKinds.kind(location: rawValue) != nil
         else { return nil }
         self.rawValue = rawValue
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let name = try decoder.singleValueContainer().decode(String.self)
-        guard let location = AASALocation(rawValue: name) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "no location is called \(name)"))
-        }
-        self = location
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 
     /// The association kind fetched here; nil for the AASA's locations.
@@ -79,7 +65,7 @@ public enum FetchAgent: String, Codable, Sendable {
 
 /// What a finding concerns: one of the locations, the domain as a whole, or (for `lint`) a
 /// local file. A location's finding is at the location of the same name.
-public struct FindingLocation: RawRepresentable, Codable, Sendable, Hashable {
+public struct FindingLocation: KnownName, Sendable, Hashable {
     public let rawValue: String
 
     public static let wellKnown = FindingLocation(.wellKnown)
@@ -101,19 +87,6 @@ public struct FindingLocation: RawRepresentable, Codable, Sendable, Hashable {
         self.rawValue = rawValue
     }
 
-    public init(from decoder: any Decoder) throws {
-        let name = try decoder.singleValueContainer().decode(String.self)
-        guard let location = FindingLocation(rawValue: name) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "no finding location is called \(name)"))
-        }
-        self = location
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// One problem (or fact) found about a domain.
@@ -251,5 +224,25 @@ public enum Verdict: String, Codable, Sendable, CaseIterable {
         case .warn: threshold <= .warning
         case .pass: false
         }
+    }
+}
+
+/// A value known by a name from an open set (a location a kind adds): encoded as its name, and
+/// a name nothing is called is refused when read.
+public protocol KnownName: RawRepresentable<String>, Codable {}
+
+extension KnownName {
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let value = Self(rawValue: name) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "nothing is called \(name) here"))
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
     }
 }

@@ -3,6 +3,7 @@ import AASAModel
 import AASAReport
 import Foundation
 import NIOCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -90,32 +91,35 @@ import Testing
     /// Time before a domain's first request reached the fetcher is this process's too (the full
     /// suite once held a domain's task between its deadline's start and its first request, and
     /// its root was "not fetched"): the clock starts at the hand-over.
-    @Test func theClockStartsWhenTheFirstRequestIsHandedOver() async throws {
-        let deadline = DomainDeadline()
-        try await Task.sleep(for: .milliseconds(300))
+    @Test func theClockStartsWhenTheFirstRequestIsHandedOver() {
+        let clock = ManualClock()
+        let deadline = DomainDeadline(now: clock.now)
+        clock.advance(by: .seconds(12))  // held before the first request was handed over
         var first = FetchedLocation(record: FetchRecord(location: .wellKnown, url: "https://a.test/"))
-        first.sinceHandOver = .zero
+        first.sinceHandOver = .seconds(1)  // handed over, then 1 s on the network
         deadline.forgive(first)
-        #expect(deadline.elapsed < .milliseconds(250), "\(deadline.elapsed)")
+        #expect(deadline.elapsed == .seconds(1))
         // Later fetches do not move the start.
-        try await Task.sleep(for: .milliseconds(50))
+        clock.advance(by: .seconds(2))
         deadline.forgive(first)
-        #expect(deadline.elapsed >= .milliseconds(50))
+        #expect(deadline.elapsed == .seconds(3))
     }
 
     /// An early request that made no fetch (the connection does not multiplex) cost only a wait
     /// for a thread: CI saw the root "not fetched" after such a wait on the loaded pool.
-    @Test func waitingForAnEarlyRequestThatFetchedNothingIsNotTheSitesTime() async throws {
-        let deadline = DomainDeadline()
+    @Test func waitingForAnEarlyRequestThatFetchedNothingIsNotTheSitesTime() async {
+        let clock = ManualClock()
+        let deadline = DomainDeadline(now: clock.now)
         var first = FetchedLocation(record: FetchRecord(location: .wellKnown, url: "https://a.test/"))
         first.sinceHandOver = .zero
         deadline.forgive(first)
+        clock.advance(by: .seconds(1))
         let slow = Task { () -> FetchedLocation? in
-            try? await Task.sleep(for: .milliseconds(300))
+            clock.advance(by: .seconds(20))  // waiting for a thread
             return nil
         }
         #expect(await OriginFetchPlan.awaitEarly(slow, within: deadline) == nil)
-        #expect(deadline.elapsed < .milliseconds(250), "\(deadline.elapsed)")
+        #expect(deadline.elapsed == .seconds(1))
     }
 
     /// The deadline is the network's time, not this process's (issue 46: on a machine loaded
@@ -168,4 +172,13 @@ final class SerialExecutor: TaskExecutor, @unchecked Sendable {
     func block(for seconds: Double) {
         queue.async { Thread.sleep(forTimeInterval: seconds) }
     }
+}
+
+/// A clock a test moves by hand.
+final class ManualClock: Sendable {
+    private let instant = Mutex(ContinuousClock.now)
+
+    var now: @Sendable () -> ContinuousClock.Instant { { self.instant.withLock { $0 } } }
+
+    func advance(by duration: Duration) { instant.withLock { $0 += duration } }
 }

@@ -267,10 +267,9 @@ import Testing
         .passkeyEndpointsNotObject: { endpoints(Fixture.served("[]", at: .passkeyEndpoints)) },
         .passkeyEndpointsURL: { endpoints(Fixture.served(#"{"enroll": "/passkeys/new"}"#, at: .passkeyEndpoints)) },
         .passkeyEndpointsUnreachable: {
-            PasskeyEndpointsChecks.assess(
-                Fixture.served(#"{"manage": "https://example.com/account"}"#, at: .passkeyEndpoints),
-                pages: [("manage", "https://example.com/account", Fixture.served("", status: 500).record)]
-            ).findings
+            PasskeyEndpointsChecks.pageFindings([
+                ("manage", "https://example.com/account", Fixture.served("", status: 500).record)
+            ])
         },
         .passkeyEndpointsUnknownKey: {
             endpoints(Fixture.served(#"{"enrol": "https://example.com/new"}"#, at: .passkeyEndpoints))

@@ -150,12 +150,12 @@ struct OriginFetchPlan: Sendable {
     static func awaitEarly(_ task: Task<FetchedLocation?, Never>, within deadline: DomainDeadline) async
         -> FetchedLocation?
     {
-        let asked = ContinuousClock.now
+        let asked = deadline.now()
         let early = await withTaskCancellationHandler(operation: { await task.value }, onCancel: { task.cancel() })
         if let early {
             deadline.forgive(early)
         } else {
-            deadline.forgive(ContinuousClock.now - asked)
+            deadline.forgive(deadline.now() - asked)
         }
         return early
     }
@@ -251,15 +251,25 @@ struct OriginFetchPlan: Sendable {
 /// site's). Time before the first request was handed over is this process's too.
 final class DomainDeadline: Sendable {
     private struct Clock {
-        var start = ContinuousClock.now
+        var start: ContinuousClock.Instant
         var forgiven = Duration.zero
         var begun = false
     }
 
-    private let clock = Mutex(Clock())
+    /// The time now: the system's, or a test's.
+    let now: @Sendable () -> ContinuousClock.Instant
+    private let clock: Mutex<Clock>
+
+    init(now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.now = now
+        clock = Mutex(Clock(start: now()))
+    }
 
     /// The time the domain's fetches have had.
-    var elapsed: Duration { clock.withLock { ContinuousClock.now - $0.start - $0.forgiven } }
+    var elapsed: Duration {
+        let now = now()
+        return clock.withLock { now - $0.start - $0.forgiven }
+    }
 
     /// Takes a wait that was this process's own off the time spent.
     func forgive(_ wait: Duration) {
@@ -269,7 +279,7 @@ final class DomainDeadline: Sendable {
     /// Takes `fetched`'s local delay off the time spent (a fetch the domain waited for); the
     /// first fetch forgiven starts the clock when it was handed over.
     func forgive(_ fetched: FetchedLocation) {
-        let now = ContinuousClock.now
+        let now = now()
         clock.withLock { clock in
             if !clock.begun, let sinceHandOver = fetched.sinceHandOver {
                 clock.start = max(clock.start, now - sinceHandOver)

@@ -33,11 +33,10 @@ struct PasskeyEndpointsAudit: AssociationFileAudit {
             }
             pages.append((name, url, current.record))
         }
-        let result = PasskeyEndpointsChecks.assess(main, pages: pages)
         return AssociationOutcome(
-            findings: result.findings, fetches: fetches,
+            findings: content.findings + PasskeyEndpointsChecks.pageFindings(pages), fetches: fetches,
             records: AssociationRecords(
-                PasskeyEndpointsRecord(passkeyEndpoints: result.endpoints ?? PasskeyEndpoints(served: false))))
+                PasskeyEndpointsRecord(passkeyEndpoints: content.endpoints ?? PasskeyEndpoints(served: false))))
     }
 }
 

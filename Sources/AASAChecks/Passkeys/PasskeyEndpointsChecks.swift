@@ -9,7 +9,7 @@ public enum PasskeyEndpointsChecks {
     public typealias EndpointPage = (name: String, url: String, final: FetchRecord)
 
     /// The served file; nil endpoints when it could not be read.
-    public static func assess(_ fetched: FetchedLocation, pages: [EndpointPage] = []) -> (
+    public static func assess(_ fetched: FetchedLocation) -> (
         findings: [Finding], endpoints: PasskeyEndpoints?
     ) {
         let record = fetched.record
@@ -58,7 +58,7 @@ public enum PasskeyEndpointsChecks {
             return (findings, PasskeyEndpoints(served: false))
         }
         let content = assessContent(fetched.body, at: location)
-        return (findings + content.findings + pageFindings(pages), content.endpoints)
+        return (findings + content.findings, content.endpoints)
     }
 
     /// The file's content, wherever it came from (`lint` reads a local file at `.file`).
@@ -107,7 +107,7 @@ public enum PasskeyEndpointsChecks {
     }
 
     /// Each endpoint page that did not end in 2xx.
-    static func pageFindings(_ pages: [EndpointPage]) -> [Finding] {
+    public static func pageFindings(_ pages: [EndpointPage]) -> [Finding] {
         pages.compactMap { page in
             if let status = page.final.status, (200..<300).contains(status) { return nil }
             let answer =

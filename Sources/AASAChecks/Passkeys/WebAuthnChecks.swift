@@ -188,12 +188,11 @@ public enum WebAuthnChecks {
         for entry in entries {
             switch entry {
             case .notString(let index, let type):
-                let after = entries.count - 1 - index
                 findings.append(
                     Finding(
                         .webauthnEntryType, location,
-                        "origins[\(index)] is a \(type), not a string: Chromium stops reading there and Firefox refuses the file."
-                            + (after > 0 ? "" : "")))
+                        "origins[\(index)] is a \(type), not a string: Chromium stops reading there (no later entry matches) and Firefox refuses the file."
+                    ))
             case .skipped(let written, let why):
                 findings.append(
                     Finding(
