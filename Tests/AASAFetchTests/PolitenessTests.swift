@@ -172,11 +172,14 @@ import Testing
         defer { server.shutdown() }
         // The held connection outlasts the waiting fetch by far, however late a loaded machine
         // starts it; and it starts once the server holds the first request, not after a guess.
+        // Both waits are long because the suite's two pool threads can be busy for seconds with
+        // other tests' work: they bound a failure, and a passing run waits for neither in full.
         let fetcher = try fetcher(
-            server, caFile: caFile, timeout: 10, politeness: PolitenessLimits(connectionsPerAddress: 1))
+            server, caFile: caFile, timeout: 30, politeness: PolitenessLimits(connectionsPerAddress: 1))
         defer { fetcher.shutdown() }
         async let held = fetcher.fetch(FetchRequest(url: "https://hang.aasa.test/", location: .wellKnown))
-        #expect(await eventually { server.requests.count == 1 }, "the first request never reached the server")
+        #expect(
+            await eventually(within: 60) { server.requests.count == 1 }, "the first request never reached the server")
         let waiting = await fetcher.fetch(
             FetchRequest(url: "https://good.aasa.test/", location: .wellKnown, timeoutSeconds: 0.6))
         #expect(waiting.record.error?.kind == .local, "\(String(describing: waiting.record.error))")
