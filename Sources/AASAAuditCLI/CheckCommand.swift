@@ -13,7 +13,10 @@ struct CheckCommand: AsyncParsableCommand {
             "The host names to audit, e.g. example.com (a URL or an entitlement entry such as applinks:example.com names its host)."
     ) var domains: [String]
     @Option(
-        name: .customLong("app-id"), help: ArgumentHelp("An app ID the file must name (repeatable).", valueName: "id"))
+        name: .customLong("app-id"),
+        help: ArgumentHelp(
+            "An app ID the file must name (repeatable): in applinks, or in the service it names (webcredentials:TEAMID.bundle) or the domain's entitlement entry names (webcredentials:example.com).",
+            valueName: "id"))
     var appIDs: [String] = []
     @OptionGroup var otherFiles: AssociationAppOptions
     @Option(
@@ -50,15 +53,17 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let console = StandardConsole()
         // Every name is checked before anything is fetched.
-        let hosts = try domains.map { domain in
+        let pastedHosts = try domains.map { domain in
             let pasted = try AuditInput.pastedHost(domain)
             if let note = pasted.note { console.printError("aasa-audit: note: \(note)\n") }
-            return pasted.host
+            return pasted
         }
+        let hosts = pastedHosts.map(\.host)
         var reports: [DomainReport] = []
-        for host in hosts {
+        for pasted in pastedHosts {
+            let host = pasted.host
             let report = try await DomainCheck.run(
-                domain: host, appIDs: appIDs, wants: otherFiles.wants, expectsAASA: expectsAASA,
+                domain: host, appIDs: pasted.expectedApps(appIDs), wants: otherFiles.wants, expectsAASA: expectsAASA,
                 validation: validation.options,
                 deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
             if !json {

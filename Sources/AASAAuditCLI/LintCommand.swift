@@ -7,7 +7,9 @@ import ArgumentParser
 /// `aasa-audit lint FILE...`: a website's own CI, before it deploys the file.
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "lint", abstract: "Check local apple-app-site-association files, without any network.",
+        commandName: "lint",
+        abstract:
+            "Check local association files (apple-app-site-association, \(AssociationKinds.all.map(\.fileName).joined(separator: ", "))), without any network.",
         discussion: "Each file gets the checks an audit makes of the content a server returns, and a verdict.")
 
     @Argument(help: "The files to check.") var files: [String]
@@ -30,8 +32,17 @@ struct LintCommand: ParsableCommand {
     var cacert: String?
     @OptionGroup var otherFiles: AssociationAppOptions
     @OptionGroup var validation: ValidationOptionGroup
+    @Option(
+        help: ArgumentHelp(
+            "Judge every file as this kind, whatever its name or content says: \(LocalLint.kindNames.joined(separator: ", ")).",
+            valueName: "kind"))
+    var kind: String?
 
     func validate() throws {
+        if let kind, !LocalLint.kindNames.contains(kind) {
+            throw ValidationError(
+                "--kind takes \(LocalLint.kindNames.joined(separator: ", ")), not \(kind.prefix(80)).")
+        }
         if let cacert {
             do { try CACertificateFile.check(cacert) } catch {
                 throw ValidationError("--cacert '\(cacert)' \(error.description).")
@@ -43,7 +54,8 @@ struct LintCommand: ParsableCommand {
         try AuditInput.validateAppIDs(appIDs)
         var options = validation.options
         options.expectedAppIDs = appIDs
-        let records = LocalLint.run(files, options: options, caFile: cacert, wants: otherFiles.wants)
+        let records = LocalLint.run(
+            files, options: options, caFile: cacert, wants: otherFiles.wants, kind: kind)
         let console = StandardConsole()
         let text = TerminalReport(colour: console.colour)
         switch (json, format) {

@@ -20,18 +20,27 @@ public enum AssociationFileLint {
     /// The lint of `bytes` as another association file than the AASA, when they are one.
     /// - Parameter path: the file's path, whose name (`assetlinks.json`,
     ///   `apple-app-site-association`) says its kind before its content does.
-    public static func lint(_ bytes: [UInt8], size: Int, wants: AssociationWants, path: String? = nil)
-        -> FileLint.Result?
-    {
-        let name = path.map { String($0.split(separator: "/").last ?? "") }
-        if let name, aasaNames.contains(name) { return nil }
+    /// - Parameter kind: the kind `lint --kind` names (`aasa`, or a kind's name), which decides.
+    public static func lint(
+        _ bytes: [UInt8], size: Int, wants: AssociationWants, path: String? = nil, kind named: String? = nil
+    ) -> FileLint.Result? {
         let kinds = AssociationKinds.all.compactMap { kind in
             (kind.wantType as? any LintedWant.Type).map { (kind: kind, lint: $0) }
         }
+        if let named { return kinds.first { $0.kind.id == named }?.lint.lint(bytes, size: size, wants: wants) }
+        let name = path.map { String($0.split(separator: "/").last ?? "") }
+        if let name, aasaNames.contains(name) { return nil }
         let wanted = Set(wants.all.map { type(of: $0).kind.id })
         let chosen =
             kinds.first { $0.kind.fileName == name } ?? kinds.first { wanted.contains($0.kind.id) }
             ?? kinds.first { $0.lint.looksLikeItsFile(bytes) }
         return chosen?.lint.lint(bytes, size: size, wants: wants)
+    }
+
+    /// What `lint --kind` takes: `aasa`, and each kind's name.
+    public static let aasaKindName = "aasa"
+    public static var kindNames: [String] {
+        [aasaKindName]
+            + AssociationKinds.all.filter { $0.wantType is any LintedWant.Type }.map(\.id)
     }
 }

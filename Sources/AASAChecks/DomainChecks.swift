@@ -18,27 +18,62 @@ public enum DomainChecks {
         public var cdnFile: JSONObject?
     }
 
-    /// For hosts named by entitlements for services other than applinks: each such section must
-    /// be there, and name the expected apps.
-    static func serviceFindings(_ target: DomainTarget, file: JSONObject, services: Set<AssociatedDomainService>)
-        -> [Finding]
-    {
+    /// The sections besides applinks the input expects, and the apps each must name: an
+    /// entitlement's services name its apps (the bare IDs) in each; `webcredentials:ID` (and the
+    /// other services' prefixes) names one app in one section; a domain that declares passkeys
+    /// needs its apps in webcredentials (iOS refuses their passkeys otherwise).
+    struct ServiceExpectations: Equatable {
+        /// By service, in `AssociatedDomainService.appListServices` order.
+        var apps: [AssociatedDomainService: [String]] = [:]
+        /// Whether the file must open links: the default, unless the input names only other services.
+        var needsApplinks: Bool
+        /// Why each service is expected, for the finding.
+        var reasons: [AssociatedDomainService: String] = [:]
+
+        init(_ target: DomainTarget) {
+            let expected = target.expectedApps
+            let bare = expected.appIDs(of: .applinks)
+            let entitled = Set(target.services.map(\.service))
+            needsApplinks =
+                entitled.contains(.applinks)
+                || (entitled.isEmpty && (!bare.isEmpty || expected.isEmpty || !target.expectations.isEmpty))
+            for service in AssociatedDomainService.appListServices {
+                var ids = expected.appIDs(of: service)
+                var reason = ids.isEmpty ? nil : "the input expects \(service.rawValue):\(ids[0])"
+                if entitled.contains(service) {
+                    ids = bare + ids.filter { !bare.contains($0) }
+                    reason = "the entitlements name this host for \(service.rawValue)"
+                } else if service == .webcredentials, target.wants.declaresPasskeys, !bare.isEmpty {
+                    ids = bare + ids.filter { !bare.contains($0) }
+                    reason =
+                        "the domain declares passkeys, and iOS offers an app's passkeys only for a domain whose webcredentials names it"
+                }
+                if let reason {
+                    apps[service] = ids
+                    reasons[service] = reason
+                }
+            }
+        }
+    }
+
+    /// Each section the input expects must be there, and name its apps.
+    static func serviceFindings(_ expectations: ServiceExpectations, file: JSONObject) -> [Finding] {
         var findings: [Finding] = []
-        for service in AssociatedDomainService.appListServices where services.contains(service) {
+        for service in AssociatedDomainService.appListServices {
+            guard let wanted = expectations.apps[service], let reason = expectations.reasons[service] else { continue }
             guard let apps = ContentChecks.serviceApps(file[service.rawValue]) else {
                 findings.append(
                     Finding(
                         .serviceMissing, .wellKnown,
-                        "The entitlements name this host for \(service.rawValue), but the file has no \(service.rawValue) section."
-                    ))
+                        "The file has no \(service.rawValue) section, but \(reason)."))
                 continue
             }
-            for expected in target.expectedAppIDs
+            for expected in wanted
             where !apps.contains(expected) && !apps.contains(where: { $0.hasPrefix(expected + ".") }) {
                 findings.append(
                     Finding(
-                        .serviceMissing, .wellKnown, "The file's \(service.rawValue) section does not name \(expected)."
-                    ))
+                        .serviceMissing, .wellKnown,
+                        "The file's \(service.rawValue) section does not name \(expected) (\(reason))."))
             }
         }
         return findings
@@ -68,7 +103,7 @@ public enum DomainChecks {
             let rule = decision.rule.map { " (\($0.path))" } ?? ""
             let line = "line \(expectation.inputLine)"
             if expectation.opensApp {
-                let wanted = target.expectedAppIDs
+                let wanted = target.expectedApps.appIDs(of: .applinks)
                 switch decision.outcome {
                 case .app where wanted.isEmpty || decision.appIDs.contains(where: wanted.contains):
                     continue
@@ -134,8 +169,9 @@ public enum DomainChecks {
         deviceView: DeviceView = DeviceView()
     ) -> Result {
         var options = options
+        let services = ServiceExpectations(target)
         options.expectsUniversalLinks =
-            !target.expectedAppIDs.isEmpty || !target.expectations.isEmpty
+            !target.expectedApps.appIDs(of: .applinks).isEmpty || !target.expectations.isEmpty
             || target.services.contains { $0.service == .applinks }
         let primary = LocationChecks.assess(wellKnown, options: options)
         // Most sites serve one file at both locations: its body is checked once, and its
@@ -145,14 +181,12 @@ public enum DomainChecks {
         var findings = primary.findings + rootFindings(fallback, of: root, beside: primary, sameBytes: sameBytes)
         findings += whereServed(primary: primary, fallback: fallback, misnamed: deviceView.misnamed)
 
-        let services = Set(target.services.map(\.service))
-        let needsApplinks = services.isEmpty || services.contains(.applinks)
-        if !needsApplinks {
-            // An entitlement for other services only: the file need not open links.
+        if !services.needsApplinks {
+            // An entitlement, or apps expected, for other services only: the file need not open links.
             findings.removeAll { $0.code == .applinksMissing }
         }
         if let file = primary.file {
-            findings += serviceFindings(target, file: file, services: services)
+            findings += serviceFindings(services, file: file)
         }
         let cdnFile = deviceView.cdn.flatMap(DeviceViewChecks.usableFile)
         // What devices see is compared with the origin only when the origin was asked.
@@ -160,7 +194,9 @@ public enum DomainChecks {
             findings += deviceFindings(deviceView, primary: primary, fallback: fallback, cdnFile: cdnFile)
         }
         if let file = primary.file {
-            if needsApplinks { findings += missingAppIDs(target, named: primary.content?.appIDs.applinks ?? []) }
+            if services.needsApplinks {
+                findings += missingAppIDs(target, named: primary.content?.appIDs.applinks ?? [])
+            }
             findings += expectationFindings(target, file: file, visits: options.matchVisits)
         }
         // Known device behaviour with internationalised names: said, not failed.
@@ -243,7 +279,7 @@ public enum DomainChecks {
 
     /// The input's app IDs the file's applinks section does not name (a near miss in case said).
     static func missingAppIDs(_ target: DomainTarget, named: [String]) -> [Finding] {
-        target.expectedAppIDs.filter { !named.contains($0) }.map { expected in
+        target.expectedApps.appIDs(of: .applinks).filter { !named.contains($0) }.map { expected in
             let nearMiss = named.first { $0.lowercased() == expected.lowercased() }
             let hint = nearMiss.map { " (it names \($0), which differs only in case)" } ?? ""
             return Finding(

@@ -44,8 +44,9 @@ public struct AssociationKind: Sendable, Identifiable {
         linkedFetchLabel: String, room: String, ownsItsWord: Bool = true,
         formLabel: String, formPlaceholder: String, linkName: String?, wantType: any AssociationWant.Type,
         sectionType: any AssociationSection.Type, recordKey: String, wantAlone: (any AssociationWant)?,
-        definition: @escaping @Sendable (FindingCode) -> FindingDefinition
+        alsoOwns: [String] = [], definition: @escaping @Sendable (FindingCode) -> FindingDefinition
     ) {
+        self.otherCodeFamilies = alsoOwns
         self.id = id
         self.word = word
         self.fileName = fileName
@@ -73,8 +74,13 @@ public struct AssociationKind: Sendable, Identifiable {
     public var category: FindingCategory { FindingCategory(kind: self) }
     /// The prefix of its finding codes.
     public var codePrefix: String { id + "." }
+    /// Families of codes it owns besides its own, for what it checks beside its file
+    /// (`change-password` for `passkeys`).
+    let otherCodeFamilies: [String]
     /// Whether a code is one of its findings.
-    public func owns(_ code: FindingCode) -> Bool { code.rawValue.hasPrefix(codePrefix) }
+    public func owns(_ code: FindingCode) -> Bool {
+        code.rawValue.hasPrefix(codePrefix) || otherCodeFamilies.contains { code.rawValue.hasPrefix($0 + ".") }
+    }
     /// The words a source file that knows this kind uses (the seam guard's search): its name,
     /// and its word when that is its own (`android`, not `origin`).
     public var sourceWords: [String] { [id] + (ownsItsWord ? [word] : []) }

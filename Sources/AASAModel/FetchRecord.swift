@@ -283,6 +283,7 @@ extension FetchRecord {
         case (.wellKnown, _): url.hasSuffix(".json") ? "apple-app-site-association.json" : ".well-known"
         case (.root, _): "root"
         case (.cdn, _): "Apple CDN"
+        case (.catchAllProbe, _): "catch-all probe"
         default:
             location.kind.map { url.hasSuffix($0.path) ? $0.fileName : $0.linkedFetchLabel } ?? location.rawValue
         }

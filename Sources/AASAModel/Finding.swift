@@ -27,6 +27,9 @@ public struct AASALocation: KnownName, Sendable, Hashable {
     /// Apple's CDN copy (`https://app-site-association.cdn-apple.com/a/v1/<host>`), which
     /// devices on iOS 14 and later read instead of the origin.
     public static let cdn = AASALocation(fixed: "cdn")
+    /// A path no site serves, asked once when a file came back 200 with the wrong type: does
+    /// the server answer 200 for everything?
+    public static let catchAllProbe = AASALocation(fixed: "catch-all-probe")
 
     private init(fixed rawValue: String) { self.rawValue = rawValue }
 
@@ -35,7 +38,7 @@ public struct AASALocation: KnownName, Sendable, Hashable {
     /// A known location's name: the AASA's three and each kind's.
     public init?(rawValue: String) {
         guard
-            [Self.wellKnown, .root, .cdn].map(\.rawValue).contains(rawValue)
+            [Self.wellKnown, .root, .cdn, .catchAllProbe].map(\.rawValue).contains(rawValue)
                 || AssociationKinds.kind(location: rawValue) != nil
         else { return nil }
         self.rawValue = rawValue
@@ -50,6 +53,7 @@ public struct AASALocation: KnownName, Sendable, Hashable {
         case .wellKnown: "/.well-known/apple-app-site-association"
         case .root: "/apple-app-site-association"
         case .cdn: "/a/v1/"
+        case .catchAllProbe: "/.well-known/resource-that-should-not-exist-whose-status-code-should-not-be-200"
         default: kind?.path ?? ""
         }
     }

@@ -299,6 +299,14 @@ extension FindingCode {
                 fix:
                     "Rename the file to apple-app-site-association (no .json) in the .well-known folder, and keep serving it as application/json."
             )
+        case .locationCatchAll:
+            FindingDefinition(
+                .domain, .warning,
+                meaning:
+                    "An association file came back 200 as a web page (text/html), and so does a path that cannot exist (/.well-known/resource-that-should-not-exist-whose-status-code-should-not-be-200): the server answers 200 for every path, so the file's own problems are that rule's answer, not the file's. About one site in six answers this way.",
+                fix:
+                    "A rewrite rule catches /.well-known/ (a single-page app's fallback to index.html, a CMS's front controller): exclude /.well-known/ from it, serve the files that exist, and let the rest answer 404."
+            )
         case .domainInternationalized:
             FindingDefinition(
                 .domain, .info,
@@ -545,7 +553,7 @@ extension FindingCode {
             FindingDefinition(
                 .expectations, .error,
                 meaning:
-                    "The app's entitlements name this host for a service (webcredentials, appclips, activitycontinuation) whose section the file lacks, or which does not name the expected app.",
+                    "A section besides applinks (webcredentials, appclips, activitycontinuation) the input expects is missing, or does not name the expected app: the app's entitlements name this host for the service, the input names the app with its service (webcredentials:TEAMID.bundle), or the domain declares passkeys (iOS offers an app's passkeys only for a domain whose webcredentials names it).",
                 fix: "Add the section, {\"apps\": [\"TEAMID.bundle.id\"]}, naming the app.")
         case .matchExpectedApp:
             FindingDefinition(

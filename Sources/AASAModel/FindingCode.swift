@@ -35,6 +35,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case locationNone = "location.none"
     case locationRootAbsent = "location.root-absent"
     case locationMisnamed = "location.misnamed"
+    case locationCatchAll = "location.catch-all"
     case domainInternationalized = "domain.internationalized"
 
     // The whole file, key by key (aasa-hosting-rules.md §4, aasa-matching.md).
@@ -95,6 +96,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case assetlinksJSONInvalid = "assetlinks.json-invalid"
     case assetlinksNotList = "assetlinks.not-list"
     case assetlinksRelation = "assetlinks.relation"
+    case assetlinksLoginCreds = "assetlinks.login-creds"
     case assetlinksStatement = "assetlinks.statement"
     case assetlinksFingerprint = "assetlinks.fingerprint"
     case assetlinksInclude = "assetlinks.include"
@@ -121,6 +123,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case webauthnLabelLimit = "webauthn.label-limit"
     case webauthnOriginMissing = "webauthn.origin-missing"
     case webauthnUnknownKey = "webauthn.unknown-key"
+    case webauthnAbsent = "webauthn.absent"
 
     // /.well-known/passkey-endpoints: Passkeys/FindingCatalog+PasskeyEndpoints.swift.
     case passkeyEndpointsAbsent = "passkey-endpoints.absent"
@@ -133,6 +136,9 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case passkeyEndpointsURL = "passkey-endpoints.url"
     case passkeyEndpointsUnreachable = "passkey-endpoints.unreachable"
     case passkeyEndpointsUnknownKey = "passkey-endpoints.unknown-key"
+    case changePasswordAbsent = "change-password.absent"
+    case changePasswordRedirect = "change-password.redirect"
+    case changePasswordTarget = "change-password.target"
 }
 
 extension FindingCode {

@@ -44,7 +44,7 @@ public enum OpenAPIDocument {
                     "name": "app-id",
                     "in": "query",
                     "required": false,
-                    "description": "An app ID the file must name (repeatable, at most 20).",
+                    "description": "An app ID the file must name (repeatable, at most 20): in applinks, or in the section of the service it names (webcredentials:TEAMID.bundle, appclips:TEAMID.bundle.Clip) or the domain's entitlement entry names (webcredentials:example.com).",
                     "schema": {
                       "$ref": "#/components/schemas/repeatedValues"
                     },

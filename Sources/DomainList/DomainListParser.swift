@@ -75,10 +75,10 @@ public enum DomainListParser {
                     case .failure(let error):
                         problem(.label, "\(token.prefix(80)) \(error.reason); the domain is audited without it.")
                     }
-                } else if let reason = AppIDFormat.problem(with: token) {
+                } else if let reason = ExpectedApp.problem(with: token) {
                     problem(.appID, "App ID \(reason); the domain is audited without it.")
                 } else {
-                    appIDs.append(token)
+                    appIDs.append(ExpectedApp(spelled: token).spelled)
                 }
             }
         }

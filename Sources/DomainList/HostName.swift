@@ -1,3 +1,4 @@
+import AASAModel
 import CIDN2
 
 #if canImport(Glibc)
@@ -153,7 +154,7 @@ public enum HostName {
         if case .success(let entry) = EntitlementEntry.split(text) {
             return normalize(entry.host).map { host in
                 PastedHost(
-                    host: host,
+                    host: host, service: entry.service,
                     note:
                         "\"\(text)\" is an entitlement entry; audited as its host \(host) (\(entry.service.rawValue) reads https://\(host)/.well-known/apple-app-site-association)."
                 )
@@ -190,8 +191,27 @@ public enum HostName {
 /// A host read from what someone pasted, and how it was read when that was not a plain name.
 public struct PastedHost: Equatable, Sendable {
     public var host: String
+    /// The service of an entitlement entry (`webcredentials:example.com`).
+    public var service: AssociatedDomainService?
     /// Set when the text was an entitlement entry or a URL.
     public var note: String?
+
+    public init(host: String, service: AssociatedDomainService? = nil, note: String? = nil) {
+        self.host = host
+        self.service = service
+        self.note = note
+    }
+
+    /// The app IDs given with it, each judged in the entry's service: `--app-id ID` with
+    /// `webcredentials:example.com` expects `webcredentials:ID` (an ID that names its own
+    /// service keeps it).
+    public func expectedApps(_ appIDs: [String]) -> [String] {
+        guard let service, service != .applinks else { return appIDs }
+        return appIDs.map { spelled in
+            let app = ExpectedApp(spelled: spelled)
+            return spelled.contains(":") ? app.spelled : ExpectedApp(service: service, appID: app.appID).spelled
+        }
+    }
 }
 
 public struct HostNameError: Error, Equatable, Sendable {

@@ -115,7 +115,7 @@ struct StubWant: AssociationWant, Equatable, LintedWant, AuditedWant {
 
     static func looksLikeItsFile(_ bytes: [UInt8]) -> Bool { bytes.starts(with: Array("stub".utf8)) }
 
-    var audit: any AssociationFileAudit { StubAudit(notes: notes) }
+    func audit(within wants: AssociationWants) -> any AssociationFileAudit { StubAudit(notes: notes) }
 }
 
 struct StubAudit: AssociationFileAudit {

@@ -161,6 +161,40 @@ import Testing
             "\(lintEndpoints.stdout)")
     }
 
+    /// `check webcredentials:HOST --app-id ID` judges the app in webcredentials only (the
+    /// entitlement entry names its service), never as applinks; `lint` knows a single
+    /// assetlinks statement by its content (`assetlinks.not-list`), and `--kind` decides.
+    @Test func anEntitlementEntrysServiceAndLintsKindDecide() async throws {
+        let world = try TestWorld()
+        let fetch = fetchArguments(world)
+        let right = try await run(
+            ["check", "webcredentials:passkeysapp.aasa.test", "--app-id", TestWorld.appID] + fetch,
+            in: world.directory.url)
+        #expect(right.status == 0, "\(right.stdout)\(right.stderr)")
+        let wrong = try await run(
+            ["check", "webcredentials:passkeysweb.aasa.test", "--app-id", TestWorld.appID, "--json"] + fetch,
+            in: world.directory.url)
+        #expect(wrong.status == 1)
+        #expect(wrong.stdout.contains("service.missing") && !wrong.stdout.contains("appid.missing"), "\(wrong.stdout)")
+        #expect(wrong.stdout.contains("\"webcredentials:\(TestWorld.appID)\""), "the record keeps the service")
+
+        let statement = world.directory.url.appendingPathComponent("statement.json")
+        try
+            #"{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": []}}"#
+            .write(to: statement, atomically: true, encoding: .utf8)
+        let byContent = try await run(["lint", statement.path], in: world.directory.url)
+        #expect(byContent.status == 1 && byContent.stdout.contains("assetlinks.not-list"), "\(byContent.stdout)")
+        #expect(!byContent.stdout.contains("applinks.missing"))
+        let asAASA = try await run(["lint", "--kind", "aasa", statement.path], in: world.directory.url)
+        #expect(asAASA.stdout.contains("applinks.missing"), "\(asAASA.stdout)")
+        let file = world.directory.url.appendingPathComponent("apple-app-site-association")
+        try TestWorld.webauthnFile.write(to: file, atomically: true, encoding: .utf8)
+        let asWebAuthn = try await run(["lint", "--kind", "webauthn", file.path], in: world.directory.url)
+        #expect(asWebAuthn.status == 0 && !asWebAuthn.stdout.contains("applinks"), "\(asWebAuthn.stdout)")
+        let unknown = try await run(["lint", "--kind", "windows", file.path], in: world.directory.url)
+        #expect(unknown.status == 2 && unknown.stderr.contains("--kind takes aasa, assetlinks"), "\(unknown.stderr)")
+    }
+
     /// Help that the code owns (issue 50, item 2): `--timeout` is a domain's deadline, not a
     /// transfer's; `--token-file` names every route the token guards (`Route.tokenScope`).
     @Test func helpSaysWhatTheCodeDoes() async throws {

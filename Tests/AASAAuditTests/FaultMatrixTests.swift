@@ -118,9 +118,10 @@ import Testing
                     .http(
                         headers: ["Content-Type: text/html; charset=utf-8"],
                         body: Array("<!DOCTYPE html><title>Just a moment...</title><script>challenge()</script>".utf8))),
+                // The same page at every path, the probe's too: a catch-all, said once.
                 [
                     "http.content-type/warning/well-known", "json.invalid/error/well-known",
-                    "http.content-type/warning/root",
+                    "http.content-type/warning/root", "location.catch-all/warning/domain",
                 ]
             ),
         ]

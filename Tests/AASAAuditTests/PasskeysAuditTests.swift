@@ -91,15 +91,96 @@ import Testing
             site.fetches.filter { $0.location == .passkeyEndpoints }.map(\.url) == [
                 "https://passkeys.aasa.test/.well-known/passkey-endpoints", "https://passkeys.aasa.test/passkeys/new",
                 "https://passkeys.aasa.test/account", "https://passkeys.aasa.test/account/passkeys",
-                "https://passkeys.aasa.test/gone",
+                "https://passkeys.aasa.test/gone", "https://passkeys.aasa.test/.well-known/change-password",
+                "https://passkeys.aasa.test/account/password",
             ])
+        // Declared passkeys read webauthn too, when no origin: asks for it.
+        #expect(site.fetches.filter { $0.location == .webauthn }.count == 1)
 
         let moved = await audit("passkeysmoved.aasa.test")
         #expect(findings(moved).map(\.code) == [.passkeyEndpointsRedirect])
-        #expect(moved.fetches.filter { $0.location == .passkeyEndpoints }.count == 1, "the redirect is not followed")
+        #expect(
+            moved.fetches.filter { $0.location == .passkeyEndpoints && $0.url.hasSuffix("passkey-endpoints") }.count
+                == 1, "the redirect is not followed")
 
         let none = await audit("missing.aasa.test")
-        #expect(findings(none).map(\.code) == [.passkeyEndpointsAbsent])
-        #expect(findings(none).first?.severity == .info)
+        #expect(findings(none).map(\.code) == [.passkeyEndpointsAbsent, .changePasswordAbsent])
+        #expect(findings(none).allSatisfy { $0.severity == .info })
+        #expect(none.findings.filter { $0.location == .webauthn }.map(\.code) == [.webauthnAbsent])
+    }
+
+    /// A line as a team declares passkeys (`APPID android:PACKAGE passkeys`): the AASA's
+    /// webcredentials must name the app, assetlinks.json must give the Android app
+    /// get_login_creds, change-password must redirect to a page that answers; webauthn and
+    /// passkey-endpoints are read when served (a missing webauthn is a note). Without
+    /// `passkeys`, the same domain is asked for nothing more than its AASA and assetlinks.json.
+    @Test func aDomainThatDeclaresPasskeysIsCheckedAcrossItsFiles() async throws {
+        let world = try TestWorld()
+        let fetcher = try Fetcher(configuration: world.fetcherConfiguration(timeout: 60))
+        defer { fetcher.shutdown() }
+        let auditor = DomainAuditor(fetcher: fetcher)
+        func audit(_ host: String, passkeys: Bool = true) async throws -> DomainReport {
+            var wants = AssociationWants()
+            wants.insert(try AndroidWant.parsing([TestWorld.androidPackage]))
+            if passkeys { wants.insert(PasskeyEndpointsWant()) }
+            return await auditor.audit(DomainTarget(domain: host, expectedAppIDs: [TestWorld.appID], wants: wants))
+                .report
+        }
+        func codes(_ report: DomainReport) -> [String] {
+            report.findings.filter { $0.severity != .info }.map(\.code.rawValue)
+        }
+
+        let right = try await audit("passkeysapp.aasa.test")
+        #expect(codes(right).isEmpty, "\(right.findings.map(\.message))")
+        #expect(right.verdict == .pass)
+        #expect(right.findings.map(\.code).contains(.webauthnAbsent))
+
+        let wrong = try await audit("passkeysweb.aasa.test")
+        #expect(
+            Set(codes(wrong)) == [
+                "service.missing", "assetlinks.login-creds", "change-password.redirect", "change-password.target",
+            ],
+            "\(wrong.findings.map(\.message))")
+        let service = try #require(wrong.findings.first { $0.code == .serviceMissing })
+        #expect(service.message.contains("webcredentials") && service.message.contains("passkeys"))
+        #expect(
+            wrong.findings.first { $0.code == .assetlinksLoginCreds }?.message.contains(TestWorld.androidPackage)
+                == true)
+        #expect(wrong.verdict == .fail)
+
+        // Performance: a domain that does not declare passkeys makes no extra request.
+        let host = "passkeysapp1.aasa.test"
+        _ = try await audit(host, passkeys: false)
+        #expect(
+            world.server.requests.filter { $0.host == host }.map(\.path).sorted()
+                == [
+                    AASALocation.root.path, AASALocation.assetlinks.path, AASALocation.wellKnown.path,
+                ].sorted())
+    }
+
+    /// A server that answers every path with its web app: the AASA comes back as a page, one
+    /// probe of a path that cannot exist comes back the same, and the finding says why. A
+    /// domain whose files are right is never probed.
+    @Test func aServerThatAnswersEveryPathIsFoundWithOneProbe() async throws {
+        let world = try TestWorld()
+        let fetcher = try Fetcher(configuration: world.fetcherConfiguration(timeout: 60))
+        defer { fetcher.shutdown() }
+        let auditor = DomainAuditor(fetcher: fetcher)
+        var wants = AssociationWants()
+        wants.insert(try AndroidWant.parsing([TestWorld.androidPackage]))
+        let spa = await auditor.audit(DomainTarget(domain: "spa.aasa.test", wants: wants)).report
+        let catchAll = try #require(spa.findings.first { $0.code == .locationCatchAll }, "\(spa.findings.map(\.code))")
+        #expect(catchAll.message.contains(AASALocation.assetlinks.path))
+        #expect(catchAll.message.contains(AASALocation.wellKnown.path))
+        #expect(spa.fetches.filter { $0.location == .catchAllProbe }.count == 1)
+        #expect(
+            world.server.requests.filter { $0.path == AASALocation.catchAllProbe.path }.map(\.host) == [
+                "spa.aasa.test"
+            ])
+
+        // A domain whose files are right is not probed.
+        let good = await auditor.audit(DomainTarget(domain: "good.aasa.test", wants: wants)).report
+        #expect(!good.findings.contains { $0.code == .locationCatchAll })
+        #expect(world.server.requests.filter { $0.path == AASALocation.catchAllProbe.path }.count == 1)
     }
 }

@@ -89,9 +89,43 @@ final class TestWorld: Sendable {
     /// A passkeys site's `/.well-known/webauthn`: it allows `shop.example`.
     static let webauthnFile = #"{"origins": ["https://shop.example", "https://example.co.uk"]}"#
 
+    /// The AASA of a site whose app opens links but shares no credentials (no webcredentials).
+    static let applinksOnlyFile =
+        #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]}}"#
+    /// An `assetlinks.json` that also shares the site's passkeys and passwords with the app.
+    static let loginSharingAssetLinks = validAssetLinks.replacingOccurrences(
+        of: #"["delegate_permission/common.handle_all_urls"]"#,
+        with: #"["delegate_permission/common.handle_all_urls","delegate_permission/common.get_login_creds"]"#)
+    static let changePasswordPath = "/.well-known/change-password"
+
+    /// A team's passkeys site as it declares it (`APPID android:PACKAGE passkeys`): passkeysapp
+    /// serves every file right (no webauthn: one origin), passkeysweb forgets both apps' parts.
+    static func passkeysSite(_ kind: String, host: String, path: String) -> ScriptedResponse {
+        let right = kind == "passkeysapp"
+        switch path {
+        case AASALocation.wellKnown.path: return .json(right ? validFile : applinksOnlyFile)
+        case AASALocation.assetlinks.path: return .json(right ? loginSharingAssetLinks : validAssetLinks)
+        case AASALocation.passkeyEndpoints.path: return .json("{}")
+        case changePasswordPath: return .redirect(right ? 302 : 301, to: "https://\(host)/account/password")
+        case "/account/password":
+            return right
+                ? .respond(
+                    status: 200, headers: [("Content-Type", "text/html")], body: Array("<h1>Change password</h1>".utf8))
+                : .status(500, body: "<h1>Error</h1>")
+        default: return .status(404, body: "<h1>Not Found</h1>")
+        }
+    }
+
     static func answer(host: String, path: String) -> ScriptedResponse {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         let wellKnown = path == AASALocation.wellKnown.path
+        if kind == "passkeysapp" || kind == "passkeysweb" { return passkeysSite(kind, host: host, path: path) }
+        // A single-page app that answers every path with its page, /.well-known/ included.
+        if kind == "spa" {
+            return .respond(
+                status: 200, headers: [("Content-Type", "text/html; charset=utf-8")],
+                body: Array("<!doctype html><div id=\"root\"></div><script src=\"/app.js\"></script>".utf8))
+        }
         // Passkeys sites: their webauthn file (or a redirect to it), the good AASA besides.
         if kind.hasPrefix("passkeys") {
             switch path {
@@ -100,6 +134,7 @@ final class TestWorld: Sendable {
                     ? .redirect(301, to: "https://passkeys.aasa.test\(path)") : .json(passkeyEndpointsFile)
             case "/account": return .redirect(302, to: "https://\(host)/account/passkeys")
             case "/gone": return .status(404, body: "<h1>Not Found</h1>")
+            case changePasswordPath: return .redirect(302, to: "https://\(host)/account/password")
             default: break
             }
         }

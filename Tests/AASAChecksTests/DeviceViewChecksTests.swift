@@ -146,4 +146,29 @@ import Testing
         #expect(missing.findings.map(\.code) == [.serviceMissing])
         #expect(missing.findings.first?.message.contains("no appclips section") == true)
     }
+
+    /// An app the input names with its service (`webcredentials:ID`) is judged in that section
+    /// only: a passkeys-only file passes without applinks; a bare ID still means applinks; a
+    /// domain that declares passkeys needs its bare IDs in webcredentials too.
+    @Test func anExpectedAppIsJudgedAgainstItsServiceOnly() {
+        let webOnly = #"{"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#
+        func findings(_ file: String, _ appIDs: [String], passkeys: Bool = false) -> [String] {
+            var target = DomainTarget(domain: "example.com", expectedAppIDs: appIDs)
+            if passkeys { target.wants.insert(PasskeyEndpointsWant()) }
+            return DomainChecks.assess(
+                target: target, wellKnown: Fixture.served(file), root: Fixture.served("", at: .root, status: 404)
+            ).findings.filter { $0.severity != .info }.map(\.code.rawValue)
+        }
+        #expect(findings(webOnly, ["webcredentials:ABCDE12346.com.example.app"]).isEmpty)
+        #expect(findings(webOnly, ["webcredentials:ABCDE12346.com.example.other"]) == ["service.missing"])
+        #expect(findings(webOnly, ["ABCDE12346.com.example.app"]) == ["applinks.missing", "appid.missing"])
+        #expect(findings(Fixture.validFile, ["webcredentials:ABCDE12346.com.example.app"]) == ["service.missing"])
+        #expect(findings(Fixture.validFile, [Fixture.appID]).isEmpty)
+        #expect(findings(Fixture.validFile, [Fixture.appID], passkeys: true) == ["service.missing"])
+        let both =
+            #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]},"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#
+        #expect(findings(both, [Fixture.appID], passkeys: true).isEmpty)
+        // A web-only passkeys site (no app) needs no webcredentials.
+        #expect(findings(Fixture.validFile, [], passkeys: true).isEmpty)
+    }
 }

@@ -252,6 +252,35 @@ import Testing
         .webauthnOriginMissing: { webauthn(#"{"origins": ["https://other.example"]}"#) },
         .webauthnUnknownKey: { webauthn(#"{"origins": ["https://shop.example"], "comment": "x"}"#, expected: []) },
         .passkeyEndpointsAbsent: { endpoints(Fixture.served("", at: .passkeyEndpoints, status: 404)) },
+        .webauthnAbsent: {
+            WebAuthnChecks.assess(Fixture.served("", at: .webauthn, status: 404), expected: [], optional: true).findings
+        },
+        .changePasswordAbsent: {
+            ChangePasswordChecks.assess(Fixture.served("", at: .passkeyEndpoints, status: 404).record, final: nil)
+        },
+        .changePasswordRedirect: {
+            ChangePasswordChecks.assess(Fixture.served("<h1>Account</h1>", at: .passkeyEndpoints).record, final: nil)
+        },
+        .changePasswordTarget: {
+            ChangePasswordChecks.assess(
+                Fixture.redirect(to: "https://example.com/account/password", status: 302, at: .passkeyEndpoints).record,
+                final: Fixture.served("", at: .passkeyEndpoints, status: 404).record)
+        },
+        .locationCatchAll: {
+            let page = Fixture.served("<!doctype html>", contentType: "text/html; charset=utf-8")
+            let probe = Fixture.served("<!doctype html>", at: .catchAllProbe, contentType: "text/html")
+            return CatchAllChecks.findings(
+                probe: probe.record, suspects: CatchAllChecks.suspects([page.record], domain: "example.com"))
+        },
+        .assetlinksLoginCreds: {
+            let declarations = AssetLinksChecks.assess(
+                Fixture.served(Fixture.assetLinks, at: .assetlinks), expected: []
+            ).declarations
+            return declarations.map {
+                AssetLinksChecks.loginSharingFindings(
+                    [AndroidApp(package: "com.example.app")], declarations: $0, at: .assetlinks)
+            } ?? []
+        },
         .passkeyEndpointsStatus: { endpoints(Fixture.served("", at: .passkeyEndpoints, status: 503)) },
         .passkeyEndpointsRedirect: {
             endpoints(

@@ -171,6 +171,24 @@ import Testing
         #expect(result.problems[0].message.contains("names no origin"))
     }
 
+    /// An app ID may carry its service as the entitlement does (`webcredentials:ID`,
+    /// `appclips:ID`); a bare one, or `applinks:ID`, is applinks'; another prefix is named.
+    @Test func anAppIDCarriesItsServiceAsTheEntitlementDoes() {
+        let result = parse(
+            "a.example webcredentials:QX7TM4K2RB.com.example.app APPCLIPS:QX7TM4K2RB.com.example.app.Clip applinks:QX7TM4K2RB.com.example.app\nb.example passkey:QX7TM4K2RB.com.example.app webcredentials:ABCDE12345.com.example.app\n"
+        )
+        #expect(
+            result.targets[0].expectedAppIDs == [
+                "webcredentials:QX7TM4K2RB.com.example.app", "appclips:QX7TM4K2RB.com.example.app.Clip",
+                "QX7TM4K2RB.com.example.app",
+            ])
+        #expect(result.targets[0].expectedApps.map(\.service) == [.webcredentials, .appclips, .applinks])
+        #expect(result.targets[1].expectedAppIDs.isEmpty)
+        #expect(result.problems.map(\.line) == [2, 2], "\(result.problems)")
+        #expect(result.problems[0].message.contains("names no service before its colon"))
+        #expect(result.problems[1].message.contains("sample prefix"), "the app ID after the service is checked too")
+    }
+
     /// keytool's form, apksigner's, either case, a `SHA256:` prefix: all read as Google's form.
     @Test func fingerprintsAreReadAsPeoplePasteThem() throws {
         let google = (0..<32).map { String(format: "%02X", $0 * 7 % 256) }.joined(separator: ":")

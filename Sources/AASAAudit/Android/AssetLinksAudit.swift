@@ -10,6 +10,8 @@ struct AssetLinksAudit: AssociationFileAudit {
     let expected: [AndroidApp]
     /// The host's scope in the app's manifest (`--android-manifest`), to judge dynamic rules by.
     var manifestScope: AndroidManifest.HostScope?
+    /// The domain declares passkeys: each expected app needs `get_login_creds` too.
+    var sharesLogins = false
 
     func requests(domain: String) -> [FetchRequest] {
         [FetchRequest(url: DomainAuditor.url(domain, .assetlinks), location: .assetlinks, closeConnection: true)]
@@ -20,6 +22,9 @@ struct AssetLinksAudit: AssociationFileAudit {
         let included = await follow(from: main, more: more)
         let result = AssetLinksChecks.assess(main, included: included, expected: expected)
         var findings = result.findings
+        if sharesLogins, let declarations = result.declarations {
+            findings += AssetLinksChecks.loginSharingFindings(expected, declarations: declarations, at: .assetlinks)
+        }
         if let manifestScope {
             for statement in result.statements {
                 guard case .androidApp(let package, _) = statement.target,
@@ -94,5 +99,7 @@ struct AssetLinksAudit: AssociationFileAudit {
 }
 
 extension AndroidWant: AuditedWant {
-    var audit: any AssociationFileAudit { AssetLinksAudit(expected: apps, manifestScope: manifestScope) }
+    func audit(within wants: AssociationWants) -> any AssociationFileAudit {
+        AssetLinksAudit(expected: apps, manifestScope: manifestScope, sharesLogins: wants.declaresPasskeys)
+    }
 }

@@ -19,17 +19,43 @@ struct AssociationOutcome: Sendable {
     var fetches: [FetchRecord] = []
     /// Its section of the record.
     var records = AssociationRecords()
+
+    mutating func add(_ other: AssociationOutcome) {
+        findings += other.findings
+        fetches += other.fetches
+        records.merge(other.records)
+    }
 }
 
-/// A kind's part in an audit: its want makes the audit of its file.
+/// A kind's part in an audit: its want makes the audit of its file, seeing the domain's other
+/// wants (a domain that declares passkeys asks more of its `assetlinks.json`).
 protocol AuditedWant: AssociationWant {
-    var audit: any AssociationFileAudit { get }
+    func audit(within wants: AssociationWants) -> any AssociationFileAudit
 }
 
-enum AssociationFiles {
+/// Several audits on one connection: each gets the answers to its own requests, in order.
+struct AuditGroup: AssociationFileAudit {
+    let parts: [any AssociationFileAudit]
+
     /// The audits a domain's wants call for, in the registry's order.
-    static func audits(for wants: AssociationWants) -> [any AssociationFileAudit] {
-        wants.all.compactMap { ($0 as? any AuditedWant)?.audit }
+    init(for wants: AssociationWants) {
+        parts = wants.all.compactMap { ($0 as? any AuditedWant)?.audit(within: wants) }
+    }
+
+    init(_ parts: [any AssociationFileAudit]) { self.parts = parts }
+
+    func requests(domain: String) -> [FetchRequest] { parts.flatMap { $0.requests(domain: domain) } }
+
+    func audit(_ answers: [FetchedLocation], more: DeadlineFetch) async -> AssociationOutcome {
+        var outcome = AssociationOutcome()
+        var rest = answers[...]
+        for part in parts {
+            // How many requests a part makes does not depend on the domain's name.
+            let asked = part.requests(domain: "").count
+            outcome.add(await part.audit(Array(rest.prefix(asked)), more: more))
+            rest = rest.dropFirst(asked)
+        }
+        return outcome
     }
 }
 
@@ -41,5 +67,24 @@ struct DeadlineFetch: Sendable {
 
     func callAsFunction(_ request: FetchRequest) async -> FetchedLocation {
         await plan.fetchWithinDeadline(request, within: deadline)
+    }
+
+    /// Where `first` ends once its redirects are followed (at most `maximumHops`, each a new
+    /// request made by `next`, stopping at one `next` refuses): the last answer, and every fetch.
+    func following(
+        _ first: FetchedLocation, maximumHops: Int, next: (String) -> FetchRequest? = { _ in nil }
+    ) async -> (final: FetchedLocation, hops: [FetchRecord], fetches: [FetchRecord]) {
+        var current = first
+        var hops: [FetchRecord] = []
+        var fetches = [first.record]
+        while let status = current.record.status, (300..<400).contains(status),
+            let target = current.record.redirectTarget ?? current.record.headers.location
+        {
+            hops.append(current.record)
+            guard hops.count <= maximumHops, let request = next(target) else { break }
+            current = await self(request)
+            fetches.append(current.record)
+        }
+        return (current, hops, fetches)
     }
 }

@@ -29,24 +29,19 @@ public struct DomainAuditor: Sendable {
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
         guard target.expectsAASA else { return await auditWithoutAASA(target) }
         async let cdnFetch = fetchCDN(target.domain)
-        let files = AssociationFiles.audits(for: target.wants)
-        let requests = files.map { $0.requests(domain: target.domain) }
+        let files = AuditGroup(for: target.wants)
         let plan = OriginFetchPlan(
             fetcher: fetcher, domain: target.domain, botUserAgent: deviceView.botUserAgent,
             browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent,
-            extraRequests: requests.flatMap { $0 }
+            extraRequests: files.requests(domain: target.domain)
         )
         .openingSignedFiles(with: signedFiles)
         // The domain's connection is kept between its fetches and closed after the last one.
         let (origin, associations) = await fetcher.keepingConnections(to: target.domain) {
             let origin = await plan.run()
-            var associations: [AssociationOutcome] = []
-            var answers = origin.extra[...]
-            for (file, asked) in zip(files, requests) {
-                let own = Array(answers.prefix(asked.count))
-                answers = answers.dropFirst(asked.count)
-                associations.append(await file.audit(own, more: DeadlineFetch(plan: plan, deadline: origin.deadline)))
-            }
+            let more = DeadlineFetch(plan: plan, deadline: origin.deadline)
+            var associations = await files.audit(origin.extra, more: more)
+            associations.add(await CatchAllProbe.probe(target.domain, origin: origin, files: associations, more: more))
             return (origin, associations)
         }
         return judge(target, origin: origin, cdn: await cdnFetch, associations: associations)
@@ -56,28 +51,22 @@ public struct DomainAuditor: Sendable {
     /// for one; its other files are audited (`AssociationWants.withoutAASA`), and what keeps
     /// the host from answering them is the domain's failure.
     func auditWithoutAASA(_ target: DomainTarget) async -> DomainOutcome {
-        let wants = target.wants.withoutAASA
-        let files = AssociationFiles.audits(for: wants)
-        let requests = files.map { $0.requests(domain: target.domain) }
+        let files = AuditGroup(for: target.wants.withoutAASA)
         let plan = OriginFetchPlan(
             fetcher: fetcher, domain: target.domain, botUserAgent: nil, browserUserAgent: nil,
-            extraRequests: requests.flatMap { $0 })
+            extraRequests: files.requests(domain: target.domain))
         let associations = await fetcher.keepingConnections(to: target.domain) {
             let (answers, deadline) = await plan.runWithoutAASA()
-            var associations: [AssociationOutcome] = []
-            var rest = answers[...]
-            for (file, asked) in zip(files, requests) {
-                let own = Array(rest.prefix(asked.count))
-                rest = rest.dropFirst(asked.count)
-                associations.append(await file.audit(own, more: DeadlineFetch(plan: plan, deadline: deadline)))
-            }
+            let more = DeadlineFetch(plan: plan, deadline: deadline)
+            var associations = await files.audit(answers, more: more)
+            associations.add(await CatchAllProbe.probe(target.domain, origin: nil, files: associations, more: more))
             return associations
         }
-        let fetches = associations.flatMap(\.fetches)
+        let fetches = associations.fetches
         let expiring = CertificateExpiry.findings(
             fetches, host: target.domain, now: .now, warningDays: deviceView.certificateWarningDays)
         let findings = acknowledgements.mark(
-            FindingCauses.link(validation.severityPolicy.apply(associations.flatMap(\.findings) + expiring)),
+            FindingCauses.link(validation.severityPolicy.apply(associations.findings + expiring)),
             domain: target.domain, at: .now)
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
@@ -86,7 +75,7 @@ public struct DomainAuditor: Sendable {
         report.labels = target.labels.isEmpty ? nil : target.labels
         report.ios = DomainTarget.iosNone
         report.certificateExpires = CertificateExpiry.earliest(fetches, host: target.domain)?.certificateExpires
-        for outcome in associations { report.associations.merge(outcome.records) }
+        report.associations = associations.records
         return DomainOutcome(report: report, served: [])
     }
 
@@ -97,7 +86,7 @@ public struct DomainAuditor: Sendable {
     @inline(never)
     func judge(
         _ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?,
-        associations: [AssociationOutcome] = []
+        associations: AssociationOutcome = AssociationOutcome()
     ) -> DomainOutcome {
         // Signed files are judged on their content, their signature beside it (the plan opened
         // the origin's; the CDN's copy is opened here).
@@ -116,7 +105,7 @@ public struct DomainAuditor: Sendable {
         // location), so the domain's verdict is its worst platform's.
         let fetches =
             [origin.wellKnown.record, root.record] + [origin.browser, origin.misnamed, cdn].compactMap { $0?.record }
-            + associations.flatMap(\.fetches)
+            + associations.fetches
         // The platform the site runs on, from its answers' marks: the fixes name its settings.
         let platform = [origin.wellKnown, root].lazy.compactMap {
             HostingPlatform.detect($0.record.headers, host: target.domain, body: $0.body)
@@ -125,7 +114,7 @@ public struct DomainAuditor: Sendable {
             fetches, host: target.domain, now: .now, warningDays: deviceView.certificateWarningDays)
         let findings = acknowledgements.mark(
             FindingCauses.link(
-                validation.severityPolicy.apply(checked.findings + associations.flatMap(\.findings) + expiring)),
+                validation.severityPolicy.apply(checked.findings + associations.findings + expiring)),
             domain: target.domain, at: .now)
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
@@ -135,7 +124,7 @@ public struct DomainAuditor: Sendable {
         report.platform = platform
         report.labels = target.labels.isEmpty ? nil : target.labels
         report.certificateExpires = CertificateExpiry.earliest(fetches, host: target.domain)?.certificateExpires
-        for outcome in associations { report.associations.merge(outcome.records) }
+        report.associations = associations.records
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
             Self.servedBody(fetched, parsed: file)
         }

@@ -21,17 +21,9 @@ struct PasskeyEndpointsAudit: AssociationFileAudit {
         var pages: [PasskeyEndpointsChecks.EndpointPage] = []
         let content = PasskeyEndpointsChecks.assess(main)
         for (name, url) in content.endpoints?.advertised ?? [] {
-            var current = await more(FetchRequest(url: url, location: .passkeyEndpoints, closeConnection: true))
-            fetches.append(current.record)
-            var hops = 0
-            while let status = current.record.status, (300..<400).contains(status), hops < Self.maximumRedirects,
-                let target = current.record.redirectTarget ?? current.record.headers.location
-            {
-                hops += 1
-                current = await more(FetchRequest(url: target, location: .passkeyEndpoints, closeConnection: true))
-                fetches.append(current.record)
-            }
-            pages.append((name, url, current.record))
+            let page = await more.page(url, location: .passkeyEndpoints, maximumHops: Self.maximumRedirects)
+            fetches += page.fetches
+            pages.append((name, url, page.final.record))
         }
         return AssociationOutcome(
             findings: content.findings + PasskeyEndpointsChecks.pageFindings(pages), fetches: fetches,
@@ -40,6 +32,50 @@ struct PasskeyEndpointsAudit: AssociationFileAudit {
     }
 }
 
+/// `/.well-known/change-password`: one request (its redirect not followed by the client), then
+/// the page it redirects to, followed as a browser would.
+struct ChangePasswordAudit: AssociationFileAudit {
+    func requests(domain: String) -> [FetchRequest] {
+        [
+            FetchRequest(
+                url: "https://\(domain)\(ChangePasswordChecks.path)", location: .passkeyEndpoints,
+                closeConnection: true)
+        ]
+    }
+
+    func audit(_ answers: [FetchedLocation], more: DeadlineFetch) async -> AssociationOutcome {
+        guard let first = answers.first else { return AssociationOutcome() }
+        var fetches = [first.record]
+        var final: FetchRecord?
+        if let status = first.record.status, (300..<400).contains(status),
+            let target = first.record.redirectTarget ?? first.record.headers.location
+        {
+            let page = await more.page(
+                target, location: .passkeyEndpoints, maximumHops: PasskeyEndpointsAudit.maximumRedirects)
+            fetches += page.fetches
+            final = page.final.record
+        }
+        return AssociationOutcome(findings: ChangePasswordChecks.assess(first.record, final: final), fetches: fetches)
+    }
+}
+
+extension DeadlineFetch {
+    /// A page a user is sent to, its redirects followed (at most `maximumHops`).
+    func page(_ url: String, location: AASALocation, maximumHops: Int) async -> (
+        final: FetchedLocation, fetches: [FetchRecord]
+    ) {
+        let request = { (url: String) in FetchRequest(url: url, location: location, closeConnection: true) }
+        let walk = await following(await self(request(url)), maximumHops: maximumHops, next: request)
+        return (walk.final, walk.fetches)
+    }
+}
+
+/// A domain that declares passkeys: its `passkey-endpoints` and `change-password`, and its
+/// `webauthn` when no `origin:` asks for it already (then optional: a 404 is a note).
 extension PasskeyEndpointsWant: AuditedWant {
-    var audit: any AssociationFileAudit { PasskeyEndpointsAudit() }
+    func audit(within wants: AssociationWants) -> any AssociationFileAudit {
+        let webauthn: [any AssociationFileAudit] =
+            wants[WebAuthnWant.self] == nil ? [WebAuthnAudit(expected: [], optional: true)] : []
+        return AuditGroup(webauthn + [PasskeyEndpointsAudit(), ChangePasswordAudit()])
+    }
 }

@@ -7,6 +7,8 @@ import AASAModel
 /// domain's deadline and address policy), the file at the end judged as browsers read it.
 struct WebAuthnAudit: AssociationFileAudit {
     let expected: [String]
+    /// Read because the domain declares passkeys, no origin named: a 404 is a note.
+    var optional = false
 
     static func request(_ url: String) -> FetchRequest {
         var request = FetchRequest(url: url, location: .webauthn, closeConnection: true)
@@ -17,26 +19,20 @@ struct WebAuthnAudit: AssociationFileAudit {
     func requests(domain: String) -> [FetchRequest] { [Self.request(DomainAuditor.url(domain, .webauthn))] }
 
     func audit(_ answers: [FetchedLocation], more: DeadlineFetch) async -> AssociationOutcome {
-        guard var current = answers.first else { return AssociationOutcome() }
-        var hops: [FetchRecord] = []
-        var fetches = [current.record]
-        while let status = current.record.status, (300..<400).contains(status),
-            let target = current.record.redirectTarget ?? current.record.headers.location
-        {
-            hops.append(current.record)
-            guard target.lowercased().hasPrefix("https://"), hops.count <= WebAuthnLimits.maximumRedirects else {
-                break
-            }
-            current = await more(Self.request(target))
-            fetches.append(current.record)
+        guard let first = answers.first else { return AssociationOutcome() }
+        // Browsers follow https hops only; an http one ends the walk (and fails the file).
+        let walk = await more.following(first, maximumHops: WebAuthnLimits.maximumRedirects) { target in
+            target.lowercased().hasPrefix("https://") ? Self.request(target) : nil
         }
-        let result = WebAuthnChecks.assess(current, hops: hops, expected: expected)
+        let result = WebAuthnChecks.assess(walk.final, hops: walk.hops, expected: expected, optional: optional)
+        let section = WebAuthnRecord(expectedOrigins: optional ? nil : expected, webauthn: result.declarations)
         return AssociationOutcome(
-            findings: result.findings, fetches: fetches,
-            records: AssociationRecords(WebAuthnRecord(expectedOrigins: expected, webauthn: result.declarations)))
+            findings: result.findings, fetches: walk.fetches,
+            records: section.expectedOrigins == nil && section.webauthn == nil
+                ? AssociationRecords() : AssociationRecords(section))
     }
 }
 
 extension WebAuthnWant: AuditedWant {
-    var audit: any AssociationFileAudit { WebAuthnAudit(expected: origins) }
+    func audit(within wants: AssociationWants) -> any AssociationFileAudit { WebAuthnAudit(expected: origins) }
 }

@@ -78,7 +78,7 @@ public struct AuditInput: Sendable {
     /// Checks app IDs given on the command line (`--app-id`).
     public static func validateAppIDs(_ appIDs: [String]) throws(InputError) {
         for id in appIDs {
-            if let problem = AppIDFormat.problem(with: id) { throw InputError("--app-id \(problem).") }
+            if let problem = ExpectedApp.problem(with: id) { throw InputError("--app-id \(problem).") }
         }
     }
 

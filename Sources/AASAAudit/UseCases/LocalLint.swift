@@ -7,13 +7,16 @@ import AASAReport
 public enum LocalLint {
     /// More than a file may hold (128 KB) by far; the rest of a larger file is not read.
     public static let readLimit = 1 << 20
+    /// What `--kind` takes (`AssociationFileLint.kindNames`).
+    public static var kindNames: [String] { AssociationFileLint.kindNames }
 
     /// A record per file, in order; a file that cannot be read gets a record with its error.
     /// - Parameter caFile: the CAs a signed file's signer must chain to (nil: libcurl's bundle).
     /// - Parameter wants: what the other association files among them must declare.
+    /// - Parameter kind: every file is of this kind (`lint --kind`), whatever its name says.
     public static func run(
         _ paths: [String], options: ValidationOptions, caFile: String? = nil,
-        wants: AssociationWants = AssociationWants()
+        wants: AssociationWants = AssociationWants(), kind: String? = nil
     ) -> [LintRecord] {
         let signedFiles = SignedFileOpener(caFile: caFile ?? FetcherConfiguration.defaultCAFile)
         return paths.map { path in
@@ -22,7 +25,7 @@ public enum LocalLint {
                 // A signed file is linted on its content; no domain to name (the signer's name
                 // is not checked).
                 if let result = AssociationFileLint.lint(
-                    contents.bytes, size: contents.size, wants: wants, path: path)
+                    contents.bytes, size: contents.size, wants: wants, path: path, kind: kind)
                 {
                     let findings = options.severityPolicy.apply(result.findings)
                     return LintRecord(

@@ -197,6 +197,26 @@ public enum AssetLinksChecks {
         return findings
     }
 
+    /// `delegate_permission/common.get_login_creds`: what shares a site's passkeys and
+    /// passwords with its Android app (Credential Manager).
+    public static let getLoginCreds = "delegate_permission/common.get_login_creds"
+
+    /// For a domain that declares passkeys: each expected app the file declares must be given
+    /// `get_login_creds` (an app it does not declare at all is already said).
+    public static func loginSharingFindings(
+        _ expected: [AndroidApp], declarations: AndroidDeclarations, at location: FindingLocation
+    ) -> [Finding] {
+        expected.compactMap { app in
+            guard let declared = declarations.apps.first(where: { $0.package == app.package }),
+                !declared.relations.contains(getLoginCreds)
+            else { return nil }
+            return Finding(
+                .assetlinksLoginCreds, location,
+                "\(app.package) is declared for \(declared.relations.joined(separator: ", ")), not for \(getLoginCreds): the domain declares passkeys, and Credential Manager offers them in the app only with it."
+            )
+        }
+    }
+
     static func missingPackages(_ expected: [AndroidApp], declarations: AndroidDeclarations) -> [String] {
         expected.filter { app in
             !declarations.apps.contains { $0.package == app.package && $0.relations.contains(handleAllURLs) }

@@ -12,12 +12,18 @@ extension AndroidWant: LintedWant {
 
 extension FileLint {
     /// Whether bytes are an Android `assetlinks.json` rather than an association file: a JSON
-    /// array whose first statement has `relation`, `target` or `include`.
+    /// array whose first statement has `relation`, `target` or `include`, or one statement
+    /// written without its list (`relation` and `target`), which is `assetlinks.not-list`.
     public static func isAssetLinks(_ bytes: [UInt8]) -> Bool {
-        guard case .array(let items)? = try? JSONParser.parse(bytes), case .object(let first)? = items.first else {
+        switch try? JSONParser.parse(bytes) {
+        case .array(let items)?:
+            guard case .object(let first)? = items.first else { return false }
+            return first["relation"] != nil || first["target"] != nil || first["include"] != nil
+        case .object(let statement)?:
+            return statement["relation"] != nil && statement["target"] != nil
+        default:
             return false
         }
-        return first["relation"] != nil || first["target"] != nil || first["include"] != nil
     }
 
     /// `lint` of an Android `assetlinks.json`, offline, with the apps it must declare.

@@ -88,9 +88,11 @@ public enum WebAuthnChecks {
 
     /// The audit of the file a client ends at (after `hops`, the https redirects followed), with
     /// the origins the input expects.
-    public static func assess(_ fetched: FetchedLocation, hops: [FetchRecord] = [], expected: [String]) -> (
-        findings: [Finding], declarations: WebAuthnDeclarations?
-    ) {
+    /// - Parameter optional: read because the domain declares passkeys, with no origin expected:
+    ///   a site that serves none (404) gets a note, since one origin needs no file.
+    public static func assess(
+        _ fetched: FetchedLocation, hops: [FetchRecord] = [], expected: [String], optional: Bool = false
+    ) -> (findings: [Finding], declarations: WebAuthnDeclarations?) {
         var findings = redirectFindings(hops)
         if let failed = findings.first(where: { $0.severity == .error }) {
             return (findings + missing(expected, because: .attemptedFetch, detail: failed.message), nil)
@@ -102,6 +104,10 @@ public enum WebAuthnChecks {
             return (findings + missing(expected, because: .attemptedFetch, detail: error.message), nil)
         }
         guard let status = record.status else { return (findings, nil) }
+        if optional, expected.isEmpty, status == 404 || status == 410 {
+            let absent = "No /.well-known/webauthn (HTTP \(status)): no other origin may use this RP ID's passkeys."
+            return (findings + [Finding(.webauthnAbsent, .webauthn, absent)], nil)
+        }
         guard status == 200 else {
             let finding = Finding(
                 .webauthnStatus, .webauthn,

@@ -60,6 +60,14 @@ extension FindingCode {
                 .assetLinks, .error,
                 meaning: "assetlinks.json is not a non-empty array of statements (a single object is not accepted).",
                 fix: "Write [ {\"relation\": [...], \"target\": {...}} ], one object per statement.")
+        case .assetlinksLoginCreds:
+            FindingDefinition(
+                .assetLinks, .error,
+                meaning:
+                    "The domain declares passkeys (passkeys in domains.txt, --passkeys), but no statement Google's parser keeps gives its Android app delegate_permission/common.get_login_creds: Android's Credential Manager does not offer the site's passkeys and passwords in the app.",
+                fix:
+                    "Add \"delegate_permission/common.get_login_creds\" to the relation of the app's statement (beside handle_all_urls), with its signing certificate's fingerprint."
+            )
         case .assetlinksRelation:
             FindingDefinition(
                 .assetLinks, .error,

@@ -64,6 +64,29 @@ extension FindingCode {
                 meaning:
                     "The file holds members besides enroll, manage and prfUsageDetails; they are kept for later versions of the specification and ignored today.",
                 fix: "Nothing to do unless a member was meant to be one of the three (check its spelling).")
+        case .changePasswordAbsent:
+            FindingDefinition(
+                category, .info,
+                meaning:
+                    "The site does not serve /.well-known/change-password (W3C \"A Well-Known URL for Changing Passwords\"): password managers cannot send a user straight to the page that changes a password.",
+                fix:
+                    "Redirect /.well-known/change-password (302, 303 or 307) to the page where a signed-in user changes the password."
+            )
+        case .changePasswordRedirect:
+            FindingDefinition(
+                category, .warning,
+                meaning:
+                    "/.well-known/change-password answers, but not with the temporary redirect (302, 303 or 307) the specification asks for: a page served at that URL itself, or a permanent redirect that clients cache.",
+                fix: "Answer /.well-known/change-password with a 302, 303 or 307 redirect to the change-password page."
+            )
+        case .changePasswordTarget:
+            FindingDefinition(
+                category, .warning,
+                meaning:
+                    "/.well-known/change-password redirects to a page that does not answer 200 (after its redirects): a user sent there by a password manager lands on an error.",
+                fix:
+                    "Point the redirect at the change-password page, which answers 200 (a sign-in redirect on the way is fine)."
+            )
         default:
             preconditionFailure("\(rawValue) is not a passkey-endpoints code")
         }

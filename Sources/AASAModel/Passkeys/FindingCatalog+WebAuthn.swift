@@ -86,6 +86,14 @@ extension FindingCode {
                 fix:
                     "Add the origin to \"origins\" as https://HOST, before any entry that is not a string, within five labels."
             )
+        case .webauthnAbsent:
+            FindingDefinition(
+                webauthn, .info,
+                meaning:
+                    "The domain declares passkeys and serves no /.well-known/webauthn (404). That is right for passkeys used from the RP ID's own origin; browsers then allow no related origin.",
+                fix:
+                    "Nothing, unless a passkey must work from another site: then serve {\"origins\": [\"https://shop.example\"]} as application/json, and name it in domains.txt (origin:https://shop.example)."
+            )
         case .webauthnUnknownKey:
             FindingDefinition(
                 webauthn, .info,

@@ -4,12 +4,12 @@ extension AssociationKind {
     public static let passkeyEndpoints = AssociationKind(
         id: "passkey-endpoints", word: "passkeys", fileName: "passkey-endpoints",
         path: "/.well-known/passkey-endpoints",
-        categoryName: "passkeyEndpoints", categoryTitle: "Passkeys: /.well-known/passkey-endpoints",
-        linkedFetchLabel: "passkey endpoint page", room: "Passkeys", ownsItsWord: false, formLabel: "Passkeys",
+        categoryName: "passkeyEndpoints", categoryTitle: "Passkeys: /.well-known/passkey-endpoints and change-password",
+        linkedFetchLabel: "passkeys page", room: "Passkeys", ownsItsWord: false, formLabel: "Passkeys",
         formPlaceholder: AssociationKind.flagPlaceholder, linkName: nil, wantType: PasskeyEndpointsWant.self,
         sectionType: PasskeyEndpointsRecord.self,
         recordKey: PasskeyEndpointsRecord.CodingKeys.passkeyEndpoints.stringValue,
-        wantAlone: nil, definition: { $0.passkeyEndpointsDefinition })
+        wantAlone: nil, alsoOwns: ["change-password"], definition: { $0.passkeyEndpointsDefinition })
 }
 
 /// A domain that declares passkeys (`passkeys` in domains.txt, `check --passkeys`): its
@@ -85,4 +85,11 @@ extension AASALocation {
 extension FindingLocation {
     /// `/.well-known/passkey-endpoints` and the pages it names.
     public static let passkeyEndpoints = AssociationKind.passkeyEndpoints.findingLocation
+}
+
+extension AssociationWants {
+    /// Whether the domain declares passkeys (`passkeys`): its app IDs must be named in the AASA's
+    /// webcredentials and its Android apps given `get_login_creds`; `webauthn`,
+    /// `passkey-endpoints` and `change-password` are read when served.
+    public var declaresPasskeys: Bool { self[PasskeyEndpointsWant.self] != nil }
 }

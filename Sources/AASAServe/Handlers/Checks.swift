@@ -9,9 +9,12 @@ extension ServeApp {
     /// Reads a check's parameters, applies the limits, runs it: the record, or the refusal.
     func check(_ query: CheckQuery, client: String) async throws(HTTPError) -> CheckedDomain {
         let host: String
+        let appIDs: [String]
         do {
-            host = try AuditInput.pastedHost(query.domain).host
+            let pasted = try AuditInput.pastedHost(query.domain)
+            host = pasted.host
             try AuditInput.validateAppIDs(query.appIDs)
+            appIDs = pasted.expectedApps(query.appIDs)
         } catch {
             throw HTTPError(400, error.message)
         }
@@ -40,7 +43,7 @@ extension ServeApp {
         var auditor = auditor
         auditor.acknowledgements = (try? AcknowledgementStore.read(output: settings.output)) ?? Acknowledgements()
         let checked = await DomainCheck.run(
-            host: host, appIDs: query.appIDs, wants: wants, expectsAASA: expectsAASA, auditor: auditor)
+            host: host, appIDs: appIDs, wants: wants, expectsAASA: expectsAASA, auditor: auditor)
         // The address policy refused every address of the host: no connection was made.
         let origin = checked.report.fetches.filter { $0.location != .cdn && $0.error?.kind != .skipped }
         if !origin.isEmpty, origin.allSatisfy({ $0.error?.kind == .blockedAddress }) {
