@@ -59,8 +59,10 @@ public enum BrowserDriver {
         profile = tempfile.mkdtemp()
         def child():
             os.dup2(to_chrome_r, 3); os.dup2(from_chrome_w, 4)
+        # Flags a test adds (JSON in the environment): where names resolve, which key to trust.
+        flags = json.loads(os.environ.get("AASA_TEST_CHROMIUM_FLAGS", "[]"))
         proc = subprocess.Popen([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
-            "--user-data-dir=" + profile, "--no-first-run", "about:blank"], close_fds=False,
+            "--user-data-dir=" + profile, "--no-first-run"] + flags + ["about:blank"], close_fds=False,
             preexec_fn=child, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome_r); os.close(from_chrome_w)
         buffer = b""; next_id = 0
@@ -126,6 +128,61 @@ public enum BrowserDriver {
         }
         return Data(line.utf8)
     }
+
+    /// Opens `page` (an https page of the caller's origin) in a Chromium whose every host name
+    /// resolves to `127.0.0.1:port` and which trusts the server key `publicKeySHA256` (so the
+    /// page has no certificate error, which WebAuthn requires), adds a virtual authenticator,
+    /// and asks it to create a passkey for each RP ID: each one's outcome, `ok` or the error's
+    /// name and message, as Chromium's WebAuthn (and its related-origins check) decides.
+    public static func createPasskeys(page: String, rpIDs: [String], port: Int, publicKeySHA256: String)
+        async throws -> [String: String]
+    {
+        guard let chromium, let python = ReportSchemaValidator.python else {
+            throw BrowserError(description: unavailableMessage)
+        }
+        let flags = [
+            "--host-resolver-rules=MAP * 127.0.0.1:\(port)", "--ignore-certificate-errors-spki-list=\(publicKeySHA256)",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["AASA_TEST_CHROMIUM_FLAGS"] = String(decoding: try JSONEncoder().encode(flags), as: UTF8.self)
+        let ids = String(decoding: try JSONEncoder().encode(rpIDs), as: UTF8.self)
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: python), ["-c", passkeyScript, chromium, page, ids], environment: environment)
+        guard result.status == 0, let line = result.stdout.split(separator: "\n").last else {
+            throw BrowserError(description: "the browser script failed: \(result.stdout)\(result.stderr)")
+        }
+        return try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
+    }
+
+    static let passkeyScript =
+        plumbing + #"""
+
+            page, rp_ids = sys.argv[2], json.loads(sys.argv[3])
+            try:
+                target = send("Target.createTarget", {"url": "about:blank"})["targetId"]
+                session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+                send("WebAuthn.enable", {}, session)
+                send("WebAuthn.addVirtualAuthenticator", {"options": {"protocol": "ctap2", "transport": "internal",
+                    "hasResidentKey": True, "hasUserVerification": True, "isUserVerified": True,
+                    "automaticPresenceSimulation": True}}, session)
+                send("Page.navigate", {"url": page}, session)
+                deadline = time.time() + 30
+                while evaluate(session, "location.href + ' ' + document.readyState") != page + " complete":
+                    if time.time() > deadline: raise SystemExit("the page did not load")
+                    time.sleep(0.1)
+                if evaluate(session, "window.isSecureContext") is not True: raise SystemExit("the page is not secure")
+                outcomes = {}
+                for rp_id in rp_ids:
+                    create = """(async () => { try { await navigator.credentials.create({publicKey: {
+                        rp: {id: %s, name: "test"}, user: {id: new Uint8Array([1, 2, 3]), name: "u", displayName: "u"},
+                        challenge: new Uint8Array(16), pubKeyCredParams: [{type: "public-key", alg: -7}], timeout: 20000}});
+                        return "ok"; } catch (e) { return e.name + ": " + e.message; } })()""" % json.dumps(rp_id)
+                    reply = send("Runtime.evaluate", {"expression": create, "awaitPromise": True, "returnByValue": True}, session)
+                    outcomes[rp_id] = reply["result"].get("value")
+                print(json.dumps(outcomes))
+            finally:
+                proc.kill(); proc.wait()
+            """#
 
     static let pageScript =
         plumbing + #"""

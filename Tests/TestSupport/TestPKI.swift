@@ -88,7 +88,8 @@ public struct TestPKI: Sendable {
         )
         return ServerIdentity(
             certificatePEM: try certificate.serializeAsPEM().pemString + "\n" + chainPEM,
-            privateKeyPEM: key.pemRepresentation
+            privateKeyPEM: key.pemRepresentation,
+            publicKeySHA256: Data(SHA256.hash(data: key.publicKey.derRepresentation)).base64EncodedString()
         )
     }
 }
@@ -97,6 +98,9 @@ public struct TestPKI: Sendable {
 public struct ServerIdentity: Sendable {
     public let certificatePEM: String
     public let privateKeyPEM: String
+    /// The SHA-256 of the certificate's SubjectPublicKeyInfo, in base64: what Chromium's
+    /// `--ignore-certificate-errors-spki-list` trusts.
+    public var publicKeySHA256: String = ""
 
     func tlsConfiguration() throws -> TLSConfiguration {
         // The server's certificate, then any intermediate it sends.
