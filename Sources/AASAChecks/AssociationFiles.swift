@@ -38,7 +38,7 @@ public enum AssociationFileLint {
     }
 
     /// What `lint --kind` takes: `aasa`, and each kind's name.
-    public static let aasaKindName = "aasa"
+    public static let aasaKindName = AssociationKinds.aasaName
     public static var kindNames: [String] {
         [aasaKindName]
             + AssociationKinds.all.filter { $0.wantType is any LintedWant.Type }.map(\.id)

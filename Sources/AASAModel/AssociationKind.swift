@@ -96,6 +96,15 @@ public struct AssociationKind: Sendable, Identifiable {
 public enum AssociationKinds {
     @TaskLocal public static var all: [AssociationKind] = [.androidAppLinks, .webauthn, .passkeyEndpoints]
 
+    /// The AASA's name where a kind's name stands (`lint --kind aasa`, a metric's `file` label).
+    public static let aasaName = "aasa"
+
+    /// The file a finding at `location` is about: its kind's name, else the AASA's (the domain's
+    /// own findings, such as its certificate's, go with the AASA).
+    public static func file(of location: FindingLocation) -> String {
+        AASALocation(rawValue: location.rawValue)?.kind?.id ?? aasaName
+    }
+
     /// The kind whose location has this name.
     static func kind(location name: String) -> AssociationKind? { all.first { $0.id == name } }
 

@@ -56,11 +56,28 @@ public enum MetricsReport {
             "1 for a domain whose verdict comes only from findings the team acknowledged (aasa-audit ack); open_verdict is its verdict without them. Alert rules leave such a domain out."
     )
 
+    public static let fileVerdict = Family(
+        name: "aasa_audit_domain_file_verdict",
+        help:
+            "1 for each association file a domain was audited for in the last run (file: \(AssociationKinds.aasaName), or the kind's name: \(AssociationKinds.all.map(\.id).joined(separator: ", "))), labelled with that file's own verdict: which platform of a domain fails."
+    )
+
+    /// A domain's files (the AASA unless it serves none, each kind it fetched), one sample each
+    /// with the verdict of the findings about it.
+    public static func fileVerdictSamples(_ report: DomainReport) -> String {
+        let kinds = AssociationKinds.all.filter { kind in report.fetches.contains { $0.location.kind?.id == kind.id } }
+        let files = (report.ios == DomainTarget.iosNone ? [] : [AssociationKinds.aasaName]) + kinds.map(\.id)
+        return files.map { file in
+            let verdict = Verdict(findings: report.findings.filter { AssociationKinds.file(of: $0.location) == file })
+            return fileVerdict.sample(1, labels: ["domain": report.domain, "file": file, "verdict": verdict.rawValue])
+        }.joined()
+    }
+
     /// The per-domain families, in the order they are written (a family's samples stay together):
     /// each family and a domain's samples of it. The one list `--metrics` streams.
     public static let domainFamilies: [(family: Family, samples: @Sendable (DomainReport) -> String)] = [
         (domainVerdict, verdictSamples), (domainAcknowledged, acknowledgedSamples), (fetchDuration, fetchSamples),
-        (certificateExpiry, certificateSamples),
+        (certificateExpiry, certificateSamples), (fileVerdict, fileVerdictSamples),
     ]
 
     /// A domain made worse only by acknowledged findings: one sample, with the verdict it has

@@ -37,6 +37,31 @@ import Testing
         #expect(github.contains(#"a\u{d}%0Ab\u{0}c\u{1b}[2J\u{7}\u{202e}d"#), "\(github)")
     }
 
+    /// Each association file a domain was audited for has its own verdict, from the findings
+    /// about it: a failing assetlinks.json beside a good AASA says which platform fails; a
+    /// domain that serves no AASA has no `aasa` sample.
+    @Test func eachFileOfADomainHasItsOwnVerdict() {
+        var report = Samples.domain(findings: [
+            Finding(code: .assetlinksStatus, severity: .error, location: .assetlinks, message: "m"),
+            Finding(code: .webauthnEntryRead, severity: .info, location: .webauthn, message: "m"),
+            Finding(code: .httpContentType, severity: .warning, location: .root, message: "m"),
+        ])
+        report.fetches = [
+            FetchRecord(location: .wellKnown, url: "https://example.com/.well-known/apple-app-site-association"),
+            FetchRecord(location: .assetlinks, url: "https://example.com/.well-known/assetlinks.json"),
+            FetchRecord(location: .webauthn, url: "https://example.com/.well-known/webauthn"),
+        ]
+        let samples = MetricsReport.fileVerdictSamples(report).split(separator: "\n").map(String.init)
+        #expect(
+            samples == [
+                #"aasa_audit_domain_file_verdict{domain="example.com",file="aasa",verdict="warn"} 1"#,
+                #"aasa_audit_domain_file_verdict{domain="example.com",file="assetlinks",verdict="fail"} 1"#,
+                #"aasa_audit_domain_file_verdict{domain="example.com",file="webauthn",verdict="pass"} 1"#,
+            ], "\(samples)")
+        report.ios = DomainTarget.iosNone
+        #expect(!MetricsReport.fileVerdictSamples(report).contains(#"file="aasa""#))
+    }
+
     /// A domain failing only through what the team acknowledged says so, with the verdict it has
     /// without it; a domain with an open failure beside an acknowledged one does not (issue 46,
     /// item 4). Each fetch is its own series: the `.json` probe and an include's fetches have
