@@ -161,6 +161,45 @@ import Testing
             "\(lintEndpoints.stdout)")
     }
 
+    /// A nightly audit of domains.txt lines written the way a team declares passkeys
+    /// (`APPID android:PACKAGE passkeys`, and a passkeys-only app as `webcredentials:APPID`):
+    /// the good site passes, the one that forgot webcredentials and get_login_creds fails with
+    /// both named, and the metrics say which file of it fails.
+    @Test func passkeysDeclaredInDomainsTxtAreAuditedAcrossFiles() async throws {
+        let world = try TestWorld()
+        let app = TestWorld.appID
+        let input = """
+            passkeysapp.aasa.test   \(app) android:\(TestWorld.androidPackage) passkeys
+            passkeysweb.aasa.test   \(app) android:\(TestWorld.androidPackage) passkeys
+            passkeysapp1.aasa.test  webcredentials:\(app)
+            """
+        try input.write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let metrics = world.directory.url.appendingPathComponent("audit.prom")
+        let result = try await run(
+            ["audit", "--metrics", metrics.path] + fetchArguments(world), in: world.directory.url)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let latest = world.directory.url.appendingPathComponent("reports/latest.json")
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: latest))
+        let verdicts = Dictionary(uniqueKeysWithValues: report.domains.map { ($0.domain, $0.verdict) })
+        #expect(
+            verdicts == [
+                "passkeysapp.aasa.test": .pass, "passkeysweb.aasa.test": .fail, "passkeysapp1.aasa.test": .pass,
+            ])
+        let web = try #require(report.domains.first { $0.domain == "passkeysweb.aasa.test" })
+        #expect(
+            Set(web.findings.filter { $0.severity == .error }.map(\.code)) == [.serviceMissing, .assetlinksLoginCreds])
+        let prom = try String(contentsOf: metrics, encoding: .utf8)
+        #expect(
+            prom.contains(
+                #"aasa_audit_domain_file_verdict{domain="passkeysweb.aasa.test",file="assetlinks",verdict="fail"} 1"#),
+            "\(prom)")
+        #expect(
+            prom.contains(
+                #"aasa_audit_domain_file_verdict{domain="passkeysapp.aasa.test",file="passkey-endpoints",verdict="pass"} 1"#
+            ))
+    }
+
     /// `check webcredentials:HOST --app-id ID` judges the app in webcredentials only (the
     /// entitlement entry names its service), never as applinks; `lint` knows a single
     /// assetlinks statement by its content (`assetlinks.not-list`), and `--kind` decides.
