@@ -68,10 +68,41 @@ struct AssociationAppOptions: ParsableArguments {
             "The domain declares passkeys: check audits its /.well-known/passkey-endpoints (and each endpoint's page); lint checks a passkey-endpoints file."
     ) var passkeys = false
 
+    @Option(
+        name: .customLong(AssociationKind.windows.word),
+        help: ArgumentHelp(
+            "A Windows app windows-app-web-link must name, by its package family name (repeatable). check audits the domain's file at /.well-known/ and the root; lint checks a windows-app-web-link file; match decides URLs for it.",
+            valueName: "package-family-name"))
+    var windowsApps: [String] = []
+    @Option(
+        name: .customLong(AssociationKind.harmony.word),
+        help: ArgumentHelp(
+            "A HarmonyOS app applinking.json must name, by its AppGallery Connect app identifier (repeatable). check audits the domain's /.well-known/applinking.json; lint checks an applinking.json file.",
+            valueName: "app-identifier"))
+    var harmonyApps: [String] = []
+
+    /// The kinds whose values their want type reads as it is (`AssociationWant.parsing`).
+    var valueOptions: [(kind: AssociationKind, values: [String])] {
+        [(.windows, windowsApps), (.harmony, harmonyApps)].filter { !$0.1.isEmpty }
+    }
+
+    func validate() throws {
+        for (kind, values) in valueOptions {
+            do throws(AssociationValueError) {
+                _ = try kind.wantType.parsing(values)
+            } catch {
+                throw ValidationError("--\(kind.word) \(error.reason).")
+            }
+        }
+    }
+
     var wants: AssociationWants {
         var wants = apps.isEmpty ? AssociationWants() : AssociationWants(android: apps)
         if !origins.isEmpty { wants.insert(WebAuthnWant(origins: origins)) }
         if passkeys { wants.insert(PasskeyEndpointsWant()) }
+        for (kind, values) in valueOptions {
+            if let want = try? kind.wantType.parsing(values) { wants.insert(want) }
+        }
         return wants
     }
 
@@ -81,15 +112,22 @@ struct AssociationAppOptions: ParsableArguments {
         """
 
     func validateForMatch() throws {
-        if apps.count > 1 { throw ValidationError("match decides for one app: give --android once.") }
-        if !origins.isEmpty || passkeys {
-            throw ValidationError("match decides URLs for an app; --origin and --passkeys are for check and lint.")
+        if apps.count + windowsApps.count > 1 {
+            throw ValidationError("match decides for one app: give --android or --windows once.")
+        }
+        if !origins.isEmpty || passkeys || !harmonyApps.isEmpty {
+            throw ValidationError(
+                "match decides URLs for an app; --origin, --passkeys and --harmony are for check and lint.")
         }
     }
 
-    /// `match`: with an Android app, by its assetlinks.json's dynamic rules; else by the AASA.
+    /// `match`: with an Android app, by its assetlinks.json's dynamic rules; with a Windows app,
+    /// by windows-app-web-link; else by the AASA.
     func match(_ urls: [String], against source: URLMatching.Source) async throws -> [MatchRecord] {
         if let app = apps.first { return try await AssetLinksMatching.run(urls, app: app, against: source) }
+        if let name = windowsApps.first {
+            return try await WindowsMatching.run(urls, packageFamilyName: name, against: source)
+        }
         return try await URLMatching.run(urls, against: source)
     }
 }

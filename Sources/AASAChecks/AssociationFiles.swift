@@ -10,6 +10,26 @@ public protocol LintedWant: AssociationWant {
     static func looksLikeItsFile(_ bytes: [UInt8]) -> Bool
 }
 
+extension FileLint {
+    /// A kind's file checked offline: over `limit` bytes it is `tooLarge` (its content not read);
+    /// else `read` judges it. `section` makes its part of the record from what was read.
+    public static func associationFile<Declared>(
+        size: Int, limit: Int, tooLarge: FindingCode, read: () -> (findings: [Finding], declarations: Declared?),
+        section: (Declared?) -> any AssociationSection
+    ) -> Result {
+        var findings: [Finding] = []
+        var declarations: Declared?
+        if size > limit {
+            findings = [Finding(tooLarge, .file, "The file is \(size) bytes; this audit reads at most \(limit).")]
+        } else {
+            (findings, declarations) = read()
+        }
+        return Result(
+            verdict: Verdict(findings: findings), appIDs: ServiceAppIDs(), findings: findings,
+            associations: AssociationRecords(section(declarations)))
+    }
+}
+
 /// The seam's list in the checks: `lint` hands each other association file to its kind, known
 /// by its name (`assetlinks.json`) or the option that asks for it (`--android`) when they say,
 /// and by its content only when nothing does.

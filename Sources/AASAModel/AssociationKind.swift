@@ -94,7 +94,9 @@ public struct AssociationKind: Sendable, Identifiable {
 /// `RenderedSection`). A task may be given more kinds (a test's stub kind, with
 /// `AssociationKinds.$all.withValue`); every run of the program reads this line.
 public enum AssociationKinds {
-    @TaskLocal public static var all: [AssociationKind] = [.androidAppLinks, .webauthn, .passkeyEndpoints]
+    @TaskLocal public static var all: [AssociationKind] = [
+        .androidAppLinks, .webauthn, .passkeyEndpoints, .windows, .harmony,
+    ]
 
     /// The AASA's name where a kind's name stands (`lint --kind aasa`, a metric's `file` label).
     public static let aasaName = "aasa"

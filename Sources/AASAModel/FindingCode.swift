@@ -139,6 +139,34 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     case changePasswordAbsent = "change-password.absent"
     case changePasswordRedirect = "change-password.redirect"
     case changePasswordTarget = "change-password.target"
+
+    // windows-app-web-link (Windows apps for websites): Windows/FindingCatalog+Windows.swift.
+    case windowsMissing = "windows.missing"
+    case windowsStatus = "windows.status"
+    case windowsRedirect = "windows.redirect"
+    case windowsContentType = "windows.content-type"
+    case windowsTooLarge = "windows.too-large"
+    case windowsJSONInvalid = "windows.json-invalid"
+    case windowsNotList = "windows.not-list"
+    case windowsEntry = "windows.entry"
+    case windowsPackageName = "windows.package-name"
+    case windowsPathsEmpty = "windows.paths-empty"
+    case windowsUnknownKey = "windows.unknown-key"
+    case windowsDiffer = "windows.differ"
+    case windowsAppMissing = "windows.app-missing"
+
+    // applinking.json (HarmonyOS App Linking): Harmony/FindingCatalog+Harmony.swift.
+    case harmonyStatus = "harmony.status"
+    case harmonyRedirect = "harmony.redirect"
+    case harmonyContentType = "harmony.content-type"
+    case harmonyTooLarge = "harmony.too-large"
+    case harmonyJSONInvalid = "harmony.json-invalid"
+    case harmonyShape = "harmony.shape"
+    case harmonyAppsEmpty = "harmony.apps-empty"
+    case harmonyApp = "harmony.app"
+    case harmonyIndex = "harmony.index"
+    case harmonyUnknownKey = "harmony.unknown-key"
+    case harmonyAppMissing = "harmony.app-missing"
 }
 
 extension FindingCode {

@@ -96,6 +96,28 @@ public enum OpenAPIDocument {
                         "on"
                       ]
                     }
+                  },
+                  {
+                    "name": "windows",
+                    "in": "query",
+                    "required": false,
+                    "description": "A Windows app (package family name, Name_PublisherId) the domain's windows-app-web-link must name (repeatable, at most 20); the file is read at /.well-known/ and the web root.",
+                    "schema": {
+                      "$ref": "#/components/schemas/repeatedValues"
+                    },
+                    "style": "form",
+                    "explode": true
+                  },
+                  {
+                    "name": "harmony",
+                    "in": "query",
+                    "required": false,
+                    "description": "A HarmonyOS app (AppGallery Connect app identifier) the domain's /.well-known/applinking.json must name (repeatable, at most 20).",
+                    "schema": {
+                      "$ref": "#/components/schemas/repeatedValues"
+                    },
+                    "style": "form",
+                    "explode": true
                   }
                 ],
                 "responses": {

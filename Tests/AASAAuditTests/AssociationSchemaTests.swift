@@ -205,4 +205,62 @@ struct AssociationSchemaTests {
             #expect(findings.contains { $0.severity == .error }, "\(mistake.name)")
         }
     }
+
+    /// `schema windows`: Microsoft's example (its package family name, `paths`, `excludePaths`)
+    /// and `allowSubdomains` are valid; the mistakes are not (an object, a placeholder name, an
+    /// upper-case publisher ID, `paths` as a string, `allowSubdomains` as a string, no name).
+    @Test func theWindowsSchemaAcceptsMicrosoftsExampleAndRefusesTheMistakes() async throws {
+        let schema = Repository.file("schemas/windows.schema.json")
+        let valid = [
+            #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"], "excludePaths": ["/news/*", "/blog/*"]}]"#,
+            #"[{"packageFamilyName": "Contoso.App_8wekyb3d8bbwe", "paths": ["/shop/?"], "allowSubdomains": true}, {"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["/"]}]"#,
+        ].enumerated().map { (name: "valid \($0.offset)", json: Data($0.element.utf8)) }
+        #expect(try await ReportSchemaValidator.invalid(valid, schema: schema).isEmpty)
+        for file in valid {
+            let findings = WindowsChecks.assessContent(Array(file.json), expected: [], at: .file).findings
+            #expect(!findings.contains { $0.severity == .error }, "\(file.name): \(findings.map(\.message))")
+        }
+        let mistakes = [
+            #"{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"]}"#,
+            #"[{"packageFamilyName": "Your app's package family name, e.g MyApp_9jmtgj1pbbz6e", "paths": ["*"]}]"#,
+            #"[{"packageFamilyName": "MyApp_9JMTGJ1PBBZ6E", "paths": ["*"]}]"#,
+            #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": "*"}]"#,
+            #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"], "allowSubdomains": "true"}]"#,
+            #"[{"paths": ["*"]}]"#,
+        ].enumerated().map { (name: "mistake \($0.offset)", json: Data($0.element.utf8)) }
+        let caught = try await ReportSchemaValidator.invalid(mistakes, schema: schema)
+        #expect(Set(caught.keys) == Set(mistakes.map(\.name)), "mistakes passed: \(caught.keys.sorted())")
+        for mistake in mistakes {
+            let findings = WindowsChecks.assessContent(Array(mistake.json), expected: [], at: .file).findings
+            #expect(findings.contains { $0.severity == .error }, "\(mistake.name)")
+        }
+    }
+
+    /// `schema harmony`: the documented shape (an index, repeated indexes) is valid; the blog
+    /// posts' `app_id` shapes, an empty list, a number for appIdentifier, an index out of range
+    /// and a top-level array are not.
+    @Test func theHarmonySchemaAcceptsTheDocumentedShapeAndRefusesTheMistakes() async throws {
+        let schema = Repository.file("schemas/harmony.schema.json")
+        let valid = [
+            #"{"applinking": {"apps": [{"appIdentifier": "5765880207854972765"}]}}"#,
+            #"{"applinking": {"apps": [{"appIdentifier": "5765880207854972765", "index": 100}, {"appIdentifier": "6917562422453928843", "index": 100}]}}"#,
+        ].enumerated().map { (name: "valid \($0.offset)", json: Data($0.element.utf8)) }
+        #expect(try await ReportSchemaValidator.invalid(valid, schema: schema).isEmpty)
+        for file in valid {
+            let findings = HarmonyChecks.assessContent(Array(file.json), expected: [], at: .file).findings
+            #expect(findings.isEmpty, "\(file.name): \(findings.map(\.message))")
+        }
+        let mistakes = [
+            #"{"app_id": "5765880207854972765"}"#, #"{"applinking": {"apps": [{"app_id": "5765880207854972765"}]}}"#,
+            #"{"applinking": {"apps": []}}"#, #"{"applinking": {"apps": [{"appIdentifier": 5765880207854972765}]}}"#,
+            #"{"applinking": {"apps": [{"appIdentifier": "5765880207854972765", "index": 101}]}}"#,
+            #"[{"appIdentifier": "5765880207854972765"}]"#,
+        ].enumerated().map { (name: "mistake \($0.offset)", json: Data($0.element.utf8)) }
+        let caught = try await ReportSchemaValidator.invalid(mistakes, schema: schema)
+        #expect(Set(caught.keys) == Set(mistakes.map(\.name)), "mistakes passed: \(caught.keys.sorted())")
+        for mistake in mistakes {
+            let findings = HarmonyChecks.assessContent(Array(mistake.json), expected: [], at: .file).findings
+            #expect(findings.contains { $0.severity == .error }, "\(mistake.name)")
+        }
+    }
 }

@@ -200,6 +200,75 @@ import Testing
             ))
     }
 
+    /// A Windows-only and a HarmonyOS-only domain in a nightly audit, as a team lists them
+    /// (`ios:none windows:PFN`, `ios:none harmony:ID`): the good ones pass without an AASA, the
+    /// broken ones fail with their kind's codes, the next run hears what changed, and the
+    /// metrics say which file fails. `check` from outside agrees; `match --windows` and `lint`
+    /// read the files by name.
+    @Test func windowsAndHarmonyOSDomainsAreAuditedNightly() async throws {
+        let world = try TestWorld()
+        let domains = world.directory.url.appendingPathComponent("domains.txt")
+        try """
+        windows.aasa.test       ios:none windows:\(TestWorld.windowsApp)
+        harmony.aasa.test       ios:none harmony:\(TestWorld.harmonyApp)
+        harmonyblog.aasa.test   ios:none harmony:\(TestWorld.harmonyApp)
+        """.write(to: domains, atomically: true, encoding: .utf8)
+        let metrics = world.directory.url.appendingPathComponent("audit.prom")
+        let first = try await run(
+            ["audit", "--metrics", metrics.path] + fetchArguments(world), in: world.directory.url)
+        #expect(first.status == 1, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("FAIL harmonyblog.aasa.test  harmony.shape  new in this run"), "\(first.stdout)")
+        let latest = world.directory.url.appendingPathComponent("reports/latest.json")
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: latest))
+        #expect(report.domains.map(\.verdict) == [.pass, .pass, .fail])
+        #expect(report.domains[0].associations.windows?.entries.first?.packageFamilyName == TestWorld.windowsApp)
+        let prom = try String(contentsOf: metrics, encoding: .utf8)
+        #expect(
+            prom.contains(
+                #"aasa_audit_domain_file_verdict{domain="harmonyblog.aasa.test",file="harmony",verdict="fail"} 1"#))
+        #expect(!prom.contains(#"domain="windows.aasa.test",file="aasa""#), "no AASA for ios:none")
+
+        // The next night: the Windows site breaks (its list names another app), and is heard.
+        try """
+        windows.aasa.test       ios:none windows:Contoso.App_8wekyb3d8bbwe
+        harmony.aasa.test       ios:none harmony:\(TestWorld.harmonyApp)
+        harmonyblog.aasa.test   ios:none harmony:\(TestWorld.harmonyApp)
+        """.write(to: domains, atomically: true, encoding: .utf8)
+        let second = try await run(["audit"] + fetchArguments(world), in: world.directory.url)
+        #expect(
+            second.stdout.contains("FAIL windows.aasa.test  windows.app-missing  new in this run"), "\(second.stdout)")
+        #expect(!second.stdout.contains("harmonyblog.aasa.test  harmony.shape  new in this run"))
+
+        // check from outside says what the audit said.
+        let check = try await run(
+            ["check", "harmonyblog.aasa.test", "--ios", "none", "--harmony", TestWorld.harmonyApp, "--json"]
+                + fetchArguments(world), in: world.directory.url)
+        #expect(check.status == 1 && check.stdout.contains("harmony.shape"), "\(check.stdout)\(check.stderr)")
+        let badName = try await run(["check", "windows.aasa.test", "--windows", "MyApp"], in: world.directory.url)
+        #expect(badName.status == 2 && badName.stderr.contains("no publisher ID"), "\(badName.stderr)")
+
+        // match --windows on the live file, and lint by the files' names.
+        let match = try await run(
+            [
+                "match", "windows.aasa.test", "--windows", TestWorld.windowsApp, "--json",
+                "https://windows.aasa.test/shop/1", "https://windows.aasa.test/news/today", "--connect-to",
+                world.connectTo, "--cacert", world.caFile,
+            ] + LoopbackNetworks.allowArguments,
+            in: world.directory.url)
+        #expect(
+            match.stdout.contains(#""result" : "app""#) && match.stdout.contains(#""result" : "excluded""#),
+            "\(match.stdout)\(match.stderr)")
+        let windowsFile = world.directory.url.appendingPathComponent("windows-app-web-link")
+        try #"{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"]}"#.write(
+            to: windowsFile, atomically: true, encoding: .utf8)
+        let lintWindows = try await run(["lint", windowsFile.path], in: world.directory.url)
+        #expect(lintWindows.status == 1 && lintWindows.stdout.contains("windows.not-list"), "\(lintWindows.stdout)")
+        let harmonyFile = world.directory.url.appendingPathComponent("applinking.json")
+        try TestWorld.harmonyFile.write(to: harmonyFile, atomically: true, encoding: .utf8)
+        let lintHarmony = try await run(["lint", harmonyFile.path, "--harmony", "42"], in: world.directory.url)
+        #expect(lintHarmony.status == 1 && lintHarmony.stdout.contains("harmony.app-missing"), "\(lintHarmony.stdout)")
+    }
+
     /// `check webcredentials:HOST --app-id ID` judges the app in webcredentials only (the
     /// entitlement entry names its service), never as applinks; `lint` knows a single
     /// assetlinks statement by its content (`assetlinks.not-list`), and `--kind` decides.
@@ -230,7 +299,7 @@ import Testing
         try TestWorld.webauthnFile.write(to: file, atomically: true, encoding: .utf8)
         let asWebAuthn = try await run(["lint", "--kind", "webauthn", file.path], in: world.directory.url)
         #expect(asWebAuthn.status == 0 && !asWebAuthn.stdout.contains("applinks"), "\(asWebAuthn.stdout)")
-        let unknown = try await run(["lint", "--kind", "windows", file.path], in: world.directory.url)
+        let unknown = try await run(["lint", "--kind", "symbian", file.path], in: world.directory.url)
         #expect(unknown.status == 2 && unknown.stderr.contains("--kind takes aasa, assetlinks"), "\(unknown.stderr)")
     }
 

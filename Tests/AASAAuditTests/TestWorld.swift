@@ -116,9 +116,36 @@ final class TestWorld: Sendable {
         }
     }
 
+    /// A Windows app (Microsoft's example's package family name) and its `windows-app-web-link`.
+    static let windowsApp = "MyApp_9jmtgj1pbbz6e"
+    static let windowsFile =
+        #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"], "excludePaths": ["/news/*", "/blog/*"]}]"#
+    /// A HarmonyOS app and its `applinking.json`.
+    static let harmonyApp = "5765880207854972765"
+    static let harmonyFile = #"{"applinking": {"apps": [{"appIdentifier": "5765880207854972765", "index": 1}]}}"#
+
+    /// Windows-only and HarmonyOS-only sites (no AASA): windows serves its file at /.well-known/,
+    /// windowsroot only at the root, windowsdiffer two different files; harmony its file,
+    /// harmonyblog the shape blog posts copy.
+    static func otherPlatformSite(_ kind: String, path: String) -> ScriptedResponse {
+        let windowsAtWellKnown = ["windows", "windowsdiffer"].contains(kind) && path == AASALocation.windows.path
+        let windowsAtRoot = ["windowsroot", "windowsdiffer"].contains(kind) && path == WindowsLimits.rootPath
+        if windowsAtWellKnown || windowsAtRoot {
+            return .json(
+                kind == "windowsdiffer" && windowsAtRoot
+                    ? windowsFile.replacingOccurrences(of: "\"*\"", with: "\"/shop/*\"") : windowsFile)
+        }
+        if path == AASALocation.harmony.path {
+            if kind == "harmony" { return .json(harmonyFile) }
+            if kind == "harmonyblog" { return .json(#"{"app_id": "5765880207854972765"}"#) }
+        }
+        return .status(404, body: "<h1>Not Found</h1>")
+    }
+
     static func answer(host: String, path: String) -> ScriptedResponse {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         let wellKnown = path == AASALocation.wellKnown.path
+        if kind.hasPrefix("windows") || kind.hasPrefix("harmony") { return otherPlatformSite(kind, path: path) }
         if kind == "passkeysapp" || kind == "passkeysweb" { return passkeysSite(kind, host: host, path: path) }
         // A single-page app that answers every path with its page, /.well-known/ included.
         if kind == "spa" {

@@ -42,6 +42,16 @@ import Testing
 
     static func endpoints(_ fetched: FetchedLocation) -> [Finding] { PasskeyEndpointsChecks.assess(fetched).findings }
 
+    static let windowsFile = #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"]}]"#
+    static func windows(_ fetched: FetchedLocation) -> [Finding] {
+        WindowsChecks.assess(wellKnown: fetched, root: nil, expected: []).findings
+    }
+
+    static let harmonyFile = #"{"applinking": {"apps": [{"appIdentifier": "5765880207854972765"}]}}"#
+    static func harmony(_ fetched: FetchedLocation) -> [Finding] {
+        HarmonyChecks.assess(fetched, expected: []).findings
+    }
+
     /// A webauthn file a client reaches after one redirect to `target`.
     static func webauthnRedirected(to target: String) -> [Finding] {
         WebAuthnChecks.assess(
@@ -302,6 +312,65 @@ import Testing
         },
         .passkeyEndpointsUnknownKey: {
             endpoints(Fixture.served(#"{"enrol": "https://example.com/new"}"#, at: .passkeyEndpoints))
+        },
+        .windowsMissing: { windows(Fixture.served("", at: .windows, status: 404)) },
+        .windowsStatus: { windows(Fixture.served("", at: .windows, status: 403)) },
+        .windowsRedirect: {
+            windows(Fixture.redirect(to: "https://www.example.com/.well-known/windows-app-web-link", at: .windows))
+        },
+        .windowsContentType: { windows(Fixture.served(windowsFile, at: .windows, contentType: "text/plain")) },
+        .windowsTooLarge: {
+            windows(Fixture.served(Array(repeating: UInt8(ascii: " "), count: 200_000), at: .windows))
+        },
+        .windowsJSONInvalid: { windows(Fixture.served("[{,}]", at: .windows)) },
+        .windowsNotList: { windows(Fixture.served(#"{"packageFamilyName": "MyApp_9jmtgj1pbbz6e"}"#, at: .windows)) },
+        .windowsEntry: {
+            windows(Fixture.served(#"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": "*"}]"#, at: .windows))
+        },
+        .windowsPackageName: {
+            windows(Fixture.served(#"[{"packageFamilyName": "YourPackageFamilyName", "paths": ["*"]}]"#, at: .windows))
+        },
+        .windowsPathsEmpty: {
+            windows(Fixture.served(#"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e"}]"#, at: .windows))
+        },
+        .windowsUnknownKey: {
+            windows(
+                Fixture.served(
+                    #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"], "path": "/"}]"#, at: .windows))
+        },
+        .windowsDiffer: {
+            WindowsChecks.assess(
+                wellKnown: Fixture.served(windowsFile, at: .windows),
+                root: Fixture.served(windowsFile.replacingOccurrences(of: "*", with: "/shop/*"), at: .windows),
+                expected: []
+            ).findings
+        },
+        .windowsAppMissing: {
+            WindowsChecks.assess(
+                wellKnown: Fixture.served(windowsFile, at: .windows), root: nil, expected: ["Other.App_8wekyb3d8bbwe"]
+            ).findings
+        },
+        .harmonyStatus: { harmony(Fixture.served("", at: .harmony, status: 404)) },
+        .harmonyRedirect: {
+            harmony(Fixture.redirect(to: "https://www.example.com/.well-known/applinking.json", at: .harmony))
+        },
+        .harmonyContentType: { harmony(Fixture.served(harmonyFile, at: .harmony, contentType: "text/html")) },
+        .harmonyTooLarge: {
+            harmony(Fixture.served(Array(repeating: UInt8(ascii: " "), count: 200_000), at: .harmony))
+        },
+        .harmonyJSONInvalid: { harmony(Fixture.served("{,}", at: .harmony)) },
+        .harmonyShape: { harmony(Fixture.served(#"{"app_id": "5765880207854972765"}"#, at: .harmony)) },
+        .harmonyAppsEmpty: { harmony(Fixture.served(#"{"applinking": {"apps": []}}"#, at: .harmony)) },
+        .harmonyApp: { harmony(Fixture.served(#"{"applinking": {"apps": [{"appIdentifier": 5}]}}"#, at: .harmony)) },
+        .harmonyIndex: {
+            harmony(
+                Fixture.served(#"{"applinking": {"apps": [{"appIdentifier": "576", "index": 101}]}}"#, at: .harmony))
+        },
+        .harmonyUnknownKey: {
+            harmony(Fixture.served(#"{"applinking": {"apps": [{"appIdentifier": "576", "name": "x"}]}}"#, at: .harmony))
+        },
+        .harmonyAppMissing: {
+            HarmonyChecks.assess(Fixture.served(harmonyFile, at: .harmony), expected: ["42"]).findings
         },
         .assetlinksStatus: { android(Fixture.served("", at: .assetlinks, status: 404)) },
         .assetlinksRedirect: {

@@ -52,7 +52,7 @@ import Testing
             #expect(LinkPlatform.platforms(historyKey: key) == platforms)
         }
         #expect(LinkPlatform.historyKey([.ios]) == nil, "the default is not written")
-        #expect(LinkPlatform.platforms(historyKey: "windows") == nil)
+        #expect(LinkPlatform.platforms(historyKey: "symbian") == nil)
         #expect(LinkPlatform.of(ios: DomainTarget.iosNone, audited: [.androidAppLinks]) == [.android])
     }
 }

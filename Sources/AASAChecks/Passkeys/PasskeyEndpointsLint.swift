@@ -5,20 +5,13 @@ import AASAModel
 /// object whose members are all endpoints' names.
 extension PasskeyEndpointsWant: LintedWant {
     public static func lint(_ bytes: [UInt8], size: Int, wants: AssociationWants) -> FileLint.Result {
-        var findings: [Finding] = []
-        var endpoints: PasskeyEndpoints?
-        if size > AppleLimits.maximumFileBytes {
-            findings.append(
-                Finding(
-                    .passkeyEndpointsTooLarge, .file,
-                    "The file is \(size) bytes; this audit reads at most \(AppleLimits.maximumFileBytes)."))
-        } else {
-            (findings, endpoints) = PasskeyEndpointsChecks.assessContent(bytes, at: .file)
-        }
-        return FileLint.Result(
-            verdict: Verdict(findings: findings), appIDs: ServiceAppIDs(), findings: findings,
-            associations: AssociationRecords(
-                PasskeyEndpointsRecord(passkeyEndpoints: endpoints ?? PasskeyEndpoints(served: false))))
+        FileLint.associationFile(
+            size: size, limit: AppleLimits.maximumFileBytes, tooLarge: .passkeyEndpointsTooLarge,
+            read: {
+                let read = PasskeyEndpointsChecks.assessContent(bytes, at: .file)
+                return (read.findings, read.endpoints)
+            },
+            section: { PasskeyEndpointsRecord(passkeyEndpoints: $0 ?? PasskeyEndpoints(served: false)) })
     }
 
     public static func looksLikeItsFile(_ bytes: [UInt8]) -> Bool {

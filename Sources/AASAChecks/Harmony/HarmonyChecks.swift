@@ -1,0 +1,160 @@
+import AASAJSON
+import AASAModel
+
+/// `applinking.json` (HarmonyOS App Linking): `https://HOST/.well-known/applinking.json`, an
+/// object `{"applinking": {"apps": [{"appIdentifier": "…", "index": 0}]}}`.
+public enum HarmonyChecks {
+    /// Apps' findings listed at most; the rest are counted in one.
+    static let maximumListedProblems = 20
+    static let appKeys: Set<String> = ["appIdentifier", "index"]
+    /// The keys of the shape blog posts copy.
+    static let blogKeys: Set<String> = ["app_id", "appId", "app_identifier", "package_name"]
+
+    /// The file as the device fetches it: no redirect, 200, its type, then its content.
+    public static func assess(_ fetched: FetchedLocation, expected: [String]) -> (
+        findings: [Finding], declarations: HarmonyDeclarations?
+    ) {
+        let record = fetched.record
+        let path = AASALocation.harmony.path
+        if let error = record.error {
+            return (error.kind == .skipped ? [] : [LocationChecks.transferFinding(error, at: .harmony)], nil)
+        }
+        guard let status = record.status else { return ([], nil) }
+        if (300..<400).contains(status) {
+            let target = record.redirectTarget ?? record.headers.location
+            return (
+                [
+                    Finding(
+                        .harmonyRedirect, .harmony,
+                        "\(path) answered HTTP \(status)\(target.map { " to \($0.prefix(300))" } ?? ""); serve the file there directly."
+                    )
+                ], nil
+            )
+        }
+        guard status == 200 else {
+            return ([Finding(.harmonyStatus, .harmony, "\(path) answered HTTP \(status); it must be 200.")], nil)
+        }
+        if record.bodyTruncated || record.bodyBytes > HarmonyLimits.maximumFileBytes {
+            return (
+                [
+                    Finding(
+                        .harmonyTooLarge, .harmony,
+                        "\(path) is \(record.bodyTruncated ? "more than " : "")\(record.bodyBytes) bytes; this audit reads at most \(HarmonyLimits.maximumFileBytes)."
+                    )
+                ], nil
+            )
+        }
+        var findings: [Finding] = []
+        if record.headers.contentType.map(LocationChecks.mediaType(of:)) != "application/json" {
+            findings.append(
+                Finding(
+                    .harmonyContentType, .harmony,
+                    "Content-Type is \(record.headers.contentType.map { String($0.prefix(200)) } ?? "missing"), not application/json."
+                ))
+        }
+        let content = assessContent(fetched.body, expected: expected, at: .harmony)
+        return (findings + content.findings, content.declarations)
+    }
+
+    /// The file's content, wherever it came from (`lint` reads a local file at `.file`).
+    public static func assessContent(_ bytes: [UInt8], expected: [String], at location: FindingLocation) -> (
+        findings: [Finding], declarations: HarmonyDeclarations?
+    ) {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            return ([Finding(.harmonyJSONInvalid, location, "Not valid JSON: \(error.description).")], nil)
+        }
+        let right = #"{"applinking": {"apps": [{"appIdentifier": "…"}]}}"#
+        guard let object = json.objectValue else {
+            return (
+                [
+                    Finding(
+                        .harmonyShape, location, "The file is a JSON \(json.typeName), not an object: write \(right).")
+                ], nil
+            )
+        }
+        guard let applinking = object["applinking"]?.objectValue, let apps = applinking["apps"]?.arrayValue else {
+            let blog =
+                object.keys.contains(where: blogKeys.contains)
+                || (object["apps"]?.arrayValue?.first?.objectValue?.keys.contains(where: blogKeys.contains) ?? false)
+            return (
+                [
+                    Finding(
+                        .harmonyShape, location,
+                        blog
+                            ? "The file has the shape blog posts copy (app_id), which HarmonyOS does not read: write \(right)."
+                            : "The file has no applinking object with an apps array: write \(right).")
+                ], nil
+            )
+        }
+        var findings: [Finding] = []
+        let unknown = object.keys.filter { $0 != "applinking" } + applinking.keys.filter { $0 != "apps" }
+        if apps.isEmpty {
+            findings.append(Finding(.harmonyAppsEmpty, location, "applinking.apps is empty."))
+        }
+        let entries = read(apps, at: location)
+        let declared = entries.declared
+        var problems = entries.problems
+        if problems.count > maximumListedProblems, var summary = problems.last {
+            summary.message =
+                "\(problems.count - maximumListedProblems) more apps have problems like those above (the first \(maximumListedProblems) are listed)."
+            problems = Array(problems.prefix(maximumListedProblems)) + [summary]
+        }
+        findings += problems
+        let allUnknown = unknown + entries.unknown
+        if !allUnknown.isEmpty {
+            var seen: Set<String> = []
+            let names = allUnknown.filter { seen.insert($0).inserted }.prefix(10).map { "\"\($0.prefix(80))\"" }
+            findings.append(
+                Finding(.harmonyUnknownKey, location, "Keys HarmonyOS ignores: \(names.joined(separator: ", ")).")
+            )
+        }
+        let identifiers = Set(declared.map(\.appIdentifier))
+        for identifier in expected where !identifiers.contains(identifier) {
+            findings.append(Finding(.harmonyAppMissing, location, "applinking.apps does not name \(identifier)."))
+        }
+        return (findings, HarmonyDeclarations(apps: declared))
+    }
+
+    /// The apps' entries: those read, the problems of the rest, the keys the device ignores.
+    static func read(_ apps: [JSONValue], at location: FindingLocation) -> (
+        declared: [HarmonyDeclarations.App], problems: [Finding], unknown: [String]
+    ) {
+        var problems: [Finding] = []
+        var declared: [HarmonyDeclarations.App] = []
+        var unknownInApps: [String] = []
+        for (index, item) in apps.enumerated() {
+            guard let app = item.objectValue, let identifier = app["appIdentifier"]?.stringValue else {
+                let blog = item.objectValue?.keys.contains(where: blogKeys.contains) == true
+                problems.append(
+                    Finding(
+                        .harmonyApp, location,
+                        "apps[\(index)] has no appIdentifier string\(blog ? " (it has app_id, the blog posts' key)" : "")."
+                    )
+                )
+                continue
+            }
+            if let reason = HarmonyAppIdentifier.problem(with: identifier) {
+                problems.append(Finding(.harmonyApp, location, "apps[\(index)]: \(reason)."))
+                continue
+            }
+            var entry = HarmonyDeclarations.App(appIdentifier: identifier)
+            if let value = app["index"] {
+                if case .number(let text) = value, let number = Int(text), HarmonyLimits.indexRange.contains(number) {
+                    entry.index = number
+                } else {
+                    problems.append(
+                        Finding(
+                            .harmonyIndex, location,
+                            "apps[\(index)].index is \(value.stringValue.map { "\"\($0.prefix(40))\"" } ?? value.typeName), not an integer from \(HarmonyLimits.indexRange.lowerBound) to \(HarmonyLimits.indexRange.upperBound)."
+                        ))
+                }
+            }
+            unknownInApps += app.keys.filter { !appKeys.contains($0) }
+            declared.append(entry)
+        }
+        return (declared, problems, unknownInApps)
+    }
+}

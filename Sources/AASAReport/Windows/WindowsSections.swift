@@ -1,0 +1,34 @@
+import AASAModel
+
+/// `windows-app-web-link` in the terminal and the HTML report.
+extension WindowsRecord: RenderedSection {
+    static var schema: AssociationSchema { WindowsSchema.entry }
+
+    func terminalRows(in report: TerminalReport) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        if let expected = expectedWindowsApps, !expected.isEmpty {
+            rows.append(("Windows apps", report.clean(expected.joined(separator: ", "))))
+        }
+        if let windows { rows.append(("Windows", report.clean(line(windows)))) }
+        return rows
+    }
+
+    func lintTerminalRows(in report: TerminalReport) -> [(String, String)] {
+        windows.map { [("Windows", report.clean(line($0)))] } ?? []
+    }
+
+    var htmlParagraph: String? { windows.map { "Windows: \(line($0))" } }
+
+    func line(_ windows: WindowsDeclarations) -> String {
+        let apps = windows.entries.map { entry in
+            "\(entry.packageFamilyName) (\(entry.paths.count) path\(entry.paths.count == 1 ? "" : "s")\(entry.excludePaths.isEmpty ? "" : ", \(entry.excludePaths.count) excluded")\(entry.allowSubdomains ? ", subdomains" : ""))"
+        }
+        return (apps.isEmpty ? "no entries" : apps.joined(separator: ", ")) + ". " + WindowsLimits.refreshNote
+    }
+}
+
+/// The JSON Schema of `windows-app-web-link` (`schemas/`, printed by `aasa-audit schema windows`).
+/// Its text is the repository's file, embedded by Scripts/generate-docs.sh.
+public enum WindowsSchema {
+    public static let entry = AssociationSchema(kind: .windows, file: "windows.schema.json", text: text)
+}
