@@ -9,7 +9,7 @@ struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit", abstract: "Audit every domain of a domains file and write JSON and HTML reports.",
         discussion:
-            "Writes report.json and report.html into a new folder under --out named by the run's UTC start time; after a complete run updates latest.json, latest.html, history.json and index.html there."
+            "Writes \(OutputFolderLayout.runJSON) and \(OutputFolderLayout.runHTML) into a new folder under --out named by the run's UTC start time; after a complete run updates \(OutputFolderLayout.latestJSON), \(OutputFolderLayout.latestHTML), \(OutputFolderLayout.history) and \(OutputFolderLayout.index) there."
     )
 
     @Argument(

@@ -9,8 +9,8 @@ struct FileValidator {
     let location: FindingLocation
     let options: ValidationOptions
     private var listed: [Finding] = []
-    /// Findings of each code beyond `maximumPerCode`: counted, not listed.
-    private var unlisted: [FindingCode: (count: Int, severity: Severity)] = [:]
+    /// Findings of each code beyond `maximumPerCode`: counted, not listed; the worst one kept.
+    private var unlisted: [FindingCode: (count: Int, worst: Finding)] = [:]
     private var countByCode: [FindingCode: Int] = [:]
 
     /// Findings of one code listed at most per file: a file of 16,000 unknown keys gets 50 of
@@ -21,11 +21,12 @@ struct FileValidator {
     var findings: [Finding] {
         listed
             + unlisted.sorted { $0.key.rawValue < $1.key.rawValue }.map { code, extra in
-                Finding(
-                    code: code, severity: extra.severity, location: location,
-                    message:
-                        "… and \(extra.count) more \(code.rawValue) finding\(extra.count == 1 ? "" : "s") in this file, not listed (the first \(Self.maximumPerCode) are)."
-                )
+                // The worst of them, at its catalogued severity, says how many there are.
+                var folded = extra.worst
+                folded.message =
+                    "… and \(extra.count) more \(code.rawValue) finding\(extra.count == 1 ? "" : "s") in this file, not listed (the first \(Self.maximumPerCode) are)."
+                folded.position = nil
+                return folded
             }
     }
 
@@ -66,8 +67,8 @@ struct FileValidator {
             listed.append(finding)
             return
         }
-        let extra = unlisted[finding.code] ?? (0, finding.severity)
-        unlisted[finding.code] = (extra.count + 1, max(extra.severity, finding.severity))
+        let extra = unlisted[finding.code] ?? (0, finding)
+        unlisted[finding.code] = (extra.count + 1, finding.severity > extra.worst.severity ? finding : extra.worst)
     }
 
     // MARK: Helpers

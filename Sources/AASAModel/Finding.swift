@@ -112,9 +112,10 @@ public struct Finding: Codable, Sendable, Hashable {
     /// neither the exit status nor `--quiet`, and sending no alert.
     public var acknowledged: AcknowledgementMark?
 
-    /// A finding at an explicit severity: for decoding, and for the policies that lower one
-    /// (the root copy's findings). Checks use the catalog's initialisers instead.
-    public init(code: FindingCode, severity: Severity, location: FindingLocation, message: String) {
+    /// A finding at an explicit severity, inside the model only (decoding; tests reach it with
+    /// `@testable`): everywhere else a severity comes from the catalog (`Finding(_:_:_:)`), so a
+    /// severity outside it does not compile.
+    init(code: FindingCode, severity: Severity, location: FindingLocation, message: String) {
         self.code = code
         self.severity = severity
         self.location = location

@@ -140,6 +140,7 @@ extension FindingCode {
     }
 
     /// The entry of a code of the AASA's own, or of the run's.
+    // One entry per code: a table, which reads better whole.
     private var aasaDefinition: FindingDefinition {
         switch self {
         case .netDNS:

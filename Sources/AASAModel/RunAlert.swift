@@ -166,13 +166,42 @@ public struct RunAlert: Codable, Sendable, Equatable {
         policy: PolicyInput? = nil
     ) {
         // Nothing this run says of a domain is compared: its failures may be this machine's.
-        let changes = auditorProblems == nil ? changes : nil
         let flagged = auditorProblems == nil ? flagged : []
+        var lists = Self.news(changes: auditorProblems == nil ? changes : nil, flagged: flagged)
+        if let policy, auditorProblems == nil {
+            Self.apply(
+                policy, flagged: flagged, failures: &lists.failures, warnings: &lists.warnings,
+                recoveries: &lists.recoveries, reminders: &lists.reminders)
+        }
+        lists.acknowledged = Self.acknowledged(flagged)
+        lists.label(labels, run: run)
+        self.run = run
+        self.verdicts = verdicts
+        let reminded = policy?.policy.remindEvery != nil
+        counts = Counts(
+            failures: lists.failures.count, warnings: lists.warnings.count, recoveries: lists.recoveries.count,
+            reminders: reminded ? lists.reminders.count : nil,
+            acknowledged: lists.acknowledged.isEmpty ? nil : lists.acknowledged.count)
+        acknowledged = lists.acknowledged.isEmpty ? nil : Array(lists.acknowledged.prefix(Self.listLimit))
+        reminders = reminded ? Array(lists.reminders.prefix(Self.listLimit)) : nil
+        failures = Array(lists.failures.prefix(Self.listLimit))
+        warnings = Array(lists.warnings.prefix(Self.listLimit))
+        recoveries = Array(lists.recoveries.prefix(Self.listLimit))
+        self.auditorProblems = auditorProblems
+        text = ""
+        text = composedText
+    }
+
+    /// The alert's lists while they are built.
+    struct Lists {
         var failures: [Domain] = []
         var warnings: [Domain] = []
         var recoveries: [Domain] = []
-        let flaggedByName = Dictionary(flagged.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
-        func newEntry(_ domain: FlaggedDomain, previous: Verdict? = nil, expired: Bool? = nil) {
+        var reminders: [Domain] = []
+        var acknowledged: [Domain] = []
+
+        /// A flagged domain as news: its open verdict decides its list.
+        mutating func add(_ domain: FlaggedDomain, previous: Verdict? = nil, expired: Bool? = nil) {
             let entry = Domain(
                 domain: domain.domain, verdict: domain.openVerdict, previousVerdict: previous,
                 codes: domain.openCodes.map(\.rawValue), acknowledgementExpired: expired)
@@ -182,102 +211,83 @@ public struct RunAlert: Codable, Sendable, Equatable {
                 warnings.append(entry)
             }
         }
-        if let changes {
-            let added = Set(changes.addedDomains)
-            // In the run's order: changed domains and new ones interleaved as the input lists them.
-            let changed = Dictionary(changes.domains.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
-            var order = flagged.map(\.domain).filter { added.contains($0) }
-            order += changes.domains.map(\.domain)
-            for name in order {
-                if added.contains(name), let domain = flaggedByName[name] {
-                    newEntry(domain)
-                    continue
-                }
-                guard let change = changed[name] else { continue }
-                // Heard again: its acknowledgement ended, and it still fails or warns.
-                if change.acknowledgement == .ended, let domain = flaggedByName[name], domain.openVerdict != .pass {
-                    newEntry(domain, previous: change.verdict?.from ?? domain.verdict, expired: true)
-                    continue
-                }
-                // A recovery is the site's verdict getting better (an acknowledgement is not one);
-                // a failure or warning is heard by the verdict of the open findings.
-                let verdictNow = change.verdict?.to ?? flaggedByName[name]?.verdict ?? .pass
-                let before = change.verdict?.from ?? verdictNow
-                let now = flaggedByName[name]?.openVerdict ?? .pass
-                // Causes only: a consequence that shows up later (Apple's CDN dropping its copy a
-                // day after the origin broke) is not news.
-                func codes(_ severity: Severity) -> [String] {
-                    var seen = Set<String>()
-                    return change.newFindings.filter {
-                        $0.causedBy == nil && $0.isOpen && $0.severity == severity
-                            && seen.insert($0.code.rawValue).inserted
-                    }.map(\.code.rawValue)
-                }
-                if verdictNow.rank < before.rank {
-                    recoveries.append(
-                        Domain(
-                            domain: name, verdict: verdictNow, previousVerdict: before,
-                            codes: change.resolvedFindings.filter { $0.causedBy == nil }.map(\.code.rawValue).uniqued())
-                    )
-                } else if now == .fail {
-                    let newErrors = codes(.error)
-                    if before != .fail {
-                        failures.append(
-                            Domain(
-                                domain: name, verdict: now, previousVerdict: before,
-                                codes: flaggedByName[name]?.openCodes.map(\.rawValue) ?? newErrors))
-                    } else if !newErrors.isEmpty {
-                        failures.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: newErrors))
-                    }
-                } else if now == .warn {
-                    let newWarnings = codes(.warning)
-                    if before != .warn {
-                        warnings.append(
-                            Domain(
-                                domain: name, verdict: now, previousVerdict: before,
-                                codes: flaggedByName[name]?.openCodes.map(\.rawValue) ?? newWarnings))
-                    } else if !newWarnings.isEmpty {
-                        warnings.append(Domain(domain: name, verdict: now, previousVerdict: before, codes: newWarnings))
-                    }
+
+        /// Each entry labelled (domains.txt's labels) and linked to its report.
+        mutating func label(_ labels: (String) -> [String: String]?, run: Run) {
+            for path in [\Lists.reminders, \.failures, \.warnings, \.recoveries, \.acknowledged] {
+                for index in self[keyPath: path].indices {
+                    let name = self[keyPath: path][index].domain
+                    self[keyPath: path][index].labels = labels(name)
+                    self[keyPath: path][index].report = run.link(to: name)
                 }
             }
-        } else {
-            flagged.forEach { newEntry($0) }
         }
-        var reminders: [Domain] = []
-        if let policy, auditorProblems == nil {
-            Self.apply(
-                policy, flagged: flagged, failures: &failures, warnings: &warnings, recoveries: &recoveries,
-                reminders: &reminders)
+    }
+
+    /// What is new since the previous run: new domains and changed ones, in the run's order
+    /// (changed and new interleaved as the input lists them); every flagged domain on a first run.
+    static func news(changes: RunChanges?, flagged: [FlaggedDomain]) -> Lists {
+        var lists = Lists()
+        guard let changes else {
+            flagged.forEach { lists.add($0) }
+            return lists
         }
-        let acknowledged = flagged.compactMap { domain -> Domain? in
+        let flaggedByName = Dictionary(flagged.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
+        let added = Set(changes.addedDomains)
+        let changed = Dictionary(changes.domains.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
+        for name in flagged.map(\.domain).filter({ added.contains($0) }) + changes.domains.map(\.domain) {
+            if added.contains(name), let domain = flaggedByName[name] {
+                lists.add(domain)
+            } else if let change = changed[name] {
+                heard(change, now: flaggedByName[name], into: &lists)
+            }
+        }
+        return lists
+    }
+
+    /// A changed domain: heard again when its acknowledgement ended and it still fails or warns;
+    /// a recovery when the site's verdict got better (an acknowledgement is not one); a failure
+    /// or warning by the verdict of its open findings, with the causes that are new.
+    static func heard(_ change: DomainChange, now domain: FlaggedDomain?, into lists: inout Lists) {
+        let name = change.domain
+        if change.acknowledgement == .ended, let domain, domain.openVerdict != .pass {
+            lists.add(domain, previous: change.verdict?.from ?? domain.verdict, expired: true)
+            return
+        }
+        let verdictNow = change.verdict?.to ?? domain?.verdict ?? .pass
+        let before = change.verdict?.from ?? verdictNow
+        let now = domain?.openVerdict ?? .pass
+        // Causes only: a consequence that shows up later (Apple's CDN dropping its copy a day
+        // after the origin broke) is not news.
+        func codes(_ severity: Severity) -> [String] {
+            var seen = Set<String>()
+            return change.newFindings.filter {
+                $0.causedBy == nil && $0.isOpen && $0.severity == severity && seen.insert($0.code.rawValue).inserted
+            }.map(\.code.rawValue)
+        }
+        if verdictNow.rank < before.rank {
+            let resolved = change.resolvedFindings.filter { $0.causedBy == nil }.map(\.code.rawValue).uniqued()
+            lists.recoveries.append(Domain(domain: name, verdict: verdictNow, previousVerdict: before, codes: resolved))
+            return
+        }
+        guard now == .fail || now == .warn else { return }
+        let new = codes(now == .fail ? .error : .warning)
+        // A domain that turned this bad is heard with all its open causes; one that was already
+        // this bad, only with the causes that are new.
+        let entryCodes = before != now ? domain?.openCodes.map(\.rawValue) ?? new : new
+        guard before != now || !new.isEmpty else { return }
+        let entry = Domain(domain: name, verdict: now, previousVerdict: before, codes: entryCodes)
+        if now == .fail { lists.failures.append(entry) } else { lists.warnings.append(entry) }
+    }
+
+    /// The domains failing or warning only through what the team acknowledged.
+    static func acknowledged(_ flagged: [FlaggedDomain]) -> [Domain] {
+        flagged.compactMap { domain in
             guard let mark = domain.acknowledged, domain.openVerdict.rank < domain.verdict.rank else { return nil }
             return Domain(
                 domain: domain.domain, verdict: domain.verdict, previousVerdict: nil,
                 codes: domain.codes.map(\.rawValue), acknowledgement: mark.summary)
         }
-        var lists = [reminders, failures, warnings, recoveries, acknowledged]
-        for list in lists.indices {
-            for index in lists[list].indices {
-                lists[list][index].labels = labels(lists[list][index].domain)
-                lists[list][index].report = run.link(to: lists[list][index].domain)
-            }
-        }
-        (reminders, failures, warnings, recoveries) = (lists[0], lists[1], lists[2], lists[3])
-        self.run = run
-        self.verdicts = verdicts
-        counts = Counts(
-            failures: failures.count, warnings: warnings.count, recoveries: recoveries.count,
-            reminders: policy?.policy.remindEvery == nil ? nil : reminders.count,
-            acknowledged: lists[4].isEmpty ? nil : lists[4].count)
-        self.acknowledged = lists[4].isEmpty ? nil : Array(lists[4].prefix(Self.listLimit))
-        self.reminders = policy?.policy.remindEvery == nil ? nil : Array(reminders.prefix(Self.listLimit))
-        self.failures = Array(failures.prefix(Self.listLimit))
-        self.warnings = Array(warnings.prefix(Self.listLimit))
-        self.recoveries = Array(recoveries.prefix(Self.listLimit))
-        self.auditorProblems = auditorProblems
-        text = ""
-        text = composedText
     }
 
     /// `--alert-after` and `--remind-every` over the lists built from the changes: a new failure

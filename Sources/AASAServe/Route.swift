@@ -79,7 +79,7 @@ public enum Route: Equatable, Sendable {
         case "/metrics": self = .metrics
         case "/healthz": self = .health
         case OpenAPIDocument.path: self = .apiDescription
-        case "/history.json", "/latest.json", "/latest.html":
+        case _ where Self.outputFiles.contains { "/" + $0 == path }:
             self = .outputFile(run: nil, file: String(path.dropFirst()))
         case _ where path.hasPrefix(Self.badgePrefix):
             self = try Self.badge(String(path.dropFirst(Self.badgePrefix.count)))
@@ -110,7 +110,9 @@ public enum Route: Equatable, Sendable {
     }
 
     /// The files of a run folder that are served: what the audit writes there.
-    static let runFiles: Set<Substring> = ["report.html", "report.json"]
+    static let runFiles = Set(OutputFolderLayout.runReports.map { Substring($0) })
+    /// The output folder's own files served at the root.
+    static let outputFiles = [OutputFolderLayout.history, OutputFolderLayout.latestJSON, OutputFolderLayout.latestHTML]
 
     static func isFileName(_ name: Substring) -> Bool { runFiles.contains(name) }
 }

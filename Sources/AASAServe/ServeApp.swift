@@ -63,7 +63,7 @@ public final class ServeApp: Sendable {
         case .checkPage(let query): await checkPage(query, client: client)
         case .outputFile(let run, let file): try outputFile(run: run, file: file)
         case .apiCheck(let query): try await apiCheck(query, client: client)
-        case .apiLatest: try outputFile(run: nil, file: "latest.json")
+        case .apiLatest: try outputFile(run: nil, file: OutputFolderLayout.latestJSON)
         case .apiRuns: try await runs()
         case .apiHistory(let domain): try await history(domain)
         case .metrics: metrics()

@@ -1,9 +1,10 @@
 import AASAAudit
-import AASAModel
 import AASAReport
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AASAModel
 
 /// Acknowledgements as a team uses them, night after night on loopback with a webhook receiver:
 /// `ack` with a reason and a date, the failure shown but quiet, a new code heard, the failure

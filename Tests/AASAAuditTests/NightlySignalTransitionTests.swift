@@ -1,9 +1,9 @@
-import AASAModel
 import AASAReport
 import Foundation
 import Testing
 
 @testable import AASAAudit
+@testable import AASAModel
 
 /// Every change of one domain between two nights, for every kind of record it can have, is
 /// heard where a team reads it: the closing summary, the report's changes, `diff`, the alert and

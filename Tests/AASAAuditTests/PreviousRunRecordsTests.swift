@@ -1,8 +1,8 @@
-import AASAModel
 import Foundation
 import Testing
 
 @testable import AASAAudit
+@testable import AASAModel
 
 /// The previous run's records on disk give the same changes as the same records in memory
 /// (`EarlierRunInMemory`, what `diff` uses): lookups, a domain listed twice, the added and

@@ -1,6 +1,7 @@
 import AASAChecks
-import AASAModel
 import Testing
+
+@testable import AASAModel
 
 /// One case per finding code and per severity rule of the two locations.
 @Suite struct DomainChecksTests {

@@ -1,6 +1,7 @@
 import AASAChecks
-import AASAModel
 import Testing
+
+@testable import AASAModel
 
 /// One cause, one headline: what follows from another finding is linked to it.
 @Suite struct FindingCausesTests {

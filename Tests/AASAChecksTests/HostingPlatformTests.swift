@@ -1,6 +1,7 @@
-import AASAModel
 import Foundation
 import Testing
+
+@testable import AASAModel
 
 /// The hosting platform recognised from the headers it sends (recorded from real answers), and
 /// its fix beside the generic one; unknown platforms keep the generic fix.

@@ -1,7 +1,8 @@
-import AASAModel
 import AASAReport
 import Foundation
 import Testing
+
+@testable import AASAModel
 
 @Suite struct HTMLReportTests {
     static let markup = #"<script>alert(1)</script><img src=x onerror=alert(2)>"'&"#

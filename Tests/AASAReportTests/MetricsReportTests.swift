@@ -1,8 +1,9 @@
-import AASAModel
 import AASAReport
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AASAModel
 
 /// The Prometheus text the metrics output is streamed from.
 @Suite struct MetricsReportTests {

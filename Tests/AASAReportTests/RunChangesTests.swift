@@ -1,6 +1,7 @@
-import AASAModel
 import Foundation
 import Testing
+
+@testable import AASAModel
 
 @Suite struct RunChangesTests {
     func snapshot(_ domain: String, _ findings: [Finding]) -> DomainSnapshot {

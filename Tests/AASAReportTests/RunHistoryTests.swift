@@ -1,8 +1,9 @@
-import AASAModel
 import AASAReport
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AASAModel
 
 /// The history's reading (since when, flapping, stale CDN copies), the alert document, the
 /// severity policy and the history page, on values.

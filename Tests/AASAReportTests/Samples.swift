@@ -1,5 +1,6 @@
-import AASAModel
 import Foundation
+
+@testable import AASAModel
 
 /// Report values with every field filled, and values carrying markup in every text field.
 enum Samples {

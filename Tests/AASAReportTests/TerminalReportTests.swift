@@ -1,6 +1,7 @@
-import AASAModel
 import AASAReport
 import Testing
+
+@testable import AASAModel
 
 @Suite struct TerminalReportTests {
     /// What a file or server says reaches the terminal only with its controls made visible:

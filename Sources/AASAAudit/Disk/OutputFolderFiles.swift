@@ -1,3 +1,4 @@
+import AASAModel
 import AASAReport
 import Foundation
 
@@ -20,7 +21,7 @@ public struct OutputFileError: UserFacingError, LocalizedError, Equatable {
 /// files are opened without following links and without blocking.
 enum OutputFolderFiles {
     /// The files aasa-audit keeps at the top of `--out`.
-    static let kept = [".lock", "latest.json", "latest.html", "history.json", "index.html"]
+    static let kept = OutputFolderLayout.kept
 
     /// Refuses an output folder where any kept file is a link or not a regular file.
     static func checkKeptFiles(in output: URL) throws(OutputFileError) {

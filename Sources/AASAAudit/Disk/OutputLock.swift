@@ -1,3 +1,4 @@
+import AASAModel
 import Foundation
 
 /// One audit at a time per output folder: an exclusive `flock` on `<out>/.lock`, held for the
@@ -10,7 +11,7 @@ final class OutputLock {
     static let noteLimit = 256
 
     init(directory: URL) throws(AuditRunError) {
-        let path = directory.appendingPathComponent(".lock").path
+        let path = directory.appendingPathComponent(OutputFolderLayout.lock).path
         descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))

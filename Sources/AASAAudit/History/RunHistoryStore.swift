@@ -8,8 +8,8 @@ import Foundation
 /// `report.json` when missing or damaged; lines of run folders that `--keep` removed are
 /// dropped. Interrupted runs are not history.
 struct RunHistoryStore {
-    static let fileName = "history.json"
-    static let indexName = "index.html"
+    static let fileName = OutputFolderLayout.history
+    static let indexName = OutputFolderLayout.index
 
     let output: URL
 
@@ -287,7 +287,7 @@ struct RunHistoryStore {
     /// line is read first (from the end of the file), so that an interrupted run's report is not
     /// read whole.
     static func readRun(_ folder: URL, name: String) -> HistoryRun? {
-        let report = folder.appendingPathComponent("report.json")
+        let report = folder.appendingPathComponent(OutputFolderLayout.runJSON)
         guard let tail = lastLine(of: report), let info = JSONReport.runInfo(tailLine: tail), info.complete,
             let handle = OutputFolderFiles.openRegularIfAny(report)
         else { return nil }
@@ -332,7 +332,7 @@ enum RunFolders {
 
     static func isRunFolder(_ folder: URL) -> Bool {
         guard OutputFolderFiles.isDirectory(folder) else { return false }
-        return [RunDirectory.marker, "report.json"].contains { name in
+        return [RunDirectory.marker, OutputFolderLayout.runJSON].contains { name in
             var status = stat()
             return lstat(folder.appendingPathComponent(name).path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
         }

@@ -6,7 +6,7 @@ import Foundation
 /// of those lines, in the order the domains finish, is kept as the run's `domains.jsonl`: the
 /// stream `tail -f` and DuckDB read while the run goes on, written once for both.
 struct JSONReportFormat: SpooledDocumentFormat {
-    static let streamName = "domains.jsonl"
+    static let streamName = OutputFolderLayout.domainStream
     var spoolName: String { Self.streamName }
     var keepsSpool: Bool { true }
 

@@ -1,9 +1,10 @@
+import AASAModel
 import Foundation
 
 /// The outputs of a run: the JSON and HTML reports always (the JSON report's spool is the run's
 /// stream of records, `domains.jsonl`), JUnit and metrics when asked for.
 struct Outputs {
-    let json = SpooledDocumentOutput(JSONReportFormat(), to: .runFile("report.json"))
+    let json = SpooledDocumentOutput(JSONReportFormat(), to: .runFile(OutputFolderLayout.runJSON))
     let html: SpooledDocumentOutput<HTMLReportFormat>
     let junit: (any RunOutput)?
     /// Finished last, after the notification, whose outcome it counts.
@@ -11,7 +12,8 @@ struct Outputs {
 
     init(settings: AuditSettings) {
         html = SpooledDocumentOutput(
-            HTMLReportFormat(listsEveryDomainUpTo: settings.htmlListsEveryDomainUpTo), to: .runFile("report.html"))
+            HTMLReportFormat(listsEveryDomainUpTo: settings.htmlListsEveryDomainUpTo),
+            to: .runFile(OutputFolderLayout.runHTML))
         junit = settings.junitFile.map {
             SpooledDocumentOutput(JUnitFormat(threshold: settings.failOn), to: .file($0, option: "--junit"))
         }

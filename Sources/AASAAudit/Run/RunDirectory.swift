@@ -4,7 +4,7 @@ import Foundation
 /// The folder of one run: `<out>/<UTC start time>/`, e.g. `reports/2026-11-22T031500Z/`.
 enum RunDirectory {
     /// An empty file in every run folder aasa-audit makes.
-    static let marker = ".aasa-audit-run"
+    static let marker = OutputFolderLayout.runMarker
 
     /// Creates the output folder if needed and checks that it can be written.
     static func prepare(_ output: URL) throws(AuditRunError) {

@@ -13,7 +13,7 @@ import Foundation
 /// Used from the run's collector and from its own timer, which commits what waits (a run whose
 /// last domains are slow appends nothing for a while): every database call is under `lock`.
 final class RunJournal: @unchecked Sendable {
-    static let fileName = "journal.sqlite"
+    static let fileName = OutputFolderLayout.journal
     /// Committed every this many domains, and by a timer what waits longer than a second: a
     /// crash loses at most this many domains' work, or a second's.
     static let batchDomains = 256

@@ -52,8 +52,8 @@ final class RunWorkspace {
     /// What the run's summary says of `--resume` and of an interrupted run left behind.
     private(set) var note: String?
 
-    static let latestJSON = "latest.json"
-    static let latestHTML = "latest.html"
+    static let latestJSON = OutputFolderLayout.latestJSON
+    static let latestHTML = OutputFolderLayout.latestHTML
 
     /// Makes the run's reports the folder's `latest.*` (atomically, each), then keeps only the
     /// newest `keep` run folders.

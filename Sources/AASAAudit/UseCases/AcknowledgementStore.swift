@@ -7,7 +7,7 @@ import Foundation
 /// by `audit` and `serve` and changed by `aasa-audit ack`. Written atomically; read bounded, a
 /// link or special file refused as every file of `--out` is.
 public enum AcknowledgementStore {
-    public static let fileName = "acknowledgements.json"
+    public static let fileName = OutputFolderLayout.acknowledgements
     /// A larger file is refused rather than read.
     public static let readLimit = 8 << 20
 

@@ -72,7 +72,7 @@ public enum HistoryQuery {
     /// The newest complete run's information and summary, from `latest.json`'s last line (read
     /// from the end, not followed through a link); nil when there is none (`serve`'s `/metrics`).
     public static func latestRun(output: String) -> (run: RunInfo, summary: ReportSummary)? {
-        let file = URL(fileURLWithPath: output).appendingPathComponent("latest.json")
+        let file = URL(fileURLWithPath: output).appendingPathComponent(OutputFolderLayout.latestJSON)
         return RunHistoryStore.lastLine(of: file).flatMap { JSONReport.runSummary(tailLine: $0) }
     }
 

@@ -21,7 +21,7 @@ public enum ReportDiff {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue {
             let folder = URL(fileURLWithPath: given)
-            let report = folder.appendingPathComponent("report.json")
+            let report = folder.appendingPathComponent(OutputFolderLayout.runJSON)
             path =
                 FileManager.default.fileExists(atPath: report.path)
                 ? report.path : folder.appendingPathComponent(RunWorkspace.latestJSON).path

@@ -21,6 +21,7 @@ public enum AssetLinksLimits {
 }
 
 extension FindingCode {
+    // One entry per code: a table, which reads better whole.
     var assetLinksDefinition: FindingDefinition {
         switch self {
         case .assetlinksStatus:

@@ -1,6 +1,7 @@
 /// The catalog's entries for `applinking.json` (HarmonyOS App Linking): what a HarmonyOS device
 /// does with the file.
 extension FindingCode {
+    // One entry per code: a table, which reads better whole.
     var harmonyDefinition: FindingDefinition {
         let category = AssociationKind.harmony.category
         return switch self {

@@ -1,6 +1,7 @@
 /// The catalog's entries for `/.well-known/passkey-endpoints` (W3C "Passkey Endpoints"): what
 /// credential managers (Apple's passwords app on OS 26, Google Password Manager) read.
 extension FindingCode {
+    // One entry per code: a table, which reads better whole.
     var passkeyEndpointsDefinition: FindingDefinition {
         let category = AssociationKind.passkeyEndpoints.category
         return switch self {

@@ -2,6 +2,7 @@
 /// (`webauth_request_security_checker.cc`) and Firefox (`WebAuthnRelatedOriginFetcher.sys.mjs`)
 /// do with the file, with Chromium's `AuthenticatorStatus` where it names the result.
 extension FindingCode {
+    // One entry per code: a table, which reads better whole.
     var webAuthnDefinition: FindingDefinition {
         let webauthn = AssociationKind.webauthn.category
         return switch self {

@@ -1,6 +1,7 @@
 /// The catalog's entries for `windows-app-web-link` (Microsoft's "Enable apps for websites using
 /// app URI handlers"): what Windows does with the file.
 extension FindingCode {
+    // One entry per code: a table, which reads better whole.
     var windowsDefinition: FindingDefinition {
         let category = AssociationKind.windows.category
         return switch self {

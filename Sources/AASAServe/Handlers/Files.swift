@@ -8,7 +8,7 @@ import Foundation
 extension ServeApp {
     /// `index.html`, streamed as a file, with the check form after its `<body>`.
     func historyPage() -> ServeResponse {
-        guard let file = folder.open(run: nil, file: "index.html") else {
+        guard let file = folder.open(run: nil, file: OutputFolderLayout.index) else {
             var content = CheckPage.Content()
             content.problem =
                 "No history yet in \(settings.output): the page of the nightly runs appears after the first complete audit there."
@@ -60,7 +60,8 @@ extension ServeApp {
             runs: fleet.runs.map { run in
                 ServeRunRecord(
                     run: run.run, startedAt: run.startedAt, verdicts: run.verdicts,
-                    report: "/\(run.run)/report.json", page: "/\(run.run)/report.html")
+                    report: "/\(run.run)/\(OutputFolderLayout.runJSON)",
+                    page: "/\(run.run)/\(OutputFolderLayout.runHTML)")
             })
     }
 }
