@@ -66,18 +66,18 @@ public enum Route: Equatable, Sendable {
             throw HTTPError(400, "The query is not valid percent-encoding.")
         }
         switch path {
-        case "/", "/index.html": self = .historyPage
-        case "/check": self = .checkPage(CheckQuery(query))
-        case "/api/v1/check":
+        case Paths.history, "/index.html": self = .historyPage
+        case Paths.check: self = .checkPage(CheckQuery(query))
+        case Paths.apiCheck:
             guard let check = CheckQuery(query) else {
                 throw HTTPError(400, "Give the domain to check: /api/v1/check?domain=example.com")
             }
             self = .apiCheck(check)
-        case "/api/v1/latest": self = .apiLatest
-        case "/api/v1/runs": self = .apiRuns
-        case "/api/v1/history": self = .apiHistory(domain: query.first("domain").flatMap { $0.isEmpty ? nil : $0 })
-        case "/metrics": self = .metrics
-        case "/healthz": self = .health
+        case Paths.apiLatest: self = .apiLatest
+        case Paths.apiRuns: self = .apiRuns
+        case Paths.apiHistory: self = .apiHistory(domain: query.first("domain").flatMap { $0.isEmpty ? nil : $0 })
+        case Paths.metrics: self = .metrics
+        case Paths.health: self = .health
         case OpenAPIDocument.path: self = .apiDescription
         case _ where Self.outputFiles.contains { "/" + $0 == path }:
             self = .outputFile(run: nil, file: String(path.dropFirst()))
@@ -93,6 +93,39 @@ public enum Route: Equatable, Sendable {
     }
 
     static let badgePrefix = "/badge/"
+
+    /// Every fixed path served: the one place they are spelled, read by `init` and `path`.
+    enum Paths {
+        static let history = "/"
+        static let check = "/check"
+        static let apiCheck = "/api/v1/check"
+        static let apiLatest = "/api/v1/latest"
+        static let apiRuns = "/api/v1/runs"
+        static let apiHistory = "/api/v1/history"
+        static let metrics = "/metrics"
+        static let health = "/healthz"
+    }
+
+    /// A run folder's file: `/RUN/FILE`.
+    static func runFile(_ run: String, _ file: String) -> String { "/\(run)/\(file)" }
+
+    /// The target that asks for this route: what pages and answers link to (`init` reads it back
+    /// as this route).
+    public var path: String {
+        switch self {
+        case .historyPage: Paths.history
+        case .checkPage(let query): Paths.check + (query.map { "?" + $0.queryString } ?? "")
+        case .outputFile(let run, let file): run.map { Self.runFile($0.description, file) } ?? "/" + file
+        case .apiCheck(let query): Paths.apiCheck + "?" + query.queryString
+        case .apiLatest: Paths.apiLatest
+        case .apiRuns: Paths.apiRuns
+        case .apiHistory(let domain): Paths.apiHistory + (domain.map { "?domain=" + Query.encode($0) } ?? "")
+        case .metrics: Paths.metrics
+        case .health: Paths.health
+        case .apiDescription: OpenAPIDocument.path
+        case .badge(let domain, let format): Self.badgePrefix + domain + "." + format.rawValue
+        }
+    }
 
     /// `DOMAIN.svg` or `DOMAIN.json`: a host name's letters only (the handler reads it as
     /// `check` does).

@@ -5,9 +5,9 @@ import AASAReport
 import Foundation
 import Synchronization
 
-/// What `serve` answers, route by route: a request goes through the host check, routing and
-/// the token check (`Middleware/`), then to its route's handler (`Handlers/`); any of them may
-/// refuse with an `HTTPError`, encoded once. The HTTP plumbing is `HTTPServer`'s; this holds
+/// What `serve` answers, route by route: a request goes through the middleware chain (the host
+/// check, routing, the token check: `Middleware/`), then to its route's handler (`Handlers/`);
+/// any of them may refuse with an `HTTPError`, encoded once. The HTTP plumbing is `HTTPServer`'s; this holds
 /// the checks' fetcher, the limits and the counters, and is driven without a socket in tests.
 public final class ServeApp: Sendable {
     let settings: ServeSettings
@@ -16,8 +16,8 @@ public final class ServeApp: Sendable {
     let page = CheckPage()
     let rows = HTMLReport()
     let counters = ServeCounters()
-    let hostCheck: HostCheck
-    let tokenCheck: TokenCheck
+    /// The cross-cutting steps, in order (`Middleware/ServeMiddleware.swift`).
+    let middleware: [any ServeMiddleware]
     let checkLimiter: Mutex<RateLimiter>
     let checksInFlight = Mutex(0)
     let started = ContinuousClock.now
@@ -30,8 +30,7 @@ public final class ServeApp: Sendable {
         let fetcher = try DomainCheck.sharedFetcher(settings.fetcher)
         auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
         checkLimiter = Mutex(RateLimiter(perMinute: settings.checksPerMinute, burst: settings.checkBurst))
-        hostCheck = HostCheck(settings: settings)
-        tokenCheck = TokenCheck(token: settings.token)
+        middleware = [HostCheck(settings: settings), RoutingStep(), TokenCheck(token: settings.token)]
         historyCache = HistoryCache(output: settings.output, runsList: Self.runsList)
     }
 
@@ -43,12 +42,12 @@ public final class ServeApp: Sendable {
     public var activeChecks: Int { checksInFlight.withLock { $0 } }
 
     public func respond(_ request: ServeRequest) async -> ServeResponse {
+        let routed = RoutedRequest(
+            request: request,
+            route: Result { () throws(HTTPError) in try Route(method: request.method, target: request.target) })
         do {
-            let route = Result { () throws(HTTPError) in try Route(method: request.method, target: request.target) }
-            try hostCheck.check(host: request.host, route: try? route.get())
-            let routed = try route.get()
-            if routed.needsToken { try tokenCheck.check(authorization: request.authorization, client: request.client) }
-            return try await handle(routed, client: request.client)
+            for step in middleware { try step.check(routed) }
+            return try await handle(try routed.route.get(), client: request.client)
         } catch {
             return error.response
         }

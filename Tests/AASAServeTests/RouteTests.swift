@@ -33,7 +33,11 @@ import Testing
         ]
         for (target, expected) in table {
             #expect(try Self.route(target).get() == expected, "\(target)")
+            // The route prints the path that asks for it, read back as itself.
+            #expect(try Self.route(expected.path).get() == expected, "\(expected.path)")
         }
+        #expect(Route.apiRuns.path == "/api/v1/runs" && Route.checkPage(nil).path == "/check")
+        #expect(Route.outputFile(run: run, file: "report.json").path == "/2026-11-22T031500Z/report.json")
     }
 
     /// A run folder's name is read as the audit reads it (`RunFolderName`): the audit's sixth

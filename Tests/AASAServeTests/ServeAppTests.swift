@@ -90,6 +90,9 @@ import Testing
         #expect(await app.get("/metrics", client: "192.0.2.9", authorization: "Bearer \(token)").status == 200)
         let health = await app.get("/healthz")
         #expect(health.status == 200 && app.text(health) == "ok\n")
+        // The chain's order: routing before the token, so a path nothing serves is a 404, not a
+        // 401 that would say a token opens it.
+        #expect(await app.get("/api/v1/nothing").status == 404)
         #expect(await app.get("/check").status == 200)
         var statuses: [Int] = []
         for attempt in 0..<11 {

@@ -73,7 +73,7 @@ extension ServeApp {
         do {
             let checked = try await check(query, client: client)
             content.row = rows.detailedRow(report: checked.report, files: checked.files)
-            content.jsonLink = "/api/v1/check?" + query.queryString
+            content.jsonLink = Route.apiCheck(query).path
             return html(page.render(content, tool: settings.tool), headers: [("Cache-Control", "no-store")])
         } catch {
             content.problem = error.reason

@@ -60,8 +60,8 @@ extension ServeApp {
             runs: fleet.runs.map { run in
                 ServeRunRecord(
                     run: run.run, startedAt: run.startedAt, verdicts: run.verdicts,
-                    report: "/\(run.run)/\(OutputFolderLayout.runJSON)",
-                    page: "/\(run.run)/\(OutputFolderLayout.runHTML)")
+                    report: Route.runFile(run.run, OutputFolderLayout.runJSON),
+                    page: Route.runFile(run.run, OutputFolderLayout.runHTML))
             })
     }
 }

@@ -1,0 +1,35 @@
+/// One cross-cutting step of `serve`, applied in order before a route's handler, as hummingbird
+/// applies middleware: it sees the request and what routing made of it, then refuses it (an
+/// `HTTPError`, encoded once) or passes it on. A new cross-cutting behaviour is a file here and a
+/// line in `ServeApp.middleware`.
+protocol ServeMiddleware: Sendable {
+    func check(_ request: RoutedRequest) throws(HTTPError)
+}
+
+/// A request and its route, or why it has none (a 404, a 405, a 414).
+struct RoutedRequest: Sendable {
+    var request: ServeRequest
+    var route: Result<Route, HTTPError>
+
+    /// The route, when the request has one.
+    var routed: Route? { try? route.get() }
+}
+
+/// Routing's refusal, in its place in the chain: after the host check (a request for another
+/// host is refused as such, whatever its path), before what needs the route.
+struct RoutingStep: ServeMiddleware {
+    func check(_ request: RoutedRequest) throws(HTTPError) { _ = try request.route.get() }
+}
+
+extension HostCheck: ServeMiddleware {
+    func check(_ request: RoutedRequest) throws(HTTPError) {
+        try check(host: request.request.host, route: request.routed)
+    }
+}
+
+extension TokenCheck: ServeMiddleware {
+    func check(_ request: RoutedRequest) throws(HTTPError) {
+        guard request.routed?.needsToken == true else { return }
+        try check(authorization: request.request.authorization, client: request.request.client)
+    }
+}
