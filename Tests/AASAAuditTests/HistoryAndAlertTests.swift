@@ -365,6 +365,8 @@ import Testing
         var settings = notifying(
             settings(world, out: world.directory.url.appendingPathComponent("reports")),
             url: "http://127.0.0.1:\(receiver.server.port)/hook", on: .changes)
+        let clock = HandClock()
+        settings.now = { clock.now() }
         settings.notification?.policy = AlertPolicy(alertAfter: 2)
         var lenient = settings
         lenient.validation.severityPolicy = SeverityPolicy([.httpContentType: .info])
@@ -385,7 +387,7 @@ import Testing
 
         // Reminders: each time another period (here a second) of the failure has passed.
         settings.notification?.policy = AlertPolicy(alertAfter: 2, remindEvery: 1)
-        try await Task.sleep(for: .milliseconds(1100))
+        clock.advance(by: 1.1)
         let reminded = try await audit(["good.aasa.test", "missing.aasa.test"], settings)
         #expect(reminded.notification?.state == .sent && receiver.posts.count == 2)
         let reminder = try receiver.alert(1)

@@ -2,6 +2,7 @@ import AASAChecks
 import AASAFetch
 import AASAJSON
 import AASAModel
+import Foundation
 
 /// Audits one domain: the origin's requests (`OriginFetchPlan`: `.well-known` as Apple's bot,
 /// the root on the same connection, a browser's `.well-known` only when the bot got no file)
@@ -13,6 +14,8 @@ public struct DomainAuditor: Sendable {
     /// The team's acknowledgements (`acknowledgements.json` of `--out`): the findings they
     /// cover are marked, shown but not counted against the domain's open verdict.
     public var acknowledgements: Acknowledgements
+    /// The clock certificates and acknowledgements are judged against (`AuditSettings.now`).
+    public var now: @Sendable () -> Date = { Date() }
     let signedFiles: SignedFileOpener
 
     public init(
@@ -63,11 +66,12 @@ public struct DomainAuditor: Sendable {
             return associations
         }
         let fetches = associations.fetches
+        let now = now()
         let expiring = CertificateExpiry.findings(
-            fetches, host: target.domain, now: .now, warningDays: deviceView.certificateWarningDays)
+            fetches, host: target.domain, now: now, warningDays: deviceView.certificateWarningDays)
         let findings = acknowledgements.mark(
             FindingCauses.link(validation.severityPolicy.apply(associations.findings + expiring)),
-            domain: target.domain, at: .now)
+            domain: target.domain, at: now)
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: fetches, appIDs: ServiceAppIDs(), findings: findings,
@@ -110,12 +114,13 @@ public struct DomainAuditor: Sendable {
         let platform = [origin.wellKnown, root].lazy.compactMap {
             HostingPlatform.detect($0.record.headers, host: target.domain, body: $0.body)
         }.first
+        let now = now()
         let expiring = CertificateExpiry.findings(
-            fetches, host: target.domain, now: .now, warningDays: deviceView.certificateWarningDays)
+            fetches, host: target.domain, now: now, warningDays: deviceView.certificateWarningDays)
         let findings = acknowledgements.mark(
             FindingCauses.link(
                 validation.severityPolicy.apply(checked.findings + associations.findings + expiring)),
-            domain: target.domain, at: .now)
+            domain: target.domain, at: now)
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: fetches, appIDs: checked.appIDs,

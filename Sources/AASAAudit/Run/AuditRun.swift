@@ -70,7 +70,7 @@ final class AuditRunSession {
     /// The fetcher, the output folder (locked, a run folder made, the previous run being read)
     /// and every output started: an unusable destination fails here, before any fetch.
     static func open(targets: [DomainTarget], settings: AuditSettings) throws(AuditRunError) -> AuditRunSession {
-        var startedAt = Date()
+        var startedAt = settings.now()
         let fetcher: Fetcher
         do {
             fetcher = try Fetcher(configuration: settings.fetcher)
@@ -142,9 +142,10 @@ final class AuditRunSession {
 
     /// The bounded concurrent loop, until every domain is audited or the task is cancelled.
     func auditDomains(progress: @Sendable (AuditProgress) -> Void) async {
-        let auditor = DomainAuditor(
+        var auditor = DomainAuditor(
             fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView,
             acknowledgements: settings.acknowledgements)
+        auditor.now = settings.now
         let done = replayJournal()
         await AuditLoop.run(
             targets: targets, skipping: done, concurrency: settings.concurrency, auditor: auditor, outputs: outputs.all
@@ -197,7 +198,7 @@ final class AuditRunSession {
         let notices = AuditorProblems.notices(summary, resolver: resolver)
         summary.auditorProblems = notices.unsound.isEmpty ? nil : notices.unsound
         summary.partlyChecked = notices.partial.isEmpty ? nil : notices.partial
-        let run = RunInfo(startedAt: startedAt, finishedAt: Date(), complete: complete, options: settings.runOptions)
+        let run = RunInfo(startedAt: startedAt, finishedAt: settings.now(), complete: complete, options: settings.runOptions)
         let finished = FinishedRun(
             tool: AASAAuditVersion.tool, run: run, summary: summary, input: InputInfo(problems: inputProblems),
             changes: accumulator.runChanges(domains: targets.map(\.domain)))
@@ -301,7 +302,7 @@ final class AuditRunSession {
         guard complete, finished.summary.auditorProblems == nil, let alertmanager = settings.alertmanager else {
             return nil
         }
-        let now = Date()
+        let now = settings.now()
         let output = workspace.output.standardizedFileURL.path
         var linking = NotificationSettings(url: alertmanager.url)
         linking.reportBaseURL = alertmanager.reportBaseURL

@@ -47,6 +47,9 @@ public struct AuditSettings: Sendable {
     /// `--resume`: finish the newest run folder's interrupted run (its journal) instead of
     /// starting a new one.
     public var resume = false
+    /// The run's clock: when it starts and ends, what certificates and acknowledgements are
+    /// judged against, when alerts are sent. The system's; tests give their own and move it.
+    public var now: @Sendable () -> Date = { Date() }
 
     public init(
         inputFiles: [String], outputDirectory: URL, concurrency: Int, fetcher: FetcherConfiguration, failOn: Severity,
