@@ -118,6 +118,7 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "AASAJSONTests", dependencies: ["AASAJSON"]),
+        .testTarget(name: "AASAModelTests", dependencies: ["AASAModel"]),
         .testTarget(name: "SignedFilesTests", dependencies: ["SignedFiles", "AASAModel", "TestSupport"]),
         .testTarget(
             name: "AASAMatchingTests",

@@ -3,8 +3,7 @@ import AASAMatching
 import AASAModel
 import Testing
 
-/// Windows' own rules, without a network: which entry decides a URL, and what a package family
-/// name is.
+/// Windows' own rule, without a network: which entry decides a URL.
 @Suite struct WindowsChecksTests {
     static let app = "MyApp_9jmtgj1pbbz6e"
 
@@ -26,23 +25,5 @@ import Testing
         #expect(try decide("https://example.com/item/77") == .none)
         #expect(try decide("https://www.example.com/shop/shoes") == .none, "www is not the apex")
         #expect(try decide("https://www.example.com/any", "Other.App_8wekyb3d8bbwe") == .app)
-    }
-
-    /// Package family names and app identifiers are read as the platforms write them; Apple-style
-    /// placeholders are named.
-    @Test(
-        arguments: [
-            ("MyApp_9jmtgj1pbbz6e", nil), ("Contoso.App-Beta_8wekyb3d8bbwe", nil),
-            ("MyApp", "no publisher ID"), ("MyApp_9JMTGJ1PBBZ6E", "Crockford base32"),
-            ("MyApp_9jmtgj1pbbz6", "Crockford base32"), ("YourPackageFamilyName_9jmtgj1pbbz6e", "placeholder"),
-            ("My App_9jmtgj1pbbz6e", "package name"),
-        ] as [(String, String?)])
-    func packageFamilyNamesAreRead(name: String, problem: String?) {
-        let found = PackageFamilyName.problem(with: name)
-        if let problem {
-            #expect(found?.contains(problem) == true, "\(String(describing: found))")
-        } else {
-            #expect(found == nil, "\(String(describing: found))")
-        }
     }
 }
