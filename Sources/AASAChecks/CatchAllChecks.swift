@@ -21,7 +21,7 @@ public enum CatchAllChecks {
     public static func suspects(_ records: [FetchRecord], domain: String) -> [FetchRecord] {
         records.filter { record in
             record.status == 200 && record.location != .cdn && record.location != .catchAllProbe
-                && record.url == "https://\(domain)\(record.location.path)" && pageType(record) != nil
+                && record.url == record.location.url(on: domain) && pageType(record) != nil
         }
     }
 

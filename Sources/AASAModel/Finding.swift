@@ -47,6 +47,12 @@ public struct AASALocation: KnownName, Sendable, Hashable {
     /// The association kind fetched here; nil for the AASA's locations.
     public var kind: AssociationKind? { AssociationKinds.kind(location: rawValue) }
 
+    /// Where it is fetched on `host`'s origin (https, the default port).
+    public func url(on host: String) -> String { Self.url(on: host, path: path) }
+
+    /// A path on `host`'s origin.
+    public static func url(on host: String, path: String) -> String { "https://\(host)\(path)" }
+
     /// The path on the origin; the CDN's URL is built from its base instead.
     public var path: String {
         switch self {

@@ -124,7 +124,7 @@ struct StubAudit: AssociationFileAudit {
     func requests(domain: String) -> [FetchRequest] {
         [
             FetchRequest(
-                url: "https://\(domain)\(AssociationKind.stub.path)", location: AssociationKind.stub.location,
+                url: AssociationKind.stub.location.url(on: domain), location: AssociationKind.stub.location,
                 closeConnection: true)
         ]
     }

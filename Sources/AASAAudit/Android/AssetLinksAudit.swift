@@ -14,7 +14,7 @@ struct AssetLinksAudit: AssociationFileAudit {
     var sharesLogins = false
 
     func requests(domain: String) -> [FetchRequest] {
-        [FetchRequest(url: DomainAuditor.url(domain, .assetlinks), location: .assetlinks, closeConnection: true)]
+        [FetchRequest(url: AASALocation.assetlinks.url(on: domain), location: .assetlinks, closeConnection: true)]
     }
 
     func audit(_ answers: [FetchedLocation], more: DeadlineFetch) async -> AssociationOutcome {

@@ -102,7 +102,7 @@ public enum AssetLinksMatching {
                 let reasons = result.findings.filter { $0.severity == .error }.map(\.message)
                 throw URLMatching.UnusableFile(
                     message:
-                        "\(DomainAuditor.url(host, .assetlinks)) serves no usable file: \(reasons.joined(separator: " "))",
+                        "\(AASALocation.assetlinks.url(on: host)) serves no usable file: \(reasons.joined(separator: " "))",
                     exitStatus: .failed)
             }
             return result.statements

@@ -16,7 +16,7 @@ enum CatchAllProbe {
         guard !suspects.isEmpty else { return AssociationOutcome() }
         let probe = await more(
             FetchRequest(
-                url: DomainAuditor.url(domain, .catchAllProbe), location: .catchAllProbe, closeConnection: true))
+                url: AASALocation.catchAllProbe.url(on: domain), location: .catchAllProbe, closeConnection: true))
         return AssociationOutcome(
             findings: CatchAllChecks.findings(probe: probe.record, suspects: suspects), fetches: [probe.record])
     }

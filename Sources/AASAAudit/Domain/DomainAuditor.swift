@@ -143,10 +143,6 @@ public struct DomainAuditor: Sendable {
         return await fetcher.fetch(FetchRequest(url: base + domain, location: .cdn))
     }
 
-    public static func url(_ domain: String, _ location: AASALocation) -> String {
-        "https://\(domain)\(location.path)"
-    }
-
     /// Failures after which a second request to the same host would fail the same way (and
     /// cost another share of the domain's time): no connection, a stall, or a connection the
     /// server broke (reset, empty reply, protocol error).

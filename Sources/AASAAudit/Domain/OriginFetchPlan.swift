@@ -71,7 +71,7 @@ struct OriginFetchPlan: Sendable {
         let deadline = DomainDeadline()
         let multiplexing = ConnectionSignal()
         var request = FetchRequest(
-            url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, userAgent: botUserAgent)
+            url: AASALocation.wellKnown.url(on: domain), location: .wellKnown, userAgent: botUserAgent)
         request.onConnected = { multiplexing.resolve($0) }
         let early = startEarly(multiplexing)
         var wellKnown = await withTaskCancellationHandler { [request, fetcher] in
@@ -171,7 +171,7 @@ struct OriginFetchPlan: Sendable {
         var fetched = opening(
             await fetchWithinDeadline(
                 FetchRequest(
-                    url: DomainAuditor.url(domain, .wellKnown), location: .wellKnown, closeConnection: multiplexed,
+                    url: AASALocation.wellKnown.url(on: domain), location: .wellKnown, closeConnection: multiplexed,
                     userAgent: browserUserAgent), within: deadline))
         fetched.record.agent = .browser
         return fetched
@@ -197,7 +197,7 @@ struct OriginFetchPlan: Sendable {
         else { return nil }
         return await fetchWithinDeadline(
             FetchRequest(
-                url: DomainAuditor.url(domain, .wellKnown) + ".json", location: .wellKnown,
+                url: AASALocation.wellKnown.url(on: domain) + ".json", location: .wellKnown,
                 closeConnection: extraRequests.isEmpty), within: deadline)
     }
 
@@ -206,7 +206,7 @@ struct OriginFetchPlan: Sendable {
     /// curl's cache until newer ones pushed them out: measured at 10,000 loopback domains, that
     /// cost 14% more CPU per domain than closing them (1.67 against 1.47 ms).
     func rootRequest(closing: Bool) -> FetchRequest {
-        FetchRequest(url: DomainAuditor.url(domain, .root), location: .root, closeConnection: closing)
+        FetchRequest(url: AASALocation.root.url(on: domain), location: .root, closeConnection: closing)
     }
 
     /// Fetches with what is left of the domain's `--timeout`; with nothing left, records the
@@ -230,7 +230,7 @@ struct OriginFetchPlan: Sendable {
     }
 
     func skipped(_ location: AASALocation, because error: TransferError) -> FetchedLocation {
-        skipped(FetchRequest(url: DomainAuditor.url(domain, location), location: location), because: error)
+        skipped(FetchRequest(url: location.url(on: domain), location: location), because: error)
     }
 
     /// - Parameter lead: the fetch that failed, when not `.well-known`'s.

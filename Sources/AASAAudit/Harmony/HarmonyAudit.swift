@@ -7,7 +7,7 @@ struct HarmonyAudit: AssociationFileAudit {
     let expected: [String]
 
     func requests(domain: String) -> [FetchRequest] {
-        var request = FetchRequest(url: DomainAuditor.url(domain, .harmony), location: .harmony, closeConnection: true)
+        var request = FetchRequest(url: AASALocation.harmony.url(on: domain), location: .harmony, closeConnection: true)
         request.maximumStoredBodyBytes = HarmonyLimits.maximumFileBytes + 1
         return [request]
     }

@@ -11,7 +11,7 @@ struct PasskeyEndpointsAudit: AssociationFileAudit {
     func requests(domain: String) -> [FetchRequest] {
         [
             FetchRequest(
-                url: DomainAuditor.url(domain, .passkeyEndpoints), location: .passkeyEndpoints, closeConnection: true)
+                url: AASALocation.passkeyEndpoints.url(on: domain), location: .passkeyEndpoints, closeConnection: true)
         ]
     }
 
@@ -38,7 +38,7 @@ struct ChangePasswordAudit: AssociationFileAudit {
     func requests(domain: String) -> [FetchRequest] {
         [
             FetchRequest(
-                url: "https://\(domain)\(ChangePasswordChecks.path)", location: .passkeyEndpoints,
+                url: AASALocation.url(on: domain, path: ChangePasswordChecks.path), location: .passkeyEndpoints,
                 closeConnection: true)
         ]
     }

@@ -16,7 +16,7 @@ struct WebAuthnAudit: AssociationFileAudit {
         return request
     }
 
-    func requests(domain: String) -> [FetchRequest] { [Self.request(DomainAuditor.url(domain, .webauthn))] }
+    func requests(domain: String) -> [FetchRequest] { [Self.request(AASALocation.webauthn.url(on: domain))] }
 
     func audit(_ answers: [FetchedLocation], more: DeadlineFetch) async -> AssociationOutcome {
         guard let first = answers.first else { return AssociationOutcome() }

@@ -198,7 +198,8 @@ final class AuditRunSession {
         let notices = AuditorProblems.notices(summary, resolver: resolver)
         summary.auditorProblems = notices.unsound.isEmpty ? nil : notices.unsound
         summary.partlyChecked = notices.partial.isEmpty ? nil : notices.partial
-        let run = RunInfo(startedAt: startedAt, finishedAt: settings.now(), complete: complete, options: settings.runOptions)
+        let run = RunInfo(
+            startedAt: startedAt, finishedAt: settings.now(), complete: complete, options: settings.runOptions)
         let finished = FinishedRun(
             tool: AASAAuditVersion.tool, run: run, summary: summary, input: InputInfo(problems: inputProblems),
             changes: accumulator.runChanges(domains: targets.map(\.domain)))

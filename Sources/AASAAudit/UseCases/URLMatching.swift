@@ -61,7 +61,7 @@ public enum URLMatching {
         case .domain(let domain, let configuration):
             let host = try AuditInput.host(domain)
             let fetcher = try FetcherSetup.make(configuration)
-            let url = DomainAuditor.url(host, .wellKnown)
+            let url = AASALocation.wellKnown.url(on: host)
             let fetched = SignedFileOpener(configuration).unwrap(
                 await fetcher.fetch(FetchRequest(url: url, location: .wellKnown, closeConnection: true)), host: host)
             fetcher.shutdown()

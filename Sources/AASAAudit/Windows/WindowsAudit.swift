@@ -9,7 +9,8 @@ struct WindowsAudit: AssociationFileAudit {
 
     func requests(domain: String) -> [FetchRequest] {
         [AASALocation.windows.path, WindowsLimits.rootPath].map { path in
-            var request = FetchRequest(url: "https://\(domain)\(path)", location: .windows, closeConnection: true)
+            var request = FetchRequest(
+                url: AASALocation.url(on: domain, path: path), location: .windows, closeConnection: true)
             request.maximumStoredBodyBytes = WindowsLimits.maximumFileBytes + 1
             return request
         }
