@@ -23,31 +23,16 @@ struct AuditCommand: AsyncParsableCommand {
         name: .customLong("app-id"),
         help: ArgumentHelp("With --entitlements: an app ID the hosts' files must name (repeatable).", valueName: "id"))
     var appIDs: [String] = []
-    @Option(help: ArgumentHelp("The folder that receives the run folders and latest.*.", valueName: "dir")) var out =
-        "reports"
-    @Option(parsing: .unconditional, help: "Domains audited at once.") var concurrency = 64
+    @Option(parsing: .unconditional, help: "Domains audited at once.") var concurrency = AuditSettings
+        .defaultConcurrency
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
             "Threads doing the TLS and HTTP work, each with its own curl multi handle; more help only when the CPU, not the network, is the limit.",
             valueName: "n")) var fetchThreads = FetcherConfiguration.defaultLoopThreads
     @OptionGroup var otherFiles: AssociationAuditOptions
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            "Keep only the newest N run folders in --out (older ones are removed after a complete run).", valueName: "n"
-        )) var keep: Int?
+    @OptionGroup var outputs: AuditOutputOptions
     @Option(help: "The least severity that fails the run: error, or warning.") var failOn: FailThreshold = .error
-    @Option(help: ArgumentHelp("Also write JUnit XML for CI servers: a test case per domain.", valueName: "file"))
-    var junit: String?
-    @Option(
-        help: ArgumentHelp(
-            "Also write Prometheus metrics (text format, for node_exporter's textfile collector).", valueName: "file"))
-    var metrics: String?
-    @Option(
-        help: ArgumentHelp(
-            "Write the run's resource use (wall and CPU time, peak memory) to this file as JSON.", valueName: "file"))
-    var stats: String?
     @Flag(
         help:
             "Print nothing when every domain passes and nothing changed since the last run (cron mails any output); otherwise the summary as usual."
@@ -67,13 +52,8 @@ struct AuditCommand: AsyncParsableCommand {
     @OptionGroup var fetch: FetchOptions
 
     func validate() throws {
-        guard (1...4096).contains(concurrency) else {
-            throw ValidationError("--concurrency must be between 1 and 4096.")
-        }
-        if let keep, keep < 1 { throw ValidationError("--keep must be at least 1.") }
-        guard (1...64).contains(fetchThreads) else {
-            throw ValidationError("--fetch-threads must be between 1 and 64.")
-        }
+        try OptionRange.check("--concurrency", concurrency, in: AuditSettings.concurrencyRange)
+        try OptionRange.check("--fetch-threads", fetchThreads, in: FetcherConfiguration.loopThreadsRange)
         for host in canary
         where host.isEmpty || host.utf8.count > 253
             || !host.unicodeScalars.allSatisfy({
@@ -86,18 +66,17 @@ struct AuditCommand: AsyncParsableCommand {
 
     func run() async throws {
         var settings = AuditSettings(
-            inputFiles: [], outputDirectory: URL(fileURLWithPath: out), concurrency: concurrency,
+            inputFiles: [], outputDirectory: outputs.directory, concurrency: concurrency,
             fetcher: fetch.configuration(concurrency: concurrency, threads: fetchThreads),
             failOn: failOn.severity, validation: validation.options, deviceView: deviceView.settings)
-        (settings.keepRuns, settings.junitFile, settings.metricsFile) = (
-            keep, junit.map { URL(fileURLWithPath: $0) }, metrics.map { URL(fileURLWithPath: $0) }
-        )
+        outputs.apply(to: &settings)
         settings.notification = notification.settings
         settings.alertmanager = notification.alertmanagerSettings
         if !canary.isEmpty { settings.canaries = canary }
         settings.resume = resume
         var request = AuditJob.Request(
-            domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings, statsFile: stats)
+            domainsFile: file, entitlements: entitlements, appIDs: appIDs, settings: settings,
+            statsFile: outputs.stats)
         request.everyDomainWants = otherFiles.wants
         request.projectFiles = otherFiles.projectFiles
         request.quiet = quiet

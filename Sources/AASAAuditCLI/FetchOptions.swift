@@ -11,14 +11,14 @@ struct FetchOptions: ParsableArguments {
         help: ArgumentHelp(
             "Seconds a domain's fetches may take together, from its first request, connections included (its deadline; this machine's own delays do not count).",
             valueName: "seconds"))
-    var timeout: Double = 10
+    var timeout = FetcherConfiguration.defaultTimeoutSeconds
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds allowed for DNS, TCP and TLS: what a host that never answers costs at most (capped at --timeout).",
             valueName: "seconds"))
-    var connectTimeout: Double = 5
+    var connectTimeout = FetcherConfiguration.defaultConnectTimeoutSeconds
 
     @Option(help: "The User-Agent of the root and CDN fetches (and of .well-known with --no-ua-check).")
     var userAgent: String = AASAAuditVersion.defaultUserAgent
@@ -64,11 +64,8 @@ struct FetchOptions: ParsableArguments {
     var dnsRate: Double = PolitenessLimits.defaultLookupsPerSecond
 
     func validate() throws {
-        guard timeout >= 0.001, timeout <= 600 else {
-            throw ValidationError("--timeout must be between 0.001 and 600 seconds.")
-        }
-        guard connectTimeout >= 0.001, connectTimeout <= 600 else {
-            throw ValidationError("--connect-timeout must be between 0.001 and 600 seconds.")
+        for (name, value) in [("--timeout", timeout), ("--connect-timeout", connectTimeout)] {
+            try OptionRange.check(name, value, in: FetcherConfiguration.timeoutRange, unit: "seconds")
         }
         for entry in resolve where entry.split(separator: ":", omittingEmptySubsequences: false).count < 3 {
             throw ValidationError("--resolve '\(entry)' is not HOST:PORT:ADDR.")
@@ -83,13 +80,10 @@ struct FetchOptions: ParsableArguments {
                 throw ValidationError("--cacert '\(cacert)' \(error.description).")
             }
         }
-        guard (1...100_000).contains(perAddress) else {
-            throw ValidationError("--per-address must be between 1 and 100000 connections.")
-        }
+        try OptionRange.check(
+            "--per-address", perAddress, in: PolitenessLimits.connectionsPerAddressRange, unit: "connections")
         for (name, rate) in [("--per-address-rate", perAddressRate), ("--dns-rate", dnsRate)] {
-            if let rate, !(rate >= 0.01 && rate <= 1_000_000) {
-                throw ValidationError("\(name) must be between 0.01 and 1000000 a second.")
-            }
+            if let rate { try OptionRange.check(name, rate, in: PolitenessLimits.rateRange, unit: "a second") }
         }
         if userAgent.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw ValidationError("--user-agent must be one line.")

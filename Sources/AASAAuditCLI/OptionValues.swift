@@ -102,3 +102,22 @@ extension IPNetwork: ExpressibleByArgument, ParsedOptionValue {
         self = network
     }
 }
+
+/// An option's value held to its settings type's range (which owns it), the refusal naming both.
+enum OptionRange {
+    /// `--name must be between LOW and HIGH UNIT.` (`from LOW to HIGH` with `fromTo`).
+    static func check<Value: Comparable & Numeric>(
+        _ name: String, _ value: Value, in range: ClosedRange<Value>, unit: String = "", fromTo: Bool = false
+    ) throws {
+        guard !range.contains(value) else { return }
+        let (low, high) = (shown(range.lowerBound), shown(range.upperBound))
+        let span = fromTo ? "from \(low) to \(high)" : "between \(low) and \(high)"
+        throw ValidationError("\(name) must be \(span)\(unit.isEmpty ? "" : " " + unit).")
+    }
+
+    /// A bound as people write it: 600, not 600.0; 0.001 as is.
+    static func shown<Value: Numeric>(_ value: Value) -> String {
+        let text = "\(value)"
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+}

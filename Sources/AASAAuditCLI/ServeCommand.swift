@@ -20,12 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
         transform: ListenAddress.parse)
     var listen = ListenAddress.loopback
     @Option(help: ArgumentHelp("Checks running at once; more are answered 503.", valueName: "n"))
-    var maxChecks = 8
+    var maxChecks = ServeSettings.defaultMaximumChecks
     @Option(
         help: ArgumentHelp(
             "Checks one client may start a minute (bursts of a quarter of it); more are answered 429. 0: no limit.",
             valueName: "n"))
-    var checksPerMinute = 20
+    var checksPerMinute = Int(ServeSettings.defaultChecksPerMinute)
     @Option(
         help: ArgumentHelp(
             "A file holding the bearer token (Authorization: Bearer TOKEN) that \(Route.tokenScope) require.",
@@ -42,19 +42,16 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "name"))
     var serverName: [String] = []
     @Option(help: ArgumentHelp("Seconds SIGTERM waits for running checks.", valueName: "seconds"))
-    var drainSeconds = 20.0
+    var drainSeconds = ServeSettings.defaultDrainSeconds
     @OptionGroup var validation: ValidationOptionGroup
     @OptionGroup var deviceView: DeviceViewOptions
     @OptionGroup var fetch: FetchOptions
 
     func validate() throws {
-        guard (1...1000).contains(maxChecks) else { throw ValidationError("--max-checks must be from 1 to 1000.") }
-        guard (0...100_000).contains(checksPerMinute) else {
-            throw ValidationError("--checks-per-minute must be from 0 to 100000.")
-        }
-        guard drainSeconds >= 0, drainSeconds <= 600 else {
-            throw ValidationError("--drain-seconds must be from 0 to 600.")
-        }
+        try OptionRange.check("--max-checks", maxChecks, in: ServeSettings.maximumChecksRange, fromTo: true)
+        try OptionRange.check(
+            "--checks-per-minute", checksPerMinute, in: ServeSettings.checksPerMinuteRange, fromTo: true)
+        try OptionRange.check("--drain-seconds", drainSeconds, in: ServeSettings.drainSecondsRange, fromTo: true)
     }
 
     func run() async throws {

@@ -36,7 +36,8 @@ public struct FetcherConfiguration: Sendable {
     public var diagnosisNameServer: String?
 
     public init(
-        timeoutSeconds: Double = 10, connectTimeoutSeconds: Double = 5, userAgent: String,
+        timeoutSeconds: Double = FetcherConfiguration.defaultTimeoutSeconds,
+        connectTimeoutSeconds: Double = FetcherConfiguration.defaultConnectTimeoutSeconds, userAgent: String,
         maximumBodyBytes: Int = 1 << 20, maximumStoredBodyBytes: Int = AppleLimits.maximumFileBytes + 1,
         maximumHeaderBytes: Int = 256 << 10,
         resolve: [String] = [], connectTo: [String] = [], caCertFile: String? = nil,
@@ -66,6 +67,13 @@ extension FetcherConfiguration {
     /// is the limit, as on the loopback bench, and cost OpenSSL lock contention (5-9% more CPU
     /// per domain with two). See docs/performance.md.
     public static let defaultLoopThreads = 1
+    /// What `--fetch-threads` may be.
+    public static let loopThreadsRange = 1...64
+    /// A domain's deadline (`--timeout`) and the connection's (`--connect-timeout`) unless told
+    /// otherwise, and what either may be.
+    public static let defaultTimeoutSeconds = 10.0
+    public static let defaultConnectTimeoutSeconds = 5.0
+    public static let timeoutRange = 0.001...600.0
 }
 
 /// One GET to make.

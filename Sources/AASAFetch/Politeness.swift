@@ -35,6 +35,9 @@ public struct PolitenessLimits: Sendable, Equatable {
     /// Below what public resolvers take from one client (Google Public DNS: 1,500 queries a
     /// second) and above what the default concurrency asks at internet latency.
     public static let defaultLookupsPerSecond: Double = 1000
+    /// What `--per-address` and the two rates may be.
+    public static let connectionsPerAddressRange = 1...100_000
+    public static let rateRange = 0.01...1_000_000.0
 
     /// Why these rates leave domains unchecked every night however the sites answer, or nil
     /// (issue 46, item 3). Up to `concurrency` domains (no more than the list's `domains`) can

@@ -17,9 +17,9 @@ public struct ServeSettings: Sendable {
     public var validation = ValidationOptions()
     public var deviceView = DeviceViewSettings()
     /// Checks in flight at once; more are answered 503 with `Retry-After`.
-    public var maximumChecks = 8
+    public var maximumChecks = ServeSettings.defaultMaximumChecks
     /// Checks a client may start a minute, and in a burst; more are answered 429.
-    public var checksPerMinute = 20.0
+    public var checksPerMinute = ServeSettings.defaultChecksPerMinute
     public var checkBurst = 5.0
     /// When set, `/api/…` and `/metrics` need `Authorization: Bearer TOKEN`.
     public var token: String?
@@ -34,7 +34,15 @@ public struct ServeSettings: Sendable {
     /// slowly its bytes come (slowloris); else the connection is closed.
     public var requestSeconds: Int64 = 10
     /// How long SIGTERM waits for in-flight checks before the server stops.
-    public var drainSeconds = 20.0
+    public var drainSeconds = ServeSettings.defaultDrainSeconds
+
+    /// The defaults `serve`'s options show, and what each may be.
+    public static let defaultMaximumChecks = 8
+    public static let maximumChecksRange = 1...1000
+    public static let defaultChecksPerMinute = 20.0
+    public static let checksPerMinuteRange = 0...100_000
+    public static let defaultDrainSeconds = 20.0
+    public static let drainSecondsRange = 0...600.0
     /// Trust `X-Forwarded-For` from these addresses or ranges (the reverse proxy in front): its
     /// last address, when it parses as one, is then the client's, for rate limits and the log.
     public var trustedProxies: [IPNetwork] = []

@@ -1,3 +1,5 @@
+import AASAAudit
+import AASAFetch
 import AASAModel
 import AASAReport
 import AASAServe
@@ -317,6 +319,24 @@ import Testing
         #expect(!check.contains("each transfer"))
         let serve = try await help("serve")
         #expect(serve.contains(Route.tokenScope), "\(serve)")
+        // Each option's default is its settings type's (issue 50, item 2): the help shows it.
+        for shown in [
+            FetcherConfiguration.defaultTimeoutSeconds, FetcherConfiguration.defaultConnectTimeoutSeconds,
+            PolitenessLimits.defaultLookupsPerSecond,
+        ] {
+            #expect(check.contains("(default: \(shown))"), "\(shown)")
+        }
+        #expect(check.contains("(default: \(PolitenessLimits.defaultConnectionsPerAddress))"))
+        #expect(serve.contains("(default: \(ServeSettings.defaultMaximumChecks))"))
+        #expect(serve.contains("(default: \(Int(ServeSettings.defaultChecksPerMinute)))"))
+        #expect(serve.contains("(default: \(ServeSettings.defaultDrainSeconds))"))
+        let audit = try await help("audit")
+        #expect(audit.contains("(default: \(AuditSettings.defaultConcurrency))"))
+        // And each bound is the settings type's, in the refusal.
+        let tooLong = try await run(["check", "example.com", "--timeout", "601"], in: directory.url)
+        #expect(tooLong.status == 2 && tooLong.stderr.contains("between 0.001 and 600 seconds"), "\(tooLong.stderr)")
+        let tooMany = try await run(["serve", "--max-checks", "0"], in: directory.url)
+        #expect(tooMany.status == 2 && tooMany.stderr.contains("from 1 to 1000"), "\(tooMany.stderr)")
     }
 
     /// Where a record row's value starts: past its label and the run of two or more spaces.

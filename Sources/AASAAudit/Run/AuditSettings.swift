@@ -23,6 +23,9 @@ public struct AuditSettings: Sendable {
     public var outputDirectory: URL
     /// Domains in flight at once.
     public var concurrency: Int
+    /// `--concurrency` unless told otherwise, and what it may be.
+    public static let defaultConcurrency = 64
+    public static let concurrencyRange = 1...4096
     public var fetcher: FetcherConfiguration
     public var failOn: Severity
     public var validation: ValidationOptions
