@@ -16,16 +16,17 @@ struct AuditOutputOptions: ParsableArguments {
         help: ArgumentHelp(
             "Keep only the newest N run folders in --out (older ones are removed after a complete run).", valueName: "n"
         )) var keep: Int?
-    @Option(help: ArgumentHelp("Also write JUnit XML for CI servers: a test case per domain.", valueName: "file"))
-    var junit: String?
-    @Option(
-        help: ArgumentHelp(
-            "Also write Prometheus metrics (text format, for node_exporter's textfile collector).", valueName: "file"))
-    var metrics: String?
-    @Option(
-        help: ArgumentHelp(
-            "Write the run's resource use (wall and CPU time, peak memory) to this file as JSON.", valueName: "file"))
-    var stats: String?
+    /// The files written beside the reports, each optional: JUnit XML, Prometheus metrics, the
+    /// run's resource use.
+    @Option(help: ArgumentHelp(Help.junit, valueName: "file")) var junit: String?
+    @Option(help: ArgumentHelp(Help.metrics, valueName: "file")) var metrics: String?
+    @Option(help: ArgumentHelp(Help.stats, valueName: "file")) var stats: String?
+
+    enum Help {
+        static let junit = "Also write JUnit XML for CI servers: a test case per domain."
+        static let metrics = "Also write Prometheus metrics (text format, for node_exporter's textfile collector)."
+        static let stats = "Write the run's resource use (wall and CPU time, peak memory) to this file as JSON."
+    }
 
     func validate() throws {
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1.") }
