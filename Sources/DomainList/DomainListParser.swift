@@ -29,11 +29,8 @@ public enum DomainListParser {
     /// App IDs kept per domain.
     public static let maximumAppIDsPerDomain = 100
 
-    /// What a problem is about: the unit of `maximumProblemsPerKind`.
-    enum ProblemKind: CaseIterable {
-        case notADomainsFile, lineTooLong, notUTF8, urlWithoutDomain, urlLine, urlSyntax, urlHost, tooManyURLs
-        case hostName, appID, tooManyAppIDs, duplicateDomain, associationValue, pastedForm, label, iosToken
-    }
+    /// What a problem is about (its code): the unit of `maximumProblemsPerKind`.
+    typealias ProblemKind = InputProblemCode
 
     /// What the tokens after a line's domain say: app IDs, what each association kind's token
     /// asks for (`WORD:VALUE`), labels; a bad token is reported (`problem`)
@@ -92,7 +89,7 @@ public enum DomainListParser {
             || content.starts(with: Array("<plist".utf8))
         {
             reader.problem(
-                .notADomainsFile, 1, "", .error,
+                .notADomainsFile, 1, "",
                 "This is a property list, not a domains file; pass an entitlements file with --entitlements.")
             return Result(targets: [], problems: reader.log.problems)
         }
@@ -162,13 +159,10 @@ struct ProblemLog {
         self.fileName = fileName
     }
 
-    mutating func add(
-        _ kind: DomainListParser.ProblemKind, line: Int, text: String, severity: Severity, message: String
-    ) {
+    mutating func add(_ kind: DomainListParser.ProblemKind, line: Int, text: String, message: String) {
         let count = countByKind[kind, default: 0] + 1
         countByKind[kind] = count
-        let problem = InputProblem(
-            file: fileName, line: line, text: String(text.prefix(200)), severity: severity, message: message)
+        let problem = InputProblem(kind, file: fileName, line: line, text: String(text.prefix(200)), message: message)
         if count <= DomainListParser.maximumProblemsPerKind {
             listed.append(problem)
         } else if firstUnlisted[kind] == nil {

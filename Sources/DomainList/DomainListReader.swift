@@ -25,16 +25,14 @@ struct ListReader {
         positionOfDomain.reserveCapacity(domainLines)
     }
 
-    mutating func problem(
-        _ kind: Parser.ProblemKind, _ line: Int, _ text: String, _ severity: Severity, _ message: String
-    ) {
-        log.add(kind, line: line, text: text, severity: severity, message: message)
+    mutating func problem(_ kind: Parser.ProblemKind, _ line: Int, _ text: String, _ message: String) {
+        log.add(kind, line: line, text: text, message: message)
     }
 
     /// One line, without its line end.
     mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) {
         guard bytes.count <= Parser.maximumLineBytes else {
-            problem(.lineTooLong, number, "", .error, "The line is longer than \(Parser.maximumLineBytes) bytes.")
+            problem(.lineTooLong, number, "", "The line is longer than \(Parser.maximumLineBytes) bytes.")
             return
         }
         // The common line of a long list: a host name in normal form, and nothing else.
@@ -44,7 +42,7 @@ struct ListReader {
         }
         guard let line = String(validating: bytes, as: UTF8.self) else {
             problem(
-                .notUTF8, number, String(decoding: bytes.prefix(200), as: UTF8.self), .error,
+                .notUTF8, number, String(decoding: bytes.prefix(200), as: UTF8.self),
                 "The line is not valid UTF-8.")
             return
         }
@@ -56,11 +54,11 @@ struct ListReader {
         }
         switch HostName.normalizePasted(first) {
         case .success(let pasted):
-            if let note = pasted.note { problem(.pastedForm, number, line, .info, note) }
+            if let note = pasted.note { problem(.pastedForm, number, line, note) }
             add(domain: pasted.host, tokens: tokens, line: line, number: number)
         case .failure(let error):
             currentTarget = nil
-            problem(.hostName, number, line, .error, "\"\(first)\" \(error.reason). The line is not audited.")
+            problem(.hostName, number, line, "\"\(first)\" \(error.reason). The line is not audited.")
         }
     }
 
@@ -77,27 +75,27 @@ struct ListReader {
         let sign = tokens[0]
         guard let current = currentTarget else {
             problem(
-                .urlWithoutDomain, number, line, .error,
+                .urlWithoutDomain, number, line,
                 "A '\(sign)' line must follow the domain it is about; the line is ignored.")
             return
         }
         guard tokens.count == 2 else {
-            problem(.urlLine, number, line, .error, "Write one URL after '\(sign)'; the line is ignored.")
+            problem(.urlLine, number, line, "Write one URL after '\(sign)'; the line is ignored.")
             return
         }
         let domain = targets[current].domain
         switch MatchURL.parse(tokens[1]) {
         case .failure(let error):
-            problem(.urlSyntax, number, line, .error, "\"\(tokens[1])\" \(error.reason); the line is ignored.")
+            problem(.urlSyntax, number, line, "\"\(tokens[1])\" \(error.reason); the line is ignored.")
         case .success(let url) where HostName.normalize(url.host) != .success(domain):
             problem(
-                .urlHost, number, line, .error,
+                .urlHost, number, line,
                 "The URL's host \(url.host) is not \(domain), the domain above; the line is ignored.")
         case .success:
             guard urlsOfTarget[current, default: []].insert(sign + tokens[1]).inserted else { return }
             guard targets[current].expectations.count < Parser.maximumURLsPerDomain else {
                 problem(
-                    .tooManyURLs, number, line, .error,
+                    .tooManyURLs, number, line,
                     "\(domain) already has \(Parser.maximumURLsPerDomain) URLs to check; the line is ignored.")
                 return
             }
@@ -110,13 +108,13 @@ struct ListReader {
     private mutating func add(domain: String, tokens: [String], line: String, number: Int) {
         var lineProblems: [(Parser.ProblemKind, String)] = []
         let read = Parser.LineTokens(tokens.dropFirst()) { lineProblems.append(($0, $1)) }
-        for (kind, message) in lineProblems { problem(kind, number, line, .error, message) }
+        for (kind, message) in lineProblems { problem(kind, number, line, message) }
         let position: Int
         // One hash of the name for a new domain (the common case).
         if let existing = positionOfDomain.updateValue(targets.count, forKey: domain) {
             positionOfDomain[domain] = existing
             problem(
-                .duplicateDomain, number, line, .warning,
+                .duplicateDomain, number, line,
                 "\(domain) is already listed on line \(targets[existing].inputLine ?? 0); it is audited once, with the app IDs of both lines."
             )
             position = existing
@@ -136,7 +134,7 @@ struct ListReader {
         for (key, value) in read.labels where targets[position].labels[key] == nil {
             guard targets[position].labels.count < DomainLabels.maximumPerDomain else {
                 problem(
-                    .label, number, line, .error,
+                    .label, number, line,
                     "label:\(key)=… \(DomainLabelError.tooMany.reason); the domain is audited without it.")
                 continue
             }
@@ -150,7 +148,7 @@ struct ListReader {
         for id in read.appIDs where appIDsOfTarget[position, default: []].insert(id).inserted {
             guard targets[position].expectedAppIDs.count < Parser.maximumAppIDsPerDomain else {
                 problem(
-                    .tooManyAppIDs, number, line, .error,
+                    .tooManyAppIDs, number, line,
                     "\(targets[position].domain) already has \(Parser.maximumAppIDsPerDomain) app IDs; \(id) is not added."
                 )
                 continue

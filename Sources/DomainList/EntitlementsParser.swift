@@ -13,26 +13,26 @@ public enum EntitlementsParser {
     /// it and the given app IDs as the ones the host's file must name.
     public static func parse(_ bytes: [UInt8], fileName: String, appIDs: [String]) -> DomainListParser.Result {
         var problems: [InputProblem] = []
-        func problem(_ severity: Severity, _ text: String, _ message: String) {
+        func problem(_ code: InputProblemCode, _ text: String, _ message: String) {
             problems.append(
                 InputProblem(
-                    file: fileName, line: line(of: text, in: bytes), text: String(text.prefix(200)), severity: severity,
+                    code, file: fileName, line: line(of: text, in: bytes), text: String(text.prefix(200)),
                     message: message))
         }
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
         } catch {
-            problem(.error, "", "The file is not a property list: \(error.localizedDescription)")
+            problem(.entitlementsUnreadable, "", "The file is not a property list: \(error.localizedDescription)")
             return DomainListParser.Result(targets: [], problems: problems)
         }
         guard let dictionary = plist as? [String: Any] else {
-            problem(.error, "", "The property list is not a dictionary of entitlements.")
+            problem(.entitlementsUnreadable, "", "The property list is not a dictionary of entitlements.")
             return DomainListParser.Result(targets: [], problems: problems)
         }
         guard let entries = dictionary[key] as? [Any] else {
             problem(
-                .warning, "",
+                .entitlementsNoDomains, "",
                 dictionary[key] == nil
                     ? "The entitlements name no associated domains (\(key))." : "\(key) is not an array of strings.")
             return DomainListParser.Result(targets: [], problems: problems)
@@ -56,25 +56,27 @@ public enum EntitlementsParser {
     /// An entry's service, host (normalised) and mode; nil, with the problem said, for an entry
     /// that is not SERVICE:HOST[?mode=MODE], a wildcard, or a host that is not one.
     static func read(
-        _ entry: String, problem: (Severity, String, String) -> Void
+        _ entry: String, problem: (InputProblemCode, String, String) -> Void
     ) -> (AssociatedDomainService, String, String?)? {
         let split: EntitlementEntry
         switch EntitlementEntry.split(entry) {
         case .success(let entry): split = entry
         case .failure(.notAnEntry):
-            problem(.error, entry, "\"\(entry)\" is not SERVICE:HOST.")
+            problem(.entitlementsEntry, entry, "\"\(entry)\" is not SERVICE:HOST.")
             return nil
         case .failure(.badParameter):
-            problem(.error, entry, "\"\(entry)\": the only parameter is mode=developer, managed or developer+managed.")
+            problem(
+                .entitlementsEntry, entry,
+                "\"\(entry)\": the only parameter is mode=developer, managed or developer+managed.")
             return nil
         case .failure(.unknownService(let name)):
             let known = AssociatedDomainService.allCases.map(\.rawValue).joined(separator: ", ")
-            problem(.error, entry, "\"\(entry)\": \(name) is not an associated-domains service (\(known)).")
+            problem(.entitlementsEntry, entry, "\"\(entry)\": \(name) is not an associated-domains service (\(known)).")
             return nil
         }
         if split.host.hasPrefix("*.") {
             problem(
-                .warning, entry,
+                .entitlementsWildcard, entry,
                 "\"\(entry)\" is a wildcard, which names no single host to fetch; it covers subdomains only, not \(split.host.dropFirst(2)) itself. List the hosts to audit in the domains file."
             )
             return nil
@@ -82,7 +84,7 @@ public enum EntitlementsParser {
         switch HostName.normalize(split.host) {
         case .success(let host): return (split.service, host, split.mode)
         case .failure(let error):
-            problem(.error, entry, "\"\(split.host)\" \(error.reason).")
+            problem(.entitlementsEntry, entry, "\"\(split.host)\" \(error.reason).")
             return nil
         }
     }

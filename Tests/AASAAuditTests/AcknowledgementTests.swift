@@ -191,6 +191,11 @@ import Testing
                 + LoopbackNetworks.allowArguments, in: dir)
         #expect(result.status == 1 && result.stdout.contains("FAIL missing.aasa.test"))
         #expect(result.stdout.contains("acknowledgements.json is not an acknowledgements file"), "\(result.stdout)")
+        // The report's input problem has its code, at its catalogued severity, on line 1.
+        let report = try JSONReport.makeDecoder().decode(
+            AuditReport.self, from: Data(contentsOf: dir.appendingPathComponent("reports/latest.json")))
+        let problem = try #require(report.input.problems.first { $0.code == .acknowledgementsUnreadable })
+        #expect(problem.severity == InputProblemCode.acknowledgementsUnreadable.severity && problem.line == 1)
     }
 }
 

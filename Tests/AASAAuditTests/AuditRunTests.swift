@@ -1,10 +1,11 @@
 import AASAAudit
-import AASAModel
 import AASAReport
 import DomainList
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AASAModel
 
 /// Whole runs of the engine against real HTTPS servers on 127.0.0.1.
 @Suite struct AuditRunTests {

@@ -1,9 +1,9 @@
-import AASAModel
 import Foundation
 import TestSupport
 import Testing
 
 @testable import AASAAudit
+@testable import AASAModel
 
 /// The commands' use cases, in-process: what the CLI calls, without the CLI.
 @Suite struct UseCaseTests {

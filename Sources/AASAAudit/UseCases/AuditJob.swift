@@ -81,7 +81,7 @@ public enum AuditJob {
         } catch {
             input.problems.append(
                 InputProblem(
-                    file: AcknowledgementStore.fileName, line: 0, text: "", severity: .error,
+                    .acknowledgementsUnreadable, file: AcknowledgementStore.fileName, line: 1, text: "",
                     message: "\(error.message); no failure is acknowledged in this run."))
         }
         if let statsFile = request.statsFile {

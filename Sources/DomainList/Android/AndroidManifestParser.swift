@@ -10,21 +10,20 @@ public enum AndroidManifestParser {
 
     public static func parse(_ bytes: [UInt8], fileName: String, apps: [AndroidApp]) -> DomainListParser.Result {
         var problems: [InputProblem] = []
-        func problem(_ severity: Severity, line: Int, _ text: String, _ message: String) {
+        func problem(_ code: InputProblemCode, line: Int, _ text: String, _ message: String) {
             problems.append(
-                InputProblem(
-                    file: fileName, line: line, text: String(text.prefix(200)), severity: severity, message: message))
+                InputProblem(code, file: fileName, line: line, text: String(text.prefix(200)), message: message))
         }
         let elements: [XMLScanner.Element]
         do {
             elements = try XMLScanner.elements(bytes)
         } catch {
-            problem(.error, line: error.line, "", "Not well-formed XML: \(error.description).")
+            problem(.manifestUnreadable, line: error.line, "", "Not well-formed XML: \(error.description).")
             return DomainListParser.Result(targets: [], problems: problems)
         }
         guard let manifest = elements.first(where: { $0.depth == 0 }), manifest.name == "manifest" else {
             problem(
-                .error, line: elements.first?.line ?? 1, "",
+                .manifestUnreadable, line: elements.first?.line ?? 1, "",
                 "The root element is not <manifest>: not an AndroidManifest.xml.")
             return DomainListParser.Result(targets: [], problems: problems)
         }
@@ -32,7 +31,7 @@ public enum AndroidManifestParser {
         if apps.isEmpty {
             guard let package = manifest["package"], AndroidPackageName.isValid(package) else {
                 problem(
-                    .error, line: manifest.line, "<manifest>",
+                    .manifestNoPackage, line: manifest.line, "<manifest>",
                     "The manifest names no package (modern builds set it in Gradle): pass --android-package PACKAGE[@FINGERPRINT]."
                 )
                 return DomainListParser.Result(targets: [], problems: problems)
@@ -54,7 +53,7 @@ public enum AndroidManifestParser {
         let order = scopes.order
         if order.isEmpty {
             problem(
-                .warning, line: manifest.line, "<manifest>",
+                .manifestNoHosts, line: manifest.line, "<manifest>",
                 "No <intent-filter android:autoVerify=\"true\"> with an http(s) scheme and a host: the manifest verifies no App Links host."
             )
         }
@@ -92,19 +91,19 @@ public enum AndroidManifestParser {
         /// A `<data android:host>`: a `*.` wildcard is verified on its base domain.
         mutating func add(
             _ written: String, paths: [AndroidManifest.PathRule], at element: XMLScanner.Element,
-            problem: (Severity, Int, String, String) -> Void
+            problem: (InputProblemCode, Int, String, String) -> Void
         ) {
             var host = written
             if host.hasPrefix("*.") {
                 host.removeFirst(2)
                 problem(
-                    .info, element.line, "android:host=\"*.\(host)\"",
+                    .manifestWildcardHost, element.line, "android:host=\"*.\(host)\"",
                     "A wildcard host is verified on its base domain: \(host)'s assetlinks.json is audited.")
             }
             switch HostName.normalize(host) {
             case .failure(let error):
                 problem(
-                    .error, element.line, "android:host=\"\(host)\"",
+                    .manifestHostName, element.line, "android:host=\"\(host)\"",
                     "\"\(host)\" \(error.reason) (line \(element.line), column \(element.column)); the host is not audited."
                 )
             case .success(let normalized):
