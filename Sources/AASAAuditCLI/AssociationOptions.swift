@@ -28,7 +28,7 @@ struct AssociationAuditOptions: ParsableArguments {
     @Flag(
         name: .customLong(AssociationKind.passkeyEndpoints.word),
         help:
-            "Audit every domain's /.well-known/passkey-endpoints too, as for domains whose line says passkeys (a site that serves none is a note)."
+            "Every domain declares passkeys, as a line that says passkeys does: its AASA's webcredentials and its Android apps' get_login_creds are checked, and its passkey-endpoints, webauthn and change-password are read (a site that serves none is a note)."
     ) var passkeysEveryDomain = false
 
     /// What every domain is audited for, beside its line.
@@ -65,7 +65,7 @@ struct AssociationAppOptions: ParsableArguments {
     @Flag(
         name: .customLong(AssociationKind.passkeyEndpoints.word),
         help:
-            "The domain declares passkeys: check audits its /.well-known/passkey-endpoints (and each endpoint's page); lint checks a passkey-endpoints file."
+            "The domain declares passkeys: check holds its AASA's webcredentials to --app-id and its Android apps to get_login_creds, and reads its passkey-endpoints (and each endpoint's page), webauthn and change-password; lint checks a passkey-endpoints file."
     ) var passkeys = false
 
     @Option(

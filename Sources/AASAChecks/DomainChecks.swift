@@ -29,10 +29,13 @@ public enum DomainChecks {
         var needsApplinks: Bool
         /// Why each service is expected, for the finding.
         var reasons: [AssociatedDomainService: String] = [:]
+        /// The app IDs the applinks section must name: the input's bare ones.
+        var applinks: [String]
 
         init(_ target: DomainTarget) {
             let expected = target.expectedApps
             let bare = expected.appIDs(of: .applinks)
+            applinks = bare
             let entitled = Set(target.services.map(\.service))
             needsApplinks =
                 entitled.contains(.applinks)
@@ -81,9 +84,10 @@ public enum DomainChecks {
 
     /// The `+`/`-` lines of the input, checked with the matcher against the `.well-known` file,
     /// within one matching budget for the domain (interrupted by task cancellation too).
-    static func expectationFindings(_ target: DomainTarget, file: JSONObject, visits: Int = MatchBudget.standardVisits)
-        -> [Finding]
-    {
+    /// - Parameter applinks: the app IDs a `+` URL must open (any app when none).
+    static func expectationFindings(
+        _ target: DomainTarget, file: JSONObject, applinks: [String], visits: Int = MatchBudget.standardVisits
+    ) -> [Finding] {
         guard !target.expectations.isEmpty else { return [] }
         let matcher = Matcher(file: file, domain: target.domain)
         var budget = MatchBudget(visits: visits)
@@ -103,7 +107,7 @@ public enum DomainChecks {
             let rule = decision.rule.map { " (\($0.path))" } ?? ""
             let line = "line \(expectation.inputLine)"
             if expectation.opensApp {
-                let wanted = target.expectedApps.appIDs(of: .applinks)
+                let wanted = applinks
                 switch decision.outcome {
                 case .app where wanted.isEmpty || decision.appIDs.contains(where: wanted.contains):
                     continue
@@ -171,7 +175,7 @@ public enum DomainChecks {
         var options = options
         let services = ServiceExpectations(target)
         options.expectsUniversalLinks =
-            !target.expectedApps.appIDs(of: .applinks).isEmpty || !target.expectations.isEmpty
+            !services.applinks.isEmpty || !target.expectations.isEmpty
             || target.services.contains { $0.service == .applinks }
         let primary = LocationChecks.assess(wellKnown, options: options)
         // Most sites serve one file at both locations: its body is checked once, and its
@@ -195,9 +199,10 @@ public enum DomainChecks {
         }
         if let file = primary.file {
             if services.needsApplinks {
-                findings += missingAppIDs(target, named: primary.content?.appIDs.applinks ?? [])
+                findings += missingAppIDs(services.applinks, named: primary.content?.appIDs.applinks ?? [])
             }
-            findings += expectationFindings(target, file: file, visits: options.matchVisits)
+            findings += expectationFindings(
+                target, file: file, applinks: services.applinks, visits: options.matchVisits)
         }
         // Known device behaviour with internationalised names: said, not failed.
         if target.domain.split(separator: ".").contains(where: { $0.hasPrefix("xn--") }) {
@@ -278,8 +283,8 @@ public enum DomainChecks {
     }
 
     /// The input's app IDs the file's applinks section does not name (a near miss in case said).
-    static func missingAppIDs(_ target: DomainTarget, named: [String]) -> [Finding] {
-        target.expectedApps.appIDs(of: .applinks).filter { !named.contains($0) }.map { expected in
+    static func missingAppIDs(_ expected: [String], named: [String]) -> [Finding] {
+        expected.filter { !named.contains($0) }.map { expected in
             let nearMiss = named.first { $0.lowercased() == expected.lowercased() }
             let hint = nearMiss.map { " (it names \($0), which differs only in case)" } ?? ""
             return Finding(

@@ -89,7 +89,7 @@ public enum OpenAPIDocument {
                     "name": "passkeys",
                     "in": "query",
                     "required": false,
-                    "description": "on: the domain declares passkeys; its /.well-known/passkey-endpoints is audited (a 404 is a note) with each endpoint's page.",
+                    "description": "on: the domain declares passkeys: its AASA's webcredentials must name the app IDs, its android apps need get_login_creds, and /.well-known/passkey-endpoints (with each endpoint's page), /.well-known/webauthn and /.well-known/change-password are read (a 404 is a note).",
                     "schema": {
                       "type": "string",
                       "enum": [
