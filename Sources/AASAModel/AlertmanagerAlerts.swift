@@ -49,17 +49,15 @@ public enum AlertmanagerAlerts {
     }
 
     /// The alerts of a sound run: one per flagged domain and open cause.
-    /// - Parameters:
-    ///   - labels: a domain's domains.txt labels; aasa-audit's own labels win over none of them
-    ///     (`DomainLabels.reserved` keeps them apart).
-    ///   - report: where the run's report is (a URL with `--report-url`, else a path).
+    /// Each carries the domain's domains.txt labels (`FlaggedDomain.labels`); aasa-audit's own
+    /// labels win over none of them (`DomainLabels.reserved` keeps them apart).
+    /// - Parameter report: where the run's report is (a URL with `--report-url`, else a path).
     public static func firing(
-        _ flagged: [FlaggedDomain], output: String, report: String, startsAt: Date, endsAt: Date,
-        labels: (String) -> [String: String]?
+        _ flagged: [FlaggedDomain], output: String, report: String, startsAt: Date, endsAt: Date
     ) -> [Alert] {
         flagged.filter { !$0.notChecked }.flatMap { domain in
             domain.openCauses.map { cause in
-                var all = labels(domain.domain) ?? [:]
+                var all = domain.labels ?? [:]
                 all.merge(scope(output: output)) { _, own in own }
                 all["domain"] = domain.domain
                 all["code"] = cause.code.rawValue

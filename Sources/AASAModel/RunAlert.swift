@@ -162,8 +162,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
     /// Acknowledged findings are never news (`Finding.isOpen`).
     public init(
         run: Run, verdicts: VerdictCounts, changes: RunChanges?, flagged: [FlaggedDomain],
-        auditorProblems: [String]? = nil, labels: (String) -> [String: String]? = { _ in nil },
-        policy: PolicyInput? = nil
+        auditorProblems: [String]? = nil, policy: PolicyInput? = nil
     ) {
         // Nothing this run says of a domain is compared: its failures may be this machine's.
         let flagged = auditorProblems == nil ? flagged : []
@@ -174,7 +173,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
                 recoveries: &lists.recoveries, reminders: &lists.reminders)
         }
         lists.acknowledged = Self.acknowledged(flagged)
-        lists.label(labels, run: run)
+        lists.label(flagged: flagged, changes: changes, run: run)
         self.run = run
         self.verdicts = verdicts
         let reminded = policy?.policy.remindEvery != nil
@@ -212,16 +211,37 @@ public struct RunAlert: Codable, Sendable, Equatable {
             }
         }
 
-        /// Each entry labelled (domains.txt's labels) and linked to its report.
-        mutating func label(_ labels: (String) -> [String: String]?, run: Run) {
-            for path in [\Lists.reminders, \.failures, \.warnings, \.recoveries, \.acknowledged] {
-                for index in self[keyPath: path].indices {
+        static let all = [\Lists.reminders, \.failures, \.warnings, \.recoveries, \.acknowledged]
+
+        /// Each entry the alert lists labelled (domains.txt's labels, from what the run says of
+        /// its domain: `RunAlert.labels`) and linked to its report.
+        mutating func label(flagged: [FlaggedDomain], changes: RunChanges?, run: Run) {
+            let listed = Set(Self.all.flatMap { self[keyPath: $0].prefix(RunAlert.listLimit).map(\.domain) })
+            let labels = RunAlert.labels(of: listed, flagged: flagged, changes: changes)
+            for path in Self.all {
+                for index in self[keyPath: path].indices.prefix(RunAlert.listLimit) {
                     let name = self[keyPath: path][index].domain
-                    self[keyPath: path][index].labels = labels(name)
+                    self[keyPath: path][index].labels = labels[name]
                     self[keyPath: path][index].report = run.link(to: name)
                 }
             }
         }
+    }
+
+    /// The labels of the `listed` domains, from what the run says of them: a flagged domain's
+    /// record, and a changed one's (a recovery is not flagged). The standings name no other
+    /// domain (`AuditRun.updateHistory` asks for the flagged and changed ones').
+    static func labels(of listed: Set<String>, flagged: [FlaggedDomain], changes: RunChanges?)
+        -> [String: [String: String]]
+    {
+        var labels: [String: [String: String]] = [:]
+        for change in changes?.domains ?? [] where listed.contains(change.domain) {
+            if let own = change.labels { labels[change.domain] = own }
+        }
+        for domain in flagged where listed.contains(domain.domain) {
+            if let own = domain.labels { labels[domain.domain] = own }
+        }
+        return labels
     }
 
     /// What is new since the previous run: new domains and changed ones, in the run's order

@@ -86,16 +86,20 @@ public struct DomainChange: Codable, Sendable, Equatable {
     public var resolvedFindings: [Finding]
     /// Absent when no finding's acknowledgement changed.
     public var acknowledgement: AcknowledgementChange?
+    /// Its domains.txt labels in this run (`DomainReport.labels`), for routing the alert of a
+    /// domain that no longer fails; absent when it has none.
+    public var labels: [String: String]?
 
     public init(
         domain: String, verdict: VerdictChange?, newFindings: [Finding], resolvedFindings: [Finding],
-        acknowledgement: AcknowledgementChange? = nil
+        acknowledgement: AcknowledgementChange? = nil, labels: [String: String]? = nil
     ) {
         self.domain = domain
         self.verdict = verdict
         self.newFindings = newFindings
         self.resolvedFindings = resolvedFindings
         self.acknowledgement = acknowledgement
+        self.labels = labels
     }
 }
 
@@ -136,6 +140,8 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     public var certificateExpires: Date?
     /// The platforms its verdict speaks for (`LinkPlatform`).
     public var linkPlatforms: [LinkPlatform] = [.ios]
+    /// Its domains.txt labels (`DomainReport.labels`), which its change carries to the alert.
+    public var labels: [String: String]?
 
     public init(domain: String, verdict: Verdict, findings: [Finding], certificateExpires: Date? = nil) {
         self.domain = domain
@@ -145,7 +151,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case domain, verdict, findings, certificateExpires, linkPlatforms
+        case domain, verdict, findings, certificateExpires, linkPlatforms, labels
     }
 
     /// From a snapshot's own encoding, or from a report's domain record (its platforms read
@@ -156,6 +162,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         verdict = try container.decode(Verdict.self, forKey: .verdict)
         findings = try container.decode([Finding].self, forKey: .findings)
         certificateExpires = try container.decodeIfPresent(Date.self, forKey: .certificateExpires)
+        labels = try container.decodeIfPresent([String: String].self, forKey: .labels)
         if let names = try container.decodeIfPresent([String].self, forKey: .linkPlatforms) {
             linkPlatforms = names.compactMap(LinkPlatform.init(rawValue:))
         } else {
@@ -170,6 +177,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         try container.encode(findings, forKey: .findings)
         try container.encodeIfPresent(certificateExpires, forKey: .certificateExpires)
         try container.encode(linkPlatforms.map(\.rawValue), forKey: .linkPlatforms)
+        try container.encodeIfPresent(labels, forKey: .labels)
     }
 
     /// Whether the run did not check the domain (`FindingCode.notChecked(headlines:)`).
@@ -183,6 +191,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
             domain: report.domain, verdict: report.verdict, findings: report.findings,
             certificateExpires: report.certificateExpires)
         linkPlatforms = report.linkPlatforms
+        labels = report.labels
     }
 
     /// The change from `previous` to this, or nil when nothing changed. A finding is the same
@@ -234,7 +243,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         guard verdictChange != nil || !added.isEmpty || !resolved.isEmpty || acknowledgement != nil else { return nil }
         return DomainChange(
             domain: domain, verdict: verdictChange, newFindings: added, resolvedFindings: resolved,
-            acknowledgement: acknowledgement)
+            acknowledgement: acknowledgement, labels: labels)
     }
 }
 

@@ -364,6 +364,33 @@ import Testing
         #expect(quiet.text.hasPrefix("aasa-audit: no changes."))
     }
 
+    /// Every entry is labelled from what the run says of its domain (issue 50, item 5: the labels
+    /// were looked up in the input list): a failing domain's from its record, a recovered one's,
+    /// which is not flagged, from its change, which the comparison of the records makes.
+    @Test func entriesAreLabelledFromTheRunsRecords() throws {
+        var failing = DomainReport(
+            domain: "f.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+            findings: [finding(.httpStatus, .error)])
+        failing.labels = ["team": "payments"]
+        var healed = DomainReport(
+            domain: "d.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(), findings: [])
+        healed.labels = ["team": "growth", "tier": "1"]
+        let before = DomainSnapshot(domain: "d.example", verdict: .fail, findings: [finding(.httpStatus, .error)])
+        let change = try #require(DomainSnapshot(healed).change(since: before))
+        #expect(change.labels == ["team": "growth", "tier": "1"])
+        let changes = RunChanges(
+            previousRunStartedAt: run.startedAt, domains: [change], addedDomains: ["f.example"], removedDomains: [])
+        let alert = RunAlert(
+            run: run, verdicts: VerdictCounts(), changes: changes, flagged: [try #require(FlaggedDomain(failing))])
+        #expect(alert.failures.map(\.domain) == ["f.example"] && alert.failures[0].labels == ["team": "payments"])
+        #expect(alert.recoveries.map(\.domain) == ["d.example"])
+        #expect(alert.recoveries[0].labels == ["team": "growth", "tier": "1"])
+        let firing = AlertmanagerAlerts.firing(
+            [try #require(FlaggedDomain(failing))], output: "/o", report: "r", startsAt: run.startedAt,
+            endsAt: run.startedAt)
+        #expect(firing.map { $0.labels["team"] } == ["payments"])
+    }
+
     /// `--remind-every` counts from when the failure was sent (its `--alert-after`-th run), and
     /// never reminds of one not yet sent (issue 46, item 5: "still failing" came before "failing").
     @Test func remindersCountFromTheFirstSendAndNeverComeBeforeIt() throws {

@@ -288,7 +288,6 @@ final class AuditRunSession {
             // Changes that could not be gathered are not a first run's (every failure new): the
             // alert says this machine's trouble instead, and names no domain.
             auditorProblems: finished.summary.auditorProblems ?? accumulator.comparisonProblem.map { [$0] },
-            labels: labels(of:),
             policy: RunAlert.PolicyInput(
                 policy: notification.policy, standings: standings, now: startedAt,
                 previousRun: finished.changes?.previousRunStartedAt))
@@ -315,21 +314,9 @@ final class AuditRunSession {
         }
         let firing = AlertmanagerAlerts.firing(
             lasted, output: output, report: link, startsAt: now,
-            endsAt: AlertmanagerAlerts.endsAt(now: now, previousRun: finished.changes?.previousRunStartedAt),
-            labels: labels(of:))
+            endsAt: AlertmanagerAlerts.endsAt(now: now, previousRun: finished.changes?.previousRunStartedAt))
         return await AlertmanagerDelivery.send(firing, output: output, now: now, settings: alertmanager)
     }
-
-    /// A domain's domains.txt labels (`label:KEY=VALUE`), for the alert; nil when it has none.
-    func labels(of domain: String) -> [String: String]? {
-        if labelled == nil {
-            labelled = Dictionary(
-                targets.lazy.filter { !$0.labels.isEmpty }.map { ($0.domain, $0.labels) },
-                uniquingKeysWith: { a, _ in a })
-        }
-        return labelled?[domain]
-    }
-    private var labelled: [String: [String: String]]?
 
     /// Last, with the alert's outcome.
     func writeMetrics(_ finished: FinishedRun) throws(AuditRunError) {
