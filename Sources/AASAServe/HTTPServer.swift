@@ -10,7 +10,7 @@ import Synchronization
 /// Bounds: NIO's parser refuses a request head over 80 KB (400, then the connection closes);
 /// a target over `Route.maximumTargetBytes` is 414; a body (nothing here takes one) is read
 /// and dropped up to 64 KB, then the connection closes; a connection silent for
-/// `idleSeconds` is closed; past `maximumConnections` a new one is closed on arrival.
+/// `idle` is closed; past `maximumConnections` a new one is closed on arrival.
 public final class HTTPServer: Sendable {
     let app: ServeApp
     let settings: ServeSettings
@@ -82,8 +82,8 @@ public final class HTTPServer: Sendable {
         }
         do {
             let handlers = channel.pipeline.syncOperations
-            let deadline = RequestDeadline(seconds: settings.requestSeconds)
-            try handlers.addHandler(IdleStateHandler(readTimeout: .seconds(settings.idleSeconds)))
+            let deadline = RequestDeadline(limit: TimeAmount(settings.requestDeadline))
+            try handlers.addHandler(IdleStateHandler(readTimeout: TimeAmount(settings.idle)))
             try handlers.addHandler(IdleCloser { [weak self] in self?.isAnswering(number) ?? false })
             try handlers.addHandler(RequestDeadline.RequestStart(deadline))
             try handlers.configureHTTPServerPipeline(withErrorHandling: true)
@@ -135,11 +135,10 @@ public final class HTTPServer: Sendable {
 
     /// Whether the connection is answering a request now (its idle timer does not count then).
     private func isAnswering(_ number: Int) -> Bool {
-        let idle = TimeAmount.seconds(settings.idleSeconds)
+        let idle = settings.idle
         return state.withLock { state in
             guard let connection = state.connections[number] else { return false }
-            return connection.busy
-                || connection.answered.map { ContinuousClock.now - $0 < .nanoseconds(idle.nanoseconds) } == true
+            return connection.busy || connection.answered.map { ContinuousClock.now - $0 < idle } == true
         }
     }
 

@@ -3,10 +3,10 @@ import AASAFetch
 import AASAModel
 import AASAReport
 import Foundation
-import Synchronization
 
 /// What `serve` answers, route by route: a request goes through the middleware chain (the host
-/// check, routing, the token check: `Middleware/`), then to its route's handler (`Handlers/`);
+/// check, routing, the token check, the check routes' page and limits: `Middleware/`), then to
+/// its route's handler (`Handlers/`);
 /// any of them may refuse with an `HTTPError`, encoded once. The HTTP plumbing is `HTTPServer`'s; this holds
 /// the checks' fetcher, the limits and the counters, and is driven without a socket in tests.
 public final class ServeApp: Sendable {
@@ -15,12 +15,10 @@ public final class ServeApp: Sendable {
     let auditor: DomainAuditor
     let page = CheckPage()
     let rows = HTMLReport()
-    let counters = ServeCounters()
+    let counters: ServeCounters
     /// The cross-cutting steps, in order (`Middleware/ServeMiddleware.swift`).
     let middleware: [any ServeMiddleware]
-    let checkLimiter: Mutex<RateLimiter>
-    let checksInFlight = Mutex(0)
-    let started = ContinuousClock.now
+    let checkLimits: CheckLimits
     /// The history's answers, kept for the file they were made from.
     let historyCache: HistoryCache
 
@@ -29,8 +27,13 @@ public final class ServeApp: Sendable {
         folder = OutputFolder(path: settings.output)
         let fetcher = try DomainCheck.sharedFetcher(settings.fetcher)
         auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
-        checkLimiter = Mutex(RateLimiter(perMinute: settings.checksPerMinute, burst: settings.checkBurst))
-        middleware = [HostCheck(settings: settings), RoutingStep(), TokenCheck(token: settings.token)]
+        let counters = ServeCounters()
+        self.counters = counters
+        checkLimits = CheckLimits(settings: settings, counters: counters)
+        middleware = [
+            HostCheck(settings: settings), RoutingStep(), TokenCheck(token: settings.token),
+            CheckPageRefusals(page: page, tool: settings.tool), checkLimits,
+        ]
         historyCache = HistoryCache(output: settings.output, runsList: Self.runsList)
     }
 
@@ -39,29 +42,37 @@ public final class ServeApp: Sendable {
     }
 
     /// Checks running now.
-    public var activeChecks: Int { checksInFlight.withLock { $0 } }
+    public var activeChecks: Int { checkLimits.running }
 
     public func respond(_ request: ServeRequest) async -> ServeResponse {
         let routed = RoutedRequest(
             request: request,
             route: Result { () throws(HTTPError) in try Route(method: request.method, target: request.target) })
         do {
-            for step in middleware { try step.check(routed) }
-            return try await handle(try routed.route.get(), client: request.client)
+            return try await respond(routed, from: 0)
         } catch {
             return error.response
         }
     }
 
+    /// The chain from its `index`-th step on, the route's handler at its end.
+    private func respond(_ request: RoutedRequest, from index: Int) async throws(HTTPError) -> ServeResponse {
+        guard index < middleware.count else { return try await handle(try request.route.get()) }
+        return try await middleware[index].respond(to: request) {
+            (next: RoutedRequest) async throws(HTTPError) -> ServeResponse in
+            try await self.respond(next, from: index + 1)
+        }
+    }
+
     /// Each route's handler: one line each.
-    private func handle(_ route: Route, client: String) async throws(HTTPError) -> ServeResponse {
+    private func handle(_ route: Route) async throws(HTTPError) -> ServeResponse {
         switch route {
         case .health: ServeResponse(status: 200, type: "text/plain; charset=utf-8", "ok\n")
         case .apiDescription: ServeResponse(status: 200, type: "application/json", OpenAPIDocument.text + "\n")
         case .historyPage: historyPage()
-        case .checkPage(let query): await checkPage(query, client: client)
+        case .checkPage(let query): try await checkPage(query)
         case .outputFile(let run, let file): try outputFile(run: run, file: file)
-        case .apiCheck(let query): try await apiCheck(query, client: client)
+        case .apiCheck(let query): try await apiCheck(query)
         case .apiLatest: try outputFile(run: nil, file: OutputFolderLayout.latestJSON)
         case .apiRuns: try await runs()
         case .apiHistory(let domain): try await history(domain)

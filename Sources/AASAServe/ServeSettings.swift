@@ -29,10 +29,10 @@ public struct ServeSettings: Sendable {
     /// are closed on arrival.
     public var maximumConnectionsPerAddress = 64
     /// A connection that sends nothing for this long, and is not answering, is closed.
-    public var idleSeconds: Int64 = 15
+    public var idle: Duration = .seconds(15)
     /// A request must arrive whole (head and body) within this long of its first byte, however
     /// slowly its bytes come (slowloris); else the connection is closed.
-    public var requestSeconds: Int64 = 10
+    public var requestDeadline: Duration = .seconds(10)
     /// How long SIGTERM waits for in-flight checks before the server stops.
     public var drainSeconds = ServeSettings.defaultDrainSeconds
 

@@ -309,7 +309,7 @@ import Testing
         var quick = settings(world)
         // Short, but not so short that the server, stalled by the full suite's load on two
         // cores, closes a fresh connection before it reads the request sent with it.
-        quick.idleSeconds = 3
+        quick.idle = .seconds(3)
         // 500 idle connections of one address (this test's), beyond the per-address share.
         quick.maximumConnectionsPerAddress = 1_000
         let serve = try await Running(quick)
@@ -343,7 +343,7 @@ import Testing
     @Test func slowRequestsAreCutAndSlowAnswersAreNot() async throws {
         let world = try TestWorld()
         var bounded = settings(world)
-        (bounded.requestSeconds, bounded.idleSeconds, bounded.maximumConnectionsPerAddress) = (1, 3, 8)
+        (bounded.requestDeadline, bounded.idle, bounded.maximumConnectionsPerAddress) = (.seconds(1), .seconds(3), 8)
         bounded.fetcher.timeoutSeconds = 5
         let serve = try await Running(bounded)
         defer { Task { await serve.stop() } }
@@ -431,7 +431,7 @@ import Testing
         let world = try TestWorld()
         var capped = settings(world)
         capped.maximumConnections = 40
-        capped.idleSeconds = 120
+        capped.idle = .seconds(120)
         let serve = try await Running(capped)
         defer { Task { await serve.stop() } }
         // Each connection over the cap is closed by the server as it arrives (waited for one by

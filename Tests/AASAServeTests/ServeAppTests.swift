@@ -164,8 +164,14 @@ import Testing
             app.get("/api/v1/check?domain=blocked.example").status,
         ]
         #expect(statuses == [403, 403, 429], "\(statuses)")
+        // The page's refusal is the page, with the form as filled and why (`CheckPageRefusals`),
+        // whichever step of the chain refused it.
         let limited = await app.get("/check?domain=blocked.example")
         #expect(limited.status == 429 && limited.header("retry-after") != nil)
+        #expect(limited.header("content-type")?.hasPrefix("text/html") == true)
+        #expect(
+            app.text(limited).contains("Too many checks from this address")
+                && app.text(limited).contains("blocked.example"))
         let metrics = app.text(await app.get("/metrics"))
         #expect(metrics.contains(#"aasa_audit_serve_checks_total{outcome="refused"} 2"#), "\(metrics)")
         #expect(metrics.contains(#"aasa_audit_serve_checks_total{outcome="limited"} 2"#))

@@ -1,3 +1,4 @@
+import AASAModel
 import NIOCore
 import NIOHTTP1
 
@@ -10,7 +11,7 @@ final class RequestDeadline {
     let limit: TimeAmount
     private var scheduled: Scheduled<Void>?
 
-    init(seconds: Int64) { limit = .seconds(seconds) }
+    init(limit: TimeAmount) { self.limit = limit }
 
     func arm(_ context: ChannelHandlerContext) {
         guard scheduled == nil else { return }
@@ -65,4 +66,10 @@ final class IdleCloser: ChannelInboundHandler, Sendable {
             context.fireUserInboundEventTriggered(event)
         }
     }
+}
+
+extension TimeAmount {
+    /// NIO's amount of a settings' `Duration` (serve's timers are durations, so that tests may
+    /// set them below a second).
+    init(_ duration: Duration) { self = .nanoseconds(duration.nanoseconds) }
 }

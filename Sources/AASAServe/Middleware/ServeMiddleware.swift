@@ -1,9 +1,24 @@
-/// One cross-cutting step of `serve`, applied in order before a route's handler, as hummingbird
+/// One cross-cutting step of `serve`, applied in order around a route's handler, as hummingbird
 /// applies middleware: it sees the request and what routing made of it, then refuses it (an
-/// `HTTPError`, encoded once) or passes it on. A new cross-cutting behaviour is a file here and a
-/// line in `ServeApp.middleware`.
+/// `HTTPError`, encoded once), passes it on (`next`), or wraps what comes back. A new
+/// cross-cutting behaviour is a file here and a line in `ServeApp.middleware`.
 protocol ServeMiddleware: Sendable {
+    func respond(to request: RoutedRequest, next: ServeNext) async throws(HTTPError) -> ServeResponse
+}
+
+/// The rest of the chain, the route's handler at its end.
+typealias ServeNext = @Sendable (RoutedRequest) async throws(HTTPError) -> ServeResponse
+
+/// A step that only refuses or passes (the host, routing, the token): it never wraps.
+protocol ServeRefusal: ServeMiddleware {
     func check(_ request: RoutedRequest) throws(HTTPError)
+}
+
+extension ServeRefusal {
+    func respond(to request: RoutedRequest, next: ServeNext) async throws(HTTPError) -> ServeResponse {
+        try check(request)
+        return try await next(request)
+    }
 }
 
 /// A request and its route, or why it has none (a 404, a 405, a 414).
@@ -17,17 +32,17 @@ struct RoutedRequest: Sendable {
 
 /// Routing's refusal, in its place in the chain: after the host check (a request for another
 /// host is refused as such, whatever its path), before what needs the route.
-struct RoutingStep: ServeMiddleware {
+struct RoutingStep: ServeRefusal {
     func check(_ request: RoutedRequest) throws(HTTPError) { _ = try request.route.get() }
 }
 
-extension HostCheck: ServeMiddleware {
+extension HostCheck: ServeRefusal {
     func check(_ request: RoutedRequest) throws(HTTPError) {
         try check(host: request.request.host, route: request.routed)
     }
 }
 
-extension TokenCheck: ServeMiddleware {
+extension TokenCheck: ServeRefusal {
     func check(_ request: RoutedRequest) throws(HTTPError) {
         guard request.routed?.needsToken == true else { return }
         try check(authorization: request.request.authorization, client: request.request.client)
