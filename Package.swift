@@ -117,6 +117,13 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
+        // The engine's loopback world (TestWorld: one HTTPS server for many hosts under aasa.test)
+        // and serve on a live port, for the test targets that audit or serve over it.
+        .target(
+            name: "AuditTestSupport",
+            dependencies: ["AASAAudit", "AASAFetch", "AASAModel", "AASAServe", "TestSupport"],
+            path: "Tests/AuditTestSupport"
+        ),
         .testTarget(name: "AASAJSONTests", dependencies: ["AASAJSON"]),
         .testTarget(name: "AASAModelTests", dependencies: ["AASAModel"]),
         .testTarget(name: "SignedFilesTests", dependencies: ["SignedFiles", "AASAModel", "TestSupport"]),
@@ -135,13 +142,18 @@ let package = Package(
             name: "AASAFetchTests",
             dependencies: ["AASAFetch", "AASAModel", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        // serve's routing, middleware and handlers without a socket.
-        .testTarget(name: "AASAServeTests", dependencies: ["AASAServe", "AASAFetch", "AASAModel"]),
+        // serve's routing, middleware and handlers without a socket, and serve on a live port.
+        .testTarget(
+            name: "AASAServeTests",
+            dependencies: [
+                "AASAServe", "AASAAudit", "AASAFetch", "AASAModel", "AASAReport", "AuditTestSupport", "TestSupport",
+            ]
+        ),
         .testTarget(
             name: "AASAAuditTests",
             dependencies: [
-                "AASAAudit", "AASAChecks", "AASAFetch", "AASAModel", "AASAReport", "AASAServe", "DomainList",
-                "TestSupport",
+                "AASAAudit", "AASAChecks", "AASAFetch", "AASAModel", "AASAReport", "AASAServe", "AuditTestSupport",
+                "DomainList", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

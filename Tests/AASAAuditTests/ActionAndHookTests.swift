@@ -7,7 +7,7 @@ import Testing
 /// Where teams already are: the GitHub Action's steps run as a runner runs them (its shell
 /// scripts, with a runner's environment, against a tarball laid out as the release's and served
 /// from a `file://` release URL), and the pre-commit hook run by the real `pre-commit try-repo`.
-@Suite struct ActionAndHookTests {
+@Suite(.live, .tags(.live)) struct ActionAndHookTests {
     static let binary = CommandLineTests.binary
     static let version = AASAAuditVersion.tool.version
 

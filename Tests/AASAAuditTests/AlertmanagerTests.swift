@@ -1,5 +1,6 @@
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// loopback: one alert per failing domain and cause with the domain's labels, re-sent while it
 /// lasts, resolved on recovery and on acknowledgement, untouched by a night this machine could
 /// not check (issue 35, item 7).
-@Suite struct AlertmanagerTests {
+@Suite(.live, .tags(.live)) struct AlertmanagerTests {
     /// An Alertmanager on 127.0.0.1 with a configuration that routes everything nowhere.
     final class Alertmanager: Sendable {
         let daemon: LocalDaemon

@@ -1,6 +1,7 @@
 import AASAAudit
 import AASAFetch
 import AASAModel
+import AuditTestSupport
 import DomainList
 import Foundation
 import TestSupport
@@ -9,7 +10,7 @@ import Testing
 /// Android's assetlinks.json audited beside the AASA, against a real HTTPS server on loopback:
 /// every assetlinks code from a host that shows it, a file with two packages and several
 /// fingerprints, and no request at all for a domain without Android apps.
-@Suite struct AndroidAppLinksTests {
+@Suite(.live, .tags(.live)) struct AndroidAppLinksTests {
     static let fingerprints = (1...3).map { seed in
         (0..<32).map { String(format: "%02X", ($0 * seed + seed) % 256) }.joined(separator: ":")
     }

@@ -1,6 +1,7 @@
 import AASAAudit
 import AASAFetch
 import AASAModel
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// cycle, an include that redirects, one that answers 404, one that points at an address the
 /// policy refuses; each included fetch in the record, each failure a finding that names the URL
 /// and the packages then missing.
-@Suite struct AssetLinksIncludeTests {
+@Suite(.live, .tags(.live)) struct AssetLinksIncludeTests {
     static let app = AndroidApp(package: "com.example.app")
     static let lite = AndroidApp(package: "com.example.lite")
     static func statement(_ package: String) -> String {

@@ -1,4 +1,5 @@
 import AASAFetch
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -28,7 +29,7 @@ import Testing
     /// line is asked for by serve's check, audited on a loopback server, kept in the record
     /// through JSON, shown in the terminal and the HTML, linted by its name and its content,
     /// badged as a platform, and catalogued; outside the line, nothing knows it.
-    @Test func aStubKindIsItsRoomsAndOneRegistryLine() async throws {
+    @Test(.live, .tags(.live)) func aStubKindIsItsRoomsAndOneRegistryLine() async throws {
         #expect(AASALocation(rawValue: AssociationKind.stub.id) == nil, "known before its line")
         try await AssociationKinds.$all.withValue(AssociationKinds.all + [.stub]) {
             // serve's check: its parameter, read by its want type; a bad value named.

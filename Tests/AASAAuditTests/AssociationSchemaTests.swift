@@ -8,7 +8,8 @@ import Testing
 /// The association files' own JSON Schemas (`schemas/`, `aasa-audit schema`), held by a real
 /// validator (Python's jsonschema, Draft 2020-12): every shape the devices read is accepted,
 /// the mistakes structure can catch are refused.
-@Suite(.enabled(if: ReportSchemaValidator.isAvailable, "\(ReportSchemaValidator.unavailableMessage)"))
+@Suite(
+    .live, .tags(.live), .enabled(if: ReportSchemaValidator.isAvailable, "\(ReportSchemaValidator.unavailableMessage)"))
 struct AssociationSchemaTests {
     static let shared = Repository.shared
     /// `../shared/oracles`, which a user's clone does not have: the tests that read it skip.

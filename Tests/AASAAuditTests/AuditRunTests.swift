@@ -1,5 +1,6 @@
 import AASAAudit
 import AASAReport
+import AuditTestSupport
 import DomainList
 import Foundation
 import TestSupport
@@ -8,7 +9,7 @@ import Testing
 @testable import AASAModel
 
 /// Whole runs of the engine against real HTTPS servers on 127.0.0.1.
-@Suite struct AuditRunTests {
+@Suite(.live, .tags(.live)) struct AuditRunTests {
     /// (host, expected verdict, expected codes of its findings, in order)
     static let expectations: [(String, Verdict, [String])] = [
         ("good.aasa.test", .pass, []),

@@ -1,6 +1,7 @@
 import AASAAudit
 import AASAFetch
 import AASAModel
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// creates a passkey for an RP ID whose loopback server serves each file below, and aasa-audit
 /// audits the same server expecting `origin:https://b.com`. Every name resolves to the loopback
 /// server (`--host-resolver-rules`), whose key Chromium trusts; nothing leaves the machine.
-@Suite struct ChromiumRelatedOriginsTests {
+@Suite(.live, .tags(.live)) struct ChromiumRelatedOriginsTests {
     static let caller = "b.com"
     static let webauthnPath = AASALocation.webauthn.path
 

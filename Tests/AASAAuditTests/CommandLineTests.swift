@@ -3,12 +3,13 @@ import AASAFetch
 import AASAModel
 import AASAReport
 import AASAServe
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
 
 /// The built `aasa-audit` binary, run as a user runs it.
-@Suite struct CommandLineTests {
+@Suite(.live, .tags(.live)) struct CommandLineTests {
     public static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("aasa-audit")
 

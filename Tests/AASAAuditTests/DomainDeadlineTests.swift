@@ -1,6 +1,7 @@
 import AASAFetch
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import NIOCore
 import Synchronization
@@ -15,7 +16,7 @@ import Testing
     static let valid = Array(TestWorld.validFile.utf8)
     static let timeout = 1.5
 
-    @Test func aDomainsFetchesShareOneTimeoutAndABrokenConnectionEndsThem() async throws {
+    @Test(.live, .tags(.live)) func aDomainsFetchesShareOneTimeoutAndABrokenConnectionEndsThem() async throws {
         let world = try TestWorld()
         let pki = try TestPKI()
         let caFile = try pki.writeCACertificate(in: world.directory.url)
@@ -128,7 +129,7 @@ import Testing
     /// Here the domain's executor is held busy for 16 s while its `.well-known` is answered,
     /// with a 15 s `--timeout` (room for a slow handshake on a loaded machine): the root is still
     /// fetched, and the delay is the fetch's `localDelay`, not its curl time.
-    @Test func thisProcesssOwnDelaysAreNotTheSitesTime() async throws {
+    @Test(.live, .tags(.live)) func thisProcesssOwnDelaysAreNotTheSitesTime() async throws {
         let world = try TestWorld()
         let server = try FaultServer(
             identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]),

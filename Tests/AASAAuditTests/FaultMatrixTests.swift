@@ -2,6 +2,7 @@ import AASAAudit
 import AASAFetch
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import NIOCore
 import TestSupport
@@ -9,7 +10,7 @@ import Testing
 
 /// An audit against servers that are broken or hostile in every way the issue lists, all in
 /// one run: each gets its exact finding, every domain appears once, the run ends in time.
-@Suite struct FaultMatrixTests {
+@Suite(.live, .tags(.live)) struct FaultMatrixTests {
     static let valid = Array(TestWorld.validFile.utf8)
 
     /// (host, fault, the findings of the domain as code/severity/location)
@@ -219,9 +220,4 @@ enum FetcherConfigurationBuilder {
             timeoutSeconds: timeout, userAgent: "aasa-audit-tests", connectTo: connectTo, caCertFile: caFile,
             addressPolicy: .testServers, expectedConcurrency: concurrency)
     }
-}
-
-extension AddressPolicy {
-    /// The loopback networks the test servers listen on, allowed explicitly.
-    static let testServers = AddressPolicy(allowing: LoopbackNetworks.all.compactMap(IPNetwork.init))
 }

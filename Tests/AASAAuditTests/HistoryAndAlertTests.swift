@@ -2,6 +2,7 @@ import AASAAudit
 import AASAFetch
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import Synchronization
 import TestSupport
@@ -10,7 +11,7 @@ import Testing
 /// A team's view over time against real loopback servers: history.json kept across runs (and
 /// rebuilt), index.html, `history`, alerts POSTed to a real receiver over HTTP and HTTPS, and
 /// `--severity`.
-@Suite struct HistoryAndAlertTests {
+@Suite(.live, .tags(.live)) struct HistoryAndAlertTests {
     func settings(_ world: TestWorld, out: URL) -> AuditSettings {
         AuditSettings(
             inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4,

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Hostile signed files through the built binary, on a pseudo-terminal: nothing prompts.
-@Suite struct HostileSignedFileCommandTests {
+@Suite(.live, .tags(.live)) struct HostileSignedFileCommandTests {
     /// A PEM block with `Proc-Type: 4,ENCRYPTED`: OpenSSL's PEM_read_bio_CMS would ask the
     /// terminal for a pass phrase ("Enter PEM pass phrase:") and wait for ever.
     static let encryptedPEM = """

@@ -2,6 +2,7 @@ import AASAAudit
 import AASAFetch
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import DomainList
 import Foundation
 import TestSupport
@@ -13,7 +14,7 @@ import Testing
 /// later domain on the address waited out its deadline (`audit.unchecked`), or was given a
 /// place with milliseconds left (`net.timeout`, a false failure of the site). Each test here
 /// makes more such domains than `--per-address` (the default, 32) allows, then good ones.
-@Suite struct IdleConnectionTests {
+@Suite(.live, .tags(.live)) struct IdleConnectionTests {
     /// What a run of `targets` against the world's server (or `connectTo`) reported, with the
     /// default politeness and `--concurrency 64`.
     func run(_ world: TestWorld, _ targets: [DomainTarget], connectTo: String? = nil) async throws -> AuditReport {

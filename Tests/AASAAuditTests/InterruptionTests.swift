@@ -1,12 +1,13 @@
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
 
 /// SIGINT and SIGTERM during an audit: it stops within seconds, writes the report of what it
 /// has with "complete": false, leaves latest.* alone, and exits 128 + the signal.
-@Suite struct InterruptionTests {
+@Suite(.live, .tags(.live)) struct InterruptionTests {
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func anInterruptedRunWritesAnIncompleteReport(signal: Int32, status: Int32) async throws {
         let world = try TestWorld()

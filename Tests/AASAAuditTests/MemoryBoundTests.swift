@@ -1,10 +1,11 @@
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
 
 /// Memory is bounded by concurrency, not by body sizes: a run against gzip bombs and endless
 /// bodies peaks no higher than a run against normal files, beyond a small allowance.
-@Suite struct MemoryBoundTests {
+@Suite(.live, .tags(.live)) struct MemoryBoundTests {
     struct Stats: Decodable {
         var peakResidentBytes: Int
         var domains: Int

@@ -1,6 +1,7 @@
 import AASAAudit
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -11,7 +12,7 @@ import Testing
 
 /// The nightly job's features against real loopback servers: a fake of Apple's CDN, a server
 /// that refuses Apple's bot, consecutive runs, an overlapping run, JUnit and metrics.
-@Suite struct NightlyOperationsTests {
+@Suite(.live, .tags(.live)) struct NightlyOperationsTests {
     func settings(_ world: TestWorld, out: URL, cdn: Bool = true) -> AuditSettings {
         var fetcher = world.fetcherConfiguration()
         fetcher.connectTo = [world.connectTo]

@@ -1,6 +1,7 @@
 import AASAAudit
 import AASAFetch
 import AASAModel
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// team declares them (`HOST ios:none windows:PFN`, `HOST ios:none harmony:ID`): both of Windows'
 /// places read and compared, the blog posts' HarmonyOS shape refused, and a domain that declares
 /// neither asked for neither.
-@Suite struct OtherPlatformsAuditTests {
+@Suite(.live, .tags(.live)) struct OtherPlatformsAuditTests {
     func audit(_ host: String, windows: [String] = [], harmony: [String] = [], ios: Bool = false) async throws
         -> DomainReport
     {

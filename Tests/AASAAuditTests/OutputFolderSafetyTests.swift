@@ -1,3 +1,4 @@
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -5,7 +6,7 @@ import Testing
 /// A folder others can write into, used by a job that may run as root: planted links, FIFOs,
 /// devices and look-alike folders are refused or left alone, never followed, replaced or
 /// deleted (issue 25, items 4 to 9).
-@Suite struct OutputFolderSafetyTests {
+@Suite(.live, .tags(.live)) struct OutputFolderSafetyTests {
     let world: TestWorld
     var root: URL { world.directory.url }
     var out: URL { root.appendingPathComponent("out") }

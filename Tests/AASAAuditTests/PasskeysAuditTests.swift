@@ -1,6 +1,7 @@
 import AASAAudit
 import AASAFetch
 import AASAModel
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// (`HOST APPID origin:https://shop.example`): fetched beside the AASA on the domain's connection,
 /// https redirects followed as browsers follow them, an http hop refused; a domain without
 /// `origin:` asks for no webauthn file.
-@Suite struct PasskeysAuditTests {
+@Suite(.live, .tags(.live)) struct PasskeysAuditTests {
     @Test func theWebAuthnFileIsAuditedForTheOriginsTheLineNames() async throws {
         let world = try TestWorld()
         let fetcher = try Fetcher(configuration: world.fetcherConfiguration(timeout: 60))

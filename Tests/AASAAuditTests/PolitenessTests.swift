@@ -2,6 +2,7 @@ import AASAAudit
 import AASAFetch
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import DomainList
 import Foundation
 import TestSupport
@@ -9,7 +10,7 @@ import Testing
 
 /// Politeness per resolved address (issue 38, item 2): many domains behind one address take
 /// turns, and none of them is reported failing for it.
-@Suite struct PolitenessTests {
+@Suite(.live, .tags(.live)) struct PolitenessTests {
     /// The defaults the README and docs/robustness.md state are the code's (`PolitenessLimits`).
     @Test func theDocumentedDefaultsAreTheCodes() throws {
         let root = ArchitectureMapTests.root

@@ -1,6 +1,7 @@
 import AASAAudit
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// `promtool`: the rules load, fire on series named as the tool writes them (and only then), every
 /// dashboard query parses, every metric they name is one the tool writes, and both metric outputs
 /// pass `promtool check metrics`.
-@Suite(.enabled(if: Promtool.isAvailable, "\(Promtool.unavailableMessage)"))
+@Suite(.live, .tags(.live), .enabled(if: Promtool.isAvailable, "\(Promtool.unavailableMessage)"))
 struct PrometheusRulesTests {
     static let rules = Repository.file("Packaging/prometheus/aasa-audit.rules.yml")
     static let dashboard = Repository.file("Packaging/grafana/aasa-audit-dashboard.json")
@@ -216,7 +217,7 @@ struct PrometheusRulesTests {
             targets: ["good.aasa.test", "missing.aasa.test"].map { DomainTarget(domain: $0) }, inputProblems: [],
             settings: settings)
         let audit = try String(contentsOf: settings.metricsFile!, encoding: .utf8)
-        let serve = try await ServeTests.Running(ServeTests().settings(world, out: out))
+        let serve = try await LiveServe(LiveServe.settings(world, out: out))
         defer { Task { await serve.stop() } }
         return (audit, try await serve.get("/metrics").text)
     }

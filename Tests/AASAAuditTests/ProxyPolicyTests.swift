@@ -1,10 +1,11 @@
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
 
 /// The environment's proxy is not used: through a proxy the address policy would see only the
 /// proxy, and the proxy would connect wherever a name leads (issue 25, item 12).
-@Suite struct ProxyPolicyTests {
+@Suite(.live, .tags(.live)) struct ProxyPolicyTests {
     @Test func aProxyInTheEnvironmentCarriesNothing() async throws {
         let world = try TestWorld()
         // A "proxy" on loopback that logs connections and never answers.

@@ -2,6 +2,7 @@ import AASAAudit
 import AASAFetch
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// This machine's resolver judged by evidence it really gave (issue 46, item 8): a name pinned
 /// (`--resolve`, `--connect-to` an address, `/etc/hosts`) is no evidence that the resolver
 /// answers, and many sites answered with one address no public site uses is a sinkhole here.
-@Suite struct ResolverEvidenceTests {
+@Suite(.live, .tags(.live)) struct ResolverEvidenceTests {
     func audit(_ hosts: [String], _ settings: AuditSettings) async throws -> AuditRunResult {
         try await AuditRun.run(targets: hosts.map { DomainTarget(domain: $0) }, inputProblems: [], settings: settings)
     }

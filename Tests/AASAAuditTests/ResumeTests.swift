@@ -1,5 +1,6 @@
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import Synchronization
 import TestSupport
@@ -10,7 +11,7 @@ import Testing
 /// `audit --resume` after `kill -9` (issue 38, item 3): the run's journal keeps the domains it
 /// finished; the resumed run audits only the rest, and its report, history line and alert are
 /// an uninterrupted run's.
-@Suite struct ResumeTests {
+@Suite(.live, .tags(.live)) struct ResumeTests {
     static let count = 1000
 
     /// Night 1: every host serves the file the list expects (one in ten serves nothing). Night 2:

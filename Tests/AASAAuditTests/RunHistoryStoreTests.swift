@@ -1,5 +1,6 @@
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -168,7 +169,7 @@ import Testing
         #expect(!visit.matched && seen.isEmpty)
     }
 
-    @Test func aMissingFileIsRebuiltFromCompleteReportsOnly() async throws {
+    @Test(.live, .tags(.live)) func aMissingFileIsRebuiltFromCompleteReportsOnly() async throws {
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
         let settings = world.auditSettings(out: out)

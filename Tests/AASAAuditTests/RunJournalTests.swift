@@ -1,5 +1,6 @@
 import AASAModel
 import AASAReport
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -68,7 +69,7 @@ import Testing
     /// A damaged journal is refused or read around, never a crash (issue 46, item 9: `--resume`
     /// ended with a trap, exit 132, on a negative row or a start time of inf): a row of no
     /// position of the list is audited again; a start that is no time is refused, saying so.
-    @Test func aDamagedJournalIsReadAroundOrRefused() async throws {
+    @Test(.live, .tags(.live)) func aDamagedJournalIsReadAroundOrRefused() async throws {
         let world = try TestWorld()
         let dir = world.directory.url
         let domains = ["good.aasa.test", "missing.aasa.test"]
@@ -107,7 +108,7 @@ import Testing
     /// A run made while the newest run folder holds an interrupted run's journal says so: that
     /// run stays incomplete, and --resume would finish it (issue 47, item 6: a run after kill -9
     /// said nothing of the folder it left).
-    @Test func aNewRunSaysAnInterruptedOneWasLeft() async throws {
+    @Test(.live, .tags(.live)) func aNewRunSaysAnInterruptedOneWasLeft() async throws {
         let world = try TestWorld()
         let dir = world.directory.url
         try "good.aasa.test\n".write(to: dir.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)

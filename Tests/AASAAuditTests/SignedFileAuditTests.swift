@@ -1,6 +1,7 @@
 import AASAAudit
 import AASAFetch
 import AASAModel
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// Signed (iOS 8) files served by a real HTTPS server on loopback, signed with the server's own
 /// key and certificate as Apple's documentation said: opened, checked and verified in an audit,
 /// in `lint` and in `match --file`.
-@Suite struct SignedFileAuditTests {
+@Suite(.live, .tags(.live)) struct SignedFileAuditTests {
     static let content = Array(TestWorld.validFile.utf8)
 
     @Test func anAuditOpensVerifiesAndChecksSignedFiles() async throws {

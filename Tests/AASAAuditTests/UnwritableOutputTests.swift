@@ -1,3 +1,4 @@
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -5,7 +6,7 @@ import Testing
 /// Standard output that cannot be written (a full disk, a closed pipe) ends no command early
 /// and crashes none: the reports and `--stats` are written, and the exit status says what
 /// happened (issue 25, item 11).
-@Suite struct UnwritableOutputTests {
+@Suite(.live, .tags(.live)) struct UnwritableOutputTests {
     /// Runs the binary with standard output on `/dev/full` (ENOSPC) or a pipe whose reader is
     /// gone (EPIPE); returns the status and standard error.
     static func run(_ arguments: [String], stdout kind: String, in directory: URL) async throws -> (

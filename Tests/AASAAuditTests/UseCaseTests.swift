@@ -1,3 +1,4 @@
+import AuditTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -79,7 +80,7 @@ import Testing
         }
     }
 
-    @Test func checkAndMatchFetchFromALoopbackServer() async throws {
+    @Test(.live, .tags(.live)) func checkAndMatchFetchFromALoopbackServer() async throws {
         let world = try TestWorld()
         let report = try await DomainCheck.run(
             domain: "Good.AASA.test.", appIDs: [TestWorld.appID], validation: .init(), deviceView: .originOnly,

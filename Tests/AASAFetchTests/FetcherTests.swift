@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The fetcher against real HTTPS servers on 127.0.0.1, with certificates from a test CA.
-@Suite struct FetcherTests {
+@Suite(.live, .tags(.live)) struct FetcherTests {
     static let pki = try! TestPKI()
     static let validJSON =
         #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]}}"#

@@ -161,7 +161,7 @@ import Testing
     /// With one connection allowed to the address and that one held by a server that never
     /// answers, the next fetch waits for its turn, and at its deadline ends as this machine's
     /// own limit (kind `local`, which says nothing about the site), never having connected.
-    @Test func aFetchThatNeverGetsATurnEndsAsTheAuditsOwnLimit() async throws {
+    @Test(.live, .tags(.live)) func aFetchThatNeverGetsATurnEndsAsTheAuditsOwnLimit() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let pki = try TestPKI()
@@ -218,7 +218,7 @@ import Testing
     /// A domain's fetches none of which asked to close the connection (each could have been
     /// followed by another): once the domain is done, its connection is closed and counts out of
     /// its address at once (issue 46, item 1), though the server would keep it.
-    @Test func aFinishedDomainsConnectionIsClosed() async throws {
+    @Test(.live, .tags(.live)) func aFinishedDomainsConnectionIsClosed() async throws {
         let (server, caFile, directory) = try loopbackWorld { _, _ in .json("{}") }
         defer {
             server.shutdown()
@@ -247,7 +247,7 @@ import Testing
     /// (as Apple's CDN's between fetches), a fetch to another host gets the place at once; the
     /// idle connection is shut. A held domain's idle connection is kept for its next fetch, the
     /// waiting one gets the place when the domain is done.
-    @Test func anIdleConnectionIsReclaimedForAWaiterUnlessItsDomainHoldsIt() async throws {
+    @Test(.live, .tags(.live)) func anIdleConnectionIsReclaimedForAWaiterUnlessItsDomainHoldsIt() async throws {
         let (server, caFile, directory) = try loopbackWorld { _, _ in .json("{}") }
         defer {
             server.shutdown()
@@ -287,7 +287,7 @@ import Testing
     /// A held transfer is never given a turn it cannot use: with less of its time left than a
     /// connection needs, it ends as this audit's own limit, not as the site's timeout (issue 46,
     /// item 1: the oldest waiters were given a freed place with milliseconds left).
-    @Test func aTurnWithTooLittleTimeLeftIsNotGiven() async throws {
+    @Test(.live, .tags(.live)) func aTurnWithTooLittleTimeLeftIsNotGiven() async throws {
         let (server, caFile, directory) = try loopbackWorld { _, _ in .hang }
         defer {
             server.shutdown()
@@ -313,7 +313,7 @@ import Testing
 
     /// A transfer first held back for a place, then for the rate once the place was free,
     /// names the rate: the limit that held it at the end (issue 46, item 3).
-    @Test func theRefusalNamesTheLimitThatHeldItLast() async throws {
+    @Test(.live, .tags(.live)) func theRefusalNamesTheLimitThatHeldItLast() async throws {
         let (server, caFile, directory) = try loopbackWorld { _, _ in .json("{}") }
         defer {
             server.shutdown()
@@ -339,7 +339,7 @@ import Testing
     /// connect never completed without calling the close hook: with two places at the address,
     /// ten refused connections one after another are each refused by the server, never held back
     /// by the gate (issue 46, item 1).
-    @Test func refusedConnectionsGiveTheirPlaceBack() async throws {
+    @Test(.live, .tags(.live)) func refusedConnectionsGiveTheirPlaceBack() async throws {
         let port = try LoopbackServer.unusedPort()
         let fetcher = try Fetcher(
             configuration: FetcherConfiguration(

@@ -74,7 +74,9 @@ import Testing
         #expect((object["run"] as? [String: Any])?["startedAt"] as? String == "2026-11-18T11:06:40Z")
     }
 
-    @Test(.enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))
+    @Test(
+        .live, .tags(.live),
+        .enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))
     func documentsValidateAgainstTheSchema() async throws {
         let full = document([Samples.domain(), Samples.minimalDomain()])
         #expect(try await ReportSchemaValidator.errors(in: full) == [])
@@ -88,7 +90,9 @@ import Testing
         #expect(ToolInfo(version: "0.2.0", commit: "1a2b").versionLine == "0.2.0 (commit 1a2b)")
     }
 
-    @Test(.enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))
+    @Test(
+        .live, .tags(.live),
+        .enabled(if: ReportSchemaValidator.isAvailable, Comment(rawValue: ReportSchemaValidator.unavailableMessage)))
     func theSchemaRejectsWhatItDoesNotDescribe() async throws {
         var object = try #require(
             try JSONSerialization.jsonObject(with: document([Samples.domain()])) as? [String: Any])

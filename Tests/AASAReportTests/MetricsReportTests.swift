@@ -18,7 +18,7 @@ import Testing
     /// Text from a server or a file in every output, cleaned at the scalar level (issue 36,
     /// item 14, and item 11): a CR LF pair (one Character, two scalars) in a label value, NUL,
     /// ESC, BEL and a bidi override in a label, an HTML page and a GitHub annotation.
-    @Test func controlsAreCleanedInEveryFormat() async throws {
+    @Test(.live, .tags(.live)) func controlsAreCleanedInEveryFormat() async throws {
         let hostile = "a\r\nb\u{0}c\u{1B}[2J\u{7}\u{202E}d"
         let sample = MetricsReport.Family(name: "x", help: "").sample(1, labels: ["code": hostile])
         #expect(sample == "x{code=\"a\u{FFFD}\\nb\u{FFFD}c\u{FFFD}[2J\u{FFFD}\u{FFFD}d\"} 1\n", "\(sample)")

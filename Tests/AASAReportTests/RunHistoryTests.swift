@@ -150,7 +150,7 @@ import Testing
         #expect(Self.history(["a.example"], ["p", "p"]).standings()[0].cdnStaleSince == nil)
     }
 
-    @Test func aHistoryLineIsCompactAndValidAgainstItsSchema() async throws {
+    @Test(.live, .tags(.live)) func aHistoryLineIsCompactAndValidAgainstItsSchema() async throws {
         let plain = Self.lines(["a.example", "b.example", "c.example"], ["fpp"])[0]
         var domains = plain.domains
         (domains[0].certificateExpires, domains[2].certificateExpires) = ("2026-12-04", "2026-12-04")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `ServeApp.respond` driven without a socket: the middleware (host, token), the handlers'
-/// answers and refusals, the files of `--out`. The live-port tests (AASAAuditTests/ServeTests)
+/// answers and refusals, the files of `--out`. The live-port tests (ServeLiveTests, beside these)
 /// keep the bounds, idle closing, streaming and drain.
 @Suite struct ServeAppTests {
     /// An app over a fresh output folder; checks resolve `blocked.example` to loopback, which

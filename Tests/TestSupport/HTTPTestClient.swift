@@ -67,6 +67,7 @@ public enum HTTPTestClient {
     }
 
     static func connect(port: Int) throws -> Int32 {
+        TestLayer.enteringLive("a loopback connection")
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ClientError(description: "socket: \(errno)") }
         var address = sockaddr_in()

@@ -19,6 +19,7 @@ public final class LoopbackDNSServer: Sendable {
     /// - Parameter script: the RCODE for a name (lower case, without the final dot), or nil to
     ///   leave the question unanswered.
     public init(script: @escaping @Sendable (String) -> Int?) throws {
+        TestLayer.enteringLive("a loopback DNS server")
         let made = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         guard made >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()

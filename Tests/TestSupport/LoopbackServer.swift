@@ -97,6 +97,7 @@ public final class LoopbackServer: Sendable {
     /// server can be handed the same port meanwhile (a released port was, and the "refused" host
     /// then answered TLS).
     public static func unusedPort() throws -> Int {
+        TestLayer.enteringLive("a loopback port")
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()

@@ -36,6 +36,9 @@ public enum ProcessRunner {
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
         openStandardInput: Bool = false, standardOutput: FileHandle? = nil
     ) throws -> Running {
+        if !TestLayer.fixtureTools.contains(executable.lastPathComponent) {
+            TestLayer.enteringLive("starting \(executable.lastPathComponent)")
+        }
         let out = try PipeEnds()
         let err = try PipeEnds()
         let input = openStandardInput ? try PipeEnds() : nil

@@ -6,24 +6,24 @@ import TestSupport
 
 /// A loopback world: one HTTPS server answering for many hosts under `aasa.test`, each
 /// behaving as its first label says, and a CA file to trust it.
-final class TestWorld: Sendable {
-    static let appID = "ABCDE12346.com.example.app"
-    static let validFile =
+public final class TestWorld: Sendable {
+    public static let appID = "ABCDE12346.com.example.app"
+    public static let validFile =
         #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]},"webcredentials":{"apps":["ABCDE12346.com.example.app"]}}"#
 
     /// An `assetlinks.json` that declares com.example.app (`android*` hosts serve it, and no AASA).
-    static let androidPackage = "com.example.app"
-    static let validAssetLinks =
+    public static let androidPackage = "com.example.app"
+    public static let validAssetLinks =
         #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.app","sha256_cert_fingerprints":["14:75:DE:2A:57:E9:3B:8C:61:D4:0F:A2:93:C7:5E:18:B6:04:29:FD:7A:83:E0:5C:36:9B:C1:4E:D8:72:0A:65"]}}]"#
 
-    let server: LoopbackServer
-    let directory: TemporaryDirectory
-    let caFile: String
+    public let server: LoopbackServer
+    public let directory: TemporaryDirectory
+    public let caFile: String
     /// The CA the world's servers are issued by (and `caFile` trusts).
-    let pki: TestPKI
+    public let pki: TestPKI
 
     /// `certificateExpires`: when the server's certificate stops being valid (90 days on).
-    init(certificateExpires: Date = Date().addingTimeInterval(86400 * 90)) throws {
+    public init(certificateExpires: Date = Date().addingTimeInterval(86400 * 90)) throws {
         let ca = try TrustedTestCA()
         (pki, directory, caFile) = (ca.pki, ca.directory, ca.caFile)
         server = try LoopbackServer(
@@ -38,11 +38,11 @@ final class TestWorld: Sendable {
 
     /// A fake of Apple's CDN at cdn.aasa.test/a/v1/HOST: the origin's file for most hosts, an
     /// older file for stale*, no copy (with Apple's headers) for nocdn*.
-    static let cdnBase = "https://cdn.aasa.test/a/v1/"
-    static let olderFile =
+    public static let cdnBase = "https://cdn.aasa.test/a/v1/"
+    public static let olderFile =
         #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.old"],"components":[{"/":"*"}]}]}}"#
 
-    static func answerAsCDN(host: String) -> ScriptedResponse {
+    public static func answerAsCDN(host: String) -> ScriptedResponse {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         switch kind {
         case "stale": return .json(olderFile)
@@ -63,7 +63,7 @@ final class TestWorld: Sendable {
     }
 
     /// The behaviour of a host, by its first label (before any digits).
-    static func answer(host: String, path: String, userAgent: String?) -> ScriptedResponse {
+    public static func answer(host: String, path: String, userAgent: String?) -> ScriptedResponse {
         if host == "cdn.aasa.test", path.hasPrefix("/a/v1/") { return answerAsCDN(host: String(path.dropFirst(6))) }
         if host.hasPrefix("botblock"), userAgent?.contains("AASA-Bot") == true {
             return .status(403, body: "<h1>Access denied</h1>")
@@ -83,24 +83,24 @@ final class TestWorld: Sendable {
 
     /// A passkeys site's `/.well-known/passkey-endpoints`: two pages that answer (one after a
     /// redirect) and one that does not.
-    static let passkeyEndpointsFile =
+    public static let passkeyEndpointsFile =
         #"{"enroll": "https://passkeys.aasa.test/passkeys/new", "manage": "https://passkeys.aasa.test/account", "prfUsageDetails": "https://passkeys.aasa.test/gone"}"#
 
     /// A passkeys site's `/.well-known/webauthn`: it allows `shop.example`.
-    static let webauthnFile = #"{"origins": ["https://shop.example", "https://example.co.uk"]}"#
+    public static let webauthnFile = #"{"origins": ["https://shop.example", "https://example.co.uk"]}"#
 
     /// The AASA of a site whose app opens links but shares no credentials (no webcredentials).
-    static let applinksOnlyFile =
+    public static let applinksOnlyFile =
         #"{"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"/buy/*"}]}]}}"#
     /// An `assetlinks.json` that also shares the site's passkeys and passwords with the app.
-    static let loginSharingAssetLinks = validAssetLinks.replacingOccurrences(
+    public static let loginSharingAssetLinks = validAssetLinks.replacingOccurrences(
         of: #"["delegate_permission/common.handle_all_urls"]"#,
         with: #"["delegate_permission/common.handle_all_urls","delegate_permission/common.get_login_creds"]"#)
-    static let changePasswordPath = "/.well-known/change-password"
+    public static let changePasswordPath = "/.well-known/change-password"
 
     /// A team's passkeys site as it declares it (`APPID android:PACKAGE passkeys`): passkeysapp
     /// serves every file right (no webauthn: one origin), passkeysweb forgets both apps' parts.
-    static func passkeysSite(_ kind: String, host: String, path: String) -> ScriptedResponse {
+    public static func passkeysSite(_ kind: String, host: String, path: String) -> ScriptedResponse {
         let right = kind == "passkeysapp"
         switch path {
         case AASALocation.wellKnown.path: return .json(right ? validFile : applinksOnlyFile)
@@ -117,17 +117,17 @@ final class TestWorld: Sendable {
     }
 
     /// A Windows app (Microsoft's example's package family name) and its `windows-app-web-link`.
-    static let windowsApp = "MyApp_9jmtgj1pbbz6e"
-    static let windowsFile =
+    public static let windowsApp = "MyApp_9jmtgj1pbbz6e"
+    public static let windowsFile =
         #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"], "excludePaths": ["/news/*", "/blog/*"]}]"#
     /// A HarmonyOS app and its `applinking.json`.
-    static let harmonyApp = "5765880207854972765"
-    static let harmonyFile = #"{"applinking": {"apps": [{"appIdentifier": "5765880207854972765", "index": 1}]}}"#
+    public static let harmonyApp = "5765880207854972765"
+    public static let harmonyFile = #"{"applinking": {"apps": [{"appIdentifier": "5765880207854972765", "index": 1}]}}"#
 
     /// Windows-only and HarmonyOS-only sites (no AASA): windows serves its file at /.well-known/,
     /// windowsroot only at the root, windowsdiffer two different files; harmony its file,
     /// harmonyblog the shape blog posts copy.
-    static func otherPlatformSite(_ kind: String, path: String) -> ScriptedResponse {
+    public static func otherPlatformSite(_ kind: String, path: String) -> ScriptedResponse {
         let windowsAtWellKnown = ["windows", "windowsdiffer"].contains(kind) && path == AASALocation.windows.path
         let windowsAtRoot = ["windowsroot", "windowsdiffer"].contains(kind) && path == WindowsLimits.rootPath
         if windowsAtWellKnown || windowsAtRoot {
@@ -142,7 +142,7 @@ final class TestWorld: Sendable {
         return .status(404, body: "<h1>Not Found</h1>")
     }
 
-    static func answer(host: String, path: String) -> ScriptedResponse {
+    public static func answer(host: String, path: String) -> ScriptedResponse {
         let kind = String(host.prefix { $0 != "." }.prefix { !$0.isNumber })
         let wellKnown = path == AASALocation.wellKnown.path
         if kind.hasPrefix("windows") || kind.hasPrefix("harmony") { return otherPlatformSite(kind, path: path) }
@@ -232,18 +232,23 @@ final class TestWorld: Sendable {
         }
     }
 
-    var connectTo: String { server.connectTo }
+    public var connectTo: String { server.connectTo }
 
     /// An audit of domains.txt into `out` (the world's `reports` folder by default).
-    func auditSettings(out: URL? = nil, timeout: Double = 60) -> AuditSettings {
+    public func auditSettings(out: URL? = nil, timeout: Double = 60) -> AuditSettings {
         AuditSettings(
             inputFiles: ["domains.txt"], outputDirectory: out ?? directory.url.appendingPathComponent("reports"),
             concurrency: 4, fetcher: fetcherConfiguration(timeout: timeout), failOn: .error)
     }
 
-    func fetcherConfiguration(timeout: Double = 10, concurrency: Int = 8) -> FetcherConfiguration {
+    public func fetcherConfiguration(timeout: Double = 10, concurrency: Int = 8) -> FetcherConfiguration {
         FetcherConfiguration(
             timeoutSeconds: timeout, userAgent: "aasa-audit-tests", connectTo: [connectTo], caCertFile: caFile,
             addressPolicy: .testServers, expectedConcurrency: concurrency)
     }
+}
+
+extension AddressPolicy {
+    /// The loopback networks the test servers listen on, allowed explicitly.
+    public static let testServers = AddressPolicy(allowing: LoopbackNetworks.all.compactMap(IPNetwork.init))
 }

@@ -3,6 +3,7 @@ import AASAFetch
 import AASAModel
 import AASAReport
 import AASAServe
+import AuditTestSupport
 import Foundation
 import Synchronization
 import TestSupport
@@ -10,51 +11,11 @@ import Testing
 
 /// `serve` on loopback, driven over HTTP with raw requests: the page, the API, the files of
 /// `--out`, and every hostile request of the issue, each with its bounded answer.
-@Suite struct ServeTests {
-    /// A server on an ephemeral port of 127.0.0.1, its access log kept.
-    final class Running: Sendable {
-        let app: ServeApp
-        let server: HTTPServer
-        let port: Int
-        let task: Task<Void, any Error>
-        let log = LogLines()
-
-        init(_ settings: ServeSettings) async throws {
-            var settings = settings
-            settings.port = 0
-            let app = try ServeApp(settings: settings)
-            let log = log
-            let server = HTTPServer(app: app, settings: settings) { line in log.lines.withLock { $0.append(line) } }
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let task = Task { try await server.run { continuation.yield($0) } }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            (self.app, self.server, self.port, self.task) = (app, server, port, task)
-        }
-
-        func get(_ target: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Response {
-            try await HTTPTestClient.get(port: port, target, headers: headers)
-        }
-
-        func stop() async {
-            server.stop()
-            _ = try? await task.value
-            app.shutdown()
-        }
-    }
-
-    final class LogLines: Sendable {
-        let lines = Mutex<[String]>([])
-    }
+@Suite(.live, .tags(.live)) struct ServeTests {
+    typealias Running = LiveServe
 
     func settings(_ world: TestWorld, out: URL? = nil, allowLoopback: Bool = true) -> ServeSettings {
-        var fetcher = world.fetcherConfiguration(timeout: 2)
-        if !allowLoopback { fetcher.addressPolicy = .publicOnly }
-        var settings = ServeSettings(
-            output: (out ?? world.directory.url.appendingPathComponent("reports")).path, fetcher: fetcher,
-            tool: ToolInfo(version: "test"))
-        settings.deviceView = .originOnly
-        return settings
+        LiveServe.settings(world, out: out, allowLoopback: allowLoopback)
     }
 
     /// An Android-only domain checked on demand as the nightly run audits it (issue 47, item 2):
@@ -597,7 +558,7 @@ import Testing
         #expect(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.text.utf8)) is [String: Any])
     }
 
-    @Test func theAPIAnswersAsItsDocumentSays() async throws {
+    @Test(.live, .tags(.live)) func theAPIAnswersAsItsDocumentSays() async throws {
         guard ReportSchemaValidator.isAvailable else {
             print(ReportSchemaValidator.unavailableMessage)
             return
@@ -689,7 +650,7 @@ import Testing
 /// A person in a real browser: Chromium opens the check form, the domain is typed and the
 /// button pressed, and the verdict and the fix are read from the page it shows (under the
 /// server's Content-Security-Policy).
-@Suite struct ServeBrowserTests {
+@Suite(.live, .tags(.live)) struct ServeBrowserTests {
     @Test func aPersonSubmitsTheFormAndReadsTheVerdictAndFix() async throws {
         guard BrowserDriver.isAvailable else {
             print(BrowserDriver.unavailableMessage)
@@ -713,7 +674,7 @@ import Testing
 /// The history page on a phone (issue 47, item 6: at 390 px the domains table cut its columns):
 /// in Chromium 390 px wide every cell of every row is within the screen and nothing scrolls
 /// sideways; on a desktop it is still a table with its head.
-@Suite struct HistoryPageLayoutTests {
+@Suite(.live, .tags(.live)) struct HistoryPageLayoutTests {
     static let measure = """
         (() => {
           const width = document.documentElement.clientWidth, cut = [];
