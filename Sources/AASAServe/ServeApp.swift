@@ -6,9 +6,9 @@ import Foundation
 
 /// What `serve` answers, route by route: a request goes through the middleware chain (the host
 /// check, routing, the token check, the check routes' page and limits: `Middleware/`), then to
-/// its route's handler (`Handlers/`);
-/// any of them may refuse with an `HTTPError`, encoded once. The HTTP plumbing is `HTTPServer`'s; this holds
-/// the checks' fetcher, the limits and the counters, and is driven without a socket in tests.
+/// its route's handler (`Handlers/`); any of them may refuse with an `HTTPError`, encoded once.
+/// The HTTP plumbing is `HTTPServer`'s; this holds the checks' fetcher, the limits and the
+/// counters, and is driven without a socket in tests.
 public final class ServeApp: Sendable {
     let settings: ServeSettings
     let folder: OutputFolder
