@@ -84,6 +84,34 @@ extension AssociationSection where Self: Equatable {
     public func isEqual(to other: any AssociationSection) -> Bool { (other as? Self) == self }
 }
 
+/// A section of what the input expects of a file and what the file was read to say, each absent
+/// until known (Android's, Windows', HarmonyOS', WebAuthn's): merged field by field, the other's
+/// winning, and absent from a record that holds neither. A kind names its two members, whose
+/// keys are its own in the schema.
+public protocol ExpectedAndReadSection: AssociationSection, Equatable {
+    associatedtype Read: Sendable
+    static var fields: (expected: WritableKeyPath<Self, [String]?>, read: WritableKeyPath<Self, Read?>) { get }
+}
+
+extension ExpectedAndReadSection {
+    /// What the input expects, when the file was audited.
+    public var expected: [String]? { self[keyPath: Self.fields.expected] }
+    /// What the file says, when it was read.
+    public var read: Read? { self[keyPath: Self.fields.read] }
+
+    public func merging(_ other: Self) -> Self {
+        var merged = self
+        merged[keyPath: Self.fields.expected] = other.expected ?? expected
+        merged[keyPath: Self.fields.read] = other.read ?? read
+        return merged
+    }
+
+    public static func decodeIfPresent(from decoder: any Decoder) throws -> Self? {
+        let section = try Self(from: decoder)
+        return section.expected == nil && section.read == nil ? nil : section
+    }
+}
+
 /// A domain record's sections for those files, one per kind audited.
 public struct AssociationRecords: Codable, Sendable, Equatable {
     private var byKind: [String: any AssociationSection] = [:]

@@ -14,6 +14,32 @@ protocol RenderedSection: AssociationSection {
     static var schema: AssociationSchema { get }
 }
 
+/// A section rendered as the apps the input named and one line of what the file declares
+/// (Windows, HarmonyOS): the rows and the paragraph are the same for each, but for the line.
+protocol AppsLineSection: RenderedSection, ExpectedAndReadSection {
+    /// The platform as the rows name it ("Windows").
+    static var platformName: String { get }
+    /// What the file declares, in one line.
+    func line(_ read: Read) -> String
+}
+
+extension AppsLineSection {
+    func terminalRows(in report: TerminalReport) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        if let expected, !expected.isEmpty {
+            rows.append(("\(Self.platformName) apps", report.clean(expected.joined(separator: ", "))))
+        }
+        if let read { rows.append((Self.platformName, report.clean(line(read)))) }
+        return rows
+    }
+
+    func lintTerminalRows(in report: TerminalReport) -> [(String, String)] {
+        read.map { [(Self.platformName, report.clean(line($0)))] } ?? []
+    }
+
+    var htmlParagraph: String? { read.map { "\(Self.platformName): \(line($0))" } }
+}
+
 /// The seam's list in the renderers: each association file's part of a domain, from its
 /// section of the record, in the registry's order.
 public enum AssociationSections {

@@ -21,6 +21,27 @@ import Testing
         #expect(AASALocation.wellKnown.kind == nil && AASALocation.cdn.kind == nil)
     }
 
+    /// A section of what the input expects and what the file says merges field by field, the
+    /// other's winning where it has one, and a record holding neither has no section.
+    @Test func expectedAndReadSectionsMergeFieldByFieldAndAreAbsentWhenEmpty() throws {
+        let declared = WindowsDeclarations(entries: [.init(packageFamilyName: "MyApp_9jmtgj1pbbz6e", paths: ["/*"])])
+        let expectedOnly = WindowsRecord(expectedWindowsApps: ["MyApp_9jmtgj1pbbz6e"])
+        let readOnly = WindowsRecord(windows: declared)
+        #expect(
+            expectedOnly.merging(readOnly)
+                == WindowsRecord(expectedWindowsApps: ["MyApp_9jmtgj1pbbz6e"], windows: declared))
+        #expect(readOnly.merging(expectedOnly) == expectedOnly.merging(readOnly))
+        let other = WebAuthnRecord(expectedOrigins: ["https://b.example"])
+        #expect(WebAuthnRecord(expectedOrigins: ["https://a.example"]).merging(other).expected == ["https://b.example"])
+        var record = AssociationRecords(readOnly)
+        record.merge(AssociationRecords(expectedOnly))
+        let encoded = try JSONEncoder().encode(record)
+        let decoded = try JSONDecoder().decode(AssociationRecords.self, from: encoded)
+        #expect(
+            decoded.kinds.map(\.id) == ["windows"] && decoded[WindowsRecord.self]?.expected == ["MyApp_9jmtgj1pbbz6e"])
+        #expect(try JSONDecoder().decode(AssociationRecords.self, from: Data("{}".utf8)).kinds.isEmpty)
+    }
+
     @Test func aNameNoLocationHasIsRefused() {
         #expect(AASALocation(rawValue: "no-such-file") == nil)
         #expect(FindingLocation(rawValue: "nowhere") == nil)

@@ -46,8 +46,13 @@ public struct AndroidWant: AssociationWant, Equatable {
 }
 
 /// `assetlinks.json`'s section of a domain's record.
-public struct AndroidRecord: AssociationSection, Equatable {
+public struct AndroidRecord: ExpectedAndReadSection {
     public static var kind: AssociationKind { .androidAppLinks }
+    public static var fields:
+        (expected: WritableKeyPath<Self, [String]?>, read: WritableKeyPath<Self, AndroidDeclarations?>)
+    {
+        (\.expectedAndroidApps, \.android)
+    }
     /// The apps the input named (`PACKAGE` or `PACKAGE@FINGERPRINT`).
     public var expectedAndroidApps: [String]?
     /// What the file declares, when it was parsed.
@@ -55,16 +60,6 @@ public struct AndroidRecord: AssociationSection, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case expectedAndroidApps, android
-    }
-
-    public func merging(_ other: AndroidRecord) -> AndroidRecord {
-        AndroidRecord(
-            expectedAndroidApps: other.expectedAndroidApps ?? expectedAndroidApps, android: other.android ?? android)
-    }
-
-    public static func decodeIfPresent(from decoder: any Decoder) throws -> AndroidRecord? {
-        let section = try AndroidRecord(from: decoder)
-        return section.expectedAndroidApps == nil && section.android == nil ? nil : section
     }
 }
 

@@ -84,8 +84,13 @@ public struct HarmonyDeclarations: Codable, Sendable, Equatable {
 }
 
 /// `applinking.json`'s section of a domain's record.
-public struct HarmonyRecord: AssociationSection, Equatable {
+public struct HarmonyRecord: ExpectedAndReadSection {
     public static var kind: AssociationKind { .harmony }
+    public static var fields:
+        (expected: WritableKeyPath<Self, [String]?>, read: WritableKeyPath<Self, HarmonyDeclarations?>)
+    {
+        (\.expectedHarmonyApps, \.harmony)
+    }
     /// The app identifiers the input named.
     public var expectedHarmonyApps: [String]?
     /// What the file declares, when it was read.
@@ -98,16 +103,6 @@ public struct HarmonyRecord: AssociationSection, Equatable {
     public init(expectedHarmonyApps: [String]? = nil, harmony: HarmonyDeclarations? = nil) {
         self.expectedHarmonyApps = expectedHarmonyApps
         self.harmony = harmony
-    }
-
-    public func merging(_ other: HarmonyRecord) -> HarmonyRecord {
-        HarmonyRecord(
-            expectedHarmonyApps: other.expectedHarmonyApps ?? expectedHarmonyApps, harmony: other.harmony ?? harmony)
-    }
-
-    public static func decodeIfPresent(from decoder: any Decoder) throws -> HarmonyRecord? {
-        let section = try HarmonyRecord(from: decoder)
-        return section.expectedHarmonyApps == nil && section.harmony == nil ? nil : section
     }
 }
 

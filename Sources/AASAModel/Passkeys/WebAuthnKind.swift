@@ -54,8 +54,13 @@ public struct WebAuthnWant: AssociationWant, Equatable {
 }
 
 /// `/.well-known/webauthn`'s section of a domain's record.
-public struct WebAuthnRecord: AssociationSection, Equatable {
+public struct WebAuthnRecord: ExpectedAndReadSection {
     public static var kind: AssociationKind { .webauthn }
+    public static var fields:
+        (expected: WritableKeyPath<Self, [String]?>, read: WritableKeyPath<Self, WebAuthnDeclarations?>)
+    {
+        (\.expectedOrigins, \.webauthn)
+    }
     /// The origins the input expects the file to allow.
     public var expectedOrigins: [String]?
     /// What the file allows, as clients read it, when it was read.
@@ -68,15 +73,6 @@ public struct WebAuthnRecord: AssociationSection, Equatable {
     public init(expectedOrigins: [String]? = nil, webauthn: WebAuthnDeclarations? = nil) {
         self.expectedOrigins = expectedOrigins
         self.webauthn = webauthn
-    }
-
-    public func merging(_ other: WebAuthnRecord) -> WebAuthnRecord {
-        WebAuthnRecord(expectedOrigins: other.expectedOrigins ?? expectedOrigins, webauthn: other.webauthn ?? webauthn)
-    }
-
-    public static func decodeIfPresent(from decoder: any Decoder) throws -> WebAuthnRecord? {
-        let section = try WebAuthnRecord(from: decoder)
-        return section.expectedOrigins == nil && section.webauthn == nil ? nil : section
     }
 }
 

@@ -109,8 +109,13 @@ public struct WindowsDeclarations: Codable, Sendable, Equatable {
 }
 
 /// `windows-app-web-link`'s section of a domain's record.
-public struct WindowsRecord: AssociationSection, Equatable {
+public struct WindowsRecord: ExpectedAndReadSection {
     public static var kind: AssociationKind { .windows }
+    public static var fields:
+        (expected: WritableKeyPath<Self, [String]?>, read: WritableKeyPath<Self, WindowsDeclarations?>)
+    {
+        (\.expectedWindowsApps, \.windows)
+    }
     /// The package family names the input named.
     public var expectedWindowsApps: [String]?
     /// What the file declares, when it was read.
@@ -123,16 +128,6 @@ public struct WindowsRecord: AssociationSection, Equatable {
     public init(expectedWindowsApps: [String]? = nil, windows: WindowsDeclarations? = nil) {
         self.expectedWindowsApps = expectedWindowsApps
         self.windows = windows
-    }
-
-    public func merging(_ other: WindowsRecord) -> WindowsRecord {
-        WindowsRecord(
-            expectedWindowsApps: other.expectedWindowsApps ?? expectedWindowsApps, windows: other.windows ?? windows)
-    }
-
-    public static func decodeIfPresent(from decoder: any Decoder) throws -> WindowsRecord? {
-        let section = try WindowsRecord(from: decoder)
-        return section.expectedWindowsApps == nil && section.windows == nil ? nil : section
     }
 }
 

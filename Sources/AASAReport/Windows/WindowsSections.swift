@@ -1,23 +1,9 @@
 import AASAModel
 
 /// `windows-app-web-link` in the terminal and the HTML report.
-extension WindowsRecord: RenderedSection {
+extension WindowsRecord: AppsLineSection {
     static var schema: AssociationSchema { WindowsSchema.entry }
-
-    func terminalRows(in report: TerminalReport) -> [(String, String)] {
-        var rows: [(String, String)] = []
-        if let expected = expectedWindowsApps, !expected.isEmpty {
-            rows.append(("Windows apps", report.clean(expected.joined(separator: ", "))))
-        }
-        if let windows { rows.append(("Windows", report.clean(line(windows)))) }
-        return rows
-    }
-
-    func lintTerminalRows(in report: TerminalReport) -> [(String, String)] {
-        windows.map { [("Windows", report.clean(line($0)))] } ?? []
-    }
-
-    var htmlParagraph: String? { windows.map { "Windows: \(line($0))" } }
+    static var platformName: String { "Windows" }
 
     func line(_ windows: WindowsDeclarations) -> String {
         let apps = windows.entries.map { entry in
