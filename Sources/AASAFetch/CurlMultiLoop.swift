@@ -74,9 +74,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         closeHook.deallocate()
     }
 
-    /// libcurl's receive buffer per transfer (its default is 16 KB).
-    static let receiveBufferBytes = 4096
-
     // MARK: Called from any thread
 
     func makeTransfer(_ request: FetchRequest) -> Transfer {
@@ -243,7 +240,10 @@ final class CurlMultiLoop: @unchecked Sendable {
         options.set(CURLOPT_TIMEOUT_MS, timeout)
         options.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeout)
         options.set(CURLOPT_MAXFILESIZE_LARGE, offset: curl_off_t(configuration.maximumBodyBytes))
-        options.set(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
+        // CURLOPT_BUFFERSIZE stays libcurl's default (16 KB, one HTTP/2 DATA frame at most). A
+        // smaller buffer saved 12 KB a transfer, but libcurl 7.88 then leaves the rest of a frame
+        // in the stream's buffer without waking the loop: a later fetch on an HTTP/2 connection
+        // waited for the next 1 s poll, whole seconds a file (issue 54).
         options.set(CURLOPT_FORBID_REUSE, transfer.request.closeConnection ? 1 : 0)
         if let caCertFile = configuration.caCertFile { options.set(CURLOPT_CAINFO, caCertFile) }
         // Trust comes from the CA bundle file alone (libcurl's built-in one unless --cacert).
@@ -412,9 +412,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         transfer.continuation = nil
     }
 
+    /// curl_slist_append copies each entry; the entries come from the command line and the
+    /// test worlds (`--resolve`-style pins), and one with a NUL is left out rather than cut.
     private static func makeList(_ entries: [String]) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
-        for entry in entries { list = curl_slist_append(list, entry) }
+        for entry in entries where !entry.utf8.contains(0) { list = curl_slist_append(list, entry) }
         return list
     }
 }
@@ -430,7 +432,19 @@ struct CurlOptions {
     mutating func set(_ option: CURLoption, offset value: curl_off_t) {
         check(option, ccurl_easy_set_offset(easy, option, value))
     }
+    /// libcurl copies a string option during the call (since 7.17), so the C string Swift makes
+    /// for it need live no longer. Text with a NUL is refused, never cut: a URL from a file
+    /// (`…/enroll.html\u{0}/../x`) would be fetched as its prefix and judged as written.
     mutating func set(_ option: CURLoption, _ value: String) {
+        guard !value.utf8.contains(0) else {
+            if failure == nil {
+                failure =
+                    option == CURLOPT_URL
+                    ? "The URL holds a NUL character (U+0000), which no client sends: not fetched."
+                    : "A NUL character (U+0000) in curl option \(option.rawValue): not set."
+            }
+            return
+        }
         check(option, ccurl_easy_set_string(easy, option, value))
     }
     /// Sets a string option back to none (NULL), dropping libcurl's built-in default.

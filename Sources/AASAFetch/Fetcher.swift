@@ -89,16 +89,21 @@ public final class Fetcher: Sendable {
         return String(host.prefix { $0 != ":" })
     }
 
-    /// Whether this machine's resolver answers for `host`, looked up as the audit's fetches look
-    /// names up (`--resolve` and `--connect-to` apply): a transfer that resolves the name and
-    /// connects to none of its addresses; a name the resolver says does not exist counts.
+    /// Whether `host` resolves to an address, looked up as the audit's fetches look names up
+    /// (`--resolve` and `--connect-to` apply): a transfer that resolves the name and connects to
+    /// none of its addresses. Only an address counts: a canary is a name that exists, so "no
+    /// such name" for it means this machine's resolver cannot see the internet.
     public func resolves(_ host: String) async -> Bool {
         var request = FetchRequest(url: "https://\(host)/", location: .wellKnown, closeConnection: true)
         request.resolveOnly = true
         guard let error = await fetch(request).record.error else { return true }
-        // A name the resolver says does not exist shows the resolver answering too.
-        if error.kind == .dns { return error.dnsAnswer?.showsResolverAnswers == true }
-        return ![.local, .cancelled].contains(error.kind)
+        switch error.kind {
+        // Where the name resolved, refused on purpose (resolving only): an address.
+        case .blockedAddress: return true
+        // The resolver asked again directly gave an address: a passing failure.
+        case .dns: return error.dnsAnswer?.gaveAnAddress == true
+        default: return false
+        }
     }
 
     /// Stops the loop threads; fetches still in flight end as cancelled.

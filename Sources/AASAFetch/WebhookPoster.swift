@@ -157,13 +157,17 @@ public struct WebhookPoster: Sendable {
         guard ccurl_global_init_once() == CURLE_OK, let easy = curl_easy_init() else {
             return (Attempt(status: nil, error: "libcurl could not start"), nil)
         }
-        defer { curl_easy_cleanup(easy) }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: ccurl_error_size)
         errorBuffer.initialize(repeating: 0, count: ccurl_error_size)
-        defer { errorBuffer.deallocate() }
         var headers: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Content-Type: application/json")
         headers = curl_slist_append(headers, "Expect:")
-        defer { curl_slist_free_all(headers) }
+        defer {
+            // The handle first: it points at the error buffer and the header list until it is
+            // cleaned up (libcurl may write the buffer while closing), so they are freed after it.
+            curl_easy_cleanup(easy)
+            curl_slist_free_all(headers)
+            errorBuffer.deallocate()
+        }
         configure(easy, url: url, settings: settings, headers: headers, errorBuffer: errorBuffer)
         let (code, received) = transfer(method, easy: easy, errorBuffer: errorBuffer)
         if received.overflowed {

@@ -1,11 +1,12 @@
 /// Failures of the machine running the audit rather than of the sites, judged from a run's
 /// evidence once it is over, for any fleet down to one domain:
 ///
-/// - **This machine's DNS down** makes the run unsound (`ReportSummary.auditorProblems`): no
-///   name of the run resolved through the resolver (a pinned name, `--resolve` or `/etc/hosts`,
-///   is no evidence) and no canary did either. Names that do not exist while the resolver
-///   answers (any name of the run, or a canary, resolved) are the sites' failures, however many
-///   there are.
+/// - **This machine's DNS down, or cut off from the internet,** makes the run unsound
+///   (`ReportSummary.auditorProblems`): no name of the run resolved to an address through the
+///   resolver (a pinned name, `--resolve` or `/etc/hosts`, is no evidence; nor is an answer that
+///   a name does not exist, which such a resolver gives for every name) and no canary did either;
+///   or Apple's CDN host, which exists for everyone, got "no such name". Names that do not exist
+///   while the resolver gives addresses for others are the sites' failures, however many.
 /// - **A DNS sinkhole** makes it unsound too: many sites resolving to one address no public
 ///   site uses (`net.blocked-address`) is this machine's resolver answering every name with it.
 /// - **Apple's CDN out of reach** from here is a part of the run not checked
@@ -31,6 +32,8 @@ public enum AuditorProblems {
         public var canaries: [String]
         /// Domains whose origin resolved to an address no public site uses, by that address.
         public var blockedAddresses: [String: Int]
+        /// What the resolver said of Apple's CDN host when it gave no address for it.
+        public var cdnHostAnswer: DNSAnswer?
 
         public init(
             nameResolved: Bool, canaryResolved: Bool? = nil, canaries: [String] = [],
@@ -42,8 +45,9 @@ public enum AuditorProblems {
             self.blockedAddresses = blockedAddresses
         }
 
-        /// Whether the resolver answered: a name of the run or a canary resolved.
-        public var resolverAnswers: Bool { nameResolved || canaryResolved == true }
+        /// Whether the resolver sees the internet: a name of the run or a canary resolved to an
+        /// address, and Apple's CDN host was not said not to exist.
+        public var resolverAnswers: Bool { (nameResolved || canaryResolved == true) && cdnHostAnswer == nil }
     }
 
     /// Sites that share one address no public site uses, at least this many: a resolver that
@@ -73,6 +77,13 @@ public enum AuditorProblems {
         let domains = summary.domains
         guard domains > 0 else { return ([], []) }
         let dns = summary.causesByCode?[FindingCode.netDNS.rawValue] ?? 0
+        if let answer = resolver.cdnHostAnswer {
+            return (
+                [
+                    "Apple's CDN host \(defaultCanary) does not resolve on this machine (\(answer.rawValue.uppercased())), though it exists for everyone: this machine's DNS cannot see the internet, so the run's failures are not the sites'. Check the resolver (/etc/resolv.conf) and run again."
+                ], []
+            )
+        }
         if dns > 0, !resolver.resolverAnswers {
             // Apple's CDN failing too follows from the same cause: one notice, about DNS.
             let canaries = resolver.canaries.isEmpty ? "" : " nor did \(resolver.canaries.joined(separator: ", "))"

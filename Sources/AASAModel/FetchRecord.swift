@@ -233,9 +233,10 @@ public enum DNSAnswer: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// Whether the answer shows this machine's resolver working: it said the name does not
-    /// exist, or has no address.
-    public var showsResolverAnswers: Bool { self == .noSuchName || self == .noAddress || self == .resolvedAgain }
+    /// Whether the answer shows this machine's resolver seeing the internet: it gave an address.
+    /// A resolver that says "no such name" (or "no address") is no evidence of that: one that
+    /// cannot see the internet says so for every name, however many exist (issue 54).
+    public var gaveAnAddress: Bool { self == .resolvedAgain }
 }
 
 public enum TransferErrorKind: String, Codable, Sendable {

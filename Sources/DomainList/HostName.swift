@@ -18,6 +18,9 @@ public enum HostName {
         var (slash, colons, nonASCII, uppercase, at, star) = (false, 0, false, false, false, false)
         for byte in text.utf8 {
             switch byte {
+            // A NUL would end the name at the C boundary (libidn2, inet_aton, libcurl): the
+            // prefix would be audited under the whole text's name. Refused before any C call.
+            case 0: return .failure(.init("contains a NUL character (U+0000), which a host name cannot hold"))
             case UInt8(ascii: "/"): slash = true
             case UInt8(ascii: ":"): colons += 1
             case UInt8(ascii: "@"): at = true
@@ -93,6 +96,7 @@ public enum HostName {
         }
         // Every spelling inet_aton (and so curl and getaddrinfo) reads as IPv4: 127.1,
         // 0x7f.0x1, 2130706433, 0177.0.0.1.
+        // `host` holds no NUL (normalize refused it); the C string lives for the call only.
         var numeric = in_addr()
         if host.withCString({ inet_aton($0, &numeric) }) != 0 {
             return .failure(.init("is an IP address; universal links need a host name"))
@@ -175,7 +179,11 @@ public enum HostName {
     }
 
     /// IDNA2008 (UTS #46, non-transitional) to ASCII through libidn2.
+    /// `host` holds no NUL (`normalize` refuses it first): the C string Swift makes for the call
+    /// is the whole name, and lives for the call. libidn2 allocates `output`, which is copied into
+    /// a Swift String and then freed with `idn2_free`; `idn2_strerror` is a static string.
     static func toASCII(_ host: String) -> Result<String, HostNameError> {
+        guard !host.utf8.contains(0) else { return .failure(.init("contains a NUL character (U+0000)")) }
         var output: UnsafeMutablePointer<CChar>?
         let flags = Int32(IDN2_NONTRANSITIONAL.rawValue) | Int32(IDN2_NFC_INPUT.rawValue)
         let code = idn2_to_ascii_8z(host, &output, flags)

@@ -50,11 +50,11 @@ import Testing
     }
 
     /// Why a name did not resolve, from the resolver asked directly: NXDOMAIN, no address,
-    /// SERVFAIL, REFUSED and no answer each said apart, with the answer in the record; names the
-    /// resolver says do not exist show it answering (the sites' failures, no canary needed).
+    /// SERVFAIL, REFUSED and no answer each said apart, with the answer in the record. The
+    /// canary got an address from the resolver: the names that did not are the sites' failures.
     @Test func whyANameDidNotResolveIsSaid() async throws {
         let world = try TestWorld()
-        let codes = ["nx": 3, "nodata": 0, "servfail": 2, "refused": 5]
+        let codes = ["nx": 3, "nodata": 0, "servfail": 2, "refused": 5, "canary": LoopbackDNSServer.withAnAddress]
         let resolver = try LoopbackDNSServer { name in codes[String(name.prefix { $0 != "." })] }
         defer { resolver.shutdown() }
         var settings = settings(world)
@@ -73,7 +73,44 @@ import Testing
         {
             #expect(message.contains(expected), "\(message)")
         }
-        #expect(result.summary.auditorProblems == nil, "the resolver answered: the sites' failures")
+        #expect(result.summary.auditorProblems == nil, "the resolver gave the canary an address: the sites' failures")
+    }
+
+    /// A resolver that cannot see the internet answers NXDOMAIN for every name, the canary's
+    /// (a name that exists) too: that is no resolver answering, but this machine's DNS, so the
+    /// night is unsound (exit 3), no site fails in the history and nothing is alerted (issue 54).
+    @Test func aResolverThatSaysNoSuchNameForEveryNameIsThisMachines() async throws {
+        let world = try TestWorld()
+        let resolver = try LoopbackDNSServer { _ in 3 }
+        defer { resolver.shutdown() }
+        var settings = settings(world)
+        settings.fetcher.connectTo = []
+        settings.fetcher.diagnosisNameServer = resolver.address
+        settings.canaries = ["app-site-association-canary.aasa.invalid"]
+        let hosts = ["apple-app-site-association.aasa.invalid", "a-much-longer-shop-name.aasa.invalid"]
+        let result = try await audit(hosts, settings)
+        let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
+        #expect(report.domains.map { $0.fetches.first?.error?.dnsAnswer } == [.noSuchName, .noSuchName])
+        let notice = try #require(
+            result.summary.auditorProblems?.first, "NXDOMAIN for the canary was taken as a resolver that answers")
+        #expect(notice.contains("DNS is not working"), "\(notice)")
+        #expect(ExitPolicy.audit(result, problems: [], failOn: .error, interruptedBy: nil) == .auditorProblems)
+    }
+
+    /// Apple's CDN host, which exists for everyone, said not to exist while the sites' names
+    /// resolve (a resolver that knows only some names): the run is this machine's, exit 3.
+    @Test func theCDNHostSaidNotToExistIsThisMachinesDNS() throws {
+        var summary = ReportSummary()
+        summary.domains = 3
+        var resolver = AuditorProblems.ResolverEvidence(nameResolved: true)
+        #expect(AuditorProblems.notices(summary, resolver: resolver).unsound.isEmpty)
+        resolver.cdnHostAnswer = .noSuchName
+        let notices = AuditorProblems.notices(summary, resolver: resolver).unsound
+        #expect(notices.count == 1)
+        #expect(
+            notices.first?.contains("\(AuditorProblems.defaultCanary) does not resolve on this machine (NXDOMAIN)")
+                == true)
+        #expect(!resolver.resolverAnswers)
     }
 
     /// Every name answered with one address no public site uses (a sinkhole, here --resolve to

@@ -251,6 +251,25 @@ import Testing
         }
     }
 
+    /// A NUL would end the name at the C boundary (libidn2, inet_aton): an internationalised name
+    /// with one was audited as its prefix, with no note (issue 54). Refused, naming the line.
+    @Test func aHostWithANULIsRefusedNotCut() {
+        for text in ["bücher-und-zeitschriften.de\u{0}.evil.example", "an-ordinary-shop-name.com\u{0}x"] {
+            guard case .failure(let error) = HostName.normalize(text) else {
+                Issue.record("\(text.debugDescription) was accepted")
+                continue
+            }
+            #expect(error.reason.contains("NUL"), "\(error.reason)")
+            guard case .failure = HostName.normalizePasted("https://\(text)/path") else {
+                Issue.record("pasted \(text.debugDescription) was accepted")
+                continue
+            }
+        }
+        let result = parse("good-and-long-shop.example\nbücher-und-zeitschriften.de\u{0}.evil.example\n")
+        #expect(result.targets.map(\.domain) == ["good-and-long-shop.example"])
+        #expect(result.problems.map(\.line) == [2])
+    }
+
     @Test func auditsADomainListedTwiceOnceWithBothLinesAppIDs() {
         let result = parse("a.example ABCDE12346.x.one\nb.example\nA.EXAMPLE. ABCDE12346.x.two ABCDE12346.x.one\n")
         #expect(result.targets.map(\.domain) == ["a.example", "b.example"])

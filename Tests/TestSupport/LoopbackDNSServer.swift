@@ -16,8 +16,8 @@ public final class LoopbackDNSServer: Sendable {
     private let descriptor: Int32
     private let stopping = NIOLockedValueBox(false)
 
-    /// - Parameter script: the RCODE for a name (lower case, without the final dot), or nil to
-    ///   leave the question unanswered.
+    /// - Parameter script: the RCODE for a name (lower case, without the final dot),
+    ///   `withAnAddress` to answer with an address, or nil to leave the question unanswered.
     public init(script: @escaping @Sendable (String) -> Int?) throws {
         TestLayer.enteringLive("a loopback DNS server")
         let made = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
@@ -54,11 +54,16 @@ public final class LoopbackDNSServer: Sendable {
                 guard count > 12, let (name, end) = Self.question(buffer[..<count]), let rcode = script(name) else {
                     continue
                 }
-                // The question back, flagged as a response (QR, RD and RA set) with the code.
+                // The question back, flagged as a response (QR, RD and RA set) with the code;
+                // `withAnAddress` adds one A record (192.0.2.1) pointing at the question's name.
                 var answer = Array(buffer[..<end])
                 answer[2] = 0x81
-                answer[3] = 0x80 | UInt8(rcode & 0x0F)
+                answer[3] = 0x80 | UInt8(rcode == Self.withAnAddress ? 0 : rcode & 0x0F)
                 (answer[6], answer[7], answer[8], answer[9], answer[10], answer[11]) = (0, 0, 0, 0, 0, 0)
+                if rcode == Self.withAnAddress {
+                    answer[7] = 1
+                    answer += [0xC0, 0x0C, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 192, 0, 2, 1]
+                }
                 _ = withUnsafeMutablePointer(to: &peer) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                         sendto(serving, answer, answer.count, 0, $0, peerLength)
@@ -67,6 +72,9 @@ public final class LoopbackDNSServer: Sendable {
             }
         }
     }
+
+    /// What a script returns for a name that exists: NOERROR with one A record.
+    public static let withAnAddress = -1
 
     /// `IPv4:PORT`, as `FetcherConfiguration.diagnosisNameServer` takes it.
     public var address: String { "127.0.0.1:\(port)" }

@@ -59,8 +59,16 @@ final class SQLiteDatabase {
             sqlite3_bind_int64(statement, index, Int64(value))
         }
 
+        /// Binds text by its byte count, copied (SQLITE_TRANSIENT: the C string Swift makes lives
+        /// for the call only). A NUL inside is kept, not where the text ends.
         func bind(_ value: String, at index: Int32) {
-            sqlite3_bind_text(statement, index, value, -1, csqlite_transient())
+            var value = value
+            value.withUTF8 { bytes in
+                let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                sqlite3_bind_text(
+                    statement, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                    csqlite_transient())
+            }
         }
 
         /// Binds a blob, copied (the bytes need not outlive the call).
@@ -84,7 +92,9 @@ final class SQLiteDatabase {
             let result: Result<Void, SQLiteError> = first.withUnsafeBytes { bytes in
                 // A zero-length blob needs a non-null pointer to be a blob and not NULL.
                 let start = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
-                sqlite3_bind_blob(statement, index, start, Int32(bytes.count), nil)  // SQLITE_STATIC
+                // SQLITE_STATIC: the statement runs and is reset (its bindings cleared) inside
+                // this closure, before the bytes' pointer goes.
+                sqlite3_bind_blob(statement, index, start, Int32(bytes.count), nil)
                 do throws(SQLiteError) {
                     try run(binding: rest, from: index + 1)
                     return .success(())
@@ -118,9 +128,12 @@ final class SQLiteDatabase {
 
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
 
+        /// The column's text, copied by its byte count while the row is current (SQLite's pointer
+        /// is valid until the next step or reset).
         func text(_ column: Int32) -> String? {
             guard let text = sqlite3_column_text(statement, column) else { return nil }
-            return String(cString: text)
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
         }
 
         /// The column's bytes, or nil when it is NULL.

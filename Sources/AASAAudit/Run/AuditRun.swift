@@ -169,6 +169,7 @@ final class AuditRunSession {
     private func askCanaries() async {
         resolver.nameResolved = accumulator.nameResolved
         resolver.blockedAddresses = accumulator.blockedAddresses
+        resolver.cdnHostAnswer = accumulator.cdnHostAnswer
         guard AuditorProblems.needsCanary(accumulator.summary, nameResolved: resolver.nameResolved) else { return }
         // A pinned canary resolves without the resolver: it says nothing of it.
         resolver.canaries = settings.canaries.filter { !fetcher.pins.pins($0) }

@@ -8,9 +8,12 @@ import AASAReport
 struct RunAccumulator {
     private(set) var summary = ReportSummary()
     /// Some fetch of the run got an address for its host from the DNS resolver (not from a pin:
-    /// `--resolve`, `/etc/hosts`), or the resolver answered that a name does not exist: this
-    /// machine's resolver answers.
+    /// `--resolve`, `/etc/hosts`): this machine's resolver sees the internet. A resolver that
+    /// answers "no such name" is no such evidence: one cut off from the internet says it of all.
     private(set) var nameResolved = false
+    /// What the resolver answered for Apple's CDN host when it gave no address (NXDOMAIN, no
+    /// address): a name that exists for everyone, so this machine's DNS cannot see the internet.
+    private(set) var cdnHostAnswer: DNSAnswer?
     /// The names resolved without the resolver.
     private let pins: ResolverPins
     /// Domains whose origin resolved to an address no public site uses, by that address: many
@@ -46,8 +49,15 @@ struct RunAccumulator {
         summary.add(domain.report)
         if !nameResolved {
             nameResolved = domain.report.fetches.contains {
-                $0.resolvedItsHost && !pins.pinsHost(of: $0.url) || $0.error?.dnsAnswer?.showsResolverAnswers == true
+                $0.resolvedItsHost && !pins.pinsHost(of: $0.url) || $0.error?.dnsAnswer?.gaveAnAddress == true
             }
+        }
+        if cdnHostAnswer == nil,
+            let cdn = domain.report.fetches.first(where: { $0.location == .cdn && $0.error?.kind == .dns }),
+            let answer = cdn.error?.dnsAnswer, answer == .noSuchName || answer == .noAddress,
+            !pins.pinsHost(of: cdn.url)
+        {
+            cdnHostAnswer = answer
         }
         if let origin = domain.report.fetches.first, origin.error?.kind == .blockedAddress,
             let address = origin.remoteIP,

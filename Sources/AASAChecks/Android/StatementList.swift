@@ -479,6 +479,11 @@ enum URLParts {
     }
 
     static func split(_ text: String) -> Result<Parts, IncludeURLProblem> {
+        // Refused whole, never cut at the NUL and the prefix fetched in its name.
+        guard !text.utf8.contains(0) else {
+            return .failure(
+                IncludeURLProblem(text: "holds a NUL character (U+0000), which no URL can (\"not a valid URL\")"))
+        }
         guard let colon = text.firstIndex(of: ":"),
             text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
             text[..<colon].first?.isLetter == true

@@ -81,6 +81,15 @@ public enum PasskeyEndpointsChecks {
         var endpoints = PasskeyEndpoints(served: true)
         for name in PasskeyEndpoints.names {
             guard let value = object[name] else { continue }
+            // Judged as it would be fetched: a NUL is never cut off and the rest read instead.
+            if let text = value.stringValue, text.utf8.contains(0) {
+                findings.append(
+                    Finding(
+                        .passkeyEndpointsURL, location,
+                        "\(name) holds a NUL character (U+0000), which no URL can: browsers and this audit do not open it."
+                    ))
+                continue
+            }
             guard let url = value.stringValue, let origin = WebOrigin(url), origin.scheme == "https" else {
                 findings.append(
                     Finding(
