@@ -1,5 +1,10 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
+
+// Scripts/sanitize.sh builds with AddressSanitizer, whose allocator must be the only one:
+// AASA_AUDIT_NO_JEMALLOC=1 leaves jemalloc out of the executable (it keeps glibc's malloc).
+let jemalloc = ProcessInfo.processInfo.environment["AASA_AUDIT_NO_JEMALLOC"] == nil
 
 // The map is docs/architecture.md. Pure libraries (JSON, model, matching, checks, domain
 // list, report rendering) do no I/O; AASAFetch is the only networking target; AASAAudit is the
@@ -50,7 +55,9 @@ let package = Package(
         // The commit a release was built from (Scripts/release.sh defines it; empty otherwise).
         .target(name: "CBuildInfo"),
         // The executable's allocator: jemalloc and its settings (docs/performance.md).
-        .target(name: "CMallocSettings", linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]),
+        .target(
+            name: "CMallocSettings",
+            linkerSettings: jemalloc ? [.linkedLibrary("jemalloc", .when(platforms: [.linux]))] : []),
 
         // Pure logic: no I/O.
         .target(name: "AASAJSON"),
