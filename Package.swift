@@ -52,6 +52,9 @@ let package = Package(
         .target(name: "CResolv", linkerSettings: [.linkedLibrary("resolv")]),
         // Typed calls into OpenSSL's CMS (PKCS#7) implementation, for signed files.
         .target(name: "CCMS", linkerSettings: [.linkedLibrary("crypto")]),
+        // What a crash leaves behind: a fatal signal writes notes set beforehand (the run's
+        // crash mark, the requests serve is answering), then the previous handler runs.
+        .target(name: "CCrashNote"),
         // The commit a release was built from (Scripts/release.sh defines it; empty otherwise).
         .target(name: "CBuildInfo"),
         // The executable's allocator: jemalloc and its settings (docs/performance.md).
@@ -84,7 +87,7 @@ let package = Package(
             name: "AASAAudit",
             dependencies: [
                 "AASAModel", "AASAJSON", "AASAMatching", "AASAChecks", "AASAFetch", "AASAReport", "DomainList",
-                "SignedFiles", "CBuildInfo", "CSQLite",
+                "SignedFiles", "CBuildInfo", "CSQLite", "CCrashNote",
             ]
         ),
 

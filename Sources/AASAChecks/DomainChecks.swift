@@ -296,6 +296,14 @@ public enum DomainChecks {
 
 extension DomainChecks {
     /// The report of a domain the run never audited (it was interrupted first).
+    /// The record of a domain an earlier crash left out (`audit.crashed`): not fetched, `why`
+    /// says which crash and until when.
+    public static func crashed(_ target: DomainTarget, why: String) -> DomainReport {
+        var report = notAudited(target)
+        report.findings = [Finding(.auditCrashed, .domain, why)]
+        return report
+    }
+
     public static func notAudited(_ target: DomainTarget) -> DomainReport {
         DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs, fetches: [],

@@ -215,6 +215,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     /// Sets every option of a transfer. Returns a message when curl refuses one.
+    ///
+    /// CURLOPT_BUFFERSIZE stays libcurl's default (16 KB, one HTTP/2 DATA frame at most). A
+    /// smaller buffer saved 12 KB a transfer, but libcurl 7.88 then leaves the rest of a frame in
+    /// the stream's buffer without waking the loop: a later fetch on an HTTP/2 connection waited
+    /// for the next 1 s poll, whole seconds a file (issue 54).
     private func configure(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) -> String? {
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         let totalSeconds = transfer.request.timeoutSeconds ?? configuration.timeoutSeconds
@@ -240,10 +245,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         options.set(CURLOPT_TIMEOUT_MS, timeout)
         options.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeout)
         options.set(CURLOPT_MAXFILESIZE_LARGE, offset: curl_off_t(configuration.maximumBodyBytes))
-        // CURLOPT_BUFFERSIZE stays libcurl's default (16 KB, one HTTP/2 DATA frame at most). A
-        // smaller buffer saved 12 KB a transfer, but libcurl 7.88 then leaves the rest of a frame
-        // in the stream's buffer without waking the loop: a later fetch on an HTTP/2 connection
-        // waited for the next 1 s poll, whole seconds a file (issue 54).
         options.set(CURLOPT_FORBID_REUSE, transfer.request.closeConnection ? 1 : 0)
         if let caCertFile = configuration.caCertFile { options.set(CURLOPT_CAINFO, caCertFile) }
         // Trust comes from the CA bundle file alone (libcurl's built-in one unless --cacert).

@@ -118,7 +118,7 @@ extension FindingCode {
     /// Whether a finding with this code says the domain was not checked (the run was
     /// interrupted before it, or this machine could not make the request), rather than
     /// anything about the domain.
-    public var meansNotChecked: Bool { self == .auditInterrupted || self == .auditUnchecked }
+    public var meansNotChecked: Bool { self == .auditInterrupted || self == .auditUnchecked || self == .auditCrashed }
 
     /// Whether a record whose headline codes (`Finding.isHeadline`: causes that are errors or
     /// warnings) are `codes` says its domain was not checked: it has some, and each is a
@@ -493,6 +493,14 @@ extension FindingCode {
                 meaning:
                     "This machine could not make the request (out of memory, a CA bundle or network interface it cannot use): the domain was not checked. History counts it as not checked, not as a failure.",
                 fix: "Mend what the message names on the machine running the audit, then run it again.")
+        case .auditCrashed:
+            FindingDefinition(
+                .run, .error,
+                meaning:
+                    "The audit process crashed while this domain was being audited (a fault of this tool, not of the site), so it was not fetched again in the run that resumed, nor by later runs of the same version: one domain costs the night no more than itself. A domain in flight with others at a crash is audited alone first the next night, to find which one crashes it. History counts it as not checked, not as a failure.",
+                fix:
+                    "Report the crash (the audit's standard error names the run) with the domain's files. A new version of aasa-audit audits it again; so does the run after a week."
+            )
         case .auditInterrupted:
             FindingDefinition(
                 .run, .error,

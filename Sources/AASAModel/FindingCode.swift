@@ -72,6 +72,7 @@ public enum FindingCode: String, Codable, Sendable, CaseIterable {
     // The run.
     case auditInterrupted = "audit.interrupted"
     case auditUnchecked = "audit.unchecked"
+    case auditCrashed = "audit.crashed"
 
     // What devices see: Apple's CDN and Apple's bot, and the two locations against each other.
     case cdnMissing = "cdn.missing"

@@ -20,6 +20,9 @@ public enum OutputFolderLayout {
     public static let runHTML = "report.html"
     public static let domainStream = "domains.jsonl"
     public static let journal = "journal.sqlite"
+    /// The domains in flight, and what a crash left to later runs; the mark a crash writes.
+    public static let inFlight = "in-flight.sqlite"
+    public static let crashMarker = "crashed"
     public static let runMarker = ".aasa-audit-run"
     /// The reports of a run folder that `serve` serves.
     public static let runReports = [runHTML, runJSON]

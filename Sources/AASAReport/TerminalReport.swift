@@ -268,8 +268,10 @@ public struct TerminalReport: Sendable {
         let audited = flagged.lazy.filter { !$0.notChecked }
         verdicts.fail -= notChecked.count
         let time = String(format: "%.1f", seconds)
+        let uncheckedCount = notChecked.count - notAuditedCount
         let counts =
             "\(paint("\(verdicts.pass) pass", .green)), \(paint("\(verdicts.warn) warn", .yellow)), \(paint("\(verdicts.fail) fail", .red))"
+            + (uncheckedCount > 0 ? ", \(paint("\(uncheckedCount) not checked", .red))" : "")
         if complete {
             lines.append("Audited \(summary.domains) domain\(summary.domains == 1 ? "" : "s") in \(time) s: \(counts)")
         } else {
@@ -278,9 +280,15 @@ public struct TerminalReport: Sendable {
             )
         }
         lines += flaggedLines(audited, since: since, limit: limit)
-        if !unchecked.isEmpty {
-            lines.append("Not checked (this machine could not make the request; see audit.unchecked in the report):")
-            lines.append("  " + unchecked.prefix(limit).map { clean($0.domain) }.joined(separator: ", "))
+        // By the cause their findings name, each with how many more the list leaves out.
+        for (code, heading) in Self.notCheckedHeadings {
+            let domains = unchecked.filter { $0.codes.contains(code) }
+            guard !domains.isEmpty else { continue }
+            let count = domains.count
+            lines.append("Not checked (\(heading); see \(code.rawValue) in the report):")
+            lines.append(
+                "  " + domains.prefix(limit).map { clean($0.domain) }.joined(separator: ", ")
+                    + (count > limit ? " … and \(count - limit) more" : ""))
         }
         if !problems.isEmpty {
             lines.append("Input lines not audited as written:")
@@ -291,6 +299,12 @@ public struct TerminalReport: Sendable {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// Why domains were not checked, by the code their findings carry.
+    static let notCheckedHeadings: [(FindingCode, String)] = [
+        (.auditUnchecked, "held by this audit's own limits or this machine: each finding names which"),
+        (.auditCrashed, "the audit crashed while they were in flight: not fetched again"),
+    ]
 
     /// The audited domains not passing (with since when), then those failing only as acknowledged.
     func flaggedLines(_ audited: some Collection<FlaggedDomain>, since: [String: RunHistory.Streak], limit: Int)

@@ -9,6 +9,7 @@ public enum ServeRun {
     public static func run(_ settings: ServeSettings, console: any Console) async throws {
         let app = try ServeApp(settings: settings)
         defer { app.shutdown() }
+        CrashNotes.install(header: "aasa-audit serve: crashed while answering:\n")
         let lines = Mutex(())
         let server = HTTPServer(app: app, settings: settings) { line in
             lines.withLock { _ in console.print(line + "\n") }

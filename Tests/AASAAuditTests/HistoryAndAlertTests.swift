@@ -307,8 +307,8 @@ import Testing
     /// The machine's DNS judged by evidence, down to one domain: with every name (the canary's
     /// too) failing, a one-domain fleet's night is the machine's (exit 3, no new failure, no
     /// recovery after), and the diagnosis is DNS though Apple's CDN failed as well; names that do
-    /// not exist while the resolver answers are the sites' failures, however many (issue 35,
-    /// item 2; issue 36, item 6).
+    /// not exist while the resolver gives an address for one that does are the sites' failures,
+    /// however many (issue 35, item 2; issue 36, item 6; issue 54: NXDOMAIN alone is no answer).
     @Test func theResolverIsJudgedByEvidenceForAnyFleet() async throws {
         let world = try TestWorld()
         let receiver = try Receiver(statuses: [200])
@@ -332,29 +332,36 @@ import Testing
         let next = try await audit(["good.aasa.test"], sound)
         #expect(next.changes?.isEmpty == true && next.notification?.state == .notNeeded, "no recovery")
 
-        // Names that do not exist, while the resolver answers (it says NXDOMAIN, asked directly;
-        // localhost, from /etc/hosts, is no evidence): the sites' failures, however many.
+        // Names that do not exist, while the resolver gives an address for a name that does (the
+        // canary, asked directly; NXDOMAIN alone is no evidence, nor is localhost from
+        // /etc/hosts): the sites' failures, however many.
         let names = (1...6).map { "gone\($0).aasa.test" }
-        let resolver = try LoopbackDNSServer { _ in 3 }
+        let resolver = try LoopbackDNSServer { $0.hasPrefix("resolver-canary.") ? LoopbackDNSServer.withAnAddress : 3 }
         defer { resolver.shutdown() }
         var missing = sound
         missing.deviceView = .originOnly
         missing.fetcher.connectTo = names.map { "\($0):443:no-such-name.invalid:443" }
         missing.fetcher.diagnosisNameServer = resolver.address
-        missing.canaries = ["localhost"]
+        missing.canaries = ["localhost", "resolver-canary.aasa.invalid"]
         let gone = try await audit(names, missing)
         #expect(gone.summary.auditorProblems == nil && gone.summary.verdicts.fail == 6)
         #expect(ExitPolicy.audit(gone, problems: [], failOn: .error, interruptedBy: nil) == .failed)
-        // Half a fleet that does not exist beside names that resolve: the sites', no canary asked.
+        // The same resolver with a canary that gets NXDOMAIN too: it cannot see the internet.
+        missing.canaries = ["localhost", "also-gone.aasa.invalid"]
+        let blind = try await audit(names, missing)
+        #expect(blind.summary.auditorProblems?.first?.contains("DNS is not working") == true)
+        // Half a fleet said not to exist beside a name that reached its site through a pin
+        // (`--connect-to` every name, so no canary can be asked either): no name got an address
+        // from the resolver, so nothing shows it sees the internet: this machine's (issue 54).
         var half = sound
         half.deviceView = .originOnly
         half.fetcher.connectTo = missing.fetcher.connectTo + [world.connectTo]
         half.fetcher.diagnosisNameServer = resolver.address
-        half.canaries = ["canary-never-asked.invalid"]
+        half.canaries = ["resolver-canary.aasa.invalid"]
         let mixed = try await audit(names + ["good.aasa.test"], half)
         #expect(
-            mixed.summary.auditorProblems == nil && mixed.summary.verdicts.fail == 6,
-            "\(mixed.summary.auditorProblems ?? [])")
+            mixed.summary.auditorProblems?.first?.contains("6 of 7 domains failed to resolve") == true
+                && mixed.summary.verdicts.pass == 1, "\(mixed.summary.auditorProblems ?? [])")
     }
 
     /// `--alert-after 2`: a failure is sent on its second night, once; one that lasts a night is

@@ -193,6 +193,7 @@ import Testing
         },
         .featureMinIOS: { lint(valid, minimumIOS: "12") },
         .auditInterrupted: { DomainChecks.notAudited(Fixture.target()).findings },
+        .auditCrashed: { DomainChecks.crashed(Fixture.target(), why: "It crashed the audit alone.").findings },
         .cdnMissing: {
             domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served("", at: .cdn, status: 404)))
         },

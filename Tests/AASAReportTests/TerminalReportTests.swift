@@ -120,13 +120,40 @@ import Testing
                 findings: [Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "")]))!
         let text = TerminalReport(colour: false).runSummary(
             summary: summary, flagged: [unchecked, failing], problems: [], seconds: 1, complete: true)
-        #expect(text.contains("1 pass, 0 warn, 1 fail"), "\(text)")
+        #expect(text.contains("1 pass, 0 warn, 1 fail, 1 not checked"), "\(text)")
         #expect(text.contains("Failing:\n  FAIL bad.example"), "\(text)")
         #expect(!text.contains("FAIL oom.example"))
         #expect(
             text.contains(
-                "Not checked (this machine could not make the request; see audit.unchecked in the report):\n  oom.example"
-            ))
+                "Not checked (held by this audit's own limits or this machine: each finding names which; see audit.unchecked in the report):\n  oom.example"
+            ), "\(text)")
+    }
+
+    /// Every domain not checked is counted, the list says how many it leaves out, and each
+    /// cause has its own heading (issue 56: 26 of 40 unchecked read "14 pass, 0 warn, 0 fail"
+    /// and listed 25; issue 54: a crash's domains).
+    @Test func notCheckedDomainsAreCountedListedAndNamedByCause() {
+        func flagged(_ name: String, _ code: FindingCode) -> FlaggedDomain {
+            FlaggedDomain(
+                DomainReport(
+                    domain: name, inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
+                    findings: [Finding(code: code, severity: .error, location: .domain, message: "why")]))!
+        }
+        var summary = ReportSummary()
+        summary.domains = 45
+        summary.verdicts.pass = 14
+        summary.verdicts.fail = 31
+        let held = (1...30).map { flagged("held-by-the-rate-limit-\($0).example", .auditUnchecked) }
+        let crashed = flagged("a-domain-that-crashed-the-audit.example", .auditCrashed)
+        let text = TerminalReport(colour: false).runSummary(
+            summary: summary, flagged: held + [crashed], problems: [], seconds: 1, complete: true)
+        #expect(text.contains("14 pass, 0 warn, 0 fail, 31 not checked"), "\(text)")
+        #expect(text.contains("held-by-the-rate-limit-26.example") == false, "the list is bounded")
+        #expect(text.contains(" … and 5 more"), "\(text)")
+        #expect(
+            text.contains(
+                "Not checked (the audit crashed while they were in flight: not fetched again; see audit.crashed in the report):\n  a-domain-that-crashed-the-audit.example"
+            ), "\(text)")
     }
 
     @Test func theMachinesOwnProblemsComeFirst() {

@@ -59,6 +59,10 @@ final class SQLiteDatabase {
             sqlite3_bind_int64(statement, index, Int64(value))
         }
 
+        func bind(_ value: Double, at index: Int32) {
+            sqlite3_bind_double(statement, index, value)
+        }
+
         /// Binds text by its byte count, copied (SQLITE_TRANSIENT: the C string Swift makes lives
         /// for the call only). A NUL inside is kept, not where the text ends.
         func bind(_ value: String, at index: Int32) {
@@ -127,6 +131,8 @@ final class SQLiteDatabase {
         }
 
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+
+        func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
 
         /// The column's text, copied by its byte count while the row is current (SQLite's pointer
         /// is valid until the next step or reset).

@@ -24,24 +24,47 @@ enum AuditLoop {
         return Completed(domain: domain, rendered: outputs.map { $0.render(domain) })
     }
 
+    /// A domain audited and rendered, its audit written to the in-flight log around it (a crash
+    /// in between leaves its row: `CrashCarry`).
+    static func audited(
+        _ index: Int, _ target: DomainTarget, alone: Bool, auditor: DomainAuditor, outputs: [any RunOutput],
+        inFlight: InFlightLog?
+    ) async -> Completed? {
+        inFlight?.started(target.domain, alone: alone)
+        let completed = Self.rendered(index, await auditor.audit(target), outputs: outputs)
+        inFlight?.ended(target.domain)
+        if alone, completed != nil { inFlight?.cleared(target.domain) }
+        return completed
+    }
+
     /// Starts no new domain once the calling task is cancelled; a domain whose fetches were cut
     /// short by the cancellation is not audited, so it is not handed to `completed`.
-    /// - Parameter skipping: positions not to audit (already done: `--resume`).
+    /// - Parameters:
+    ///   - skipping: positions not to audit (already done: `--resume`).
+    ///   - alone: positions audited one at a time, before the rest (an earlier crash's suspects).
     static func run(
-        targets: [DomainTarget], skipping: [Bool]? = nil, concurrency: Int, auditor: DomainAuditor,
-        outputs: [any RunOutput], completed: (Completed) -> Void
+        targets: [DomainTarget], skipping: [Bool]? = nil, alone: [Int] = [], concurrency: Int,
+        auditor: DomainAuditor, outputs: [any RunOutput], inFlight: InFlightLog? = nil,
+        completed: (Completed) -> Void
     ) async {
+        for index in alone where !Task.isCancelled {
+            let result = await audited(
+                index, targets[index], alone: true, auditor: auditor, outputs: outputs, inFlight: inFlight)
+            if let result { completed(result) }
+        }
+        let aloneSet = Set(alone)
         await withTaskGroup(of: Completed?.self) { group in
             var next = 0
             var started: [Int: ContinuousClock.Instant] = [:]
             func addNext() {
-                if let skipping { while next < targets.count, skipping[next] { next += 1 } }
+                while next < targets.count, skipping?[next] == true || aloneSet.contains(next) { next += 1 }
                 guard next < targets.count, !Task.isCancelled else { return }
                 let index = next
                 next += 1
                 started[index] = .now
                 group.addTask {
-                    Self.rendered(index, await auditor.audit(targets[index]), outputs: outputs)
+                    await audited(
+                        index, targets[index], alone: false, auditor: auditor, outputs: outputs, inFlight: inFlight)
                 }
             }
             for _ in 0..<min(max(1, concurrency), targets.count) { addNext() }

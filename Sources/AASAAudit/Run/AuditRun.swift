@@ -15,6 +15,8 @@ public enum AuditRun {
     ) async throws(AuditRunError) -> AuditRunResult {
         let session = try AuditRunSession.open(targets: targets, settings: settings)
         defer { session.workspace.close() }
+        // Reached only without a crash (a signal ends the run here too): nothing to answer for.
+        defer { session.inFlight.close() }
         await session.auditDomains(progress: progress)
         try session.recordUnreachedDomains()
         var (finished, reports) = try session.writeReports(inputProblems: inputProblems)
@@ -45,6 +47,9 @@ final class AuditRunSession {
     let (fetcher, workspace, outputs): (Fetcher, RunWorkspace, Outputs)
     /// The domains finished so far, for `--resume` after a crash.
     let journal: RunJournal
+    /// The domains in flight, and what an earlier crash left to this run (`CrashCarry`).
+    let inFlight: InFlightLog
+    let crashPlan: CrashCarry.Plan
     /// What the run gathers as domains complete (summary, changes, history).
     private(set) var accumulator: RunAccumulator
     private var writeError: Error?
@@ -57,11 +62,12 @@ final class AuditRunSession {
 
     private init(
         targets: [DomainTarget], settings: AuditSettings, startedAt: Date, parts: (Fetcher, RunWorkspace, Outputs),
-        journal: RunJournal
+        journal: RunJournal, crashes: (InFlightLog, CrashCarry.Plan)
     ) {
         (self.targets, self.settings, self.startedAt) = (targets, settings, startedAt)
         (fetcher, workspace, outputs) = parts
         self.journal = journal
+        (inFlight, crashPlan) = crashes
         accumulator = RunAccumulator(
             domainCount: targets.count, previous: workspace.previousRun,
             pins: fetcher.pins)
@@ -87,10 +93,20 @@ final class AuditRunSession {
             throw error
         }
         let journal: RunJournal
-        do {
+        let crashes: (InFlightLog, CrashCarry.Plan)
+        do throws(AuditRunError) {
             (journal, startedAt) = try RunJournal.open(
                 for: workspace.runDirectory, domains: targets.map(\.domain), startedAt: startedAt,
                 resuming: workspace.resumes)
+            let plan = CrashCarry.plan(
+                previous: workspace.runBefore.flatMap(InFlightLog.read), resuming: workspace.resumes, now: startedAt,
+                build: AASAAuditVersion.number)
+            do throws(SQLiteError) {
+                crashes = (try InFlightLog(runDirectory: workspace.runDirectory, carry: plan.carry), plan)
+            } catch {
+                throw AuditRunError.reports(
+                    "cannot write \(InFlightLog.fileName) in \(workspace.runDirectory.path): \(error)")
+            }
             try outputs.start(RunStart(runDirectory: workspace.runDirectory, domainCount: targets.count))
         } catch {
             workspace.close()
@@ -99,7 +115,7 @@ final class AuditRunSession {
         }
         return AuditRunSession(
             targets: targets, settings: settings, startedAt: startedAt, parts: (fetcher, workspace, outputs),
-            journal: journal)
+            journal: journal, crashes: crashes)
     }
 
     /// - Parameter journaled: the domain comes from the journal (`--resume`), which holds it.
@@ -134,6 +150,26 @@ final class AuditRunSession {
         return done
     }
 
+    /// What an earlier crash left (`crashPlan`): its culprits, and when resuming the domains in
+    /// flight at it, recorded `audit.crashed` without a fetch; returns the positions done so far
+    /// and, in input order, the suspects to audit alone first.
+    private func reportCrashed(after journaled: [Bool]?) -> (done: [Bool]?, alone: [Int]) {
+        guard !crashPlan.crashed.isEmpty || !crashPlan.alone.isEmpty else { return (journaled, []) }
+        var done = journaled ?? [Bool](repeating: false, count: targets.count)
+        var alone: [Int] = []
+        for (index, target) in targets.enumerated() where !done[index] {
+            if let sentence = crashPlan.crashed[target.domain] {
+                let domain = AuditedDomain(
+                    index: index, report: DomainChecks.crashed(target, why: sentence), served: [])
+                record(domain, rendered: outputs.all.map { $0.render(domain) })
+                done[index] = true
+            } else if crashPlan.alone.contains(target.domain) {
+                alone.append(index)
+            }
+        }
+        return (done, alone)
+    }
+
     /// A complete run, its history line written and its alert sent, needs no journal; an
     /// interrupted one keeps it for `--resume`.
     func closeJournal() {
@@ -146,9 +182,10 @@ final class AuditRunSession {
             fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView,
             acknowledgements: settings.acknowledgements)
         auditor.now = settings.now
-        let done = replayJournal()
+        let (done, alone) = reportCrashed(after: replayJournal())
         await AuditLoop.run(
-            targets: targets, skipping: done, concurrency: settings.concurrency, auditor: auditor, outputs: outputs.all
+            targets: targets, skipping: done, alone: alone, concurrency: settings.concurrency, auditor: auditor,
+            outputs: outputs.all, inFlight: inFlight
         ) {
             completed in
             record(completed.domain, rendered: completed.rendered)

@@ -14,6 +14,8 @@ public enum AASAAuditVersion {
         return text.isEmpty ? nil : text
     }()
     public static var tool: ToolInfo { ToolInfo(version: current, commit: commit) }
+    /// The build, as a crash's culprits remember it (`CrashCarry`): the version and its commit.
+    static var number: String { commit.map { "\(current)+\($0)" } ?? current }
     public static var defaultUserAgent: String { "aasa-audit/\(current)" }
 }
 

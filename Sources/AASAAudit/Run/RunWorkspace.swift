@@ -29,10 +29,13 @@ final class RunWorkspace {
             FileManager.default.fileExists(atPath: folder.appendingPathComponent(RunJournal.fileName).path)
                 ? folder : nil
         }
+        let newest = RunDirectory.newest(in: output)
         if resuming, let interrupted {
             runDirectory = interrupted
             resumes = true
+            runBefore = interrupted
         } else {
+            runBefore = newest
             runDirectory = try RunDirectory.create(in: output, startedAt: startedAt)
             resumes = false
             if resuming {
@@ -49,6 +52,9 @@ final class RunWorkspace {
 
     /// Whether this run finishes an interrupted one (`--resume` found its journal).
     let resumes: Bool
+    /// The run folder whose crash, if it ended by one, this run answers for (`CrashCarry`): the
+    /// one it resumes, else the newest before it.
+    let runBefore: URL?
     /// What the run's summary says of `--resume` and of an interrupted run left behind.
     private(set) var note: String?
 
@@ -63,6 +69,7 @@ final class RunWorkspace {
             try AtomicFileWriter.replace(output.appendingPathComponent(Self.latestJSON), withCopyOf: json)
             try AtomicFileWriter.replace(output.appendingPathComponent(Self.latestHTML), withCopyOf: html)
         }
+        RunPruning.pruneAbandoned(output, keeping: runDirectory)
         if let keep { RunPruning.prune(output, keep: keep) }
     }
 
