@@ -84,6 +84,29 @@ import Testing
         #expect(assessed.declarations?.origins == ["https://*.example.com", "https://shop.example"])
     }
 
+    /// Issue 54: an entry skipped for its host (it has a scheme already) gets no "Write
+    /// https://https…" advice, and a UTF-8 byte-order mark before the JSON is read past, as
+    /// Chromium's JSON reader does.
+    @Test func skippedEntriesGetAdviceOnlyWhenItHelpsAndAByteOrderMarkIsReadPast() {
+        let file = #"{"origins": ["https://localhost", "https://vercel.app", "login.an-ordinary-shop-name.com"]}"#
+        let assessed = WebAuthnChecks.assessContent(Array(file.utf8), expected: [], at: .file)
+        let skipped = assessed.findings.filter { $0.code == .webauthnEntrySkipped }.map(\.message)
+        #expect(skipped.count == 3, "\(skipped)")
+        #expect(skipped.allSatisfy { !$0.contains("https://https") }, "\(skipped)")
+        #expect(skipped.filter { $0.contains(" Write ") } == [skipped[2]])
+        #expect(skipped[2].contains("Write https://login.an-ordinary-shop-name.com."))
+
+        let withMark = [0xEF, 0xBB, 0xBF] + Array(#"{"origins": ["https://b.test"]}"#.utf8)
+        let read = WebAuthnChecks.assessContent(withMark, expected: ["https://b.test"], at: .file)
+        #expect(read.findings.isEmpty, "\(read.findings.map(\.message))")
+        var record = FetchRecord(location: .webauthn, url: "https://a.test/.well-known/webauthn")
+        record.status = 200
+        record.headers.set(name: "content-type", value: "application/json")
+        record.bodyBytes = withMark.count
+        #expect(
+            WebAuthnChecks.result(of: FetchedLocation(record: record, body: withMark), for: Self.caller) == .success)
+    }
+
     @Test func theLabelLimitSaysWhichEntriesAreDropped() throws {
         let names = (1...7).map { "https://site\($0).com" }
         let file = #"{"origins": ["# + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]}"

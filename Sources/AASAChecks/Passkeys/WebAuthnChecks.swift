@@ -82,7 +82,7 @@ public enum WebAuthnChecks {
         guard record.headers.contentType.map(LocationChecks.mediaType(of:)) == "application/json" else {
             return .wrongContentType
         }
-        guard let json = try? JSONParser.parse(fetched.body) else { return .parseError }
+        guard let json = try? JSONParser.parse(withoutByteOrderMark(fetched.body)) else { return .parseError }
         return result(of: json, for: caller)
     }
 
@@ -140,7 +140,7 @@ public enum WebAuthnChecks {
     ) {
         let json: JSONValue
         do {
-            json = try JSONParser.parse(bytes)
+            json = try JSONParser.parse(withoutByteOrderMark(bytes))
         } catch {
             let finding = Finding(.webauthnJSONInvalid, location, "Not valid JSON: \(error.description).")
             return ([finding] + missing(expected, because: .parseError, detail: finding.message, at: location), nil)
@@ -189,6 +189,22 @@ public enum WebAuthnChecks {
         return (findings, declarations)
     }
 
+    /// The body as browsers parse it: Chromium's JSON reader (and Firefox's, after decoding the
+    /// UTF-8) skips a UTF-8 byte-order mark before the JSON.
+    static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+    }
+
+    /// What to write instead of a skipped entry, when it is a host written without its scheme
+    /// that would be read as an origin with one (`login.example.com` → `https://login.example.com`).
+    /// An entry that has a scheme (`https://localhost`) is skipped for its host: no advice.
+    static func suggestion(for written: String) -> WebOrigin? {
+        guard !written.contains("://"), let origin = WebOrigin("https://" + written),
+            !origin.host.hasPrefix("["), RegistrableDomain.label(of: origin.host) != nil
+        else { return nil }
+        return origin
+    }
+
     static func entryFindings(_ entries: [Entry], at location: FindingLocation) -> [Finding] {
         var findings: [Finding] = []
         for entry in entries {
@@ -204,7 +220,7 @@ public enum WebAuthnChecks {
                     Finding(
                         .webauthnEntrySkipped, location,
                         "\"\(written.prefix(200))\" is skipped by every browser: \(why)."
-                            + (WebOrigin("https://" + written).map { " Write \($0.serialized)." } ?? "")))
+                            + (suggestion(for: written).map { " Write \($0.serialized)." } ?? "")))
             case .origin(let origin, let written, _, let dropped):
                 if dropped { continue }
                 if let note = readingNote(origin, written: written) {
