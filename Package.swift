@@ -18,9 +18,13 @@ let package = Package(
     name: "aasa-audit",
     products: [
         .executable(name: "aasa-audit", targets: ["AASAAuditCLI"]),
-        // The pure core, for the fuzz targets in Fuzz/ (a package of its own).
+        // The pure core and the host-name path, for the fuzz targets in Fuzz/ (a package of its own).
         .library(
-            name: "AASAAuditCore", targets: ["AASAJSON", "AASAModel", "AASAMatching", "AASAChecks", "SignedFiles"]),
+            name: "AASAAuditCore",
+            targets: [
+                "AASAJSON", "AASAModel", "AASAMatching", "AASAChecks", "SignedFiles", "PublicSuffix", "DomainList",
+            ]
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

@@ -15,6 +15,11 @@ let package = Package(
         .executableTarget(
             name: "FuzzMatcher", dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
         .executableTarget(
+            name: "FuzzKinds", dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
+        .executableTarget(
+            name: "FuzzHostNames",
+            dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
+        .executableTarget(
             name: "FuzzSignedFiles",
             dependencies: ["FuzzDriver", .product(name: "AASAAuditCore", package: "aasa-audit")]),
     ],
