@@ -105,6 +105,20 @@ done
 mapfile -t every <"$work/files"
 judge lint-by-content "$bin" lint --json "${every[@]}" || failures=$((failures + 1))
 judge lint-signed "$bin" lint Fuzz/Seeds/signed/* || failures=$((failures + 1))
+# The host sweep through libpsl: webauthn origins of every label length 1-64 under public and
+# private suffixes, internationalised and in punycode (a file of 5 labels at most each).
+python3 - "$work/sweep" <<'PY'
+import json, os, sys
+os.makedirs(sys.argv[1])
+for length in range(1, 65):
+    label = "a" * (length - 1) + "z"
+    origins = [f"https://{label}.{suffix}" for suffix in ["com", "co.uk", "vercel.app", "github.io", "xn--p1ai", "рф"]]
+    origins += [f"https://shop.{label}.bücher.de.", f"{label}.netlify.app"]
+    with open(f"{sys.argv[1]}/{length}.json", "w", encoding="utf-8") as f:
+        json.dump({"origins": origins}, f, ensure_ascii=False)
+PY
+judge lint-host-sweep "$bin" lint --kind webauthn --origin https://login.an-ordinary-shop-name.com "$work"/sweep/*.json ||
+  failures=$((failures + 1))
 
 # Loopback: a test CA and a certificate for *.sanitize.test, a server for every file.
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=sanitize-ca \
