@@ -19,7 +19,9 @@ import Foundation
 ///   sockets are shut as soon as no transfer of it is in flight, whatever order its transfers
 ///   ended in;
 /// - an idle socket of a host no audit holds (Apple's CDN between fetches, an include's host),
-///   or of a held one whose own next transfer waits for a new connection, is shut as soon as a
+///   of a held one whose own next transfer waits for a new connection, or of a held one that
+///   has asked nothing for `PolitenessLimits.heldIdleSeconds` (its task not resumed yet), is shut
+///   as soon as a
 ///   transfer waits for a place at its address (`reclaimForWaiters`); a domain under way goes
 ///   before newcomers in the queue (`ConnectionGate.newTicket(urgent:)`), so that no domain
 ///   holds a place waiting behind others for its own second one.
@@ -55,12 +57,17 @@ final class LoopConnections {
         var waiting = 0
         /// It opened a socket while held: a domain under way.
         var connected = false
+        /// Since when no transfer of it is in flight.
+        var quietSince: ContinuousClock.Instant?
 
         var isQuiet: Bool { inFlight == 0 }
         var isForgettable: Bool { sockets.isEmpty && inFlight == 0 && holds == 0 && waiting == 0 }
         /// Its idle sockets may be shut for a waiter: no domain holds it, or the domain itself
-        /// waits for a new connection (its idle one evidently will not do).
-        var isReclaimable: Bool { isQuiet && (holds == 0 || waiting > 0) }
+        /// waits for a new connection (its idle one evidently will not do), or the domain has
+        /// asked nothing for `heldIdle` (its task not resumed: the place would be held for nobody).
+        func isReclaimable(now: ContinuousClock.Instant, heldIdle: Duration) -> Bool {
+            isQuiet && (holds == 0 || waiting > 0 || quietSince.map { now - $0 >= heldIdle } == true)
+        }
     }
 
     private var sockets: [Int32: Socket] = [:]
@@ -147,6 +154,7 @@ final class LoopConnections {
     /// A transfer of `host` went into the multi handle.
     func transferAdded(host: String) {
         hosts[host, default: Host()].inFlight += 1
+        hosts[host]?.quietSince = nil
     }
 
     /// A transfer of `host` left the multi handle (it ended, or waits for a place). The last
@@ -154,6 +162,7 @@ final class LoopConnections {
     func transferRemoved(host: String) {
         guard var state = hosts[host] else { return }
         state.inFlight -= 1
+        if state.isQuiet { state.quietSince = .now }
         hosts[host] = state
         if state.isQuiet, state.closeWhenQuiet { shutAll(of: host) }
         if hosts[host]?.isForgettable == true { hosts[host] = nil }
@@ -194,13 +203,15 @@ final class LoopConnections {
         }
     }
 
-    /// Shuts this loop's idle sockets (their host quiet and held by no audit) to every address
-    /// a transfer waits for, whichever loop it waits in: a place is never held by a connection
-    /// nobody uses while someone waits for it.
+    /// Shuts this loop's idle sockets (their host quiet and held by no audit, or held but asking
+    /// nothing for `heldIdle`) to every address a transfer waits for, whichever loop it waits in:
+    /// a place is never held by a connection nobody uses while someone waits for it.
     func reclaimForWaiters() {
         guard gate.anyWaiting else { return }
+        let now = ContinuousClock.now
+        let heldIdle = Duration.seconds(gate.limits.heldIdleSeconds)
         let idle = byAddress.filter { gate.waiting(for: $0.key) > 0 }.values.joined().filter { socket in
-            sockets[socket].flatMap { hosts[$0.host] }?.isReclaimable == true
+            sockets[socket].flatMap { hosts[$0.host] }?.isReclaimable(now: now, heldIdle: heldIdle) == true
         }
         for socket in idle { shut(socket) }
     }

@@ -16,16 +16,26 @@ public struct PolitenessLimits: Sendable, Equatable {
     /// DNS lookups a second at most (names curl's cache holds are not looked up); nil for no
     /// limit.
     public var lookupsPerSecond: Double?
+    /// How long a held domain's connection may sit idle while another transfer waits for a place
+    /// at its address before it is given up (`LoopConnections.reclaimForWaiters`). A domain between
+    /// its fetches asks again within milliseconds; one whose task this process has not resumed
+    /// (a finished domain not yet released, a machine whose threads are all busy) must not keep
+    /// its place from a waiter, or a slow machine would leave domains unchecked (issue 54).
+    public var heldIdleSeconds: Double
 
     public init(
         connectionsPerAddress: Int = PolitenessLimits.defaultConnectionsPerAddress,
         newConnectionsPerSecond: Double? = nil,
-        lookupsPerSecond: Double? = PolitenessLimits.defaultLookupsPerSecond
+        lookupsPerSecond: Double? = PolitenessLimits.defaultLookupsPerSecond,
+        heldIdleSeconds: Double = PolitenessLimits.defaultHeldIdleSeconds
     ) {
         self.connectionsPerAddress = max(1, connectionsPerAddress)
         self.newConnectionsPerSecond = newConnectionsPerSecond
         self.lookupsPerSecond = lookupsPerSecond
+        self.heldIdleSeconds = heldIdleSeconds
     }
+
+    public static let defaultHeldIdleSeconds = 1.0
 
     /// What an ordinary single server takes from one client without refusing (nginx's default
     /// worker takes 512 connections, Apache's 150 workers), low enough that a shared host is not

@@ -31,7 +31,8 @@ public final class ServeApp: Sendable {
         self.counters = counters
         checkLimits = CheckLimits(settings: settings, counters: counters)
         middleware = [
-            CrashNote(), HostCheck(settings: settings), RoutingStep(), TokenCheck(token: settings.token),
+            CrashNote(), HostCheck(settings: settings), RoutingStep(),
+            TokenCheck(token: settings.token, seconds: settings.seconds),
             CheckPageRefusals(page: page, tool: settings.tool), checkLimits,
         ]
         historyCache = HistoryCache(output: settings.output, runsList: Self.runsList)

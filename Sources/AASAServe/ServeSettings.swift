@@ -35,6 +35,12 @@ public struct ServeSettings: Sendable {
     public var requestDeadline: Duration = .seconds(10)
     /// How long SIGTERM waits for in-flight checks before the server stops.
     public var drainSeconds = ServeSettings.defaultDrainSeconds
+    /// The clock the rate limits read: seconds on a monotonic clock, from any start. Tests
+    /// inject one they move by hand, so that a slow machine refills no bucket.
+    public var seconds: @Sendable () -> Double = {
+        let start = ContinuousClock.now
+        return { start.duration(to: .now).seconds }
+    }()
 
     /// The defaults `serve`'s options show, and what each may be.
     public static let defaultMaximumChecks = 8

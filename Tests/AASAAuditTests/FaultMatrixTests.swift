@@ -179,18 +179,15 @@ import Testing
             concurrency: matrix.count, fetcher: fetcher, failOn: .error)
         let targets = matrix.enumerated().map { DomainTarget(domain: $1.0, inputLine: $0 + 1) }
 
-        let started = ContinuousClock.now
         let result = try await AuditRun.run(targets: targets, inputProblems: [], settings: settings)
-        let elapsed = ContinuousClock.now - started
-        print("fault matrix run: \(elapsed)")
-
-        // Time: all domains in flight at once, so (N / concurrency + 1) x timeout = 16 s at most,
-        // whatever the servers do; a two-core machine busy with the other tests was seen a little
-        // past it, so the wall clock is held to 5 x timeout: it still catches a run without bound
-        // (the trickle's 75 s, or forever).
-        #expect(elapsed < .seconds(timeout * 5), "the run took \(elapsed)")
         #expect(result.complete)
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
+        // Bounded whatever the servers do, by the transfers' own clock, not the test's wall clock
+        // (a machine busy with other tests took 45 s of it; issue 54): no fetch lasted past the
+        // timeout, and the silent and trickling servers end as net.timeout below (unbounded, the
+        // trickle's file would have come whole after 75 s).
+        let longest = report.domains.flatMap(\.fetches).map { $0.timings.totalMs }.max() ?? 0
+        #expect(longest <= (timeout + 0.5) * 1000, "a fetch took \(longest) ms")
         // Every domain exactly once, in input order.
         #expect(report.domains.map(\.domain) == matrix.map(\.0))
         for (domain, (host, _, expected)) in zip(report.domains, matrix) {

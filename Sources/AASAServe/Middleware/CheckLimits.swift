@@ -9,12 +9,13 @@ final class CheckLimits: ServeMiddleware {
     private let inFlight = Mutex(0)
     private let maximum: Int
     private let counters: ServeCounters
-    private let started = ContinuousClock.now
+    private let seconds: @Sendable () -> Double
 
     init(settings: ServeSettings, counters: ServeCounters) {
         limiter = Mutex(RateLimiter(perMinute: settings.checksPerMinute, burst: settings.checkBurst))
         maximum = settings.maximumChecks
         self.counters = counters
+        seconds = settings.seconds
     }
 
     /// Checks running now.
@@ -23,7 +24,7 @@ final class CheckLimits: ServeMiddleware {
     func respond(to request: RoutedRequest, next: ServeNext) async throws(HTTPError) -> ServeResponse {
         guard let query = request.routed?.checkQuery else { return try await next(request) }
         _ = try query.checked()
-        let now = started.duration(to: .now).seconds
+        let now = seconds()
         if let wait = limiter.withLock({ $0.take(request.request.client, now: now) }) {
             counters.add(\.checksLimited)
             let seconds = Int(wait.rounded(.up))

@@ -7,13 +7,14 @@ import Synchronization
 final class TokenCheck: Sendable {
     let token: String?
     private let failures: Mutex<RateLimiter>
-    private let started = ContinuousClock.now
+    private let seconds: @Sendable () -> Double
 
     /// Wrong or missing tokens a client may send a minute; more are answered 429 unread.
     static let failuresPerMinute = 10.0
 
-    init(token: String?) {
+    init(token: String?, seconds: @escaping @Sendable () -> Double) {
         self.token = token
+        self.seconds = seconds
         failures = Mutex(RateLimiter(perMinute: Self.failuresPerMinute, burst: Self.failuresPerMinute))
     }
 
@@ -23,7 +24,7 @@ final class TokenCheck: Sendable {
             value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)) : nil
         }
         if let given, Self.equalInConstantTime(Array(given.utf8), Array(token.utf8)) { return }
-        let now = started.duration(to: .now).seconds
+        let now = seconds()
         if let wait = failures.withLock({ $0.take(client, now: now) }) {
             throw HTTPError(
                 429, "Too many requests without the right token: try again later.",
