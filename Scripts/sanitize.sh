@@ -62,22 +62,31 @@ grep -q __asan_init "$work/symbols" || {
 }
 
 # The files, by kind: the corpus's folders name their kind (aasa/, assetlinks/, webauthn/, ...).
-declare -A expect=(
-  [aasa]="--app-id ABCDE12346.com.example.app --passkeys"
-  [assetlinks]="--android com.example.app --passkeys"
-  [webauthn]="--origin https://login.an-ordinary-shop-name.com"
-  [passkey-endpoints]="--passkeys"
-  [windows]="--windows Contoso.ExampleApp_8wekyb3d8bbwe"
-  [harmony]="--harmony 5765880207854649689"
+# What each kind's file is expected to say, once: `lint`'s options (--WORD VALUE) and the
+# domains.txt tokens (WORD:VALUE; an app ID bare; ios:none for a kind beside the AASA) are made
+# from it.
+declare -A wants=(
+  [aasa]="app-id=ABCDE12346.com.example.app passkeys"
+  [assetlinks]="android=com.example.app passkeys"
+  [webauthn]="origin=https://login.an-ordinary-shop-name.com"
+  [passkey-endpoints]="passkeys"
+  [windows]="windows=Contoso.ExampleApp_8wekyb3d8bbwe"
+  [harmony]="harmony=5765880207854649689"
 )
-declare -A token=(
-  [aasa]="ABCDE12346.com.example.app passkeys"
-  [assetlinks]="ios:none android:com.example.app"
-  [webauthn]="ios:none origin:https://login.an-ordinary-shop-name.com"
-  [passkey-endpoints]="ios:none passkeys"
-  [windows]="ios:none windows:Contoso.ExampleApp_8wekyb3d8bbwe"
-  [harmony]="ios:none harmony:5765880207854649689"
-)
+declare -A expect=() token=()
+for kind in "${!wants[@]}"; do
+  options="" tokens=""
+  [ "$kind" = aasa ] || tokens="ios:none"
+  for want in ${wants[$kind]}; do
+    word=${want%%=*}
+    value=${want#*=}
+    [ "$value" = "$want" ] && value=""
+    options+=" --$word${value:+ $value}"
+    if [ "$word" = app-id ]; then tokens+=" $value"; else tokens+=" $word${value:+:$value}"; fi
+  done
+  expect[$kind]=$options
+  token[$kind]=$tokens
+done
 shared=${AASA_AUDIT_SHARED:-../shared}
 : >"$work/files"
 for kind in "${!expect[@]}"; do

@@ -35,7 +35,7 @@ public struct PolitenessLimits: Sendable, Equatable {
         self.heldIdleSeconds = heldIdleSeconds
     }
 
-    public static let defaultHeldIdleSeconds = 1.0
+    public static let defaultHeldIdleSeconds = 2.0
 
     /// What an ordinary single server takes from one client without refusing (nginx's default
     /// worker takes 512 connections, Apache's 150 workers), low enough that a shared host is not

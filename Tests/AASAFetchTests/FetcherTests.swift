@@ -30,13 +30,14 @@ import Testing
     func fetcher(
         _ server: LoopbackServer, timeout: Double = 10, maximumBodyBytes: Int = 1 << 20, trustTestCA: Bool = true,
         concurrency: Int = 64,
-        loops: Int = 1
+        loops: Int = 1, politeness: PolitenessLimits = PolitenessLimits()
     ) throws -> Fetcher {
-        try Fetcher(
-            configuration: FetcherConfiguration(
-                timeoutSeconds: timeout, userAgent: "aasa-audit-tests/1", maximumBodyBytes: maximumBodyBytes,
-                connectTo: [server.connectTo], caCertFile: trustTestCA ? caFile : nil, addressPolicy: .testServers,
-                expectedConcurrency: concurrency, loopThreads: loops))
+        var configuration = FetcherConfiguration(
+            timeoutSeconds: timeout, userAgent: "aasa-audit-tests/1", maximumBodyBytes: maximumBodyBytes,
+            connectTo: [server.connectTo], caCertFile: trustTestCA ? caFile : nil, addressPolicy: .testServers,
+            expectedConcurrency: concurrency, loopThreads: loops)
+        configuration.politeness = politeness
+        return try Fetcher(configuration: configuration)
     }
 
     func url(_ host: String, _ location: AASALocation) -> String { "https://\(host)\(location.path)" }
@@ -434,7 +435,12 @@ import Testing
         defer { server.shutdown() }
         // 100 domains, 32 connections at a time (--per-address): waiting for a turn counts
         // against the timeout, so it is long enough for the full suite's load on two cores.
-        let fetcher = try fetcher(server, timeout: 120, concurrency: 100, loops: loops)
+        // Its subject is reuse: a held connection is kept however late a starved machine resumes
+        // the domain between its two fetches (by default it is given up to a waiter after
+        // PolitenessLimits.defaultHeldIdleSeconds).
+        let fetcher = try fetcher(
+            server, timeout: 120, concurrency: 100, loops: loops,
+            politeness: PolitenessLimits(heldIdleSeconds: 3600))
         defer { fetcher.shutdown() }
 
         let hosts = (1...100).map { "d\($0).aasa.test" }
