@@ -222,7 +222,9 @@ public enum DNSAnswer: String, Codable, Sendable, CaseIterable {
     /// The answer said in the finding's message.
     public var sentence: String {
         switch self {
-        case .noSuchName: "the resolver answers that the name does not exist (NXDOMAIN): publish its DNS records"
+        // What was answered, no advice: the same answer comes from a resolver cut off from the
+        // internet, where "publish its records" would be wrong (the finding's fix says it).
+        case .noSuchName: "this machine's resolver answers that the name does not exist (NXDOMAIN)"
         case .noAddress: "the name exists but has no address record (NOERROR, no A record)"
         case .serverFailure:
             "the resolver could not get an answer from the domain's name servers (SERVFAIL: a broken delegation, or DNSSEC that does not validate)"

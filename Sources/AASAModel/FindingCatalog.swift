@@ -148,7 +148,9 @@ extension FindingCode {
                 .transfer, .error,
                 meaning:
                     "The host name did not resolve (no such name, or no answer from the resolver within the connect timeout).",
-                fix: "Publish A/AAAA records for the host, or remove it from the app's associated domains.")
+                fix:
+                    "Publish A/AAAA records for the host, or remove it from the app's associated domains. When every domain of a run fails so, this machine's resolver is the cause: the run then says it was not checked properly."
+            )
         case .netConnect:
             FindingDefinition(
                 .transfer, .error,

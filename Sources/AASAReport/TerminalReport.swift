@@ -272,14 +272,20 @@ public struct TerminalReport: Sendable {
         let counts =
             "\(paint("\(verdicts.pass) pass", .green)), \(paint("\(verdicts.warn) warn", .yellow)), \(paint("\(verdicts.fail) fail", .red))"
             + (uncheckedCount > 0 ? ", \(paint("\(uncheckedCount) not checked", .red))" : "")
-        if complete {
+        let unsound = summary.auditorProblems?.isEmpty == false
+        if complete, unsound {
+            // Not the sites' verdicts: what this machine saw, said so (issue 54).
+            lines.append(
+                "Audited \(summary.domains) domain\(summary.domains == 1 ? "" : "s") in \(time) s, not checked properly (above); as seen from this machine: \(counts)"
+            )
+        } else if complete {
             lines.append("Audited \(summary.domains) domain\(summary.domains == 1 ? "" : "s") in \(time) s: \(counts)")
         } else {
             lines.append(
                 "\(paint("Interrupted", .red)) after \(time) s: \(summary.domains - notAuditedCount) of \(summary.domains) domains audited (\(counts)); \(notAuditedCount) not audited."
             )
         }
-        lines += flaggedLines(audited, since: since, limit: limit)
+        lines += flaggedLines(audited, since: since, limit: limit, unsound: unsound)
         // By the cause their findings name, each with how many more the list leaves out.
         for (code, heading) in Self.notCheckedHeadings {
             let domains = unchecked.filter { $0.codes.contains(code) }
@@ -307,14 +313,18 @@ public struct TerminalReport: Sendable {
     ]
 
     /// The audited domains not passing (with since when), then those failing only as acknowledged.
-    func flaggedLines(_ audited: some Collection<FlaggedDomain>, since: [String: RunHistory.Streak], limit: Int)
-        -> [String]
-    {
+    /// - Parameter unsound: the run was not checked properly: its lists are what this machine
+    ///   saw, headed so, not the sites' failures.
+    func flaggedLines(
+        _ audited: some Collection<FlaggedDomain>, since: [String: RunHistory.Streak], limit: Int,
+        unsound: Bool = false
+    ) -> [String] {
         var lines: [String] = []
         for verdict in [Verdict.fail, .warn] {
             let domains = audited.lazy.filter { $0.openVerdict == verdict }
             guard !domains.isEmpty else { continue }
-            lines.append(verdict == .fail ? "Failing:" : "Warnings:")
+            let heading = verdict == .fail ? "Failing" : "Warnings"
+            lines.append(unsound ? "\(heading) as seen from this machine (not the sites' verdicts):" : "\(heading):")
             for domain in domains.prefix(limit) {
                 let streak =
                     since[domain.domain].map { streak in

@@ -156,6 +156,28 @@ import Testing
             ), "\(text)")
     }
 
+    /// A run this machine could not check properly (its DNS cut off from the internet: NXDOMAIN
+    /// for every name) lists what it saw as such, never as the sites' failures (issue 54: the
+    /// README's first command printed "8 fail" and told each site to publish its DNS records).
+    @Test func anUnsoundRunSaysItsListsAreWhatThisMachineSaw() {
+        var summary = ReportSummary()
+        summary.domains = 1
+        summary.verdicts.fail = 1
+        summary.auditorProblems = ["No host name resolved on this machine (1 of 1 domains failed to resolve)."]
+        let flagged = FlaggedDomain(
+            DomainReport(
+                domain: "www.an-ordinary-shop-name.com", inputLine: nil, expectedAppIDs: [], fetches: [],
+                appIDs: ServiceAppIDs(),
+                findings: [Finding(code: .netDNS, severity: .error, location: .wellKnown, message: "NXDOMAIN")]))!
+        let text = TerminalReport(colour: false).runSummary(
+            summary: summary, flagged: [flagged], problems: [], seconds: 1, complete: true)
+        #expect(text.hasPrefix("Not checked properly: No host name resolved"), "\(text)")
+        #expect(
+            text.contains("not checked properly (above); as seen from this machine: 0 pass, 0 warn, 1 fail"), "\(text)")
+        #expect(text.contains("Failing as seen from this machine (not the sites' verdicts):"), "\(text)")
+        #expect(!text.contains("\nFailing:"))
+    }
+
     @Test func theMachinesOwnProblemsComeFirst() {
         var summary = ReportSummary()
         summary.domains = 8
