@@ -119,6 +119,10 @@ struct HeadView {
     let hasCodes: Bool
     let problems: [InputProblem]
     let hasProblems: Bool
+    /// This machine's own trouble, first (`AuditorProblems`): the run not checked properly, or
+    /// a part of it not checked.
+    let unsound: [String]
+    let partly: [String]
     let hasChanges: Bool
     let noChanges: Bool
     let previousRun: String
@@ -175,6 +179,8 @@ struct HeadView {
         hasCodes = !codes.isEmpty
         problems = input.problems
         hasProblems = !problems.isEmpty
+        unsound = summary.auditorProblems ?? []
+        partly = summary.partlyChecked ?? []
         hasChanges = changes.map { !$0.isEmpty } ?? false
         noChanges = changes.map(\.isEmpty) ?? false
         previousRun = changes.map { Self.format($0.previousRunStartedAt) } ?? ""

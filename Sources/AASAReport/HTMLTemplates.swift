@@ -146,6 +146,8 @@ enum HTMLTemplates {
         <h1>Universal links audit</h1>
         <p class="meta">{{startedAt}} – {{finishedAt}} UTC · {{duration}} · input {{inputFiles}} · concurrency {{concurrency}} · timeout {{timeout}} · {{tool}} · report schema {{schemaVersion}}</p>
         {{^complete}}<p class="incomplete">This run was interrupted: the report covers only the domains audited before it stopped.</p>{{/complete}}
+        {{#unsound}}<p class="incomplete">Not checked properly: {{.}} The verdicts below are what this machine saw, not the sites'.</p>{{/unsound}}
+        {{#partly}}<p class="incomplete">Partly checked: {{.}}</p>{{/partly}}
         <div class="tiles">
         <div class="tile"><b>{{domains}}</b>domains</div>
         <div class="tile pass"><b>{{pass}}</b>pass</div>

@@ -49,6 +49,27 @@ import Testing
         #expect(self.page(domains: [], files: [], complete: false).contains("This run was interrupted"))
     }
 
+    /// report.html says first what the terminal, the JSON and index.html say: a run not checked
+    /// properly, or partly checked (issue 54, item 4; issue 56, item 3). Escaped like the rest.
+    @Test func saysFirstWhenThisMachineCouldNotCheckProperly() {
+        let html = HTMLReport()
+        let tool = ToolInfo(version: "0.1.0")
+        var summary = Samples.summary(of: [Samples.domain("bad.example")])
+        summary.auditorProblems = ["No host name resolved on this machine <b>(8 of 8)</b>."]
+        summary.partlyChecked = ["Apple's CDN could not be reached."]
+        let head = html.head(
+            tool: tool, run: Samples.run(complete: true), summary: summary, input: InputInfo(problems: []))
+        let notice = head.range(of: "Not checked properly: No host name resolved")
+        let tiles = head.range(of: #"<div class="tiles">"#)
+        #expect(notice != nil && tiles != nil && notice!.lowerBound < tiles!.lowerBound, "before the counts")
+        #expect(head.contains("&lt;b&gt;(8 of 8)&lt;/b&gt;"), "escaped")
+        #expect(head.contains("Partly checked: Apple"))
+        let sound = html.head(
+            tool: tool, run: Samples.run(complete: true), summary: Samples.summary(of: []),
+            input: InputInfo(problems: []))
+        #expect(!sound.contains("Not checked properly") && !sound.contains("Partly checked"))
+    }
+
     @Test func aSeverityChangedByPolicySaysWhatItWas() {
         var finding = Finding(code: .cdnStale, severity: .info, location: .cdn, message: "differs")
         finding.overriddenFrom = .warning
