@@ -41,6 +41,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
     public static let listLimit = 100
     /// Domains named per kind in `text`.
     public static let textLimit = 10
+    /// Codes a chat line names per domain, before "and N more".
+    static let codesNamed = 3
 
     public var schemaVersion = RunAlert.schemaVersion
     public var event = "aasa-audit.run"
@@ -414,8 +416,13 @@ public struct RunAlert: Codable, Sendable, Equatable {
         func list(_ title: String, _ domains: [Domain], count: Int) {
             guard count > 0 else { return }
             let named = domains.prefix(Self.textLimit).map { domain in
+                // Three codes at most, and how many more (issue 56: a Recovered line named 3 of 6).
+                let codes =
+                    Array(domain.codes.prefix(Self.codesNamed))
+                    + (domain.codes.count > Self.codesNamed
+                        ? ["and \(domain.codes.count - Self.codesNamed) more"] : [])
                 let notes =
-                    Array(domain.codes.prefix(3))
+                    codes
                     + (domain.acknowledgementExpired == true ? ["acknowledgement ended"] : [])
                     + (domain.acknowledgement.map { [$0] } ?? [])
                 let named = notes.isEmpty ? domain.domain : "\(domain.domain) (\(notes.joined(separator: ", ")))"

@@ -46,6 +46,27 @@ import Testing
         #expect(alert.text.contains("a.example (http.status, acknowledgement ended)"), "\(alert.text)")
     }
 
+    /// A chat line names three codes of a domain and says how many more (issue 56).
+    @Test func aChatLineSaysHowManyCodesItLeavesOut() throws {
+        let codes: [FindingCode] = [
+            .appIDMissing, .applinksMissing, .serviceMissing, .cdnMissing, .uaBlocked, .featureMinIOS,
+        ]
+        let report = DomainReport(
+            domain: "a-shop-with-six-problems.example", inputLine: 1, expectedAppIDs: [], fetches: [],
+            appIDs: ServiceAppIDs(),
+            findings: codes.map { Finding(code: $0, severity: .error, location: .wellKnown, message: "x") })
+        let flagged = try #require(FlaggedDomain(report))
+        let alert = RunAlert(
+            run: RunAlert.Run(
+                startedAt: Date(timeIntervalSince1970: 86_400), folder: "/r/x", report: "/r/x/report.html",
+                previousRunStartedAt: nil),
+            verdicts: VerdictCounts(), changes: nil, flagged: [flagged])
+        let named = flagged.codes.count
+        #expect(named > 3, "\(flagged.codes)")
+        let expected = ", and \(named - 3) more)"
+        #expect(alert.text.contains(expected), "\(alert.text)")
+    }
+
     @Test func newResolvedAndVerdictChanges() {
         let redirect = Finding(
             code: .httpRedirect, severity: .error, location: .wellKnown,
