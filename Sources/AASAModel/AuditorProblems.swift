@@ -32,8 +32,9 @@ public enum AuditorProblems {
         public var canaries: [String]
         /// Domains whose origin resolved to an address no public site uses, by that address.
         public var blockedAddresses: [String: Int]
-        /// What the resolver said of Apple's CDN host when it gave no address for it.
-        public var cdnHostAnswer: DNSAnswer?
+        /// Apple's CDN host (as `--cdn-url` names it) and what the resolver said of it, when it
+        /// gave no address for it.
+        public var cdnHostAnswer: NoAddress?
 
         public init(
             nameResolved: Bool, canaryResolved: Bool? = nil, canaries: [String] = [],
@@ -43,6 +44,17 @@ public enum AuditorProblems {
             self.canaryResolved = canaryResolved
             self.canaries = canaries
             self.blockedAddresses = blockedAddresses
+        }
+
+        /// A host the resolver gave no address for, and what it answered.
+        public struct NoAddress: Sendable, Equatable {
+            public var host: String
+            public var answer: DNSAnswer
+
+            public init(host: String, answer: DNSAnswer) {
+                self.host = host
+                self.answer = answer
+            }
         }
 
         /// Whether the resolver sees the internet: a name of the run or a canary resolved to an
@@ -77,10 +89,10 @@ public enum AuditorProblems {
         let domains = summary.domains
         guard domains > 0 else { return ([], []) }
         let dns = summary.causesByCode?[FindingCode.netDNS.rawValue] ?? 0
-        if let answer = resolver.cdnHostAnswer {
+        if let missing = resolver.cdnHostAnswer {
             return (
                 [
-                    "Apple's CDN host \(defaultCanary) does not resolve on this machine (\(answer.rawValue.uppercased())), though it exists for everyone: this machine's DNS cannot see the internet, so the run's failures are not the sites'. Check the resolver (/etc/resolv.conf) and run again."
+                    "Apple's CDN host \(missing.host) does not resolve on this machine (\(missing.answer.rawValue.uppercased())), though it exists for everyone: this machine's DNS cannot see the internet, so the run's failures are not the sites'. Check the resolver (/etc/resolv.conf) and run again."
                 ], []
             )
         }

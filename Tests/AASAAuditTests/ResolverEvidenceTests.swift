@@ -104,11 +104,12 @@ import Testing
         summary.domains = 3
         var resolver = AuditorProblems.ResolverEvidence(nameResolved: true)
         #expect(AuditorProblems.notices(summary, resolver: resolver).unsound.isEmpty)
-        resolver.cdnHostAnswer = .noSuchName
+        // Named as --cdn-url names it, not as the default says.
+        resolver.cdnHostAnswer = .init(host: "cdn-mirror.an-ordinary-shop-name.com", answer: .noSuchName)
         let notices = AuditorProblems.notices(summary, resolver: resolver).unsound
         #expect(notices.count == 1)
         #expect(
-            notices.first?.contains("\(AuditorProblems.defaultCanary) does not resolve on this machine (NXDOMAIN)")
+            notices.first?.contains("cdn-mirror.an-ordinary-shop-name.com does not resolve on this machine (NXDOMAIN)")
                 == true)
         #expect(!resolver.resolverAnswers)
     }

@@ -1,6 +1,7 @@
 import AASAFetch
 import AASAModel
 import AASAReport
+import Foundation
 
 /// What a run gathers as its domains complete, in any order: the summary, the domains that
 /// did not pass (for the closing summary), which domains were audited, and the changes since
@@ -13,7 +14,7 @@ struct RunAccumulator {
     private(set) var nameResolved = false
     /// What the resolver answered for Apple's CDN host when it gave no address (NXDOMAIN, no
     /// address): a name that exists for everyone, so this machine's DNS cannot see the internet.
-    private(set) var cdnHostAnswer: DNSAnswer?
+    private(set) var cdnHostAnswer: AuditorProblems.ResolverEvidence.NoAddress?
     /// The names resolved without the resolver.
     private let pins: ResolverPins
     /// Domains whose origin resolved to an address no public site uses, by that address: many
@@ -57,7 +58,7 @@ struct RunAccumulator {
             let answer = cdn.error?.dnsAnswer, answer == .noSuchName || answer == .noAddress,
             !pins.pinsHost(of: cdn.url)
         {
-            cdnHostAnswer = answer
+            cdnHostAnswer = .init(host: URLComponents(string: cdn.url)?.host ?? cdn.url, answer: answer)
         }
         if let origin = domain.report.fetches.first, origin.error?.kind == .blockedAddress,
             let address = origin.remoteIP,
