@@ -19,6 +19,9 @@ static char marker_text[CCRASHNOTE_NOTE_BYTES];
 static size_t marker_length = 0;
 static char notes[CCRASHNOTE_SLOTS][CCRASHNOTE_NOTE_BYTES];
 static atomic_size_t note_lengths[CCRASHNOTE_SLOTS];
+// Each thread's own; initial-exec, so that reading it in the handler allocates nothing.
+static _Thread_local __attribute__((tls_model("initial-exec"))) char blame_text[CCRASHNOTE_BLAME_BYTES];
+static _Thread_local __attribute__((tls_model("initial-exec"))) volatile size_t blame_length = 0;
 
 static void write_all(int fd, const char *bytes, size_t length) {
     while (length > 0) {
@@ -31,11 +34,21 @@ static void write_all(int fd, const char *bytes, size_t length) {
 
 static void on_fatal(int signal_number, siginfo_t *info, void *context) {
     (void)context;
+    int sent = signal_number == SIGABRT || info == NULL || info->si_code <= 0;
+    // A fault is its thread's, and so is a signal the process sent that thread (abort, raise:
+    // tgkill from this process); one sent from outside (kill) went to any thread.
+    int own = info != NULL && (info->si_code > 0 || (info->si_code == SI_TKILL && info->si_pid == getpid()));
     // Once, whichever thread faults first; a second fault goes straight to the old handler.
     if (atomic_exchange(&written, 1) == 0) {
         int fd = atomic_load(&note_fd);
+        size_t blamed = own ? blame_length : 0;
         if (fd >= 0) {
             write_all(fd, header_text, header_length);
+            if (blamed > 0) {
+                write_all(fd, "  the fault was in the work of ", 31);
+                write_all(fd, blame_text, blamed);
+                write_all(fd, "\n", 1);
+            }
             for (int slot = 0; slot < CCRASHNOTE_SLOTS; slot++) {
                 size_t length = atomic_load(&note_lengths[slot]);
                 if (length > 0) {
@@ -46,13 +59,19 @@ static void on_fatal(int signal_number, siginfo_t *info, void *context) {
             }
         }
         int marker = atomic_load(&marker_fd);
-        if (marker >= 0) write_all(marker, marker_text, marker_length);
+        if (marker >= 0) {
+            write_all(marker, marker_text, marker_length);
+            if (blamed > 0) {
+                write_all(marker, "blame ", 6);
+                write_all(marker, blame_text, blamed);
+                write_all(marker, "\n", 1);
+            }
+        }
     }
     // A fault goes to the previous handler (Swift's backtracer prints the stack, then the
     // process ends): on return its instruction runs again. A fatal signal sent (kill, raise,
     // abort) is raised again with the default action, which ends the process: the backtracer
     // lets a process it was sent to go on, which would leave a run marked crashed running.
-    int sent = signal_number == SIGABRT || info == NULL || info->si_code <= 0;
     for (size_t index = 0; index < FATAL_COUNT; index++) {
         if (fatal_signals[index] != signal_number) continue;
         if (sent) {
@@ -97,3 +116,11 @@ void crashnote_set(int slot, const char *text, size_t length) {
 }
 
 void crashnote_clear_marker(void) { atomic_store(&marker_fd, -1); }
+
+void crashnote_blame(const char *text, size_t length) {
+    blame_length = 0;
+    if (text == NULL || length == 0) return;
+    if (length > CCRASHNOTE_BLAME_BYTES) length = CCRASHNOTE_BLAME_BYTES;
+    memcpy(blame_text, text, length);
+    blame_length = length;
+}

@@ -2,6 +2,7 @@ import AASAModel
 import AASAReport
 import AuditTestSupport
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -105,7 +106,7 @@ import Testing
         #expect(report.run.complete, "\(night3.stderr)")
         let night3Crashed = report.domains.filter { $0.findings.map(\.code) == [.auditCrashed] }
         #expect(night3Crashed.map(\.domain) == [culprit])
-        #expect(night3Crashed.first?.findings.first?.message.contains("alone") == true)
+        #expect(night3Crashed.first?.findings.first?.message.contains("does not fetch it again") == true)
         #expect(report.summary.verdicts.pass == Self.count - 1)
         #expect(RunFolders.names(in: out) == [folders[0], RunFolders.names(in: out).last], "night 2's folder pruned")
         for name in RunFolders.names(in: out) {
@@ -182,6 +183,83 @@ import Testing
                 "Packaging/systemd/aasa-audit-serve.service"),
             encoding: .utf8)
         #expect(unit.contains("\nStartLimitIntervalSec=0\n") && unit.contains("\nRestart=on-failure\n"))
+    }
+
+    /// A fault in one domain's own work (here a trap planted in the audit of good25, after its
+    /// fetches) names that domain: the run after reports it alone `audit.crashed` and audits
+    /// again the four that were in flight with it (good21 to good24 hang, so all five are).
+    @Test func aFaultNamesItsDomainAndCostsThatDomainOnly() async throws {
+        let world = try TestWorld()
+        let hanging = Mutex(true)
+        let server = try LoopbackServer(identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"])) {
+            host, path, agent in
+            let number = Int(host.prefix { $0 != "." }.filter(\.isNumber)) ?? 0
+            if (21...24).contains(number), hanging.withLock({ $0 }) { return .hang }
+            return TestWorld.answer(host: host, path: path, userAgent: agent)
+        }
+        defer { server.shutdown() }
+        let dir = world.directory.url
+        let out = dir.appendingPathComponent("reports")
+        try Self.domains().write(to: dir.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let poison = "good25.aasa.test"
+        var environment = ProcessInfo.processInfo.environment
+        environment["AASA_AUDIT_TEST_FAULT"] = poison
+        let arguments =
+            [
+                "audit", "--out", "reports", "--concurrency", "5", "--timeout", "120", "--connect-to",
+                server.connectTo, "--cacert", world.caFile, "--no-cdn", "--no-ua-check",
+            ] + LoopbackNetworks.allowArguments
+        func run(_ extra: [String] = []) async throws -> ProcessRunner.Result {
+            try await ProcessRunner.run(CommandLineTests.binary, arguments + extra, in: dir, environment: environment)
+        }
+
+        let night = try await run()
+        #expect(night.status != 0)
+        #expect(night.stderr.contains("the fault was in the work of \(poison)"), "\(night.stderr.suffix(2000))")
+        let folder = try #require(RunFolders.names(in: out).last)
+        let log = try #require(InFlightLog.read(out.appendingPathComponent(folder)))
+        #expect(log.crashed && log.blamed == poison)
+        let together = Set((21...25).map { "good\($0).aasa.test" })
+        #expect(Set(log.inFlight.keys) == together)
+
+        hanging.withLock { $0 = false }
+        let before = server.requests.count
+        let resumed = try await run(["--resume"])
+        let fetched = Set(server.requests.dropFirst(before).map(\.host))
+        #expect(fetched.intersection(together) == together.subtracting([poison]))
+        var report = try Self.report(out)
+        #expect(report.run.complete, "\(resumed.stderr)")
+        let crashed = report.domains.filter { $0.findings.map(\.code) == [.auditCrashed] }
+        #expect(crashed.map(\.domain) == [poison])
+        #expect(crashed.first?.findings.first?.message.contains("the fault named it") == true)
+        #expect(report.summary.verdicts.pass == Self.count - 1, "\(report.summary.verdicts)")
+
+        // The next night does not fetch it (the planted fault is still set: it would crash).
+        let before2 = server.requests.count
+        let next = try await run()
+        #expect(!server.requests.dropFirst(before2).map(\.host).contains(poison), "\(next.stderr.suffix(2000))")
+        report = try Self.report(out)
+        #expect(report.run.complete && report.domains.filter { $0.verdict == .pass }.count == Self.count - 1)
+    }
+
+    @Test func aNamedFaultMakesOneCulpritNotSuspects() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let earlier = CrashCarry.Entry(domain: "c.example", state: .suspect, since: now - 86_400, build: "1")
+        let contents = InFlightLog.Contents(
+            inFlight: ["a.example": false, "b.example": false, "c.example": false], carried: [earlier],
+            crashed: true, blamed: "b.example")
+        for resuming in [true, false] {
+            let plan = CrashCarry.plan(previous: contents, resuming: resuming, now: now, build: "1")
+            #expect(plan.crashed.keys.sorted() == ["b.example"])
+            #expect(plan.alone == ["c.example"], "an earlier crash's suspect is still one")
+            #expect(plan.carry.map(\.domain).sorted() == ["b.example", "c.example"])
+            #expect(plan.carry.first { $0.domain == "b.example" }?.state == .culprit)
+        }
+        // A name that was not in flight (a stale marker) names nothing: the in-flight are suspects.
+        var stale = contents
+        stale.blamed = "z.example"
+        let plan = CrashCarry.plan(previous: stale, resuming: true, now: now, build: "1")
+        #expect(plan.crashed.keys.sorted() == ["a.example", "b.example", "c.example"])
     }
 
     /// `kill -9` is no crash: the domains in flight are audited again on resume, as before.

@@ -25,15 +25,23 @@ enum AuditLoop {
     }
 
     /// A domain audited and rendered, its audit written to the in-flight log around it (a crash
-    /// in between leaves its row: `CrashCarry`).
+    /// in between leaves its row: `CrashCarry`); with a log, on an executor that names the domain
+    /// to the crash handler (`BlamedExecutor`).
     static func audited(
         _ index: Int, _ target: DomainTarget, alone: Bool, auditor: DomainAuditor, outputs: [any RunOutput],
         inFlight: InFlightLog?
     ) async -> Completed? {
-        inFlight?.started(target.domain, alone: alone)
-        let completed = Self.rendered(index, await auditor.audit(target), outputs: outputs)
-        inFlight?.ended(target.domain)
-        if alone, completed != nil { inFlight?.cleared(target.domain) }
+        guard let inFlight else {
+            return Self.rendered(index, await auditor.audit(target), outputs: outputs)
+        }
+        inFlight.started(target.domain, alone: alone)
+        let completed = await withTaskExecutorPreference(BlamedExecutor(target.domain)) {
+            let outcome = await auditor.audit(target)
+            TestFault.strike(target.domain)
+            return Self.rendered(index, outcome, outputs: outputs)
+        }
+        inFlight.ended(target.domain)
+        if alone, completed != nil { inFlight.cleared(target.domain) }
         return completed
     }
 

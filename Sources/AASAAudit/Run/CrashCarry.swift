@@ -50,7 +50,7 @@ enum CrashCarry {
         for entry in previous.carried {
             switch entry.state {
             case .culprit where fresh(entry):
-                plan.crashed[entry.domain] = culpritSentence(since: entry.since)
+                plan.crashed[entry.domain] = culpritSentence(since: entry.since, alone: nil)
                 plan.carry.append(entry)
             case .culprit, .suspect:
                 var suspect = entry
@@ -60,11 +60,20 @@ enum CrashCarry {
             }
         }
         guard previous.crashed else { return plan }
+        if let blamed = previous.blamed, previous.inFlight[blamed] != nil {
+            // The fault named its domain: that one is the culprit; the others in flight with it
+            // were only cut short, and are audited again as any domain is.
+            plan.carry.removeAll { $0.domain == blamed }
+            plan.alone.remove(blamed)
+            plan.crashed[blamed] = culpritSentence(since: now, alone: false)
+            plan.carry.append(Entry(domain: blamed, state: .culprit, since: now, build: build))
+            return plan
+        }
         for (domain, alone) in previous.inFlight.sorted(by: { $0.key < $1.key }) {
             plan.carry.removeAll { $0.domain == domain }
             plan.alone.remove(domain)
             if alone {
-                plan.crashed[domain] = culpritSentence(since: now)
+                plan.crashed[domain] = culpritSentence(since: now, alone: true)
                 plan.carry.append(Entry(domain: domain, state: .culprit, since: now, build: build))
             } else if resuming {
                 plan.crashed[domain] =
@@ -78,8 +87,17 @@ enum CrashCarry {
         return plan
     }
 
-    static func culpritSentence(since: Date) -> String {
-        "The audit crashed while auditing this domain alone (\(RunFolderName(startedAt: since))): this version does not fetch it again for \(quarantineDays) days, so that it cannot cost the night."
+    /// - Parameter alone: true when the crash came while it was audited alone, false when the
+    ///   fault was in its own work among others, nil when an earlier run found it (either way).
+    static func culpritSentence(since: Date, alone: Bool?) -> String {
+        let how =
+            switch alone {
+            case true?: "while auditing this domain alone"
+            case false?: "in the work of this domain (the fault named it)"
+            case nil: "auditing this domain"
+            }
+        return
+            "The audit crashed \(how) (\(RunFolderName(startedAt: since))): this version does not fetch it again for \(quarantineDays) days, so that it cannot cost the night."
     }
 
 }

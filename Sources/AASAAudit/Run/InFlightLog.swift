@@ -33,6 +33,9 @@ final class InFlightLog: Sendable {
         var carried: [CrashCarry.Entry] = []
         /// Whether it ended by a crash (the marker was written).
         var crashed = false
+        /// The domain whose own work faulted (the marker's `blame` line), when the fault was on a
+        /// thread working for one (`BlamedExecutor`).
+        var blamed: String?
     }
 
     private final class Store {
@@ -74,7 +77,7 @@ final class InFlightLog: Sendable {
         unlink(marker.path)
         markerDescriptor = open(marker.path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o644)
         let header =
-            "aasa-audit: crashed auditing the run in \(runDirectory.path); `aasa-audit audit --resume` finishes it, reporting the domains in flight as audit.crashed.\n"
+            "aasa-audit: crashed auditing the run in \(runDirectory.path); `aasa-audit audit --resume` finishes it, reporting the domain that crashed it (when not known, the domains in flight) as audit.crashed.\n"
         // The descriptors and the copied texts are the handler's; no Swift value outlives the call.
         header.withCString { header in crashnote_install(2, header, markerDescriptor, "crashed\n") }
     }
@@ -148,9 +151,10 @@ final class InFlightLog: Sendable {
                         since: Date(timeIntervalSince1970: rows.real(2)), build: rows.text(3) ?? ""))
             }
         }
-        var status = stat()
-        let markerPath = runDirectory.appendingPathComponent(markerName).path
-        contents.crashed = stat(markerPath, &status) == 0 && status.st_size > 0
+        let marker = runDirectory.appendingPathComponent(markerName)
+        let lines = (try? String(contentsOf: marker, encoding: .utf8))?.split(separator: "\n") ?? []
+        contents.crashed = !lines.isEmpty
+        contents.blamed = lines.lazy.compactMap { $0.hasPrefix("blame ") ? String($0.dropFirst(6)) : nil }.first
         return contents
     }
 }

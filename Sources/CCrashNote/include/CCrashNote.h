@@ -26,4 +26,13 @@ void crashnote_set(int slot, const char *text, size_t length);
 /// Stops writing to `marker_fd` (the run it marks has ended cleanly); the notes stay.
 void crashnote_clear_marker(void);
 
+/// A name's bytes are cut to this many (a host name has at most 253).
+#define CCRASHNOTE_BLAME_BYTES 256
+
+/// Names what the calling thread works for now (`length` bytes of `text`, copied, cut; 0 or
+/// NULL: nothing). A fault on this thread (not a signal sent to the process: that names no
+/// thread) writes `blame <name>` after the marker line, so the run after knows which one of the
+/// domains in flight crashed the process.
+void crashnote_blame(const char *text, size_t length);
+
 #endif
