@@ -161,6 +161,9 @@ let package = Package(
             name: "AASAServeTests",
             dependencies: [
                 "AASAServe", "AASAAudit", "AASAFetch", "AASAModel", "AASAReport", "AuditTestSupport", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -81,15 +81,9 @@ public final class HTTPServer: Sendable {
             return .refused
         }
         do {
-            let handlers = channel.pipeline.syncOperations
-            let deadline = RequestDeadline(limit: TimeAmount(settings.requestDeadline))
-            try handlers.addHandler(IdleStateHandler(readTimeout: TimeAmount(settings.idle)))
-            try handlers.addHandler(IdleCloser { [weak self] in self?.isAnswering(number) ?? false })
-            try handlers.addHandler(RequestDeadline.RequestStart(deadline))
-            try handlers.configureHTTPServerPipeline(withErrorHandling: true)
-            // The request's end watched right after the decoder, before pipelined requests wait.
-            let decoder = try handlers.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try handlers.addHandler(RequestDeadline.RequestEnd(deadline), position: .after(decoder.handler))
+            try ConnectionBounds.configure(
+                channel.pipeline.syncOperations, idle: settings.idle, requestDeadline: settings.requestDeadline
+            ) { [weak self] in self?.isAnswering(number) ?? false }
             return .admitted(try Connection(wrappingChannelSynchronously: channel), number: number)
         } catch {
             state.withLock { _ = $0.connections.removeValue(forKey: number) }

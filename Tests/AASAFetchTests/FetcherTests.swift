@@ -322,13 +322,14 @@ import Testing
     /// Fetches `.well-known` from `host` and expects a timeout within the 1 s budget, not the
     /// 30 s one, by curl's own clock. Its total time starts when the transfer does, which under
     /// load can be after the timeout's clock started, so it may read under 1 s. The wall clock
-    /// only guards against a hang: under the full suite's load the awaiting task may resume late.
+    /// only guards against a hang: under the full suite's load the awaiting task may resume late
+    /// (on one core, a minute late has been seen: the pool's one thread busy with other tests).
     func expectEndedByTheOneSecondBudget(_ fetcher: Fetcher, host: String) async {
         let started = ContinuousClock.now
         let result = await fetcher.fetch(FetchRequest(url: url(host, .wellKnown), location: .wellKnown))
         #expect(result.record.error?.kind == .timeout)
         #expect(result.record.timings.totalMs < 3000, "\(result.record.timings)")
-        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(ContinuousClock.now - started < .seconds(300))
     }
 
     @Test func boundsAServerThatNeverAnswers() async throws {
@@ -426,7 +427,7 @@ import Testing
         #expect(result.record.error?.kind == .cancelled)
         // Ended by the cancellation, far sooner than the 120 s timeout (slack for the full
         // suite's parallel load, in which the awaiting task may resume seconds late).
-        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(ContinuousClock.now - started < .seconds(300))
     }
 
     @Test(arguments: [1, 2])

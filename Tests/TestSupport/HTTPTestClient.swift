@@ -32,7 +32,7 @@ public enum HTTPTestClient {
     }
 
     /// Sends `bytes`, reads until the server closes (or `timeout` seconds pass).
-    public static func exchange(port: Int, _ bytes: [UInt8], timeout: Double = 30) async throws -> [UInt8] {
+    public static func exchange(port: Int, _ bytes: [UInt8], timeout: Double = 120) async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result { try blockingExchange(port: port, bytes, timeout: timeout) })

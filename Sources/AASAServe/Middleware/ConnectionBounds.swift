@@ -2,6 +2,24 @@ import AASAModel
 import NIOCore
 import NIOHTTP1
 
+/// The time bounds of every connection `serve` admits, and its HTTP/1 handlers between them: the
+/// idle timer, the request's deadline. Their timers are the event loop's: on a socket the real
+/// clock, in a test an `EmbeddedEventLoop`'s, moved by hand (so a slow machine moves no bound).
+enum ConnectionBounds {
+    static func configure(
+        _ handlers: ChannelPipeline.SynchronousOperations, idle: Duration, requestDeadline: Duration,
+        isAnswering: @escaping @Sendable () -> Bool
+    ) throws {
+        let deadline = RequestDeadline(limit: TimeAmount(requestDeadline))
+        try handlers.addHandler(IdleCloser(idle: TimeAmount(idle), isAnswering: isAnswering))
+        try handlers.addHandler(RequestDeadline.RequestStart(deadline))
+        try handlers.configureHTTPServerPipeline(withErrorHandling: true)
+        // The request's end watched right after the decoder, before pipelined requests wait.
+        let decoder = try handlers.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        try handlers.addHandler(RequestDeadline.RequestEnd(deadline), position: .after(decoder.handler))
+    }
+}
+
 /// A request's deadline, against slowloris: from the first byte of a request to its end (head
 /// and body) at most `seconds`, however slowly the bytes come (the idle timer alone is reset by
 /// each one). Two handlers share it on one event loop: `RequestStart` before the HTTP decoder
@@ -52,18 +70,64 @@ final class RequestDeadline {
 }
 
 /// Closes a connection that sent nothing for the idle time, unless it is answering a request
-/// then (a check may take longer than the idle time; a large file may be read slowly).
-final class IdleCloser: ChannelInboundHandler, Sendable {
-    typealias InboundIn = NIOAny
+/// then (a check may take longer than the idle time; a large file may be read slowly). The time
+/// is the event loop's (`EventLoop.now`), as its timers': NIO's `IdleStateHandler` compares
+/// with the real clock, which an `EmbeddedEventLoop` does not move.
+final class IdleCloser: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    let idle: TimeAmount
     let isAnswering: @Sendable () -> Bool
+    private var lastRead = NIODeadline.uptimeNanoseconds(0)
+    private var check: Scheduled<Void>?
 
-    init(isAnswering: @escaping @Sendable () -> Bool) { self.isAnswering = isAnswering }
+    init(idle: TimeAmount, isAnswering: @escaping @Sendable () -> Bool) {
+        self.idle = idle
+        self.isAnswering = isAnswering
+    }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent {
-            if !isAnswering() { context.close(promise: nil) }
-        } else {
-            context.fireUserInboundEventTriggered(event)
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stop()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { stop() }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastRead = context.eventLoop.now
+        context.fireChannelRead(data)
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        guard check == nil else { return }
+        lastRead = context.eventLoop.now
+        schedule(context, at: lastRead + idle)
+    }
+
+    private func stop() {
+        check?.cancel()
+        check = nil
+    }
+
+    /// On the connection's own loop only (`assumeIsolated`): the handler is that loop's.
+    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        check = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            let quietUntil = lastRead + idle
+            if context.eventLoop.now < quietUntil {
+                schedule(context, at: quietUntil)
+            } else if isAnswering() {
+                schedule(context, at: context.eventLoop.now + idle)
+            } else {
+                context.close(promise: nil)
+            }
         }
     }
 }
