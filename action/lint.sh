@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The Action's second step: lints AASA_AUDIT_FILES (or every association file the repository
-# tracks under .well-known/) with aasa-audit, as GitHub annotations or into a SARIF file, and
+# The Action's second step: lints AASA_AUDIT_FILES (or every association file of every kind the
+# repository tracks under .well-known/, by the names `aasa-audit lint --names` gives) with aasa-audit, as GitHub annotations or into a SARIF file, and
 # fails the step at AASA_AUDIT_FAIL_ON.
 set -euo pipefail
 format="${AASA_AUDIT_FORMAT:-github}"
@@ -30,12 +30,15 @@ files=()
 if [ -n "${AASA_AUDIT_FILES:-}" ]; then
   while IFS= read -r file; do files+=("$file"); done < <(list "$AASA_AUDIT_FILES")
 else
-  while IFS= read -r file; do files+=("$file"); done < <(
-    git ls-files -- '*.well-known/apple-app-site-association' '*.well-known/apple-app-site-association.json' \
-      '*.well-known/assetlinks.json' 2>/dev/null || true)
+  # Every kind's served name, from aasa-audit's own registry (`lint --names`).
+  names=()
+  while IFS= read -r name; do names+=("$name"); done < <(aasa-audit lint --names)
+  globs=()
+  for name in "${names[@]}"; do globs+=("*.well-known/$name"); done
+  while IFS= read -r file; do files+=("$file"); done < <(git ls-files -- "${globs[@]}" 2>/dev/null || true)
 fi
 if [ ${#files[@]} -eq 0 ]; then
-  echo "::warning::aasa-audit found no apple-app-site-association or assetlinks.json to lint (set the files input)"
+  echo "::warning::aasa-audit found no association file under .well-known/ to lint (looked for: ${names[*]:-}; set the files input)"
   exit 0
 fi
 case "$format" in

@@ -12,12 +12,19 @@ struct LintCommand: ParsableCommand {
             "Check local association files (apple-app-site-association, \(AssociationKinds.all.map(\.fileName).joined(separator: ", "))), without any network.",
         discussion: "Each file gets the checks an audit makes of the content a server returns, and a verdict.")
 
-    @Argument(help: "The files to check.") var files: [String]
+    @Argument(help: "The files to check.") var files: [String] = []
+    @Flag(
+        help:
+            "Print the file names lint knows (each kind's served name, and the extensionless ones with .json added, which it flags), one a line, and nothing else: what a CI step or hook looks for."
+    )
+    var names = false
     @Flag(help: "Print a JSON array, one record per file (findings with line and column when they have one).")
     var json = false
     @Option(
         name: .customLong("app-id"),
-        help: ArgumentHelp("An app ID the file's applinks section must name (repeatable).", valueName: "id"))
+        help: ArgumentHelp(
+            "An app ID the file must name, as a domains.txt line gives it: bare for applinks, or prefixed with its section (webcredentials:ID, appclips:ID, activitycontinuation:ID) (repeatable).",
+            valueName: "id"))
     var appIDs: [String] = []
     @Option(
         help: ArgumentHelp(
@@ -39,6 +46,7 @@ struct LintCommand: ParsableCommand {
     var kind: String?
 
     func validate() throws {
+        if files.isEmpty, !names { throw ValidationError("Missing expected argument '<files> ...'") }
         if let kind, !LocalLint.kindNames.contains(kind) {
             throw ValidationError(
                 "--kind takes \(LocalLint.kindNames.joined(separator: ", ")), not \(kind.prefix(80)).")
@@ -51,11 +59,14 @@ struct LintCommand: ParsableCommand {
     }
 
     func run() throws {
+        if names {
+            StandardConsole().print(LocalLint.lintedNames.map { $0 + "\n" }.joined())
+            return
+        }
         try AuditInput.validateAppIDs(appIDs)
-        var options = validation.options
-        options.expectedAppIDs = appIDs
         let records = LocalLint.run(
-            files, options: options, caFile: cacert, wants: otherFiles.wants, kind: kind)
+            files, options: validation.options, caFile: cacert,
+            expecting: DomainTarget(domain: "", expectedAppIDs: appIDs, wants: otherFiles.wants), kind: kind)
         let console = StandardConsole()
         let text = TerminalReport(colour: console.colour)
         switch (json, format) {

@@ -36,6 +36,28 @@ extension FileLint {
 public enum AssociationFileLint {
     /// The names that say which file it is.
     static let aasaNames: Set<String> = ["apple-app-site-association", "apple-app-site-association.json"]
+    static let aasaFileName = "apple-app-site-association"
+
+    /// The names every kind's file is served under (`apple-app-site-association`, then the
+    /// registry's), and the extensionless ones with `.json` added (what `misnamed` flags): what
+    /// the Action, the pre-commit hook and docs/ci.md look for (`lint --names` prints them).
+    public static var lintedNames: [String] {
+        let served = [aasaFileName] + AssociationKinds.all.map(\.fileName)
+        return served + served.filter { !$0.hasSuffix(".json") }.map { $0 + ".json" }
+    }
+
+    /// A file published as a served name with `.json` added (`apple-app-site-association.json`,
+    /// `webauthn.json`): devices and browsers ask only for the name without it, so as deployed it
+    /// is never read: `location.misnamed`, as the audit says of a site that serves only that.
+    public static func misnamed(_ path: String) -> Finding? {
+        let name = String(path.split(separator: "/").last ?? "")
+        let served = [aasaFileName] + AssociationKinds.all.map(\.fileName)
+        guard name.hasSuffix(".json"), let intended = served.first(where: { name == $0 + ".json" }) else { return nil }
+        return Finding(
+            .locationMisnamed, .file,
+            "The file is named \(name): devices and browsers ask only for /.well-known/\(intended), so as deployed it is never read. Rename it to \(intended) (no .json), served as application/json."
+        )
+    }
 
     /// The lint of `bytes` as another association file than the AASA, when they are one.
     /// - Parameter path: the file's path, whose name (`assetlinks.json`,
@@ -48,7 +70,10 @@ public enum AssociationFileLint {
             (kind.wantType as? any LintedWant.Type).map { (kind: kind, lint: $0) }
         }
         if let named { return kinds.first { $0.kind.id == named }?.lint.lint(bytes, size: size, wants: wants) }
-        let name = path.map { String($0.split(separator: "/").last ?? "") }
+        // A misnamed copy (`webauthn.json`) is judged as the kind it was meant to be.
+        let name = path.map { String($0.split(separator: "/").last ?? "") }.map { name in
+            kinds.contains { $0.kind.fileName + ".json" == name } ? String(name.dropLast(5)) : name
+        }
         if let name, aasaNames.contains(name) { return nil }
         let wanted = Set(wants.all.map { type(of: $0).kind.id })
         let chosen =

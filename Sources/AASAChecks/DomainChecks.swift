@@ -32,6 +32,17 @@ public enum DomainChecks {
         /// The app IDs the applinks section must name: the input's bare ones.
         var applinks: [String]
 
+        /// Whether the file must open links: an app ID for them, a `+`/`-` URL, or an
+        /// entitlement for applinks (a file of other services is then not enough).
+        func expectsUniversalLinks(_ target: DomainTarget) -> Bool {
+            !applinks.isEmpty || !target.expectations.isEmpty || target.services.contains { $0.service == .applinks }
+        }
+
+        /// An entitlement, or apps expected, for other services only: the file need not open links.
+        func withoutApplinksWhenNotNeeded(_ findings: [Finding]) -> [Finding] {
+            needsApplinks ? findings : findings.filter { $0.code != .applinksMissing }
+        }
+
         init(_ target: DomainTarget) {
             let expected = target.expectedApps
             let bare = expected.appIDs(of: .applinks)
@@ -57,6 +68,16 @@ public enum DomainChecks {
                 }
             }
         }
+    }
+
+    /// What the input expects of a file's content (its sections' apps, its `+`/`-` URLs), judged
+    /// alike whoever reads the file: a served copy (`assess`) or a local one (`FileLint`): one
+    /// judge (issue 55). `serviceFindings` is asked beside it, before the device views.
+    static func expectedApps(
+        _ target: DomainTarget, services: ServiceExpectations, file: JSONObject, named: [String], visits: Int
+    ) -> [Finding] {
+        (services.needsApplinks ? missingAppIDs(services.applinks, named: named) : [])
+            + expectationFindings(target, file: file, applinks: services.applinks, visits: visits)
     }
 
     /// Each section the input expects must be there, and name its apps.
@@ -174,9 +195,7 @@ public enum DomainChecks {
     ) -> Result {
         var options = options
         let services = ServiceExpectations(target)
-        options.expectsUniversalLinks =
-            !services.applinks.isEmpty || !target.expectations.isEmpty
-            || target.services.contains { $0.service == .applinks }
+        options.expectsUniversalLinks = services.expectsUniversalLinks(target)
         let primary = LocationChecks.assess(wellKnown, options: options)
         // Most sites serve one file at both locations: its body is checked once, and its
         // content problems are reported once.
@@ -185,10 +204,7 @@ public enum DomainChecks {
         var findings = primary.findings + rootFindings(fallback, of: root, beside: primary, sameBytes: sameBytes)
         findings += whereServed(primary: primary, fallback: fallback, misnamed: deviceView.misnamed)
 
-        if !services.needsApplinks {
-            // An entitlement, or apps expected, for other services only: the file need not open links.
-            findings.removeAll { $0.code == .applinksMissing }
-        }
+        findings = services.withoutApplinksWhenNotNeeded(findings)
         if let file = primary.file {
             findings += serviceFindings(services, file: file)
         }
@@ -198,11 +214,9 @@ public enum DomainChecks {
             findings += deviceFindings(deviceView, primary: primary, fallback: fallback, cdnFile: cdnFile)
         }
         if let file = primary.file {
-            if services.needsApplinks {
-                findings += missingAppIDs(services.applinks, named: primary.content?.appIDs.applinks ?? [])
-            }
-            findings += expectationFindings(
-                target, file: file, applinks: services.applinks, visits: options.matchVisits)
+            findings += expectedApps(
+                target, services: services, file: file, named: primary.content?.appIDs.applinks ?? [],
+                visits: options.matchVisits)
         }
         // Known device behaviour with internationalised names: said, not failed.
         if target.domain.split(separator: ".").contains(where: { $0.hasPrefix("xn--") }) {

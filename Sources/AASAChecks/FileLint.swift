@@ -15,25 +15,33 @@ public enum FileLint {
     /// - Parameters:
     ///   - truncated: the file was larger than the bytes read.
     ///   - signature: for a signed file, what was found in it; `bytes` is then its content.
+    ///   - expecting: what the input expects of the file (`lint --app-id`, `--passkeys`, as a
+    ///     domains.txt line says it): judged by the audit's own code (`DomainChecks`), so a file
+    ///     gets the same verdict in `lint` as served at night (one judge, issue 55). Its domain
+    ///     is not used.
     public static func lint(
         _ bytes: [UInt8], size: Int, truncated: Bool = false, signature: SignatureRecord? = nil,
-        options: ValidationOptions = ValidationOptions()
+        options: ValidationOptions = ValidationOptions(), expecting target: DomainTarget = DomainTarget(domain: "")
     ) -> Result {
-        // Universal links are expected of a file only when --app-id names apps for them.
+        let services = DomainChecks.ServiceExpectations(target)
         var options = options
-        options.expectsUniversalLinks = !options.expectedAppIDs.isEmpty
+        options.expectsUniversalLinks = services.expectsUniversalLinks(target)
         let assessed = LocationChecks.assessBody(
             bytes, declaredSize: size, truncated: truncated, signature: signature, at: .file, options: options)
-        var findings = assessed.findings
+        var findings = services.withoutApplinksWhenNotNeeded(assessed.findings)
         if bytes.isEmpty, !truncated {
             findings = [Finding(.bodyEmpty, .file, "The file is empty.")]
         }
-        if let content = assessed.content {
-            let named = content.appIDs.applinks ?? []
-            for expected in options.expectedAppIDs where !named.contains(expected) {
-                findings.append(
-                    Finding(
-                        .appIDMissing, .file, "The expected app ID \(expected) is not in the file's applinks section."))
+        if let file = assessed.file {
+            let expected =
+                DomainChecks.serviceFindings(services, file: file)
+                + DomainChecks.expectedApps(
+                    target, services: services, file: file, named: assessed.content?.appIDs.applinks ?? [],
+                    visits: options.matchVisits)
+            findings += expected.map { finding in
+                var local = finding
+                local.location = .file
+                return local
             }
         }
         return Result(

@@ -8,20 +8,15 @@ public struct ValidationOptions: Sendable, Equatable {
     /// The matching work a domain's `+`/`-` URLs may cost together, in automaton state visits
     /// (`MatchBudget`); beyond it the rest are reported unchecked (`match.cut-short`).
     public var matchVisits: Int
-    /// For `lint`: app IDs the file's applinks section must name (`--app-id`).
-    public var expectedAppIDs: [String]
     /// Whether something expects universal links of the file (an app ID, a `+` URL, an applinks
     /// entitlement, `--app-id`): without, a file of other services needs no applinks section.
     public var expectsUniversalLinks = true
     /// `--severity`: the severities a team gives chosen codes, applied before verdicts.
     public var severityPolicy = SeverityPolicy()
 
-    public init(
-        minimumIOS: IOSVersion? = nil, matchVisits: Int = MatchBudget.standardVisits, expectedAppIDs: [String] = []
-    ) {
+    public init(minimumIOS: IOSVersion? = nil, matchVisits: Int = MatchBudget.standardVisits) {
         self.minimumIOS = minimumIOS
         self.matchVisits = matchVisits
-        self.expectedAppIDs = expectedAppIDs
     }
 }
 

@@ -298,9 +298,9 @@ extension FindingCode {
             FindingDefinition(
                 .domain, .error,
                 meaning:
-                    "Neither location serves the file, but /.well-known/apple-app-site-association.json does: the file was uploaded with an extension Apple's documentation says not to add, and nothing asks for that name.",
+                    "The file is published with .json added to its name (/.well-known/apple-app-site-association.json, or another association file's extensionless name with .json): no device or browser asks for that name. In an audit: neither location serves the AASA, but the .json name does; in lint: the file's own name.",
                 fix:
-                    "Rename the file to apple-app-site-association (no .json) in the .well-known folder, and keep serving it as application/json."
+                    "Rename the file to its name without .json (apple-app-site-association, …) in the .well-known folder, and keep serving it as application/json."
             )
         case .locationCatchAll:
             FindingDefinition(

@@ -11,9 +11,9 @@ import Testing
     static let binary = CommandLineTests.binary
     static let version = AASAAuditVersion.tool.version
 
-    /// A fixture website: a valid AASA and an assetlinks.json whose fingerprint Google's parser
-    /// skips.
-    static func website(in directory: URL) throws -> (aasa: URL, assetLinks: URL) {
+    /// A fixture website: a valid AASA, an assetlinks.json whose fingerprint Google's parser
+    /// skips, and a `webauthn` that is no JSON (a kind the Action and hook once did not look for).
+    static func website(in directory: URL) throws -> (aasa: URL, assetLinks: URL, webauthn: URL) {
         let wellKnown = directory.appendingPathComponent("public/.well-known")
         try FileManager.default.createDirectory(at: wellKnown, withIntermediateDirectories: true)
         let aasa = wellKnown.appendingPathComponent("apple-app-site-association")
@@ -23,7 +23,9 @@ import Testing
         try
             #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["ab:cd"]}}]"#
             .write(to: assetLinks, atomically: true, encoding: .utf8)
-        return (aasa, assetLinks)
+        let webauthn = wellKnown.appendingPathComponent("webauthn")
+        try #"{"origins": ["https://shop.example.com",]"#.write(to: webauthn, atomically: true, encoding: .utf8)
+        return (aasa, assetLinks, webauthn)
     }
 
     static func git(_ arguments: [String], in directory: URL) async throws {
@@ -106,6 +108,7 @@ import Testing
         #expect(lint.status == 1, "\(lint.stdout)\(lint.stderr)")
         #expect(lint.stdout.contains("::error file=public/.well-known/assetlinks.json"), "\(lint.stdout)")
         #expect(lint.stdout.contains("assetlinks.fingerprint"))
+        #expect(lint.stdout.contains("::error file=public/.well-known/webauthn,"), "\(lint.stdout)")
         // SARIF for code scanning, its path an output of the step.
         let sarif = try await Self.step(
             "action/lint.sh",
@@ -201,6 +204,8 @@ import Testing
         #expect(failing.status == 1, "\(failing.stdout)\(failing.stderr)")
         #expect(failing.stdout.contains("assetlinks.json:1:") && failing.stdout.contains("assetlinks.fingerprint"))
         #expect(!failing.stdout.contains("index.html"))
+        #expect(failing.stdout.contains("webauthn:1:"), "\(failing.stdout)")
+        try #"{"origins": ["https://shop.example.com"]}"#.write(to: files.webauthn, atomically: true, encoding: .utf8)
         let fingerprint = (0..<32).map { _ in "AB" }.joined(separator: ":")
         try String(contentsOf: files.assetLinks, encoding: .utf8).replacingOccurrences(of: "ab:cd", with: fingerprint)
             .write(to: files.assetLinks, atomically: true, encoding: .utf8)

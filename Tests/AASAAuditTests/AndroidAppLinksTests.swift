@@ -220,16 +220,20 @@ import Testing
         try Self.good.write(toFile: path, atomically: true, encoding: .utf8)
         let passing = LocalLint.run(
             [path], options: .init(),
-            wants: AssociationWants(android: [
-                AndroidApp(package: "com.example.lite", fingerprint: Self.fingerprints[2])
-            ]))[0]
+            expecting: DomainTarget(
+                domain: "",
+                wants: AssociationWants(android: [
+                    AndroidApp(package: "com.example.lite", fingerprint: Self.fingerprints[2])
+                ])))[0]
         #expect(passing.verdict == .pass, "\(passing.findings.map(\.message))")
         #expect(passing.associations.android?.apps.count == 2)
         let failing = LocalLint.run(
             [path], options: .init(),
-            wants: AssociationWants(android: [
-                AndroidApp(package: "com.example.lite", fingerprint: Self.fingerprints[0])
-            ]))[0]
+            expecting: DomainTarget(
+                domain: "",
+                wants: AssociationWants(android: [
+                    AndroidApp(package: "com.example.lite", fingerprint: Self.fingerprints[0])
+                ])))[0]
         #expect(failing.findings.map(\.code) == [.assetlinksFingerprintMissing])
     }
 }

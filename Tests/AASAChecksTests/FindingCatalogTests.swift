@@ -114,7 +114,7 @@ import Testing
             // Expected (--app-id): an error; a file of other services nothing expects links of: a note.
             FileLint.lint(
                 Array(#"{"webcredentials":{"apps":["\#(id)"]}}"#.utf8), size: 40,
-                options: ValidationOptions(expectedAppIDs: [id])
+                expecting: DomainTarget(domain: "example.com", expectedAppIDs: [id])
             ).findings + lint(#"{"webcredentials":{"apps":["\#(id)"]}}"#)
         },
         .appIDMalformed: { lint(rules(#"{"/":"/a"}"#).replacingOccurrences(of: id, with: "TEAM_ID.com.example.app")) },
@@ -287,10 +287,9 @@ import Testing
             let declarations = AssetLinksChecks.assess(
                 Fixture.served(Fixture.assetLinks, at: .assetlinks), expected: []
             ).declarations
-            return declarations.map {
-                AssetLinksChecks.loginSharingFindings(
-                    [AndroidApp(package: "com.example.app")], declarations: $0, at: .assetlinks)
-            } ?? []
+            return AssetLinksChecks.loginSharingFindings(
+                [AndroidApp(package: "com.example.app")], declarations: declarations, sharesLogins: true,
+                at: .assetlinks)
         },
         .passkeyEndpointsStatus: { endpoints(Fixture.served("", at: .passkeyEndpoints, status: 503)) },
         .passkeyEndpointsRedirect: {

@@ -21,10 +21,10 @@ struct AssetLinksAudit: AssociationFileAudit {
         guard let main = answers.first else { return AssociationOutcome() }
         let included = await follow(from: main, more: more)
         let result = AssetLinksChecks.assess(main, included: included, expected: expected)
-        var findings = result.findings
-        if sharesLogins, let declarations = result.declarations {
-            findings += AssetLinksChecks.loginSharingFindings(expected, declarations: declarations, at: .assetlinks)
-        }
+        var findings =
+            result.findings
+            + AssetLinksChecks.loginSharingFindings(
+                expected, declarations: result.declarations, sharesLogins: sharesLogins, at: .assetlinks)
         if let manifestScope {
             for statement in result.statements {
                 guard case .androidApp(let package, _) = statement.target,

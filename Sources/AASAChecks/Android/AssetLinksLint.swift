@@ -4,7 +4,7 @@ import AASAModel
 /// `lint` of an `assetlinks.json`: recognised by its content, checked offline.
 extension AndroidWant: LintedWant {
     public static func lint(_ bytes: [UInt8], size: Int, wants: AssociationWants) -> FileLint.Result {
-        FileLint.lintAssetLinks(bytes, size: size, expected: wants.android ?? [])
+        FileLint.lintAssetLinks(bytes, size: size, expected: wants.android ?? [], sharesLogins: wants.declaresPasskeys)
     }
 
     public static func looksLikeItsFile(_ bytes: [UInt8]) -> Bool { FileLint.isAssetLinks(bytes) }
@@ -26,19 +26,26 @@ extension FileLint {
         }
     }
 
-    /// `lint` of an Android `assetlinks.json`, offline, with the apps it must declare.
-    public static func lintAssetLinks(_ bytes: [UInt8], size: Int, expected: [AndroidApp]) -> Result {
-        var findings: [Finding] = []
+    /// `lint` of an Android `assetlinks.json`, offline, with the apps it must declare (and, when
+    /// `sharesLogins`: the domain declares passkeys, share logins with), judged as an audit does.
+    public static func lintAssetLinks(
+        _ bytes: [UInt8], size: Int, expected: [AndroidApp], sharesLogins: Bool = false
+    ) -> Result {
         if size > AppleLimits.maximumFileBytes {
-            findings.append(
+            let findings = [
                 Finding(
                     .assetlinksTooLarge, .file,
-                    "The file is \(size) bytes; this audit reads at most \(AppleLimits.maximumFileBytes)."))
+                    "The file is \(size) bytes; this audit reads at most \(AppleLimits.maximumFileBytes).")
+            ]
             return Result(verdict: Verdict(findings: findings), appIDs: ServiceAppIDs(), findings: findings)
         }
         let checked = AssetLinksChecks.assessContent(bytes, expected: expected, at: .file)
+        let findings =
+            checked.findings
+            + AssetLinksChecks.loginSharingFindings(
+                expected, declarations: checked.declarations, sharesLogins: sharesLogins, at: .file)
         return Result(
-            verdict: Verdict(findings: checked.findings), appIDs: ServiceAppIDs(), findings: checked.findings,
+            verdict: Verdict(findings: findings), appIDs: ServiceAppIDs(), findings: findings,
             associations: AssociationRecords(android: checked.declarations))
     }
 
