@@ -66,6 +66,8 @@ extension FileValidator {
     /// Returns the entry's first catch-all.
     mutating func validateRuleOrder(_ entry: RuleSet.Entry) -> RuleSet.Rule? {
         var catchAll: RuleSet.Rule?
+        // `/?*`: every URL but the root's goes to it first.
+        var allButTheRoot: RuleSet.Rule?
         // Rules as written, compact: equal rules print alike (a set, as files hold thousands).
         var seen = Set<String>()
         for rule in entry.rules {
@@ -85,6 +87,8 @@ extension FileValidator {
             let written = rule.source.prettyPrinted(indent: "")
             if let earlier = catchAll {
                 reportAfterCatchAll(rule, earlier: earlier)
+            } else if let earlier = allButTheRoot, !rule.canMatchTheRoot {
+                reportAfterCatchAll(rule, earlier: earlier, butTheRoot: true)
             } else if seen.contains(written) {
                 report(
                     .ruleUnreachable, .changesNothing,
@@ -92,21 +96,26 @@ extension FileValidator {
                 )
             } else if rule.matchesEverything {
                 catchAll = rule
+            } else if rule.matchesEverythingButTheRoot, allButTheRoot == nil {
+                allButTheRoot = rule
             }
             seen.insert(written)
         }
         return catchAll
     }
 
-    mutating func reportAfterCatchAll(_ rule: RuleSet.Rule, earlier: RuleSet.Rule) {
+    /// - Parameter butTheRoot: `earlier` matches every URL but the root's (`/?*`), and `rule`
+    ///   cannot match the root (iOS takes the first rule that matches).
+    mutating func reportAfterCatchAll(_ rule: RuleSet.Rule, earlier: RuleSet.Rule, butTheRoot: Bool = false) {
+        let every = butTheRoot ? "every URL this one could (every path but /)" : "every URL"
         if rule.exclude || earlier.exclude {
             let what = rule.exclude ? "this exclusion never applies" : "this rule never decides"
-            report(.ruleUnreachable, "\(rule.path): \(what), because \(earlier.path) matches every URL first.")
+            report(.ruleUnreachable, "\(rule.path): \(what), because \(earlier.path) matches \(every) first.")
         } else {
             // Its URLs go to the same apps anyway: nothing changes.
             report(
                 .ruleUnreachable, .changesNothing,
-                "\(rule.path) never decides, because \(earlier.path) matches every URL first; it would send them to the same apps, so nothing changes."
+                "\(rule.path) never decides, because \(earlier.path) matches \(every) first; it would send them to the same apps, so nothing changes."
             )
         }
     }

@@ -25,6 +25,13 @@ extension FileValidator {
             report(.serviceInvalid, "\(name) is \(Self.a(value)), not an object of the form {\"apps\": [...]}.")
             return
         }
+        if section.members.isEmpty {
+            report(
+                .serviceInvalid, .emptySection,
+                "\(name) is an empty object, a stub: iOS reads no apps from it and ignores it; the rest of the file works."
+            )
+            return
+        }
         for key in section.keys where key != "apps" {
             report(.fileUnknownKey, "Unknown key \"\(key)\" in \(name); only apps is read.")
         }

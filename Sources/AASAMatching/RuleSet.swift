@@ -42,6 +42,20 @@ public struct RuleSet: Sendable {
                 && (fragment?.matchesEverything ?? true)
         }
 
+        /// Whether the rule matches every URL but the root's: `/?*` (every path of one character
+        /// or more after the slash), and no query or fragment test. A later rule that cannot
+        /// match the root is then never consulted.
+        public var matchesEverythingButTheRoot: Bool {
+            pathPatterns.first.map(PathRule.isCatchAllButTheRoot) == true && query.acceptsEverything
+                && (fragment?.matchesEverything ?? true)
+        }
+
+        /// Whether any of its path patterns matches the root path (as URL paths are compared).
+        public var canMatchTheRoot: Bool {
+            let root = PathRule.normaliseURLPath("/")
+            return pathPatterns.contains { $0.matches(root) }
+        }
+
         /// The largest automaton any of its patterns expands to, variables included (see
         /// `Pattern.maximumAutomatonSize`).
         public var largestAutomatonSize: Int {
@@ -254,5 +268,10 @@ enum PathRule {
     /// `*` or `/*`: after normalisation `/*`, whose parent is the empty path.
     static func isCatchAll(_ pattern: Pattern) -> Bool {
         pattern.tokens == [.literal("/"), .run]
+    }
+
+    /// `/?*` or `/*?`: every path but the root.
+    static func isCatchAllButTheRoot(_ pattern: Pattern) -> Bool {
+        pattern.tokens == [.literal("/"), .one, .run] || pattern.tokens == [.literal("/"), .run, .one]
     }
 }

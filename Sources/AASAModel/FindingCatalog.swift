@@ -66,6 +66,10 @@ public struct SeverityCase: Sendable, Hashable {
         when:
             "for a rule that would send URLs to the same apps as an earlier one that decides first (after a catch-all of the same entry, or repeating a rule of it)"
     )
+    /// `service.invalid` for a section that is an empty object (`"appclips": {}`, a stub): iOS
+    /// reads no apps from it and ignores it; the rest of the file works.
+    public static let emptySection = SeverityCase(
+        .info, when: "for a section that is an empty object ({}): iOS ignores it, the rest of the file works")
     /// `entry.mixed-formats` when the app still supports iOS 12 or older.
     public static let mixedFormatsForOldIOS = SeverityCase(
         .info, when: "with --min-ios 12 or older, where the mix is needed")
@@ -326,7 +330,7 @@ extension FindingCode {
                 fix: "Remove the key, or spell the service as Apple does.")
         case .serviceInvalid:
             FindingDefinition(
-                .content, .error,
+                .content, .error, cases: [.emptySection],
                 meaning:
                     "A webcredentials, appclips or activitycontinuation section is not an object whose apps key is an array of app ID strings, so that service does not work.",
                 fix: "Write the section as {\"apps\": [\"TEAMID.bundle.id\"]}.")

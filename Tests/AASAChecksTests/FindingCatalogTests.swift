@@ -126,7 +126,10 @@ import Testing
         .locationNone: { domain(Fixture.served("", status: 404)) },
         .locationRootAbsent: { domain(Fixture.served(valid), root: Fixture.served("", at: .root, status: 404)) },
         .fileUnknownKey: { lint(#"{"applink":{},"applinks":{"details":[]}}"#) },
-        .serviceInvalid: { lint(#"{"applinks":{"details":[]},"webcredentials":1}"#) },
+        .serviceInvalid: {
+            lint(#"{"applinks":{"details":[]},"webcredentials":1}"#)
+                + lint(#"{"applinks":{"details":[]},"appclips":{}}"#)
+        },
         .appClipSuffix: { lint(#"{"applinks":{"details":[]},"appclips":{"apps":["\#(id)"]}}"#) },
         .applinksUnknownKey: {
             lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""detail":1,"#))
@@ -254,6 +257,7 @@ import Testing
         .webauthnOriginsEmpty: { webauthn(#"{"origins": []}"#, expected: []) },
         .webauthnEntryType: { webauthn(#"{"origins": [42, "https://shop.example"]}"#, expected: []) },
         .webauthnEntrySkipped: { webauthn(#"{"origins": ["shop.example.co.uk"]}"#, expected: []) },
+        .webauthnNoOrigin: { webauthn(#"{"origins": ["http://localhost:3000", "https://com"]}"#, expected: []) },
         .webauthnEntryRead: { webauthn(#"{"origins": ["https://shop.example/login"]}"#, expected: []) },
         .webauthnLabelLimit: {
             webauthn(
@@ -332,6 +336,18 @@ import Testing
         },
         .windowsPathsEmpty: {
             windows(Fixture.served(#"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e"}]"#, at: .windows))
+        },
+        .windowsExcludesAll: {
+            windows(
+                Fixture.served(
+                    #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["/shop/*"], "excludePaths": ["*"]}]"#,
+                    at: .windows))
+        },
+        .windowsPathUnanchored: {
+            windows(
+                Fixture.served(
+                    #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"], "excludePaths": ["account/*"]}]"#,
+                    at: .windows))
         },
         .windowsUnknownKey: {
             windows(
@@ -511,7 +527,7 @@ import Testing
             (.componentUnknownKey, .matchesEverything), (.applinksLegacyApps, .appsMissingForOldIOS),
             (.assetlinksInclude, .includeNotFollowedOffline),
             (.assetlinksDynamicRules, .dynamicRulesNotice), (.applinksMissing, .servicesOnly),
-            (.ruleUnreachable, .changesNothing),
+            (.ruleUnreachable, .changesNothing), (.serviceInvalid, .emptySection),
         ]
         for (code, severityCase) in reached {
             #expect(code.definition.cases.contains(severityCase))

@@ -177,6 +177,13 @@ public enum WebAuthnChecks {
             dropped: entries.compactMap {
                 if case .origin(_, let written, _, true) = $0 { return written } else { return nil }
             })
+        if !entries.isEmpty, declarations.origins.isEmpty {
+            findings.append(
+                Finding(
+                    .webauthnNoOrigin, location,
+                    "None of the \(entries.count) entries is an origin a browser can use (each is said above): the file allows no other origin, and Chromium refuses every request from another origin for this RP ID."
+                ))
+        }
         for origin in expected {
             guard let caller = WebOrigin(origin) else { continue }
             let result = result(of: json, for: caller)

@@ -160,6 +160,7 @@ public enum WindowsChecks {
                 Finding(.windowsPathsEmpty, location, "[\(index)] (\(name.prefix(120))) has no paths: it opens no URL.")
             )
         }
+        notes += patternNotes(paths: paths ?? [], excluded: excluded ?? [], index: index, name: name, at: location)
         let unknown = object.keys.filter { !entryKeys.contains($0) }
         if !unknown.isEmpty {
             notes.append(
@@ -172,6 +173,38 @@ public enum WindowsChecks {
             packageFamilyName: name, paths: paths ?? [], excludePaths: excluded ?? [],
             allowSubdomains: allow?.boolValue ?? false)
         return .read(entry, notes: notes)
+    }
+
+    /// Patterns Windows reads but that cannot do what they say: an exclusion of every path (the
+    /// entry opens nothing), a pattern that cannot match a path (it does not start with `/`).
+    static func patternNotes(
+        paths: [String], excluded: [String], index: Int, name: String, at location: FindingLocation
+    ) -> [Finding] {
+        var notes: [Finding] = []
+        let label = "[\(index)] (\(name.prefix(120)))"
+        if !paths.isEmpty,
+            let every = excluded.first(where: {
+                $0 == "/*" || Pattern($0, variables: nil, caseSensitive: true).matchesEverything
+            })
+        {
+            notes.append(
+                Finding(
+                    .windowsExcludesAll, location,
+                    "\(label) excludes \"\(every.prefix(80))\", every path: Windows reads excludePaths first, so it opens no URL in the app."
+                ))
+        }
+        let unanchored = (excluded.map { ("excludePaths", $0) } + paths.map { ("paths", $0) }).filter { _, pattern in
+            guard let first = pattern.first else { return false }
+            return !["/", "*", "?"].contains(first)
+        }
+        for (key, pattern) in unanchored.prefix(3) {
+            notes.append(
+                Finding(
+                    .windowsPathUnanchored, location,
+                    "\(label) \(key) \"\(pattern.prefix(80))\" does not start with /: a URL's path always does, so it never matches\(key == "excludePaths" ? " (it excludes nothing)" : " (it opens nothing)")."
+                ))
+        }
+        return notes
     }
 
     static func bounded(_ findings: [Finding]) -> [Finding] {

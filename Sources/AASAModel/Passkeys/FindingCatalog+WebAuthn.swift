@@ -53,6 +53,14 @@ extension FindingCode {
                 webauthn, .warning,
                 meaning: "\"origins\" is empty: the file is valid and allows no other origin.",
                 fix: "List the origins that should use this RP ID's passkeys, or stop serving the file.")
+        case .webauthnNoOrigin:
+            FindingDefinition(
+                webauthn, .error,
+                meaning:
+                    "The file lists entries, but none is an origin a browser can use (each is said in its own finding): it allows no other origin, so Chromium refuses every request from another origin for this RP ID. The file fails its only purpose.",
+                fix:
+                    "Write each origin in full, https and a host with a registrable domain: https://shop.example.co.uk."
+            )
         case .webauthnEntryType:
             FindingDefinition(
                 webauthn, .error,

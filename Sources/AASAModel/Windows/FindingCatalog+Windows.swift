@@ -71,6 +71,20 @@ extension FindingCode {
                 category, .warning,
                 meaning: "An entry has no paths, so it opens no URL in the app.",
                 fix: "List the paths the app opens: \"paths\": [\"/shop/*\"] (\"*\" for every path).")
+        case .windowsExcludesAll:
+            FindingDefinition(
+                category, .warning,
+                meaning:
+                    "An entry's excludePaths holds a pattern that matches every path (\"*\" or \"/*\"): Windows reads excludePaths first, so the entry opens no URL in the app, whatever its paths say.",
+                fix:
+                    "Exclude only the paths that must stay in the browser (\"/account/*\"), or remove the entry if the app is to open none."
+            )
+        case .windowsPathUnanchored:
+            FindingDefinition(
+                category, .warning,
+                meaning:
+                    "A pattern in paths or excludePaths starts with neither / nor a wildcard: Windows compares it with the URL's path, which always starts with /, so it never matches (an exclusion that never excludes, a path that never opens).",
+                fix: "Start the pattern with /: \"/shop/*\", not \"shop/*\".")
         case .windowsUnknownKey:
             FindingDefinition(
                 category, .info,
