@@ -43,6 +43,14 @@ public enum DomainListParser {
         var labels: [(key: String, value: String)] = []
         /// `ios:none`: no AASA is expected.
         var noAASA = false
+        /// The kinds whose token was refused (a malformed identifier), each with why.
+        var refused: [(kind: AssociationKind, reason: String)] = []
+
+        /// Whether the line asked only for what was refused: a platform token refused and nothing
+        /// else to check (no app ID, no other kind's token). Audited without the token it would
+        /// become another platform's check (the AASA, or with `ios:none` another kind's file for
+        /// any app): it is refused whole.
+        var askedOnlyForRefused: Bool { !refused.isEmpty && wants.isEmpty && appIDs.isEmpty }
 
         init(_ tokens: some Sequence<String>, problem: (ProblemKind, String) -> Void) {
             for token in tokens {
@@ -54,8 +62,7 @@ public enum DomainListParser {
                         let values = lowered == kind.word ? [] : [String(token.dropFirst(kind.word.count + 1))]
                         wants.append(try kind.wantType.parsing(values))
                     } catch {
-                        problem(
-                            .associationValue, "\(kind.formLabel) \(error.reason); the domain is audited without it.")
+                        refused.append((kind, error.reason))
                     }
                 } else if lowered.hasPrefix("ios:") {
                     if DomainTarget.expectsAASA(choice: String(lowered.dropFirst("ios:".count))) == false {
@@ -77,6 +84,15 @@ public enum DomainListParser {
                 } else {
                     appIDs.append(ExpectedApp(spelled: token).spelled)
                 }
+            }
+            let whole = askedOnlyForRefused
+            for (kind, reason) in refused {
+                problem(
+                    .associationValue,
+                    "\(kind.formLabel) \(reason); "
+                        + (whole
+                            ? "the line asks for nothing else, so it is not audited (without the token it would be another platform's check)."
+                            : "the domain is audited without it."))
             }
         }
     }

@@ -109,6 +109,10 @@ struct ListReader {
         var lineProblems: [(Parser.ProblemKind, String)] = []
         let read = Parser.LineTokens(tokens.dropFirst()) { lineProblems.append(($0, $1)) }
         for (kind, message) in lineProblems { problem(kind, number, line, message) }
+        if read.askedOnlyForRefused {
+            currentTarget = nil
+            return
+        }
         let position: Int
         // One hash of the name for a new domain (the common case).
         if let existing = positionOfDomain.updateValue(targets.count, forKey: domain) {

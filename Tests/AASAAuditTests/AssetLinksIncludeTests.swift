@@ -157,7 +157,8 @@ import Testing
                 "https://shop.aasa.test/blog",
             ],
             app: AndroidApp(package: "com.example.app"), against: .domain("shop.aasa.test", configuration))
-        #expect(records.map(\.result) == [.excluded, .app, .none])
+        #expect(
+            records.map(\.result) == [.excluded, .app, .undecided], "no rule matches: the manifest decides, unseen")
         #expect(records.map { $0.rule?.index } == [0, 1, nil])
         #expect(records.allSatisfy { $0.reason.contains("manifest") })
     }

@@ -803,6 +803,25 @@ import Testing
 
     // MARK: match
 
+    /// Without dynamic rules (or when none matches) the app's manifest decides, and match does
+    /// not see it: `undecided`, which `--expect browser` does not pass (issue 55, item 1).
+    @Test func matchForAnAndroidAppWithoutRulesIsUndecided() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file =
+            #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.app","sha256_cert_fingerprints":["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}}]"#
+        try file.write(to: directory.url.appendingPathComponent("assetlinks.json"), atomically: true, encoding: .utf8)
+        let arguments = [
+            "match", "--file", "assetlinks.json", "--android", "com.example.app", "https://shop.example/a",
+        ]
+        let json = try await run(arguments + ["--json"], in: directory.url)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(records.map { $0["result"] as? String } == ["undecided"], "\(json.stdout)")
+        let expecting = try await run(arguments + ["--expect", "browser"], in: directory.url)
+        #expect(expecting.status != 0, "\(expecting.stdout)")
+        #expect(expecting.stdout.contains("manifest"), "\(expecting.stdout)")
+    }
+
     @Test func matchALocalFileSaysWhichRuleDecides() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

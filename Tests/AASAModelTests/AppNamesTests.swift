@@ -24,7 +24,8 @@ import Testing
 
     @Test(
         arguments: [
-            ("5765880207854972765", nil), ("com.example.app", nil), ("<APP ID>", "placeholder"),
+            ("5765880207854972765", nil), ("com.example.app", "reads as a bundle name"),
+            ("app-12", "is a number"), ("<APP ID>", "placeholder"),
             ("your_app_identifier", "placeholder"), ("", "not an app identifier"),
             ("two words", "not an app identifier"),
         ] as [(String, String?)])

@@ -42,6 +42,31 @@ import Testing
         #expect(messages.contains { $0.hasPrefix("3: ") && $0.contains("at most 10") })
     }
 
+    /// A line whose only platform token is refused is refused whole, never turned into another
+    /// platform's check (`ios:none` alone is "assetlinks.json for any app"; a bare host, the
+    /// AASA); with something else to check it is audited without the token (issue 55, item 1).
+    @Test func aLineWhoseOnlyPlatformTokenIsRefusedIsNotAudited() {
+        let result = parse(
+            """
+            windows-only.example ios:none windows:Acme.App
+            + https://windows-only.example/a
+            bare-token.example windows:Acme.App
+            harmony-only.example ios:none harmony:com.acme.app
+            both.example ios:none android:com.example.app windows:Acme.App
+            with-app-id.example ABCDE12346.com.example.app windows:Acme.App
+            """)
+        #expect(result.targets.map(\.domain) == ["both.example", "with-app-id.example"])
+        #expect(result.targets[0].wants[AndroidWant.self] != nil && result.targets[0].wants[WindowsWant.self] == nil)
+        let messages = result.problems.map { "\($0.line): \($0.message)" }
+        #expect(messages.filter { $0.contains("so it is not audited") }.map { $0.prefix(2) } == ["1:", "3:", "4:"])
+        #expect(
+            messages.contains { $0.hasPrefix("4: ") && $0.contains("AppGallery Connect's app identifier is a number") })
+        #expect(messages.contains { $0.hasPrefix("1: ") && $0.contains("Name_PublisherId") })
+        #expect(messages.filter { $0.contains("audited without it") }.map { $0.prefix(2) } == ["5:", "6:"])
+        // The refused line's URL has no domain above it.
+        #expect(messages.contains { $0.hasPrefix("2: ") && $0.contains("must follow the domain") }, "\(messages)")
+    }
+
     @Test func readsDomainsAppIDsCommentsAndBlankLines() {
         let result = parse(
             """
@@ -130,16 +155,17 @@ import Testing
             b.example android:example android:com.example.app@AB:CD
             c.example
             """)
-        #expect(result.targets.map(\.domain) == ["a.example", "b.example", "c.example"])
+        // b.example asks for nothing but its refused tokens: refused whole (issue 55).
+        #expect(result.targets.map(\.domain) == ["a.example", "c.example"])
         #expect(
             result.targets[0].androidApps == [
                 AndroidApp(package: "com.example.app", fingerprint: fingerprint.uppercased()),
                 AndroidApp(package: "com.example.lite"),
             ])
         #expect(result.targets[0].auditsAndroid && result.targets[0].expectedAppIDs == ["ABCDE12346.com.example.app"])
-        #expect(result.targets[1].androidApps.isEmpty)
-        #expect(!result.targets[2].auditsAndroid)
+        #expect(!result.targets[1].auditsAndroid)
         #expect(result.problems.map(\.line) == [2, 2])
+        #expect(result.problems.allSatisfy { $0.message.contains("so it is not audited") })
         #expect(result.problems[0].message.contains("\"example\" is not an Android package name"))
         #expect(result.problems[1].message.contains("\"AB:CD\" is not a SHA-256 certificate fingerprint"))
     }
@@ -153,9 +179,9 @@ import Testing
             a.example origin:https://example.co.uk:8443
             b.example origin:example.co.uk origin:http://shop.example
             """)
-        #expect(result.targets.map(\.domain) == ["a.example", "b.example"])
+        // b.example asks for nothing but its refused tokens: refused whole (issue 55).
+        #expect(result.targets.map(\.domain) == ["a.example"])
         #expect(result.targets[0].wants.webauthnOrigins == ["https://shop.example", "https://example.co.uk:8443"])
-        #expect(result.targets[1].wants.webauthnOrigins == nil)
         let errors = result.problems.filter { !$0.message.contains("already listed") }
         #expect(errors.map(\.line) == [3, 3], "\(result.problems)")
         #expect(errors[0].message.contains("Related origin \"example.co.uk\" is not an https origin"))
@@ -166,7 +192,8 @@ import Testing
     /// or `passkeys:` with a value, is named.
     @Test func aBareWordIsItsKindsToken() {
         let result = parse("a.example passkeys\nb.example PASSKEYS origin\nc.example passkeys:yes-please\n")
-        #expect(result.targets.map { $0.wants[PasskeyEndpointsWant.self] != nil } == [true, true, false])
+        // c.example asks for nothing but its refused token: refused whole (issue 55).
+        #expect(result.targets.map { $0.wants[PasskeyEndpointsWant.self] != nil } == [true, true])
         #expect(result.problems.map(\.line) == [2, 3], "\(result.problems)")
         #expect(result.problems[0].message.contains("names no origin"))
     }

@@ -8,7 +8,8 @@ import AASAReport
 /// `match --android PACKAGE`: what Android 15's dynamic rules in `assetlinks.json` decide for
 /// each URL, against a local file or the file a domain serves (its includes followed). The
 /// first component that matches decides; `exclude` keeps the URL in the browser; no match, or
-/// no rules, leaves it to the app's manifest, which bounds every rule and is not seen here.
+/// no rules, leaves it to the app's manifest, which bounds every rule and is not seen here: the
+/// answer is then `undecided`, never a guess.
 public enum AssetLinksMatching {
     public static let manifestNote =
         "The app's manifest bounds the scope (a rule cannot widen its intent filters) and is not seen here."
@@ -68,12 +69,15 @@ public enum AssetLinksMatching {
                 )
             }
         }
+        // Nothing here decides: the manifest's intent filters do, and they are not seen. Saying
+        // "stays in the browser" would be a guess (`--expect browser` would pass on it).
         let hasRules = statements.contains { $0.dynamicRules != nil }
         return MatchRecord(
-            url: url, result: .none, appIDs: [], rule: nil,
+            url: url, result: .undecided, appIDs: [], rule: nil,
             reason: hasRules
-                ? "No dynamic rule matches it: the dynamic rules do not send it to the app. \(manifestNote)"
-                : "\(app.package) has no dynamic rules: the app's manifest alone decides, and it is not seen here.")
+                ? "No dynamic rule matches it, so they leave it to the app's manifest, which decides and is not seen here: undecided."
+                : "\(app.package) has no dynamic rules: the app's manifest alone decides, and it is not seen here: undecided."
+        )
     }
 
     static func load(_ source: URLMatching.Source, app: AndroidApp) async throws -> [StatementList.Statement] {

@@ -38,6 +38,13 @@ public enum HarmonyAppIdentifier {
         else {
             return "\(shown) is not an app identifier (AppGallery Connect's, up to 128 visible ASCII characters)"
         }
+        // AppGallery Connect gives every app a number (the 32 real files we have all hold 19
+        // digits); a bundle name in its place names no app HarmonyOS knows by it.
+        guard identifier.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else {
+            let bundle = identifier.contains(".") ? ", it reads as a bundle name" : ""
+            return
+                "\(shown) is not an app identifier\(bundle): AppGallery Connect's app identifier is a number, such as 5765880207854972765 (AppGallery Connect, the app's General information)"
+        }
         return nil
     }
 }
