@@ -36,6 +36,32 @@ public enum FindingPositions {
         }
     }
 
+    /// The findings a kind's checks gave a pointer (`Finding.at`), each given the line and
+    /// column of the value it points at in `bytes` (or of its nearest parent that is there): the
+    /// other association files name their places so, not in their messages' words.
+    public static func place(_ findings: [Finding], in bytes: [UInt8]) -> [Finding] {
+        guard findings.contains(where: { $0.position?.pointer != nil && $0.position?.line == nil }) else {
+            return findings
+        }
+        let index = JSONLocator.Index(bytes)
+        var walks = 0
+        return findings.map { finding in
+            guard let pointer = finding.position?.pointer, finding.position?.line == nil, walks < maximumLocated else {
+                return finding
+            }
+            walks += 1
+            var known = JSONLocator.steps(pointer)[...]
+            var position: TextPosition?
+            while position == nil, !known.isEmpty {
+                position = index.locate(Array(known))
+                known = known.dropLast()
+            }
+            var placed = finding
+            placed.position = FilePosition(pointer: pointer, line: position?.line, column: position?.column)
+            return placed
+        }
+    }
+
     /// The place a message names: its leading path (a top-level key, then `.name`, `[index]`
     /// and `["key"]` steps), or for an unknown key, the key in the path it is in.
     static func steps(in message: String) -> [JSONLocator.Step]? {
@@ -117,4 +143,14 @@ extension Substring {
 
 extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension Finding {
+    /// The finding, about the value at `steps` in its file (`FindingPositions.place` adds the
+    /// line and column).
+    func at(_ steps: JSONLocator.Step...) -> Finding {
+        var placed = self
+        placed.position = FilePosition(pointer: JSONLocator.pointer(steps))
+        return placed
+    }
 }

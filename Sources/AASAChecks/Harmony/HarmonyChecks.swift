@@ -92,7 +92,8 @@ public enum HarmonyChecks {
         var findings: [Finding] = []
         let unknown = object.keys.filter { $0 != "applinking" } + applinking.keys.filter { $0 != "apps" }
         if apps.isEmpty {
-            findings.append(Finding(.harmonyAppsEmpty, location, "applinking.apps is empty."))
+            findings.append(
+                Finding(.harmonyAppsEmpty, location, "applinking.apps is empty.").at(.key("applinking"), .key("apps")))
         }
         let entries = read(apps, at: location)
         let declared = entries.declared
@@ -103,19 +104,31 @@ public enum HarmonyChecks {
             problems = Array(problems.prefix(maximumListedProblems)) + [summary]
         }
         findings += problems
-        let allUnknown = unknown + entries.unknown
-        if !allUnknown.isEmpty {
-            var seen: Set<String> = []
-            let names = allUnknown.filter { seen.insert($0).inserted }.prefix(10).map { "\"\($0.prefix(80))\"" }
-            findings.append(
-                Finding(.harmonyUnknownKey, location, "Keys HarmonyOS ignores: \(names.joined(separator: ", ")).")
-            )
-        }
+        if let ignored = ignoredKeys(unknown + entries.unknown, at: location) { findings.append(ignored) }
         let identifiers = Set(declared.map(\.appIdentifier))
         for identifier in expected where !identifiers.contains(identifier) {
             findings.append(Finding(.harmonyAppMissing, location, "applinking.apps does not name \(identifier)."))
         }
-        return (findings, HarmonyDeclarations(apps: declared))
+        return (FindingPositions.place(findings, in: bytes), HarmonyDeclarations(apps: declared))
+    }
+
+    /// The keys HarmonyOS ignores, once each, at most ten named.
+    static func ignoredKeys(_ keys: [String], at location: FindingLocation) -> Finding? {
+        guard !keys.isEmpty else { return nil }
+        var seen: Set<String> = []
+        let names = keys.filter { seen.insert($0).inserted }.prefix(10).map { "\"\($0.prefix(80))\"" }
+        return Finding(.harmonyUnknownKey, location, "Keys HarmonyOS ignores: \(names.joined(separator: ", ")).")
+    }
+
+    /// A value as a message shows it: a number or a string as written, else its type with its
+    /// article ("an object").
+    static func shown(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let text): String(text.prefix(40))
+        case .string(let text): "\"\(text.prefix(40))\""
+        default:
+            value.typeName.first.map { "aeiou".contains($0) } == true ? "an \(value.typeName)" : "a \(value.typeName)"
+        }
     }
 
     /// The apps' entries: those read, the problems of the rest, the keys the device ignores.
@@ -132,12 +145,14 @@ public enum HarmonyChecks {
                     Finding(
                         .harmonyApp, location,
                         "apps[\(index)] has no appIdentifier string\(blog ? " (it has app_id, the blog posts' key)" : "")."
-                    )
+                    ).at(.key("applinking"), .key("apps"), .index(index))
                 )
                 continue
             }
             if let reason = HarmonyAppIdentifier.problem(with: identifier) {
-                problems.append(Finding(.harmonyApp, location, "apps[\(index)]: \(reason)."))
+                problems.append(
+                    Finding(.harmonyApp, location, "apps[\(index)]: \(reason).").at(
+                        .key("applinking"), .key("apps"), .index(index), .key("appIdentifier")))
                 continue
             }
             var entry = HarmonyDeclarations.App(appIdentifier: identifier)
@@ -148,8 +163,8 @@ public enum HarmonyChecks {
                     problems.append(
                         Finding(
                             .harmonyIndex, location,
-                            "apps[\(index)].index is \(value.stringValue.map { "\"\($0.prefix(40))\"" } ?? value.typeName), not an integer from \(HarmonyLimits.indexRange.lowerBound) to \(HarmonyLimits.indexRange.upperBound)."
-                        ))
+                            "apps[\(index)].index is \(Self.shown(value)), not an integer from \(HarmonyLimits.indexRange.lowerBound) to \(HarmonyLimits.indexRange.upperBound)."
+                        ).at(.key("applinking"), .key("apps"), .index(index), .key("index")))
                 }
             }
             unknownInApps += app.keys.filter { !appKeys.contains($0) }

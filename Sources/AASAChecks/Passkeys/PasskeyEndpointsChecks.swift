@@ -87,7 +87,7 @@ public enum PasskeyEndpointsChecks {
                     Finding(
                         .passkeyEndpointsURL, location,
                         "\(name) holds a NUL character (U+0000), which no URL can: browsers and this audit do not open it."
-                    ))
+                    ).at(.key(name)))
                 continue
             }
             guard let url = value.stringValue, let origin = WebOrigin(url), origin.scheme == "https" else {
@@ -95,7 +95,7 @@ public enum PasskeyEndpointsChecks {
                     Finding(
                         .passkeyEndpointsURL, location,
                         "\(name) is \(value.stringValue.map { "\"\($0.prefix(200))\"" } ?? "a \(value.typeName)"), not an absolute https URL."
-                    ))
+                    ).at(.key(name)))
                 continue
             }
             switch name {
@@ -110,9 +110,9 @@ public enum PasskeyEndpointsChecks {
                 Finding(
                     .passkeyEndpointsUnknownKey, location,
                     "Members besides enroll, manage and prfUsageDetails: \(unknown.prefix(10).map { "\"\($0.prefix(80))\"" }.joined(separator: ", "))."
-                ))
+                ).at(.key(unknown[0])))
         }
-        return (findings, endpoints)
+        return (FindingPositions.place(findings, in: bytes), endpoints)
     }
 
     /// Each endpoint page that did not end in 2xx.

@@ -160,11 +160,12 @@ public enum WebAuthnChecks {
                 Finding(
                     .webauthnUnknownKey, location,
                     "Keys besides \"origins\": \(unknown.prefix(10).map { "\"\($0.prefix(80))\"" }.joined(separator: ", ")); browsers ignore them."
-                ))
+                ).at(.key(unknown[0])))
         }
         if entries.isEmpty {
             findings.append(
-                Finding(.webauthnOriginsEmpty, location, "\"origins\" is empty: no other origin may use the RP ID."))
+                Finding(.webauthnOriginsEmpty, location, "\"origins\" is empty: no other origin may use the RP ID.")
+                    .at(.key("origins")))
         }
         findings += entryFindings(entries, at: location)
         let declarations = WebAuthnDeclarations(
@@ -177,13 +178,7 @@ public enum WebAuthnChecks {
             dropped: entries.compactMap {
                 if case .origin(_, let written, _, true) = $0 { return written } else { return nil }
             })
-        if !entries.isEmpty, declarations.origins.isEmpty {
-            findings.append(
-                Finding(
-                    .webauthnNoOrigin, location,
-                    "None of the \(entries.count) entries is an origin a browser can use (each is said above): the file allows no other origin, and Chromium refuses every request from another origin for this RP ID."
-                ))
-        }
+        if let none = noOrigin(entries, declarations: declarations, at: location) { findings.append(none) }
         for origin in expected {
             guard let caller = WebOrigin(origin) else { continue }
             let result = result(of: json, for: caller)
@@ -193,7 +188,18 @@ public enum WebAuthnChecks {
                     .webauthnOriginMissing, location,
                     "\(origin) cannot use this RP ID's passkeys: \(why(result)) (Chromium: \(result.rawValue))."))
         }
-        return (findings, declarations)
+        return (FindingPositions.place(findings, in: withoutByteOrderMark(bytes)), declarations)
+    }
+
+    /// A file with entries none of which a browser can use allows no origin: its failure.
+    static func noOrigin(_ entries: [Entry], declarations: WebAuthnDeclarations, at location: FindingLocation)
+        -> Finding?
+    {
+        guard !entries.isEmpty, declarations.origins.isEmpty else { return nil }
+        return Finding(
+            .webauthnNoOrigin, location,
+            "None of the \(entries.count) entries is an origin a browser can use (each is said above): the file allows no other origin, and Chromium refuses every request from another origin for this RP ID."
+        ).at(.key("origins"))
     }
 
     /// The body as browsers parse it: Chromium's JSON reader (and Firefox's, after decoding the
@@ -214,24 +220,26 @@ public enum WebAuthnChecks {
 
     static func entryFindings(_ entries: [Entry], at location: FindingLocation) -> [Finding] {
         var findings: [Finding] = []
-        for entry in entries {
+        // An entry stands at its place in "origins" (`entries(of:)` keeps their order).
+        for (place, entry) in entries.enumerated() {
             switch entry {
             case .notString(let index, let type):
                 findings.append(
                     Finding(
                         .webauthnEntryType, location,
                         "origins[\(index)] is a \(type), not a string: Chromium stops reading there (no later entry matches) and Firefox refuses the file."
-                    ))
+                    ).at(.key("origins"), .index(index)))
             case .skipped(let written, let why):
                 findings.append(
                     Finding(
                         .webauthnEntrySkipped, location,
                         "\"\(written.prefix(200))\" is skipped by every browser: \(why)."
-                            + (suggestion(for: written).map { " Write \($0.serialized)." } ?? "")))
+                            + (suggestion(for: written).map { " Write \($0.serialized)." } ?? "")
+                    ).at(.key("origins"), .index(place)))
             case .origin(let origin, let written, _, let dropped):
                 if dropped { continue }
                 if let note = readingNote(origin, written: written) {
-                    findings.append(Finding(.webauthnEntryRead, location, note))
+                    findings.append(Finding(.webauthnEntryRead, location, note).at(.key("origins"), .index(place)))
                 }
             }
         }

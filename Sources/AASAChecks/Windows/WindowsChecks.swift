@@ -120,7 +120,7 @@ public enum WindowsChecks {
                     .windowsAppMissing, location,
                     "No entry names \(name)\(nearMiss.map { " (\($0) differs only in case)" } ?? "")."))
         }
-        return (findings, WindowsDeclarations(entries: entries))
+        return (FindingPositions.place(findings, in: bytes), WindowsDeclarations(entries: entries))
     }
 
     /// An entry read, with its notes; or the finding that makes it unusable.
@@ -131,7 +131,7 @@ public enum WindowsChecks {
 
     static func entry(_ item: JSONValue, index: Int, at location: FindingLocation) -> EntryReading {
         func problem(_ code: FindingCode, _ message: String) -> EntryReading {
-            .unusable(Finding(code, location, "[\(index)] \(message)"))
+            .unusable(Finding(code, location, "[\(index)] \(message)").at(.index(index)))
         }
         guard let object = item.objectValue else {
             return problem(.windowsEntry, "is a \(item.typeName), not an object.")
@@ -158,7 +158,7 @@ public enum WindowsChecks {
         if (paths ?? []).isEmpty {
             notes.append(
                 Finding(.windowsPathsEmpty, location, "[\(index)] (\(name.prefix(120))) has no paths: it opens no URL.")
-            )
+                    .at(.index(index)))
         }
         notes += patternNotes(paths: paths ?? [], excluded: excluded ?? [], index: index, name: name, at: location)
         let unknown = object.keys.filter { !entryKeys.contains($0) }
@@ -167,7 +167,7 @@ public enum WindowsChecks {
                 Finding(
                     .windowsUnknownKey, location,
                     "[\(index)] has keys Windows ignores: \(unknown.prefix(10).map { "\"\($0.prefix(80))\"" }.joined(separator: ", "))."
-                ))
+                ).at(.index(index), .key(unknown[0])))
         }
         let entry = WindowsDeclarations.Entry(
             packageFamilyName: name, paths: paths ?? [], excludePaths: excluded ?? [],
@@ -183,26 +183,28 @@ public enum WindowsChecks {
         var notes: [Finding] = []
         let label = "[\(index)] (\(name.prefix(120)))"
         if !paths.isEmpty,
-            let every = excluded.first(where: {
+            let every = excluded.firstIndex(where: {
                 $0 == "/*" || Pattern($0, variables: nil, caseSensitive: true).matchesEverything
             })
         {
             notes.append(
                 Finding(
                     .windowsExcludesAll, location,
-                    "\(label) excludes \"\(every.prefix(80))\", every path: Windows reads excludePaths first, so it opens no URL in the app."
-                ))
+                    "\(label) excludes \"\(excluded[every].prefix(80))\", every path: Windows reads excludePaths first, so it opens no URL in the app."
+                ).at(.index(index), .key("excludePaths"), .index(every)))
         }
-        let unanchored = (excluded.map { ("excludePaths", $0) } + paths.map { ("paths", $0) }).filter { _, pattern in
-            guard let first = pattern.first else { return false }
-            return !["/", "*", "?"].contains(first)
+        let unanchored = [("excludePaths", excluded), ("paths", paths)].flatMap { key, patterns in
+            patterns.enumerated().filter { _, pattern in
+                guard let first = pattern.first else { return false }
+                return !["/", "*", "?"].contains(first)
+            }.map { (key, $0.offset, $0.element) }
         }
-        for (key, pattern) in unanchored.prefix(3) {
+        for (key, place, pattern) in unanchored.prefix(3) {
             notes.append(
                 Finding(
                     .windowsPathUnanchored, location,
                     "\(label) \(key) \"\(pattern.prefix(80))\" does not start with /: a URL's path always does, so it never matches\(key == "excludePaths" ? " (it excludes nothing)" : " (it opens nothing)")."
-                ))
+                ).at(.index(index), .key(key), .index(place)))
         }
         return notes
     }
