@@ -130,3 +130,26 @@ struct MisnamedLintTests {
         #expect(result.associations[WebAuthnRecord.self] != nil, "\(result.associations)")
     }
 }
+
+/// A file no name or option says the kind of is known by its content: an empty list and a list
+/// after a byte-order mark are an `assetlinks.json`'s, said in its words (issue 55, item 3: `[]`
+/// got `json.not-object`, and the mark was "what iOS rejects").
+struct ContentKindTests {
+    @Test func anEmptyListIsAnAssetLinksFile() throws {
+        let result = try #require(AssociationFileLint.lint(Array("[]".utf8), size: 2, wants: AssociationWants()))
+        #expect(result.findings.map(\.code) == [.assetlinksNotList])
+    }
+
+    @Test func aMarkedListIsAnAssetLinksFileGoogleRejects() throws {
+        let bytes = [0xEF, 0xBB, 0xBF] + Array(#"[{"relation":["x"],"target":{}}]"#.utf8)
+        let result = try #require(AssociationFileLint.lint(bytes, size: bytes.count, wants: AssociationWants()))
+        #expect(result.findings.map(\.code) == [.assetlinksJSONInvalid])
+        #expect(result.findings.first?.message.contains("Google") == true)
+        #expect(result.findings.first?.message.contains("iOS") == false)
+    }
+
+    @Test func anAASAIsStillAnAASA() {
+        let bytes = Array(#"{"applinks":{"details":[]}}"#.utf8)
+        #expect(AssociationFileLint.lint(bytes, size: bytes.count, wants: AssociationWants()) == nil)
+    }
+}

@@ -14,10 +14,15 @@ extension FileLint {
     /// Whether bytes are an Android `assetlinks.json` rather than an association file: a JSON
     /// array whose first statement has `relation`, `target` or `include`, or one statement
     /// written without its list (`relation` and `target`), which is `assetlinks.not-list`.
+    /// An empty list, and a list after a byte-order mark, are one too: no AASA is a list, and
+    /// the file's own problem (`assetlinks.not-list`, `assetlinks.json-invalid`) is then said in
+    /// the kind's words, not as an AASA's.
     public static func isAssetLinks(_ bytes: [UInt8]) -> Bool {
-        switch try? JSONParser.parse(bytes) {
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        switch try? JSONParser.parse(text) {
         case .array(let items)?:
-            guard case .object(let first)? = items.first else { return false }
+            guard let item = items.first else { return true }
+            guard case .object(let first) = item else { return false }
             return first["relation"] != nil || first["target"] != nil || first["include"] != nil
         case .object(let statement)?:
             return statement["relation"] != nil && statement["target"] != nil
