@@ -2,6 +2,8 @@ import AASAAudit
 import AASAChecks
 import AASAFetch
 import AASAModel
+import AASAReport
+import AASAServe
 import AuditTestSupport
 import DomainList
 import Foundation
@@ -11,7 +13,8 @@ import Testing
 /// One judge over every real file (issue 55, item 4): each file under `../shared/corpus`, of
 /// each of the six kinds, is served on a loopback host of its own at its kind's path and audited
 /// as the nightly run audits it (a domains.txt line with the kind's expectations), and `lint`
-/// is given the same expectations (the target that line makes). Their codes and severities for
+/// is given the same expectations (the target that line makes), and so is serve's check API.
+/// Their codes and severities for
 /// that file's section must be equal, the findings about where and how it was served aside:
 /// `Differences` lists each, with why.
 @Suite(.live, .tags(.live)) struct OneJudgeCorpusTests {
@@ -86,6 +89,24 @@ import Testing
         return files
     }
 
+    /// serve's check parameters for a domains.txt line's tokens (`ios:none` → `ios=none`, a bare
+    /// word → `word=on`, an app ID → `app-id=ID`).
+    static func query(_ tokens: String) -> String {
+        var safe = CharacterSet.alphanumerics
+        safe.insert(charactersIn: "-._~")
+        let pairs: [(String, String)] = tokens.split(separator: " ").map { token in
+            let text = String(token)
+            if text.hasPrefix("origin:") || (text.contains(":") && !text.contains(".")) || text.hasPrefix("windows:")
+                || text.hasPrefix("android:") || text.hasPrefix("harmony:")
+            {
+                let colon = text.firstIndex(of: ":")!
+                return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+            }
+            return text.contains(".") ? ("app-id", text) : (text, "on")
+        }
+        return pairs.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: safe)!)" }.joined(separator: "&")
+    }
+
     static func judged(_ findings: [Finding], kind: String) -> [String] {
         findings.filter { !Differences.aside($0, kind: kind) }.map { "\($0.code.rawValue) \($0.severity)" }.sorted()
     }
@@ -130,6 +151,35 @@ import Testing
                 add()
             }
         }
+        // serve's check API, on the same server, for every file.
+        let output = world.directory.url.appendingPathComponent("serve-out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        var settings = ServeSettings(
+            output: output.path, fetcher: fetcher.configuration, tool: ToolInfo(version: "test"))
+        (settings.checksPerMinute, settings.checkBurst, settings.maximumChecks) = (1e9, 1e9, 64)
+        let serve = try ServeApp(settings: settings)
+        defer { serve.shutdown() }
+        var served: [String: DomainReport] = [:]
+        await withTaskGroup(of: (String, DomainReport?).self) { group in
+            var next = 0
+            func add() {
+                guard next < files.count else { return }
+                let file = files[next]
+                next += 1
+                group.addTask {
+                    let target = "/api/v1/check?domain=\(file.host)&\(Self.query(Self.tokens[file.kind]!))"
+                    let response = await serve.respond(
+                        ServeRequest(target: target, client: "127.0.0.1", host: "127.0.0.1"))
+                    guard case .bytes(let body) = response.body, response.status == 200 else { return (file.host, nil) }
+                    return (file.host, try? JSONReport.makeDecoder().decode(DomainReport.self, from: Data(body)))
+                }
+            }
+            for _ in 0..<16 { add() }
+            for await (host, report) in group {
+                served[host] = report
+                add()
+            }
+        }
         var disagreements: [String] = []
         for (file, target) in zip(files, parsed.targets) {
             var expecting = target
@@ -139,9 +189,12 @@ import Testing
             let (linted, audited) = (
                 Self.judged(lint.findings, kind: file.kind), Self.judged(night ?? [], kind: file.kind)
             )
-            if linted != audited {
+            let asked = Self.judged(
+                served[file.host]?.findings.filter { AssociationKinds.file(of: $0.location) == file.kind } ?? [],
+                kind: file.kind)
+            if linted != audited || asked != audited || served[file.host] == nil {
                 let relative = file.url.path.replacingOccurrences(of: Self.corpus.path + "/", with: "")
-                disagreements.append("\(relative): lint \(linted), audit \(audited)")
+                disagreements.append("\(relative): lint \(linted), audit \(audited), serve \(asked)")
             }
         }
         #expect(
