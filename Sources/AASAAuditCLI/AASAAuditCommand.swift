@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAModel
 import AASAReport
 import ArgumentParser
 import Foundation
@@ -6,7 +7,8 @@ import Foundation
 struct AASAAuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "aasa-audit",
-        abstract: "Audits the apple-app-site-association files that iOS universal links depend on.",
+        abstract:
+            "Audits the files that bind apps to websites: \(AssociationKinds.servedFileNames.joined(separator: ", ")).",
         discussion:
             "Exit status: 0 when no domain fails, 1 when any does, 2 for usage or input errors, 3 when this machine could not check properly, 4 when the alert was not delivered (man aasa-audit, EXIT STATUS).",
         version: AASAAuditVersion.tool.versionLine,

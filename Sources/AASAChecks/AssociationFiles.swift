@@ -36,13 +36,12 @@ extension FileLint {
 public enum AssociationFileLint {
     /// The names that say which file it is.
     static let aasaNames: Set<String> = ["apple-app-site-association", "apple-app-site-association.json"]
-    static let aasaFileName = "apple-app-site-association"
 
     /// The names every kind's file is served under (`apple-app-site-association`, then the
     /// registry's), and the extensionless ones with `.json` added (what `misnamed` flags): what
     /// the Action, the pre-commit hook and docs/ci.md look for (`lint --names` prints them).
     public static var lintedNames: [String] {
-        let served = [aasaFileName] + AssociationKinds.all.map(\.fileName)
+        let served = AssociationKinds.servedFileNames
         return served + served.filter { !$0.hasSuffix(".json") }.map { $0 + ".json" }
     }
 
@@ -51,7 +50,7 @@ public enum AssociationFileLint {
     /// is never read: `location.misnamed`, as the audit says of a site that serves only that.
     public static func misnamed(_ path: String) -> Finding? {
         let name = String(path.split(separator: "/").last ?? "")
-        let served = [aasaFileName] + AssociationKinds.all.map(\.fileName)
+        let served = AssociationKinds.servedFileNames
         guard name.hasSuffix(".json"), let intended = served.first(where: { name == $0 + ".json" }) else { return nil }
         return Finding(
             .locationMisnamed, .file,

@@ -100,6 +100,13 @@ public enum AssociationKinds {
 
     /// The AASA's name where a kind's name stands (`lint --kind aasa`, a metric's `file` label).
     public static let aasaName = "aasa"
+    /// The AASA's served name.
+    public static let aasaFileName = "apple-app-site-association"
+    /// Every kind's served name, the AASA's first: what the tool audits, as its first sentence,
+    /// `--help` and `lint --names` say it.
+    public static var servedFileNames: [String] { [aasaFileName] + all.map(\.fileName) }
+    /// What the reports' and pages' titles call what is audited: every kind, not the AASA alone.
+    public static let auditedTitle = "App–site associations"
 
     /// The file a finding at `location` is about: its kind's name, else the AASA's (the domain's
     /// own findings, such as its certificate's, go with the AASA).

@@ -150,7 +150,7 @@ struct HeadView {
     static let shownCodes = 6
 
     init(tool: ToolInfo, run: RunInfo, summary: ReportSummary, input: InputInfo, changes: RunChanges?) {
-        title = "AASA audit \(Self.format(run.startedAt))"
+        title = "\(AssociationKinds.auditedTitle) audit \(Self.format(run.startedAt))"
         self.tool = "\(tool.name) \(tool.versionLine)"
         schemaVersion = ReportSchema.version
         startedAt = Self.format(run.startedAt)

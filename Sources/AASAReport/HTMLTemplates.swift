@@ -1,3 +1,5 @@
+import AASAModel
+
 /// The HTML report's Mustache templates. Only `{{ }}` (escaping) tags are used, never
 /// `{{{ }}}` or `{{& }}`: everything that came from a server or from the input is escaped.
 /// Each template first selects the report's own escaping (see `HTMLEscaping`).
@@ -143,7 +145,7 @@ enum HTMLTemplates {
         </head>
         <body>
         <header>
-        <h1>Universal links audit</h1>
+        <h1>\#(AssociationKinds.auditedTitle) audit</h1>
         <p class="meta">{{startedAt}} – {{finishedAt}} UTC · {{duration}} · input {{inputFiles}} · concurrency {{concurrency}} · timeout {{timeout}} · {{tool}} · report schema {{schemaVersion}}</p>
         {{^complete}}<p class="incomplete">This run was interrupted: the report covers only the domains audited before it stopped.</p>{{/complete}}
         {{#unsound}}<p class="incomplete">Not checked properly: {{.}} The verdicts below are what this machine saw, not the sites'.</p>{{/unsound}}

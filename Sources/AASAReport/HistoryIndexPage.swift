@@ -180,7 +180,7 @@ struct IndexHeadView {
             newest.isSound
             ? nil
             : "The newest run (\(HistoryIndexPage.format(newest.startedAt)) UTC) could not check properly: \((newest.auditorProblems ?? []).joined(separator: " ")) The domains below are the last sound run's."
-        title = "Universal links: history to \(HistoryIndexPage.format(newest.startedAt))"
+        title = "\(AssociationKinds.auditedTitle): history to \(HistoryIndexPage.format(newest.startedAt))"
         self.tool = tool
         runCount = history.runs.count
         oneRun = runCount == 1

@@ -1,3 +1,5 @@
+import AASAModel
+
 /// The history page's (`index.html`) Mustache templates: escaping tags only, the report's own
 /// escaping, the run report's styles. Self-contained: no external script, font or style.
 enum HistoryIndexTemplates {
@@ -32,7 +34,7 @@ enum HistoryIndexTemplates {
         </head>
         <body>
         <header>
-        <h1>Universal links: history</h1>
+        <h1>\#(AssociationKinds.auditedTitle): history</h1>
         <p class="meta">{{runCount}} complete run{{^oneRun}}s{{/oneRun}} kept, {{first}} to {{latest}} UTC · newest run: <a href="{{latestReport}}">report</a> · {{tool}} · history schema {{schemaVersion}}</p>
         {{#newestNotChecked}}<p class="warn-note"><b>Not checked:</b> {{.}}</p>{{/newestNotChecked}}
         <div class="tiles">

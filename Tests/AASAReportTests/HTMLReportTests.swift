@@ -215,3 +215,16 @@ import Testing
         #expect(html.components(separatedBy: "<mark").count - 1 == 1)
     }
 }
+
+/// The report and the history page are titled for every kind, not the AASA alone (issue 56,
+/// item 5: "AASA audit", "Universal links audit").
+@Suite struct ReportTitleTests {
+    @Test func theRunReportIsTitledForEveryKind() {
+        let head = HTMLReport().head(
+            tool: ToolInfo(version: "0.1.0"), run: Samples.run(complete: true), summary: Samples.summary(of: []),
+            input: InputInfo(problems: []))
+        #expect(head.contains("<title>\(AssociationKinds.auditedTitle) audit "), "\(head.prefix(400))")
+        #expect(head.contains("<h1>\(AssociationKinds.auditedTitle) audit</h1>"))
+        #expect(!head.contains("Universal links audit") && !head.contains("AASA audit"))
+    }
+}

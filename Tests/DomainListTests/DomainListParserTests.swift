@@ -19,7 +19,12 @@ import Testing
         #expect(examples.count >= 2, "\(examples)")
         let result = parse(examples.joined(separator: "\n") + "\n")
         #expect(result.problems.isEmpty, "\(result.problems.map(\.message))")
-        #expect(result.targets.count == examples.count && result.targets.allSatisfy { !$0.expectedAppIDs.isEmpty })
+        #expect(
+            result.targets.count == examples.count
+                && result.targets.allSatisfy { !$0.expectedAppIDs.isEmpty || !$0.wants.all.isEmpty })
+        // Every kind's token is shown (issue 56, item 5).
+        let kinds = Set(result.targets.flatMap { $0.wants.all.map { type(of: $0).kind.id } })
+        #expect(kinds == Set(AssociationKinds.all.map(\.id)), "\(kinds)")
     }
 
     /// `label:KEY=VALUE`: carried with the domain, bounded, and a bad token an input problem
