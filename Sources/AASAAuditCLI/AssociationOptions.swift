@@ -88,6 +88,7 @@ struct AssociationAppOptions: ParsableArguments {
 
     func validate() throws {
         for (kind, values) in valueOptions {
+            for value in values { try KindOptionValue.refuseToken(value, of: kind) }
             do throws(AssociationValueError) {
                 _ = try kind.wantType.parsing(values)
             } catch {
@@ -129,5 +130,18 @@ struct AssociationAppOptions: ParsableArguments {
             return try await WindowsMatching.run(urls, packageFamilyName: name, against: source)
         }
         return try await URLMatching.run(urls, against: source)
+    }
+}
+
+/// A kind's option value written as its domains.txt token (`--android android:com.acme.app`):
+/// refused with the option it means, not with the value's own error.
+enum KindOptionValue {
+    static func refuseToken(_ value: String, of kind: AssociationKind) throws {
+        let prefix = kind.word + ":"
+        guard value.lowercased().hasPrefix(prefix) else { return }
+        let bare = value.dropFirst(prefix.count)
+        throw ValidationError(
+            "--\(kind.word) takes the value alone (\(prefix)… is the domains.txt token): did you mean --\(kind.word) \(bare.prefix(120))?"
+        )
     }
 }

@@ -9,6 +9,7 @@ struct MatchCommand: AsyncParsableCommand {
         discussion: """
             aasa-audit match --file FILE [--domain HOST] URL...   (a local file, as if served by HOST; by default each URL's host)
             aasa-audit match DOMAIN URL...                        (the file DOMAIN serves at /.well-known/, fetched first)
+            aasa-audit match URL...                               (the file the URLs' host serves, as check URL reads it)
 
             """ + AssociationAppOptions.matchDiscussion)
 
@@ -29,9 +30,19 @@ struct MatchCommand: AsyncParsableCommand {
     @OptionGroup var otherFiles: AssociationAppOptions
     @OptionGroup var fetch: FetchOptions
 
+    /// `match URL...`: no domain first; the URLs' host is it, as `check URL` reads a URL.
+    var urlsAlone: Bool { file == nil && arguments.first?.contains("://") == true }
+
     func validate() throws {
-        if file == nil, arguments.count < 2 {
-            throw ValidationError("Give a domain and at least one URL, or --file FILE and URLs.")
+        if file == nil, !urlsAlone, arguments.count < 2 {
+            throw ValidationError("Give a domain and at least one URL, or URLs of one host, or --file FILE and URLs.")
+        }
+        if urlsAlone {
+            let hosts = Set(arguments.map { try? AuditInput.pastedHost($0).host })
+            guard hosts.count == 1, hosts.first! != nil else {
+                throw ValidationError(
+                    "URLs of more than one host: give the domain first (match DOMAIN URL...), or --file FILE.")
+            }
         }
         if file == nil, domain != nil {
             throw ValidationError("--domain goes with --file; without it the first argument is the domain.")
@@ -44,11 +55,12 @@ struct MatchCommand: AsyncParsableCommand {
         }
     }
 
-    var urls: [String] { file == nil ? Array(arguments.dropFirst()) : arguments }
+    var urls: [String] { file == nil && !urlsAlone ? Array(arguments.dropFirst()) : arguments }
 
     func run() async throws {
+        let host = urlsAlone ? try AuditInput.pastedHost(arguments[0]).host : arguments[0]
         let source: URLMatching.Source =
-            file.map { .file(path: $0, host: domain) } ?? .domain(arguments[0], fetch.configuration(concurrency: 1))
+            file.map { .file(path: $0, host: domain) } ?? .domain(host, fetch.configuration(concurrency: 1))
         let records = try await otherFiles.match(urls, against: source)
         let console = StandardConsole()
         console.print(json ? try prettyJSON(records) : TerminalReport(colour: console.colour).matches(records))

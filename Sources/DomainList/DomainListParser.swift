@@ -46,6 +46,14 @@ public enum DomainListParser {
         /// The kinds whose token was refused (a malformed identifier), each with why.
         var refused: [(kind: AssociationKind, reason: String)] = []
 
+        /// A kind's word the token was surely meant as: its singular or plural (`passkey`), or
+        /// the word with a colon and no value.
+        static func nearWord(_ lowered: String) -> String? {
+            AssociationKinds.all.map(\.word).first { word in
+                lowered + "s" == word || lowered == word + "s" || lowered == word + ":"
+            }
+        }
+
         /// Whether the line asked only for what was refused: a platform token refused and nothing
         /// else to check (no app ID, no other kind's token). Audited without the token it would
         /// become another platform's check (the AASA, or with `ios:none` another kind's file for
@@ -79,6 +87,10 @@ public enum DomainListParser {
                     case .failure(let error):
                         problem(.label, "\(token.prefix(80)) \(error.reason); the domain is audited without it.")
                     }
+                } else if let word = Self.nearWord(lowered) {
+                    problem(
+                        .associationValue,
+                        "\(token.prefix(80)) is no token: did you mean \(word)? The domain is audited without it.")
                 } else if let reason = ExpectedApp.problem(with: token) {
                     problem(.appID, "App ID \(reason); the domain is audited without it.")
                 } else {

@@ -153,7 +153,7 @@ public enum HostName {
     public static func normalizePasted(_ text: String) -> Result<PastedHost, HostNameError> {
         // Neither an entry nor a URL without a colon (the common case, found in one pass).
         guard text.utf8.contains(UInt8(ascii: ":")) else {
-            return normalize(text).map { PastedHost(host: $0, note: nil) }
+            return normalize(text).map { PastedHost(host: $0, note: reversedPackageNote($0)) }
         }
         if case .success(let entry) = EntitlementEntry.split(text) {
             return normalize(entry.host).map { host in

@@ -803,6 +803,30 @@ import Testing
 
     // MARK: match
 
+    /// What people type is read, or answered with what they meant (issue 56, item 2): `match`
+    /// takes URLs alone as `check` takes a URL; a domains.txt token given to its option names
+    /// the option's form; a pasted Android package is audited as a host with a note.
+    @Test func whatPeopleTypeIsReadOrAnsweredWithWhatTheyMeant() async throws {
+        let world = try TestWorld()
+        let fetch = ["--connect-to", world.connectTo, "--cacert", world.caFile] + LoopbackNetworks.allowArguments
+        let urls = ["https://good.aasa.test/buy/1", "https://good.aasa.test/nothing"]
+        let alone = try await run(["match", "--json"] + urls + fetch, in: world.directory.url)
+        let withDomain = try await run(["match", "--json", "good.aasa.test"] + urls + fetch, in: world.directory.url)
+        #expect(alone.status == 0 && alone.stdout == withDomain.stdout, "\(alone.stdout)\(alone.stderr)")
+        #expect(alone.stdout.contains(#""result" : "app""#), "\(alone.stdout)")
+        let twoHosts = try await run(["match", urls[0], "https://other.aasa.test/"], in: world.directory.url)
+        #expect(twoHosts.status == 2 && twoHosts.stderr.contains("more than one host"), "\(twoHosts.stderr)")
+
+        let token = try await run(
+            ["check", "good.aasa.test", "--android", "android:com.example.app"], in: world.directory.url)
+        #expect(
+            token.status == 2 && token.stderr.contains("did you mean --android com.example.app?"), "\(token.stderr)")
+        let package = try await run(
+            ["check", "com.acme.app", "--timeout", "2", "--no-cdn"] + fetch, in: world.directory.url)
+        #expect(package.stderr.contains("com.acme.app reads like an Android package name"), "\(package.stderr)")
+        #expect(package.stderr.contains("--android com.acme.app"))
+    }
+
     /// Without dynamic rules (or when none matches) the app's manifest decides, and match does
     /// not see it: `undecided`, which `--expect browser` does not pass (issue 55, item 1).
     @Test func matchForAnAndroidAppWithoutRulesIsUndecided() async throws {

@@ -72,6 +72,17 @@ import Testing
         #expect(messages.contains { $0.hasPrefix("2: ") && $0.contains("must follow the domain") }, "\(messages)")
     }
 
+    /// A kind's word misspelt by a letter (`passkey`, `android:`) is answered with the word, not
+    /// refused as an app ID (issue 56, item 2).
+    @Test func aNearTokenGetsADidYouMean() {
+        let result = parse(
+            "a.example ABCDE12346.com.example.app passkey\nb.example ABCDE12346.com.example.app android:\n")
+        #expect(result.targets.count == 2)
+        let messages = result.problems.map(\.message)
+        #expect(messages.contains { $0.contains("passkey is no token: did you mean passkeys?") }, "\(messages)")
+        #expect(messages.count == 2 && !messages.contains { $0.hasPrefix("App ID") }, "\(messages)")
+    }
+
     @Test func readsDomainsAppIDsCommentsAndBlankLines() {
         let result = parse(
             """

@@ -10,6 +10,7 @@ enum AndroidAppOption {
     static let help = "package[@fingerprint]"
 
     static func parse(_ text: String) throws -> AndroidApp {
+        try KindOptionValue.refuseToken(text, of: .androidAppLinks)
         switch AndroidApp.parse(text) {
         case .success(let app): return app
         case .failure(let error): throw ValidationError("\(error.reason).")
