@@ -569,7 +569,9 @@ extension FindingCode {
                 .expectations, .error,
                 meaning:
                     "A section besides applinks (webcredentials, appclips, activitycontinuation) the input expects is missing, or does not name the expected app: the app's entitlements name this host for the service, the input names the app with its service (webcredentials:TEAMID.bundle), or the domain declares passkeys (iOS offers an app's passkeys only for a domain whose webcredentials names it).",
-                fix: "Add the section, {\"apps\": [\"TEAMID.bundle.id\"]}, naming the app.")
+                fix:
+                    "Add the app to the section's apps (\"apps\": [\"TEAMID.bundle.id\"]), or, when the file has no such section, add it: \"webcredentials\": {\"apps\": [\"TEAMID.bundle.id\"]}."
+            )
         case .matchExpectedApp:
             FindingDefinition(
                 .expectations, .error,

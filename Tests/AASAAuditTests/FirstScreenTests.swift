@@ -46,3 +46,19 @@ import Testing
     }
 
 }
+
+/// The admin's documents name every kind and say what drives what (issue 56, item 4).
+@Suite struct MonitoringDocsTests {
+    @Test func theFileLabelListsEveryKind() throws {
+        let doc = try FirstScreenTests.text("docs/monitoring.md")
+        let line = try #require(
+            doc.components(separatedBy: "\n").first { $0.contains("aasa_audit_domain_file_verdict{") })
+        for kind in AssociationKinds.all { #expect(line.contains("`\(kind.id)`"), "\(kind.id)") }
+    }
+
+    @Test func theDashboardIsDrivenByTheAuditsMetrics() throws {
+        let dashboard = try FirstScreenTests.text("Packaging/grafana/aasa-audit-dashboard.json")
+        #expect(!dashboard.contains("or serve's /metrics."))
+        #expect(!dashboard.contains("universal links and App Links"))
+    }
+}

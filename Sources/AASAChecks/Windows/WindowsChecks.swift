@@ -114,13 +114,22 @@ public enum WindowsChecks {
         var findings = bounded(problems) + bounded(notes)
         let declared = Set(entries.map(\.packageFamilyName))
         for name in expected where !declared.contains(name) {
-            let nearMiss = declared.first { $0.lowercased() == name.lowercased() }
             findings.append(
-                Finding(
-                    .windowsAppMissing, location,
-                    "No entry names \(name)\(nearMiss.map { " (\($0) differs only in case)" } ?? "")."))
+                Finding(.windowsAppMissing, location, missingMessage(name, declared: declared, items: items)))
         }
         return (FindingPositions.place(findings, in: bytes), WindowsDeclarations(entries: entries))
+    }
+
+    /// Why an expected app is not verified: an entry names it but cannot be used (its problem
+    /// is said above), or none does (a near miss in case named), with the entry to add.
+    static func missingMessage(_ name: String, declared: Set<String>, items: [JSONValue]) -> String {
+        if let unusable = items.firstIndex(where: { $0.objectValue?["packageFamilyName"]?.stringValue == name }) {
+            return
+                "Entry [\(unusable)] names \(name) but Windows cannot use it (its problem is above): \(name) is not verified."
+        }
+        let nearMiss = declared.first { $0.lowercased() == name.lowercased() }
+        return
+            "No entry names \(name)\(nearMiss.map { " (\($0) differs only in case)" } ?? ""). Add {\"packageFamilyName\": \"\(name.prefix(120))\", \"paths\": [\"*\"]}."
     }
 
     /// An entry read, with its notes; or the finding that makes it unusable.
