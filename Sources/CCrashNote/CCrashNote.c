@@ -32,6 +32,13 @@ static void write_all(int fd, const char *bytes, size_t length) {
     }
 }
 
+/// `prefix`, `length` bytes of `text`, and a line's end.
+static void write_line(int fd, const char *prefix, const char *text, size_t length) {
+    write_all(fd, prefix, strlen(prefix));
+    write_all(fd, text, length);
+    write_all(fd, "\n", 1);
+}
+
 static void on_fatal(int signal_number, siginfo_t *info, void *context) {
     (void)context;
     int sent = signal_number == SIGABRT || info == NULL || info->si_code <= 0;
@@ -44,28 +51,16 @@ static void on_fatal(int signal_number, siginfo_t *info, void *context) {
         size_t blamed = own ? blame_length : 0;
         if (fd >= 0) {
             write_all(fd, header_text, header_length);
-            if (blamed > 0) {
-                write_all(fd, "  the fault was in the work of ", 31);
-                write_all(fd, blame_text, blamed);
-                write_all(fd, "\n", 1);
-            }
+            if (blamed > 0) write_line(fd, "  the fault was in the work of ", blame_text, blamed);
             for (int slot = 0; slot < CCRASHNOTE_SLOTS; slot++) {
                 size_t length = atomic_load(&note_lengths[slot]);
-                if (length > 0) {
-                    write_all(fd, "  ", 2);
-                    write_all(fd, notes[slot], length);
-                    write_all(fd, "\n", 1);
-                }
+                if (length > 0) write_line(fd, "  ", notes[slot], length);
             }
         }
         int marker = atomic_load(&marker_fd);
         if (marker >= 0) {
             write_all(marker, marker_text, marker_length);
-            if (blamed > 0) {
-                write_all(marker, "blame ", 6);
-                write_all(marker, blame_text, blamed);
-                write_all(marker, "\n", 1);
-            }
+            if (blamed > 0) write_line(marker, "blame ", blame_text, blamed);
         }
     }
     // A fault goes to the previous handler (Swift's backtracer prints the stack, then the
