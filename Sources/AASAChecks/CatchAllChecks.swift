@@ -16,6 +16,13 @@ public enum CatchAllChecks {
         return type
     }
 
+    /// Whether an answer is a web page: typed as one, or a body that starts as markup.
+    public static func isPage(_ fetched: FetchedLocation) -> Bool {
+        pageType(fetched.record) != nil
+            || fetched.body.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
+                == UInt8(ascii: "<")
+    }
+
     /// The domain's association files (at their own path, not the pages they lead to) that came
     /// back 200 as a web page: what makes the probe worth a request.
     public static func suspects(_ records: [FetchRecord], domain: String) -> [FetchRecord] {

@@ -5,15 +5,25 @@
 public enum PlatformFixes {
     /// The findings, each with its platform fix when `platform` has one for it. `status`: the
     /// `.well-known` answer's HTTP status, which tells a missing file from a refusal.
-    public static func apply(_ findings: [Finding], platform: HostingPlatform?, status: Int?) -> [Finding] {
+    /// - Parameter servedAPage: the file's place answered with a web page (an SPA's index, a
+    ///   CMS page): only then does a syntax finding get the platform's hint about what answers
+    ///   in the file's place; a syntax error in the file itself gets none (issue 56, item 2).
+    public static func apply(_ findings: [Finding], platform: HostingPlatform?, status: Int?, servedAPage: Bool)
+        -> [Finding]
+    {
         guard let platform else { return findings }
         return findings.map { finding in
+            if syntaxCodes.contains(finding.code), !servedAPage { return finding }
             guard let fix = fix(finding.code, on: platform, status: status) else { return finding }
             var fixed = finding
             fixed.platformFix = PlatformFix(platform: platform, fix: fix)
             return fixed
         }
     }
+
+    /// The codes of a body that is not the file's JSON: a platform's hint explains them only
+    /// when a page answered in the file's place.
+    static let syntaxCodes: Set<FindingCode> = [.jsonInvalid, .jsonNotObject]
 
     /// When an entry applies beyond its platform and code.
     enum Condition {

@@ -102,8 +102,10 @@ import Testing
     @Test func eachPlatformGivesItsFixWhereItMattersAndUnknownOnesKeepTheGenericFix() {
         let type = Finding(
             code: .httpContentType, severity: .warning, location: .wellKnown, message: "binary/octet-stream")
-        func fix(_ platform: HostingPlatform?, _ finding: Finding = type, status: Int? = 200) -> String? {
-            PlatformFixes.apply([finding], platform: platform, status: status)[0].platformFix?.fix
+        func fix(_ platform: HostingPlatform?, _ finding: Finding = type, status: Int? = 200, page: Bool = false)
+            -> String?
+        {
+            PlatformFixes.apply([finding], platform: platform, status: status, servedAPage: page)[0].platformFix?.fix
         }
         #expect(fix(.amazonS3)?.contains("--content-type application/json") == true)
         #expect(fix(.cloudflare)?.contains("Transform Rule") == true)
@@ -121,6 +123,11 @@ import Testing
         #expect(fix(.amazonS3, status, status: 403)?.contains("AccessDenied") == true)
         #expect(fix(.githubPages, status, status: 404)?.contains(".nojekyll") == true)
         #expect(fix(.firebase, status, status: 404)?.contains("**/.*") == true)
+        // A hosting hint explains a page answering in the file's place, never a syntax error in
+        // the file itself (issue 56, item 2: a trailing comma got "an SPA fallback answers").
+        let syntax = Finding(code: .jsonInvalid, severity: .error, location: .wellKnown, message: "trailing comma")
+        #expect(fix(.nginx, syntax) == nil)
+        #expect(fix(.nginx, syntax, page: true)?.contains("try_files") == true)
         let blocked = Finding(code: .uaBlocked, severity: .error, location: .wellKnown, message: "challenge")
         #expect(fix(.akamai, blocked)?.contains("Bot Manager") == true)
         // Every platform but Fastly (which a site configures in VCL of its own) has documentation.

@@ -124,7 +124,9 @@ public struct DomainAuditor: Sendable {
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: fetches, appIDs: checked.appIDs,
-            findings: PlatformFixes.apply(findings, platform: platform, status: origin.wellKnown.record.status),
+            findings: PlatformFixes.apply(
+                findings, platform: platform, status: origin.wellKnown.record.status,
+                servedAPage: CatchAllChecks.isPage(judged)),
             entitlements: target.services.isEmpty ? nil : target.services)
         report.platform = platform
         report.labels = target.labels.isEmpty ? nil : target.labels
