@@ -4,8 +4,9 @@ import AASAModel
 /// (`Finding.causedBy`), so that reports lead with causes and count by cause while the JSON
 /// keeps every finding. Pure; run once over a domain's findings, after its severity policy.
 ///
-/// - The origin's failure: Apple's bot refused, the file only at the root or under a `.json`
-///   name, or the first error
+/// - The origin's failure: a page answering every path (`location.catch-all`: the type, syntax
+///   and shape findings of each file it answered for follow from it), Apple's bot refused, the
+///   file only at the root or under a `.json` name, or the first error
 ///   that leaves `.well-known` without a usable file (a transfer failure, a status, a redirect,
 ///   bytes that are not a JSON object, a file too large or empty, a broken signature).
 /// - What follows from it: no location serving the file, Apple's CDN without a copy, with a
@@ -25,7 +26,9 @@ public enum FindingCauses {
         var linked = findings
         let counted = findings.indices.filter { findings[$0].severity != .info }
         let headline =
-            counted.first { [.uaBlocked, .locationRootOnly, .locationMisnamed].contains(findings[$0].code) }
+            counted.first {
+                [.locationCatchAll, .uaBlocked, .locationRootOnly, .locationMisnamed].contains(findings[$0].code)
+            }
             ?? counted.first { leavesNoFile(findings[$0]) }
         guard let headline else { return linked }
         let cause = FindingCause(findings[headline])
@@ -36,10 +39,23 @@ public enum FindingCauses {
                 followsFromNoFile.contains(finding.code)
                 || (wellKnownFollows && leavesNoFile(finding))
                 || (finding.code == cause.code && finding.code.definition.category == .transfer)
+                || (cause.code == .locationCatchAll && answeredByThePage(finding))
             if follows { linked[index].causedBy = cause }
         }
         return linked
     }
+
+    /// What a page answering in a file's place (`location.catch-all`) makes of that file: its
+    /// type, its syntax, its shape, at any kind's location (each kind's codes end alike).
+    static func answeredByThePage(_ finding: Finding) -> Bool {
+        guard finding.severity != .info, finding.location != .domain else { return false }
+        if [.httpContentType, .jsonInvalid, .jsonNotObject].contains(finding.code) { return true }
+        let last = finding.code.rawValue.split(separator: ".").last ?? ""
+        return pageAnswerParts.contains(String(last))
+    }
+
+    /// The last part of a kind's code about a body that is not its file.
+    static let pageAnswerParts: Set<String> = ["content-type", "json-invalid", "not-list", "not-object", "shape"]
 
     /// A `.well-known` error after which there is no file to read.
     static func leavesNoFile(_ finding: Finding) -> Bool {

@@ -19,6 +19,26 @@ import Testing
         }
     }
 
+    /// A page answering every path is the cause of what it makes of each file it answered for:
+    /// their type, syntax and shape findings, at any kind's location, follow from it (issue 56,
+    /// item 2: five errors were listed above it and nothing said so).
+    @Test func aCatchAllIsTheCauseOfWhatItsPageMakesOfEachFile() {
+        let page = "<!doctype html><title>Shop</title>"
+        let catchAll = Finding(.locationCatchAll, .domain, "every path answers with the page")
+        let windowsType = Finding(.windowsContentType, .windows, "text/html")
+        let windowsJSON = Finding(.windowsJSONInvalid, .windows, "Not valid JSON")
+        let unrelated = Finding(.windowsAppMissing, .windows, "No entry names X")
+        let findings = linked(
+            Fixture.served(page, contentType: "text/html"), Fixture.served(page, at: .root, contentType: "text/html"),
+            extra: [windowsType, windowsJSON, unrelated, catchAll])
+        #expect(findings.contains("location.catch-all@domain"), "\(findings)")
+        for consequence in ["http.content-type@well-known", "json.invalid@well-known", "windows.content-type@windows"] {
+            #expect(findings.contains("\(consequence)<-location.catch-all@domain"), "\(consequence): \(findings)")
+        }
+        #expect(findings.contains("windows.json-invalid@windows<-location.catch-all@domain"))
+        #expect(findings.contains("windows.app-missing@windows"), "not the page's doing: \(findings)")
+    }
+
     @Test func aMissingFileIsOneCause() {
         let findings = linked(
             Fixture.served("<h1>Not found</h1>", contentType: "text/html", status: 404),
