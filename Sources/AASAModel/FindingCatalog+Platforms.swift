@@ -13,8 +13,9 @@ public enum PlatformFixes {
     {
         guard let platform else { return findings }
         return findings.map { finding in
-            if syntaxCodes.contains(finding.code), !servedAPage { return finding }
-            guard let fix = fix(finding.code, on: platform, status: status) else { return finding }
+            guard let fix = fix(finding.code, on: platform, status: status, servedAPage: servedAPage) else {
+                return finding
+            }
             var fixed = finding
             fixed.platformFix = PlatformFix(platform: platform, fix: fix)
             return fixed
@@ -23,7 +24,7 @@ public enum PlatformFixes {
 
     /// The codes of a body that is not the file's JSON: a platform's hint explains them only
     /// when a page answered in the file's place.
-    static let syntaxCodes: Set<FindingCode> = [.jsonInvalid, .jsonNotObject]
+    public static let syntaxCodes: Set<FindingCode> = [.jsonInvalid, .jsonNotObject]
 
     /// When an entry applies beyond its platform and code.
     enum Condition {
@@ -254,7 +255,10 @@ public enum PlatformFixes {
     ]
 
     /// What a platform's user types for a finding; nil where the generic fix is all there is.
-    public static func fix(_ code: FindingCode, on platform: HostingPlatform, status: Int?) -> String? {
+    public static func fix(_ code: FindingCode, on platform: HostingPlatform, status: Int?, servedAPage: Bool)
+        -> String?
+    {
+        if syntaxCodes.contains(code), !servedAPage { return nil }
         let refused = status == 403 || status == 401 || status == 503 || code == .uaBlocked
         return entries.first { entry in
             guard entry.platforms.contains(platform), entry.codes.contains(code) else { return false }

@@ -44,12 +44,15 @@ public enum FindingsMarkdown {
             HostingPlatform.marks.map { "\($0.mark.description) (\($0.platform.name))" }.joined(separator: "; ") + ".",
             "For the findings below, the report gives that platform's fix beside the generic one (`platformFix`). A",
             "Firebase site on a custom domain shows only Fastly's marks, and is named Fastly: its fixes are Firebase's below.",
+            "A syntax finding (\(PlatformFixes.syntaxCodes.map { "`\($0.rawValue)`" }.sorted().joined(separator: ", "))) gets its platform's fix only when a web page answered in the file's place, never for a mistake in the file itself.",
         ]
         for platform in HostingPlatform.allCases {
             var seen = Set<String>()
             let rows = FindingCode.allCases.flatMap { code in
-                [nil, 403].compactMap { status in PlatformFixes.fix(code, on: platform, status: status) }
-                    .filter { seen.insert($0).inserted }.map { (code, $0) }
+                [nil, 403].compactMap { status in
+                    PlatformFixes.fix(code, on: platform, status: status, servedAPage: true)
+                }
+                .filter { seen.insert($0).inserted }.map { (code, $0) }
             }
             guard !rows.isEmpty else { continue }
             lines += ["", "### \(platform.name)", ""]

@@ -59,7 +59,7 @@ import Testing
     /// served under the wrong name; each with its documentation.
     @Test func selfHostedServersGetTheirOwnFixes() {
         func fix(_ platform: HostingPlatform, _ code: FindingCode, status: Int? = 404) -> String? {
-            PlatformFixes.fix(code, on: platform, status: status)
+            PlatformFixes.fix(code, on: platform, status: status, servedAPage: false)
         }
         #expect(
             fix(.nginx, .httpContentType)?.contains(
