@@ -11,7 +11,9 @@ enum ConnectionBounds {
         isAnswering: @escaping @Sendable () -> Bool
     ) throws {
         let deadline = RequestDeadline(limit: TimeAmount(requestDeadline))
-        try handlers.addHandler(IdleCloser(idle: TimeAmount(idle), isAnswering: isAnswering))
+        // A request read whole and not yet answered is the server's to answer, however long a
+        // busy machine takes to start on it: the connection is not idle meanwhile.
+        try handlers.addHandler(IdleCloser(idle: TimeAmount(idle), requests: deadline, isAnswering: isAnswering))
         try handlers.addHandler(RequestDeadline.RequestStart(deadline))
         try handlers.configureHTTPServerPipeline(withErrorHandling: true)
         // The request's end watched right after the decoder, before pipelined requests wait.
@@ -28,6 +30,8 @@ enum ConnectionBounds {
 final class RequestDeadline {
     let limit: TimeAmount
     private var scheduled: Scheduled<Void>?
+    /// Requests read whole whose response has not ended yet (`RequestEnd` counts both ways).
+    var awaitingAnswers = 0
 
     init(limit: TimeAmount) { self.limit = limit }
 
@@ -54,15 +58,25 @@ final class RequestDeadline {
         }
     }
 
-    /// After the decoder: a request read to its end.
-    final class RequestEnd: ChannelInboundHandler {
+    /// After the decoder: a request read to its end (the deadline disarmed, one more answer
+    /// awaited), and, outbound before the encoder, a response's end (one fewer).
+    final class RequestEnd: ChannelDuplexHandler {
         typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundIn = HTTPServerResponsePart
         let deadline: RequestDeadline
         init(_ deadline: RequestDeadline) { self.deadline = deadline }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            if case .end = unwrapInboundIn(data) { deadline.disarm() }
+            if case .end = unwrapInboundIn(data) {
+                deadline.disarm()
+                deadline.awaitingAnswers += 1
+            }
             context.fireChannelRead(data)
+        }
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            if case .end = unwrapOutboundIn(data) { deadline.awaitingAnswers = max(0, deadline.awaitingAnswers - 1) }
+            context.write(data, promise: promise)
         }
 
         func handlerRemoved(context: ChannelHandlerContext) { deadline.disarm() }
@@ -76,12 +90,15 @@ final class RequestDeadline {
 final class IdleCloser: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     let idle: TimeAmount
+    /// The connection's requests read whole and not yet answered (the same loop's).
+    let requests: RequestDeadline
     let isAnswering: @Sendable () -> Bool
     private var lastRead = NIODeadline.uptimeNanoseconds(0)
     private var check: Scheduled<Void>?
 
-    init(idle: TimeAmount, isAnswering: @escaping @Sendable () -> Bool) {
+    init(idle: TimeAmount, requests: RequestDeadline, isAnswering: @escaping @Sendable () -> Bool) {
         self.idle = idle
+        self.requests = requests
         self.isAnswering = isAnswering
     }
 
@@ -123,7 +140,7 @@ final class IdleCloser: ChannelInboundHandler {
             let quietUntil = lastRead + idle
             if context.eventLoop.now < quietUntil {
                 schedule(context, at: quietUntil)
-            } else if isAnswering() {
+            } else if requests.awaitingAnswers > 0 || isAnswering() {
                 schedule(context, at: context.eventLoop.now + idle)
             } else {
                 context.close(promise: nil)
