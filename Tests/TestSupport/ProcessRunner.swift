@@ -7,6 +7,9 @@ public enum ProcessRunner {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+        /// When the program ended, as a thread of its own saw it (not when a waiter got round to
+        /// it: on a starved machine the concurrency pool can be away for seconds).
+        public var ended: ContinuousClock.Instant
     }
 
     /// Runs a short-lived tool, blocking the caller (for quick helpers such as gzip or python).
@@ -80,12 +83,24 @@ public enum ProcessRunner {
         private let lock = NSLock()
         /// Its wait status, once reaped.
         private var status: Int32?
+        /// When it ended, set by `watcher`, which waits for the end without reaping it.
+        private var endedAt: ContinuousClock.Instant?
+        private let ended = DispatchSemaphore(value: 0)
 
         init(pid: pid_t, stdout: DrainedPipe, stderr: DrainedPipe, input: Int32?) {
             processIdentifier = pid
             self.stdout = stdout
             self.stderr = stderr
             self.input = input
+            let watcher = Thread { [lock, ended] in
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
+                let now = ContinuousClock.now
+                lock.withLock { self.endedAt = self.endedAt ?? now }
+                ended.signal()
+            }
+            watcher.name = "process watcher \(pid)"
+            watcher.start()
         }
 
         deinit { if let input { close(input) } }
@@ -94,20 +109,28 @@ public enum ProcessRunner {
         public var isRunning: Bool {
             lock.withLock {
                 if status != nil { return false }
-                var raw: Int32 = 0
-                guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return true }
-                status = raw
-                return false
+                // Not reaped here: `wait()` reaps it once the watcher has seen it end.
+                var info = siginfo_t()
+                guard waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else {
+                    return false
+                }
+                return info._sifields._sigchld.si_pid == 0  // glibc's si_pid
             }
         }
 
-        public func send(_ signal: Int32) {
-            lock.withLock { if status == nil { _ = kill(processIdentifier, signal) } }
+        /// Sends `signal`; returns when it was sent.
+        @discardableResult public func send(_ signal: Int32) -> ContinuousClock.Instant {
+            lock.withLock {
+                if status == nil { _ = kill(processIdentifier, signal) }
+                return ContinuousClock.now
+            }
         }
 
         public func wait() -> Result {
             let out = stdout.wait()
             let err = stderr.wait()
+            ended.wait()
+            ended.signal()
             let raw = lock.withLock {
                 if let status { return status }
                 var raw: Int32 = 0
@@ -119,7 +142,7 @@ public enum ProcessRunner {
             let exited = raw & 0x7f == 0
             return Result(
                 status: exited ? (raw >> 8) & 0xff : raw & 0x7f, stdout: String(decoding: out, as: UTF8.self),
-                stderr: String(decoding: err, as: UTF8.self))
+                stderr: String(decoding: err, as: UTF8.self), ended: lock.withLock { endedAt ?? .now })
         }
 
         /// `wait()` on a Dispatch thread, so that the awaiting task frees its pool thread.
