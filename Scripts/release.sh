@@ -10,7 +10,8 @@
 #   dist/aasa-audit_VERSION_amd64.deb
 #       the same where Debian puts them: /usr/bin, man1, completions, /usr/share/aasa-audit,
 #       /usr/share/doc/aasa-audit, the service and timer in /lib/systemd/system and
-#       /etc/aasa-audit/domains.txt (a conffile); Depends from dpkg-shlibdeps
+#       /etc/aasa-audit/ (domains.txt, notify-url, audit-options, serve-options: conffiles);
+#       Depends from dpkg-shlibdeps
 #
 # Needs the Swift toolchain and Debian's dpkg-dev, fakeroot, patchelf and lintian
 # (Scripts/install-deps.sh release installs them). Scripts/test-release.sh installs the .deb on
@@ -97,6 +98,8 @@ install -D -m 0644 Packaging/debian/domains.txt "$root/etc/aasa-audit/domains.tx
 # The webhook's URL, a secret: empty (no alert) until the admin writes it; readable by root only,
 # handed to the unit by systemd's LoadCredential=.
 install -D -m 0600 Packaging/debian/notify-url "$root/etc/aasa-audit/notify-url"
+# The admin's options for each unit (its EnvironmentFile=): the units alone own ExecStart.
+install -D -m 0644 -t "$root/etc/aasa-audit" Packaging/debian/audit-options Packaging/debian/serve-options
 doc="$root/usr/share/doc/aasa-audit"
 install -D -m 0644 Packaging/debian/copyright "$doc/copyright"
 # Every doc the README links that an admin reads on the server.
@@ -117,7 +120,8 @@ depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O -e "$root/usr/bin/aasa-audit" 
 mkdir -p "$root/DEBIAN"
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$depends, ca-certificates/" \
   -e "s/@SIZE@/$(du -sk --exclude=DEBIAN "$root" | cut -f1)/" Packaging/debian/control.in > "$root/DEBIAN/control"
-printf '/etc/aasa-audit/domains.txt\n/etc/aasa-audit/notify-url\n' > "$root/DEBIAN/conffiles"
+printf '%s\n' /etc/aasa-audit/domains.txt /etc/aasa-audit/notify-url /etc/aasa-audit/audit-options \
+  /etc/aasa-audit/serve-options > "$root/DEBIAN/conffiles"
 install -m 0755 Packaging/debian/postinst Packaging/debian/postrm Packaging/debian/prerm "$root/DEBIAN/"
 (cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\n' | sort | xargs md5sum > DEBIAN/md5sums)
 deb="$dist/aasa-audit_${version}_$arch.deb"

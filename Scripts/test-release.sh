@@ -148,12 +148,44 @@ chown -R \$unit_uid:\$unit_uid /var/lib/aasa-audit
 chown \$unit_uid /run/credentials/aasa-audit.service/notify-url
 cp ca.pem /tmp/ca.pem && chmod 644 /tmp/ca.pem
 printf 'check.aasa.test QX7TM4K2RB.com.example.app\n' >> /etc/aasa-audit/domains.txt
-start=\$(sed -n 's/^ExecStart=\(..*\)/\1/p' /etc/systemd/system/aasa-audit.service.d/metrics.conf | sed 's|%d|/run/credentials/aasa-audit.service|g')
-expect 0 setpriv --reuid=\$unit_uid --regid=\$unit_uid --clear-groups sh -c "\$start --cacert /tmp/ca.pem --connect-to check.aasa.test:443:127.0.0.1:$port --allow-network 127.0.0.1 --no-cdn"
+# The recipes compose (issue 56: the docs' own systemctl-edit recipe and this drop-in both
+# replaced ExecStart, and the later one silently dropped --metrics): the units alone own
+# ExecStart; the drop-ins and the admin's options file only fill its variables.
+if grep -l '^ExecStart' /etc/systemd/system/aasa-audit*.service.d/*.conf; then
+  echo "FAILED: a shipped drop-in replaces ExecStart (above)"; exit 1
+fi
+# The admin's options, as install.md says to give them; the test's own (its CA, the loopback
+# server) go in the same line, so that the command below is exactly the unit's.
+printf 'AASA_AUDIT_OPTIONS=--notify-on changes --junit /var/lib/aasa-audit/junit.xml --cacert /tmp/ca.pem --connect-to check.aasa.test:443:127.0.0.1:$port --allow-network 127.0.0.1 --no-cdn\n' >> /etc/aasa-audit/audit-options
+# The command line as systemd makes it: the unit's Environment=, then the drop-ins' in name
+# order, then its EnvironmentFile= (which wins); \$VAR in ExecStart split into words, %d the
+# credentials' folder. (systemd-analyze verify above has read the same files.)
+unit_command() { # UNIT
+  (
+    for file in /lib/systemd/system/\$1 /etc/systemd/system/\$1.d/*.conf; do
+      sed -n 's/^Environment=//p' "\$file" | while read -r line; do
+        case "\$line" in \"*) echo "\$line" | sed 's/^"//; s/"\$//' ;; *) echo "\$line" | tr ' ' '\n' ;; esac
+      done
+    done
+    environment_file=\$(sed -n 's/^EnvironmentFile=-\{0,1\}//p' /lib/systemd/system/\$1)
+    if [ -f "\$environment_file" ]; then grep -v '^#' "\$environment_file" || true; fi
+  ) | sed 's|%d|/run/credentials/'"\$1"'|g' > /tmp/unit.env
+  start=\$(sed -n 's/^ExecStart=\(..*\)/\1/p' /lib/systemd/system/\$1 | sed 's|%d|/run/credentials/'"\$1"'|g')
+  while IFS= read -r assignment; do
+    if [ -n "\$assignment" ]; then export "\$assignment"; fi
+  done < /tmp/unit.env
+  eval "echo \$start"
+}
+command=\$(unit_command aasa-audit.service)
+echo "the unit runs: \$command"
+case "\$command" in *'--metrics /var/lib/aasa-audit/aasa-audit.prom'*'--notify-on changes --junit'*) ;;
+  *) echo "FAILED: the unit's command lost the drop-in's or the admin's options"; exit 1 ;; esac
+expect 0 setpriv --reuid=\$unit_uid --regid=\$unit_uid --clear-groups sh -c "\$command"
 post=\$(sed -n 's/^ExecStopPost=+//p' /etc/systemd/system/aasa-audit.service.d/metrics.conf)
 eval "\$post"
 grep -q '^aasa_audit_run_sound 1' /var/lib/prometheus/node-exporter/aasa-audit.prom \
   || { echo "FAILED: node_exporter's folder has no metrics from the unit"; exit 1; }
+grep -q '<testsuites' /var/lib/aasa-audit/junit.xml || { echo "FAILED: the admin's --junit was not applied"; exit 1; }
 ls -l /var/lib/prometheus/node-exporter/
 # The recipe the docs gave before: the unit's user cannot write node_exporter's folder, and the
 # error names the option, the file and why.
@@ -167,6 +199,11 @@ echo "an unwritable --metrics: \$said"
 # serve's token drop-in: the token a credential, the file root's only.
 openssl rand -hex 32 2>/dev/null | install -m 600 /dev/stdin /etc/aasa-audit/serve-token || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' | install -m 600 /dev/stdin /etc/aasa-audit/serve-token
 grep -q 'LoadCredential=serve-token:/etc/aasa-audit/serve-token' /etc/systemd/system/aasa-audit-serve.service.d/serve-token.conf
+printf 'AASA_AUDIT_SERVE_OPTIONS=--listen 127.0.0.1:9090 --server-name audits.example.com\n' >> /etc/aasa-audit/serve-options
+serve_command=\$(unit_command aasa-audit-serve.service)
+echo "serve's unit runs: \$serve_command"
+case "\$serve_command" in *'--token-file /run/credentials/aasa-audit-serve.service/serve-token --listen 127.0.0.1:9090'*) ;;
+  *) echo "FAILED: serve's command lost the token drop-in's or the admin's options"; exit 1 ;; esac
 
 say "the tarball's binary"
 mkdir -p /root/tarball && tar -xzf $(basename "$tarball") -C /root/tarball

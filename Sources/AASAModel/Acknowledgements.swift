@@ -91,6 +91,15 @@ public struct Acknowledgements: Codable, Sendable, Equatable {
             })
     }
 
+    /// How the acknowledgement that covered `domain`'s findings in an earlier run ended, seen
+    /// from a run that started at `date`: its entry is still here and its date passed, it is
+    /// gone (`ack --remove`), or it is in force but no longer covers them (replaced with other
+    /// `--code`s).
+    public func end(for domain: String, at date: Date) -> AcknowledgementEnd {
+        guard let entry = acknowledgements.first(where: { $0.domain == domain }) else { return .removed }
+        return entry.isActive(at: date) ? .changed : .expired
+    }
+
     /// The acknowledgement of a domain in force at `date`.
     public func active(for domain: String, at date: Date) -> Acknowledgement? {
         acknowledgements.first { $0.domain == domain && $0.isActive(at: date) }
@@ -169,4 +178,13 @@ public enum AcknowledgementError: Error, Equatable, CustomStringConvertible {
 extension Finding {
     /// Whether it still counts: not acknowledged (`Acknowledgements`).
     public var isOpen: Bool { acknowledged == nil }
+}
+
+/// How an acknowledgement that covered a domain's findings ended (`Acknowledgements.end`); `ended`
+/// when the acknowledgements were not at hand to tell.
+public enum AcknowledgementEnd: String, Codable, Sendable {
+    case expired, removed, changed, ended
+
+    /// How the alert's text says it.
+    public var phrase: String { "acknowledgement \(rawValue)" }
 }

@@ -164,43 +164,52 @@ public struct AssociationRecords: Codable, Sendable, Equatable {
     }
 }
 
-/// The platforms whose app links a domain's verdict speaks for: iOS's universal links unless
-/// the domain serves no AASA (`ios:none`), and each link kind whose file was audited
-/// (`AssociationKind.linkName`: Android's App Links). A badge names them; the history keeps them.
+/// The platforms a domain's verdict speaks for: iOS's universal links unless the domain serves no
+/// AASA (`ios:none`), or passkeys when its AASA is held for `webcredentials` only; and each
+/// kind's (`AssociationKind.platform`: Android's App Links, passkeys). A badge names them; the
+/// history keeps them.
 public struct LinkPlatform: Sendable, Hashable {
-    /// Its name in the history: `ios`, or the kind's word (`android`).
+    /// Its name in the history: `ios`, `passkeys`, or the kind's (`android`).
     public let rawValue: String
-    /// What teams call the platform's links.
+    /// What teams call what it opens, when a badge names it alone (`universal links`).
     public let linkName: String
+    /// Its name among others (`iOS`).
+    public let shortName: String
 
-    public static let ios = LinkPlatform(rawValue: "ios", linkName: "universal links")
+    public static let ios = LinkPlatform(rawValue: "ios", linkName: "universal links", shortName: "iOS")
 
-    /// The platform of a kind's links; nil for a kind that opens no links.
-    public init?(kind: AssociationKind) {
-        guard let linkName = kind.linkName else { return nil }
-        self.init(rawValue: kind.word, linkName: linkName)
-    }
-
-    private init(rawValue: String, linkName: String) {
+    init(rawValue: String, linkName: String, shortName: String) {
         self.rawValue = rawValue
         self.linkName = linkName
+        self.shortName = shortName
     }
 
     /// A platform by its name in the history.
     init?(rawValue: String) {
-        if rawValue == Self.ios.rawValue {
-            self = .ios
-        } else if let kind = AssociationKinds.all.first(where: { $0.word == rawValue }) {
-            self.init(kind: kind)
-        } else {
-            return nil
-        }
+        guard
+            let platform = ([Self.ios] + AssociationKinds.all.compactMap(\.platform)).first(where: {
+                $0.rawValue == rawValue
+            })
+        else { return nil }
+        self = platform
     }
 
     /// The platforms of a record: `ios` its `ios` field (`"none"` or absent), `audited` the kinds
-    /// whose sections it has.
-    public static func of(ios: String?, audited: [AssociationKind]) -> [LinkPlatform] {
-        (ios == DomainTarget.iosNone ? [] : [.ios]) + audited.compactMap(LinkPlatform.init(kind:))
+    /// whose sections it has, `services` the entitlements that named it (nil: the AASA is held for
+    /// universal links).
+    public static func of(ios: String?, audited: [AssociationKind], services: [AssociatedService]? = nil)
+        -> [LinkPlatform]
+    {
+        var platforms: [LinkPlatform] = []
+        if ios != DomainTarget.iosNone {
+            let webCredentialsOnly =
+                services.map { !$0.isEmpty && $0.allSatisfy { $0.service == .webcredentials } } ?? false
+            platforms.append(webCredentialsOnly ? .passkeys : .ios)
+        }
+        for platform in audited.compactMap(\.platform) where !platforms.contains(platform) {
+            platforms.append(platform)
+        }
+        return platforms
     }
 
     /// The history's spelling of a set (`android`, `ios+android`); nil for iOS alone, what a
@@ -216,15 +225,18 @@ public struct LinkPlatform: Sendable, Hashable {
         return platforms.isEmpty ? nil : platforms
     }
 
-    /// A badge's label: the platforms' links, `universal links + app links`.
+    /// A badge's label: one platform's links (`universal links`), or several platforms' short
+    /// names (`iOS+Android`), so that a domain of every kind still has a badge of README width.
     public static func label(_ platforms: [LinkPlatform]) -> String {
-        platforms.map(\.linkName).joined(separator: " + ")
+        platforms.count == 1 ? platforms[0].linkName : platforms.map(\.shortName).joined(separator: "+")
     }
 }
 
 extension DomainReport {
     /// The platforms its verdict speaks for.
-    public var linkPlatforms: [LinkPlatform] { LinkPlatform.of(ios: ios, audited: associations.kinds) }
+    public var linkPlatforms: [LinkPlatform] {
+        LinkPlatform.of(ios: ios, audited: associations.kinds, services: entitlements)
+    }
 }
 
 extension LinkPlatform {
@@ -235,7 +247,8 @@ extension LinkPlatform {
         let container = try decoder.container(keyedBy: RecordKey.self)
         return of(
             ios: try container.decodeIfPresent(String.self, forKey: RecordKey("ios")),
-            audited: AssociationKinds.all.filter { container.contains(RecordKey($0.recordKey)) })
+            audited: AssociationKinds.all.filter { container.contains(RecordKey($0.recordKey)) },
+            services: try container.decodeIfPresent([AssociatedService].self, forKey: RecordKey("entitlements")))
     }
 
     private struct RecordKey: CodingKey {

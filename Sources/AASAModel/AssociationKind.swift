@@ -26,8 +26,9 @@ public struct AssociationKind: Sendable, Identifiable {
     /// The check form's field: its label and an example value.
     public let formLabel: String
     public let formPlaceholder: String
-    /// What teams call the links it opens (`app links`); nil for a kind that opens none.
-    public let linkName: String?
+    /// The platform a badge names for it (Android's `app links`, `passkeys`); nil for a kind
+    /// that speaks for none.
+    public let platform: LinkPlatform?
     /// What a domain's line asks of it, and its section of the record.
     public let wantType: any AssociationWant.Type
     public let sectionType: any AssociationSection.Type
@@ -42,11 +43,11 @@ public struct AssociationKind: Sendable, Identifiable {
     init(
         id: String, word: String, fileName: String, path: String, categoryName: String, categoryTitle: String,
         linkedFetchLabel: String, room: String, ownsItsWord: Bool = true,
-        formLabel: String, formPlaceholder: String, linkName: String?, wantType: any AssociationWant.Type,
+        formLabel: String, formPlaceholder: String, platform: LinkPlatform?, wantType: any AssociationWant.Type,
         sectionType: any AssociationSection.Type, recordKey: String, wantAlone: (any AssociationWant)?,
-        alsoOwns: [String] = [], definition: @escaping @Sendable (FindingCode) -> FindingDefinition
+        alsoServes: [AlsoServedFile] = [], definition: @escaping @Sendable (FindingCode) -> FindingDefinition
     ) {
-        self.otherCodeFamilies = alsoOwns
+        self.alsoServes = alsoServes
         self.id = id
         self.word = word
         self.fileName = fileName
@@ -58,7 +59,7 @@ public struct AssociationKind: Sendable, Identifiable {
         self.ownsItsWord = ownsItsWord
         self.formLabel = formLabel
         self.formPlaceholder = formPlaceholder
-        self.linkName = linkName
+        self.platform = platform
         self.wantType = wantType
         self.sectionType = sectionType
         self.recordKey = recordKey
@@ -74,18 +75,31 @@ public struct AssociationKind: Sendable, Identifiable {
     public var category: FindingCategory { FindingCategory(kind: self) }
     /// The prefix of its finding codes.
     public var codePrefix: String { id + "." }
-    /// Families of codes it owns besides its own, for what it checks beside its file
-    /// (`change-password` for `passkeys`).
-    let otherCodeFamilies: [String]
+    /// What it checks beside its file (`change-password` for `passkeys`): each its own location
+    /// and family of codes.
+    public let alsoServes: [AlsoServedFile]
     /// Whether a code is one of its findings.
     public func owns(_ code: FindingCode) -> Bool {
-        code.rawValue.hasPrefix(codePrefix) || otherCodeFamilies.contains { code.rawValue.hasPrefix($0 + ".") }
+        code.rawValue.hasPrefix(codePrefix) || alsoServes.contains { code.rawValue.hasPrefix($0.name + ".") }
+    }
+    /// The location of what it checks beside its file.
+    public func location(of file: AlsoServedFile) -> AASALocation { AASALocation(kind: self, file: file) }
+    /// The path of the location with this name (its file's or another it checks), if it is its.
+    func path(ofLocation name: String) -> String? {
+        name == id ? path : alsoServes.first { $0.name == name }?.path
     }
     /// The words a source file that knows this kind uses (the seam guard's search): its name,
     /// and its word when that is its own (`android`, not `origin`).
     public var sourceWords: [String] { [id] + (ownsItsWord ? [word] : []) }
     /// Whether its word is its own, not a word other code uses.
     let ownsItsWord: Bool
+}
+
+/// A file a kind checks beside its own (`/.well-known/change-password` for passkeys): its
+/// findings and fetches are at a location of its name, its codes are `NAME.*`.
+public struct AlsoServedFile: Sendable {
+    public let name: String
+    public let path: String
 }
 
 /// The registry: every association kind besides the AASA, in the order reports list them. Each
@@ -114,8 +128,8 @@ public enum AssociationKinds {
         AASALocation(rawValue: location.rawValue)?.kind?.id ?? aasaName
     }
 
-    /// The kind whose location has this name.
-    static func kind(location name: String) -> AssociationKind? { all.first { $0.id == name } }
+    /// The kind whose location has this name (its file's or another it checks).
+    static func kind(location name: String) -> AssociationKind? { all.first { $0.path(ofLocation: name) != nil } }
 
     /// The kind a finding code belongs to.
     static func kind(of code: FindingCode) -> AssociationKind? { all.first { $0.owns(code) } }

@@ -35,6 +35,8 @@ public struct AASALocation: KnownName, Sendable, Hashable {
 
     init(kind: AssociationKind) { rawValue = kind.id }
 
+    init(kind: AssociationKind, file: AlsoServedFile) { rawValue = file.name }
+
     /// A known location's name: the AASA's three and each kind's.
     public init?(rawValue: String) {
         guard
@@ -60,8 +62,15 @@ public struct AASALocation: KnownName, Sendable, Hashable {
         case .root: "/apple-app-site-association"
         case .cdn: "/a/v1/"
         case .catchAllProbe: "/.well-known/resource-that-should-not-exist-whose-status-code-should-not-be-200"
-        default: kind?.path ?? ""
+        default: kind?.path(ofLocation: rawValue) ?? ""
         }
+    }
+
+    /// The name of the file fetched here: a kind's file's, or the other file's it checks; nil
+    /// for the AASA's locations.
+    public var fileName: String? {
+        guard let kind else { return nil }
+        return rawValue == kind.id ? kind.fileName : rawValue
     }
 }
 

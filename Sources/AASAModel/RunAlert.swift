@@ -130,9 +130,12 @@ public struct RunAlert: Codable, Sendable, Equatable {
         /// Absent for a domain the previous run did not audit.
         public var previousVerdict: Verdict?
         public var codes: [String]
-        /// True when it is heard again because its acknowledgement ended since the last run (its
-        /// date passed, or it was removed).
+        /// True when it is heard again because its acknowledgement's date passed since the last run.
         public var acknowledgementExpired: Bool?
+        /// How its acknowledgement ended since the last run, when that is why it is heard again:
+        /// `expired` (its date passed), `removed` (`ack --remove`) or `changed` (replaced by one
+        /// that no longer covers its findings).
+        public var acknowledgementEnded: AcknowledgementEnd?
         /// Its domains.txt labels (`label:team=payments`), for routing; absent when it has none.
         public var labels: [String: String]?
         /// Since when it has failed, for a reminder or a failure sent after `--alert-after` runs.
@@ -160,15 +163,17 @@ public struct RunAlert: Codable, Sendable, Equatable {
     ///     and warning domain is new).
     ///   - flagged: the run's domains that did not pass, in input order.
     /// A domain whose acknowledgement ended since the previous run (`DomainChange.acknowledgement`:
-    /// its date passed, or it was removed) and that still fails or warns is heard again.
+    /// its date passed, or it was removed) and that still fails or warns is heard again; how it
+    /// ended is read from `acknowledgements`, the run's (`ended` without them).
     /// Acknowledged findings are never news (`Finding.isOpen`).
     public init(
         run: Run, verdicts: VerdictCounts, changes: RunChanges?, flagged: [FlaggedDomain],
-        auditorProblems: [String]? = nil, policy: PolicyInput? = nil
+        auditorProblems: [String]? = nil, policy: PolicyInput? = nil, acknowledgements: Acknowledgements? = nil
     ) {
         // Nothing this run says of a domain is compared: its failures may be this machine's.
         let flagged = auditorProblems == nil ? flagged : []
-        var lists = Self.news(changes: auditorProblems == nil ? changes : nil, flagged: flagged)
+        let ends = { (domain: String) in acknowledgements?.end(for: domain, at: run.startedAt) ?? .ended }
+        var lists = Self.news(changes: auditorProblems == nil ? changes : nil, flagged: flagged, ends: ends)
         if let policy, auditorProblems == nil {
             Self.apply(
                 policy, flagged: flagged, failures: &lists.failures, warnings: &lists.warnings,
@@ -202,10 +207,11 @@ public struct RunAlert: Codable, Sendable, Equatable {
         var acknowledged: [Domain] = []
 
         /// A flagged domain as news: its open verdict decides its list.
-        mutating func add(_ domain: FlaggedDomain, previous: Verdict? = nil, expired: Bool? = nil) {
+        mutating func add(_ domain: FlaggedDomain, previous: Verdict? = nil, ended: AcknowledgementEnd? = nil) {
             let entry = Domain(
                 domain: domain.domain, verdict: domain.openVerdict, previousVerdict: previous,
-                codes: domain.openCodes.map(\.rawValue), acknowledgementExpired: expired)
+                codes: domain.openCodes.map(\.rawValue),
+                acknowledgementExpired: ended == .expired ? true : nil, acknowledgementEnded: ended)
             if domain.openVerdict == .fail {
                 failures.append(entry)
             } else if domain.openVerdict == .warn {
@@ -248,7 +254,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
 
     /// What is new since the previous run: new domains and changed ones, in the run's order
     /// (changed and new interleaved as the input lists them); every flagged domain on a first run.
-    static func news(changes: RunChanges?, flagged: [FlaggedDomain]) -> Lists {
+    /// `ends`: how a domain's acknowledgement ended (`Acknowledgements.end`).
+    static func news(changes: RunChanges?, flagged: [FlaggedDomain], ends: (String) -> AcknowledgementEnd) -> Lists {
         var lists = Lists()
         guard let changes else {
             flagged.forEach { lists.add($0) }
@@ -261,7 +268,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
             if added.contains(name), let domain = flaggedByName[name] {
                 lists.add(domain)
             } else if let change = changed[name] {
-                heard(change, now: flaggedByName[name], into: &lists)
+                heard(change, now: flaggedByName[name], ends: ends, into: &lists)
             }
         }
         return lists
@@ -270,10 +277,13 @@ public struct RunAlert: Codable, Sendable, Equatable {
     /// A changed domain: heard again when its acknowledgement ended and it still fails or warns;
     /// a recovery when the site's verdict got better (an acknowledgement is not one); a failure
     /// or warning by the verdict of its open findings, with the causes that are new.
-    static func heard(_ change: DomainChange, now domain: FlaggedDomain?, into lists: inout Lists) {
+    static func heard(
+        _ change: DomainChange, now domain: FlaggedDomain?, ends: (String) -> AcknowledgementEnd,
+        into lists: inout Lists
+    ) {
         let name = change.domain
         if change.acknowledgement == .ended, let domain, domain.openVerdict != .pass {
-            lists.add(domain, previous: change.verdict?.from ?? domain.verdict, expired: true)
+            lists.add(domain, previous: change.verdict?.from ?? domain.verdict, ended: ends(name))
             return
         }
         let verdictNow = change.verdict?.to ?? domain?.verdict ?? .pass
@@ -423,7 +433,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
                         ? ["and \(domain.codes.count - Self.codesNamed) more"] : [])
                 let notes =
                     codes
-                    + (domain.acknowledgementExpired == true ? ["acknowledgement ended"] : [])
+                    + (domain.acknowledgementEnded.map { [$0.phrase] } ?? [])
                     + (domain.acknowledgement.map { [$0] } ?? [])
                 let named = notes.isEmpty ? domain.domain : "\(domain.domain) (\(notes.joined(separator: ", ")))"
                 return domain.report.map { "\(named) \($0)" } ?? named

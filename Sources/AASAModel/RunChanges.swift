@@ -229,9 +229,10 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
             verdictNow == verdictBefore ? nil : VerdictChange(from: verdictBefore, to: verdictNow)
         // The same findings, acknowledged on one side only.
         func keys(_ list: [Finding], open: Bool) -> Set<String> { Set(list.filter { $0.isOpen == open }.map(key)) }
+        let reopened = keys(now, open: true).subtracting(keys(before, open: true)).intersection(
+            keys(before, open: false))
         let acknowledgement: AcknowledgementChange? =
-            if !keys(now, open: true).subtracting(keys(before, open: true)).isDisjoint(with: keys(before, open: false))
-            {
+            if !reopened.isEmpty {
                 .ended
             } else if !keys(now, open: false).subtracting(keys(before, open: false)).isDisjoint(
                 with: keys(before, open: true))

@@ -15,7 +15,7 @@ public struct Badge: Sendable {
         self.platforms = platforms
     }
 
-    /// `universal links`, `app links`, or `universal links + app links`.
+    /// One platform's links (`universal links`), or several platforms' short names.
     public var label: String { LinkPlatform.label(platforms) }
 
     /// The message and colour of a verdict; nil: the domain was never audited soundly.

@@ -7,8 +7,12 @@ import Mustache
 public struct CheckPage: Sendable {
     private let head: MustacheTemplate
     private let tail: MustacheTemplate
+    /// Checks need the server's token (`--token-file`), which a browser's form cannot send: the
+    /// page says how to check instead of showing a form that could only be refused.
+    public let tokenRequired: Bool
 
-    public init() {
+    public init(tokenRequired: Bool = false) {
+        self.tokenRequired = tokenRequired
         HTMLEscaping.register()
         head = try! MustacheTemplate(string: Self.headTemplate)
         tail = try! MustacheTemplate(string: Self.tailTemplate)
@@ -47,16 +51,28 @@ public struct CheckPage: Sendable {
             "exampleAppID": AppIDFormat.example, "iosNone": DomainTarget.iosNone,
             "iosNoneChecked": content.iosNone ? " checked" : "",
             "fields": fields, "title": content.domain.isEmpty ? "Check a domain" : "Check of \(content.domain)",
+            "tokenRequired": tokenRequired, "tokenNote": Self.tokenNote,
         ]
         if let problem = content.problem { view["problem"] = problem }
         if let link = content.jsonLink { view["jsonLink"] = link }
         return head.render(view) + (content.row ?? "") + tail.render(view)
     }
 
-    /// The form, for other pages (the history page's top): the same fields, empty.
-    public static let navigation = #"""
-        <nav class="serve" style="padding:.6rem 1rem;border-bottom:1px solid #ccc;font:14px system-ui,sans-serif"><form action="/check" method="get"><a href="/">History</a> · <label>Check a domain <input name="domain" required placeholder="example.com" size="28"></label> <button>Check</button></form></nav>
-        """#
+    /// What the page says instead of the form when checks need the token.
+    public static let tokenNote =
+        "Checks on this server need its token (--token-file), which a browser's form cannot send. Check from a terminal: curl -H \"Authorization: Bearer $TOKEN\" \"https://THIS-SERVER/api/v1/check?domain=example.com\", or aasa-audit check example.com on your own machine."
+
+    /// The top of other pages (the history page's): the form, its domain field alone; or, when
+    /// checks need the token, a link to the check page that says how.
+    public var navigation: String {
+        let check =
+            tokenRequired
+            ? #"<a href="/check">Check a domain</a> (needs the server's token)"#
+            : #"<form action="/check" method="get" style="display:inline"><label>Check a domain <input name="domain" required placeholder="example.com" size="28"></label> <button>Check</button></form>"#
+        return
+            #"<nav class="serve" style="padding:.6rem 1rem;border-bottom:1px solid #ccc;font:14px system-ui,sans-serif"><a href="/">History</a> · "#
+            + check + "</nav>"
+    }
 
     static let headTemplate = #"""
         {{% CONTENT_TYPE: HTMLEscaping }}
@@ -70,13 +86,14 @@ public struct CheckPage: Sendable {
         <header>
         <h1>{{title}}</h1>
         <p class="meta"><a href="/">History of the nightly runs</a> · {{tool}}</p>
-        <form class="check" action="/check" method="get">
+        {{#tokenRequired}}<p class="meta">{{tokenNote}}</p>{{/tokenRequired}}
+        {{^tokenRequired}}<form class="check" action="/check" method="get">
         <label for="domain">Domain</label><input id="domain" name="domain" value="{{domain}}" required placeholder="example.com, https://example.com/path or applinks:example.com">
         <label for="app-id">App ID</label><input id="app-id" name="app-id" value="{{appID}}" placeholder="optional: {{exampleAppID}}">
         <label for="ios">No iOS app</label><span><input type="checkbox" id="ios" name="ios" value="{{iosNone}}"{{{iosNoneChecked}}}> the domain serves no AASA, only its other files (ios:{{iosNone}})</span>
         {{#fields}}{{#flag}}<label for="{{name}}">{{label}}</label><span><input type="checkbox" id="{{name}}" name="{{name}}" value="on"{{{checked}}}> {{name}} in domains.txt</span>{{/flag}}{{^flag}}<label for="{{name}}">{{label}}</label><input id="{{name}}" name="{{name}}" value="{{value}}" placeholder="optional: {{placeholder}}">{{/flag}}
         {{/fields}}<button>Check</button>
-        </form>
+        </form>{{/tokenRequired}}
         {{#problem}}<p class="incomplete" role="alert">{{problem}}</p>{{/problem}}
         {{#jsonLink}}<p class="meta">This check as JSON: <a href="{{jsonLink}}">{{jsonLink}}</a></p>{{/jsonLink}}
         </header>

@@ -387,7 +387,7 @@ struct FileView {
             case .wellKnown: "Served at .well-known"
             case .root: "Served at the root"
             case .cdn: "Served by Apple's CDN"
-            default: file.location.kind?.fileName ?? file.location.rawValue
+            default: file.location.fileName ?? file.location.rawValue
             }
         sha256 = file.sha256
         switch file.content {

@@ -68,7 +68,13 @@ enum HTMLTemplates {
           dl.fetch { grid-template-columns:1fr; }
           .controls input[type=search] { min-width:0; width:100%; }
           .tile b { font-size:20px; }
-          table.causes .fix { display:none; }
+          /* The report's tables (changes, causes, input problems) as one block a row, each cell a
+             line: nothing cut off, no column pushed off the screen (issue 56). */
+          table.stack, table.stack tbody, table.stack tr, table.stack td { display:block; }
+          table.stack tr:first-child { display:none; }
+          table.stack tr { border-bottom:1px solid var(--line); padding:4px 0; }
+          table.stack td { border:0; padding:1px 10px; overflow-wrap:anywhere; }
+          table.stack code { overflow-wrap:anywhere; }
         }
         """#
 
@@ -159,7 +165,7 @@ enum HTMLTemplates {
         </div>
         {{#noChanges}}<p class="meta">No changes since the run of {{previousRun}} UTC.</p>{{/noChanges}}
         {{#hasChanges}}<h2>Changes since the run of {{previousRun}} UTC</h2>
-        <table class="plain"><tr><th>domain</th><th>verdict</th><th>new findings</th><th>resolved</th></tr>
+        <table class="plain stack changes"><tr><th>domain</th><th>verdict</th><th>new findings</th><th>resolved</th></tr>
         {{#changes}}<tr><td>{{domain}}</td><td>{{#verdictFrom}}<span class="badge {{verdictFrom}}">{{verdictFrom}}</span> → <span class="badge {{verdictTo}}">{{verdictTo}}</span>{{/verdictFrom}}</td>
         <td>{{#acknowledgement}}<div>{{.}}</div>{{/acknowledgement}}{{#newFindings}}<div><span class="badge {{severity}}">{{severity}}</span> <code>{{code}}</code> {{message}}</div>{{/newFindings}}</td>
         <td>{{#resolvedFindings}}<div><code>{{code}}</code> <span class="muted">({{location}})</span></div>{{/resolvedFindings}}</td></tr>
@@ -167,14 +173,14 @@ enum HTMLTemplates {
         {{#added}}<p>New domains: {{added}}</p>{{/added}}{{#removed}}<p>No longer audited: {{removed}}</p>{{/removed}}{{/hasChanges}}
         {{#hasCodes}}<h2>Causes</h2>
         <p class="meta">The domains with each cause (what follows from a cause is listed under it in the domain's row); a count shows those domains.</p>
-        <div class="scroll"><table class="plain causes"><tr><th>code</th><th>domains</th><th class="fix">fix</th></tr>
+        <div class="scroll"><table class="plain stack causes"><tr><th>code</th><th>domains</th><th class="fix">fix</th></tr>
         {{#codes}}<tr><td><code>{{code}}</code></td><td><a class="count" href="#verdict=all&amp;q={{code}}">{{count}}</a></td><td class="fix">{{fix}}</td></tr>
         {{/codes}}</table></div>
-        {{#moreCodesCount}}<details><summary>{{moreCodesCount}} more causes</summary><div class="scroll"><table class="plain causes">
+        {{#moreCodesCount}}<details><summary>{{moreCodesCount}} more causes</summary><div class="scroll"><table class="plain stack causes">
         {{#moreCodes}}<tr><td><code>{{code}}</code></td><td><a class="count" href="#verdict=all&amp;q={{code}}">{{count}}</a></td><td class="fix">{{fix}}</td></tr>
         {{/moreCodes}}</table></div></details>{{/moreCodesCount}}{{/hasCodes}}
         {{#hasProblems}}<h2>Input lines not audited as written</h2>
-        <table class="plain"><tr><th>file</th><th>line</th><th>severity</th><th>problem</th><th>text</th></tr>
+        <table class="plain stack problems"><tr><th>file</th><th>line</th><th>severity</th><th>problem</th><th>text</th></tr>
         {{#problems}}<tr><td>{{file}}</td><td>{{line}}</td><td><span class="badge {{severity}}">{{severity}}</span></td><td>{{message}}</td><td><code>{{text}}</code></td></tr>
         {{/problems}}</table>{{/hasProblems}}
         </header>

@@ -5,7 +5,7 @@ import AASAReport
 import Foundation
 
 /// What `serve` answers, route by route: a request goes through the middleware chain (the host
-/// check, routing, the token check, the check routes' page and limits: `Middleware/`), then to
+/// check, routing, the check page's refusals, the token check, the checks' limits: `Middleware/`), then to
 /// its route's handler (`Handlers/`); any of them may refuse with an `HTTPError`, encoded once.
 /// The HTTP plumbing is `HTTPServer`'s; this holds the checks' fetcher, the limits and the
 /// counters, and is driven without a socket in tests.
@@ -13,7 +13,7 @@ public final class ServeApp: Sendable {
     let settings: ServeSettings
     let folder: OutputFolder
     let auditor: DomainAuditor
-    let page = CheckPage()
+    let page: CheckPage
     let rows = HTMLReport()
     let counters: ServeCounters
     /// The cross-cutting steps, in order (`Middleware/ServeMiddleware.swift`).
@@ -24,6 +24,7 @@ public final class ServeApp: Sendable {
 
     public init(settings: ServeSettings) throws(FetcherSetupError) {
         self.settings = settings
+        page = CheckPage(tokenRequired: settings.token != nil)
         folder = OutputFolder(path: settings.output)
         let fetcher = try DomainCheck.sharedFetcher(settings.fetcher)
         auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
@@ -32,8 +33,8 @@ public final class ServeApp: Sendable {
         checkLimits = CheckLimits(settings: settings, counters: counters)
         middleware = [
             CrashNote(), HostCheck(settings: settings), RoutingStep(),
-            TokenCheck(token: settings.token, seconds: settings.seconds),
-            CheckPageRefusals(page: page, tool: settings.tool), checkLimits,
+            CheckPageRefusals(page: page, tool: settings.tool),
+            TokenCheck(token: settings.token, seconds: settings.seconds), checkLimits,
         ]
         historyCache = HistoryCache(output: settings.output, runsList: Self.runsList)
     }

@@ -86,8 +86,9 @@ import Testing
         try #require(receiver.posts.count == 2)
         let alert = try receiver.alert(1)
         #expect(
-            alert.failures.map(\.domain) == ["missing.aasa.test"] && alert.failures[0].acknowledgementExpired == true)
-        #expect(alert.text.contains("missing.aasa.test (http.status, acknowledgement ended)"), "\(alert.text)")
+            alert.failures.map(\.domain) == ["missing.aasa.test"] && alert.failures[0].acknowledgementExpired == true
+                && alert.failures[0].acknowledgementEnded == .expired)
+        #expect(alert.text.contains("missing.aasa.test (http.status, acknowledgement expired)"), "\(alert.text)")
         let nextNight = try await run(audit, in: dir)
         #expect(nextNight.status == 1 && receiver.posts.count == 2, "heard once, as any new failure")
 
@@ -120,6 +121,13 @@ import Testing
                 "audit", "--quiet", "--connect-to", world.connectTo, "--cacert", world.caFile, "--no-cdn",
                 "--no-ua-check", "--notify", "http://127.0.0.1:\(receiver.server.port)/hook",
             ] + LoopbackNetworks.allowArguments
+        // A folder that does not exist is refused (a mistyped --out), made first it is taken.
+        let nowhere = try await run(
+            ["ack", "missing.aasa.test", "--until", Self.day(10), "--reason", "known"], in: dir)
+        #expect(nowhere.status == 2 && nowhere.stderr.contains("there is no folder reports"), "\(nowhere.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("reports").path))
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("reports"), withIntermediateDirectories: false)
         let early = try await run(
             ["ack", "missing.aasa.test", "--until", Self.day(10), "--reason", "known"], in: dir)
         #expect(early.status == 0 && early.stderr.contains("no audit has written a complete run to reports"))
@@ -139,8 +147,11 @@ import Testing
         #expect(!heard.stdout.contains("No changes"))
         try #require(receiver.posts.count == 1)
         let alert = try receiver.alert(0)
+        // Removed before its date: said so, not "expired" (issue 56).
         #expect(
-            alert.failures.map(\.domain) == ["missing.aasa.test"] && alert.failures[0].acknowledgementExpired == true)
+            alert.failures.map(\.domain) == ["missing.aasa.test"] && alert.failures[0].acknowledgementEnded == .removed
+                && alert.failures[0].acknowledgementExpired == nil)
+        #expect(alert.text.contains("missing.aasa.test (http.status, acknowledgement removed)"), "\(alert.text)")
         let again = try await run(audit, in: dir)
         #expect(again.status == 1 && receiver.posts.count == 1, "heard once")
     }
@@ -151,6 +162,8 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let dir = directory.url
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("reports"), withIntermediateDirectories: false)
         let results = try await withThrowingTaskGroup(of: ProcessRunner.Result.self) { group in
             for index in 1...20 {
                 group.addTask {

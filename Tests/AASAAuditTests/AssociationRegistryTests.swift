@@ -90,7 +90,9 @@ extension AssociationKind {
     static let stub = AssociationKind(
         id: "stub", word: "stub", fileName: "stub-association", path: "/.well-known/stub-association",
         categoryName: "stub", categoryTitle: "A stub kind", linkedFetchLabel: "another stub file", room: "Stub",
-        formLabel: "Stub note", formPlaceholder: "one word", linkName: "stub links", wantType: StubWant.self,
+        formLabel: "Stub note", formPlaceholder: "one word",
+        platform: LinkPlatform(rawValue: "stub", linkName: "stub links", shortName: "Stub"),
+        wantType: StubWant.self,
         sectionType: StubSection.self, recordKey: "stubStatus", wantAlone: nil,
         definition: { preconditionFailure("the stub kind has no codes, not \($0.rawValue)") })
 }

@@ -43,7 +43,8 @@ import Testing
     /// domain's said "universal links"), and the history spells them back the same.
     @Test func theLabelNamesThePlatforms() throws {
         let cases: [([LinkPlatform], String)] = [
-            ([.ios], "universal links"), ([.android], "app links"), ([.ios, .android], "universal links + app links"),
+            ([.ios], "universal links"), ([.android], "app links"), ([.ios, .android], "iOS+Android"),
+            ([.passkeys], "passkeys"), ([.ios, .passkeys], "iOS+passkeys"),
         ]
         for (platforms, label) in cases {
             let badge = Badge(verdict: .pass, platforms: platforms)
@@ -54,5 +55,26 @@ import Testing
         #expect(LinkPlatform.historyKey([.ios]) == nil, "the default is not written")
         #expect(LinkPlatform.platforms(historyKey: "symbian") == nil)
         #expect(LinkPlatform.of(ios: DomainTarget.iosNone, audited: [.androidAppLinks]) == [.android])
+    }
+
+    /// A domain that declares passkeys is named so, as is one whose AASA is held for
+    /// webcredentials alone (it said "universal links"); a domain of every kind has a badge a
+    /// README can hold (its label was 587 px wide) (issue 56).
+    @Test func passkeysAreNamedAndEveryKindFitsABadge() throws {
+        let webCredentials = [AssociatedService(service: .webcredentials, file: "App.entitlements")]
+        #expect(LinkPlatform.of(ios: nil, audited: [], services: webCredentials) == [.passkeys])
+        #expect(
+            LinkPlatform.of(ios: nil, audited: [.passkeyEndpoints, .webauthn], services: webCredentials) == [.passkeys])
+        let both = webCredentials + [AssociatedService(service: .applinks, file: "App.entitlements")]
+        #expect(LinkPlatform.of(ios: nil, audited: [.passkeyEndpoints], services: both) == [.ios, .passkeys])
+        #expect(LinkPlatform.of(ios: nil, audited: [.webauthn]) == [.ios, .passkeys])
+
+        let every = LinkPlatform.of(ios: nil, audited: AssociationKinds.all)
+        #expect(Set(every.map(\.rawValue)) == ["ios", "android", "windows", "harmony", "passkeys"])
+        let badge = Badge(verdict: .warn, platforms: every)
+        #expect(badge.label == "iOS+Android+passkeys+Windows+HarmonyOS", "\(badge.label)")
+        let width = try #require(badge.svg.firstMatch(of: /width="(\d+)"/).flatMap { Int($0.1) })
+        #expect(width <= 320, "\(width) px")
+        #expect(LinkPlatform.platforms(historyKey: LinkPlatform.historyKey(every)) == every)
     }
 }

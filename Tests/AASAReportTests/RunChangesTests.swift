@@ -37,13 +37,34 @@ import Testing
         let report = DomainReport(
             domain: "a.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
             findings: [open])
-        let alert = RunAlert(
-            run: RunAlert.Run(
-                startedAt: Date(timeIntervalSince1970: 86_400), folder: "/r/x", report: "/r/x/report.html",
-                previousRunStartedAt: Date(timeIntervalSince1970: 0)),
-            verdicts: VerdictCounts(), changes: changes, flagged: [try #require(FlaggedDomain(report))])
-        #expect(alert.failures.map(\.domain) == ["a.example"] && alert.failures[0].acknowledgementExpired == true)
-        #expect(alert.text.contains("a.example (http.status, acknowledgement ended)"), "\(alert.text)")
+        // Heard again whichever way it ended; the run's acknowledgements tell which.
+        func alert(onDay day: Double, _ acknowledgements: Acknowledgements?) throws -> RunAlert {
+            RunAlert(
+                run: RunAlert.Run(
+                    startedAt: Date(timeIntervalSince1970: 86_400 * day), folder: "/r/x", report: "/r/x/report.html",
+                    previousRunStartedAt: Date(timeIntervalSince1970: 0)),
+                verdicts: VerdictCounts(), changes: changes, flagged: [try #require(FlaggedDomain(report))],
+                acknowledgements: acknowledgements)
+        }
+        let entry = Acknowledgement(
+            domain: "a.example", codes: nil, until: Date(timeIntervalSince1970: 86_400 * 30), reason: "vendor",
+            by: "ana", at: Date(timeIntervalSince1970: 0))
+        let narrowed = Acknowledgement(
+            domain: "a.example", codes: [FindingCode.cdnStale.rawValue],
+            until: Date(timeIntervalSince1970: 86_400 * 30),
+            reason: "vendor", by: "ana", at: Date(timeIntervalSince1970: 0))
+        let cases: [(Double, Acknowledgements?, AcknowledgementEnd, Bool?)] = [
+            (31, Acknowledgements([entry]), .expired, true), (1, Acknowledgements(), .removed, nil),
+            (1, Acknowledgements([narrowed]), .changed, nil), (1, nil, .ended, nil),
+        ]
+        for (day, acknowledgements, end, expired) in cases {
+            let heard = try alert(onDay: day, acknowledgements)
+            #expect(heard.failures.map(\.domain) == ["a.example"], "\(end)")
+            #expect(
+                heard.failures.first?.acknowledgementEnded == end
+                    && heard.failures.first?.acknowledgementExpired == expired)
+            #expect(heard.text.contains("a.example (http.status, acknowledgement \(end.rawValue))"), "\(heard.text)")
+        }
     }
 
     /// A chat line names three codes of a domain and says how many more (issue 56).

@@ -1,5 +1,6 @@
 import AASAFetch
 import AASAModel
+import AASAReport
 import AASAServe
 import Foundation
 import Testing
@@ -102,6 +103,31 @@ import Testing
         #expect(statuses == Array(repeating: 401, count: 9) + [401, 429], "\(statuses)")
         // Another client is not locked out by the first one's guesses.
         #expect(await app.get("/metrics", client: "198.51.100.8", authorization: "Bearer no").status == 401)
+    }
+
+    /// With a token, the pages show no form a browser could only have refused (it cannot send a
+    /// bearer token): they say how to check; a check asked on the page anyway is refused as a
+    /// page, not raw JSON; the API's refusal stays JSON (issue 56).
+    @Test func withATokenThePagesSayHowToCheck() async throws {
+        let token = "0123456789abcdef0123456789abcdef"
+        let app = try App(token: token)
+        let form = app.text(await app.get("/check"))
+        #expect(!form.contains("<form") && form.contains(CheckPage.tokenNote.prefix(40)), "\(form)")
+        let refused = await app.get("/check?domain=example.com")
+        #expect(refused.status == 401 && refused.header("content-type") == "text/html; charset=utf-8")
+        #expect(app.text(refused).contains("Authorization: Bearer") && !app.text(refused).contains("<form"))
+        let api = await app.get("/api/v1/check?domain=example.com")
+        #expect(api.status == 401 && api.header("content-type") == "application/json")
+        try app.write("<html><body><p>runs</p></body></html>", to: "index.html")
+        guard case .file(_, let insert) = await app.get("/").body, let bytes = insert?.bytes else {
+            Issue.record("the history page is not streamed with its navigation")
+            return
+        }
+        let navigation = String(decoding: bytes, as: UTF8.self)
+        #expect(navigation.contains(#"<a href="/check">Check a domain</a>"#) && !navigation.contains("<form"))
+
+        let open = try App()
+        #expect(open.text(await open.get("/check")).contains(#"<form class="check""#))
     }
 
     /// A token too short or too uniform to resist guessing is refused when serve starts.

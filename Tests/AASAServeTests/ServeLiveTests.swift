@@ -451,7 +451,7 @@ import Testing
         // The page streamed in pieces, the form put in after <body>: every byte in its place.
         let index = out.appendingPathComponent("index.html")
         let written = try String(contentsOf: index, encoding: .utf8)
-        let navigation = "<body>\n" + CheckPage.navigation
+        let navigation = "<body>\n" + CheckPage().navigation
         #expect(home.text == written.replacingOccurrences(of: "<body>", with: navigation))
         let report = try await serve.get("/\(run)/report.html")
         #expect(report.body == Array(try Data(contentsOf: result.reportHTML)))

@@ -38,7 +38,7 @@ struct ChangePasswordAudit: AssociationFileAudit {
     func requests(domain: String) -> [FetchRequest] {
         [
             FetchRequest(
-                url: AASALocation.url(on: domain, path: ChangePasswordChecks.path), location: .passkeyEndpoints,
+                url: AASALocation.changePassword.url(on: domain), location: .changePassword,
                 closeConnection: true)
         ]
     }
@@ -51,7 +51,7 @@ struct ChangePasswordAudit: AssociationFileAudit {
             let target = first.record.redirectTarget ?? first.record.headers.location
         {
             let page = await more.page(
-                target, location: .passkeyEndpoints, maximumHops: PasskeyEndpointsAudit.maximumRedirects)
+                target, location: .changePassword, maximumHops: PasskeyEndpointsAudit.maximumRedirects)
             fetches += page.fetches
             final = page.final.record
         }

@@ -328,7 +328,8 @@ final class AuditRunSession {
             auditorProblems: finished.summary.auditorProblems ?? accumulator.comparisonProblem.map { [$0] },
             policy: RunAlert.PolicyInput(
                 policy: notification.policy, standings: standings, now: startedAt,
-                previousRun: finished.changes?.previousRunStartedAt))
+                previousRun: finished.changes?.previousRunStartedAt),
+            acknowledgements: settings.acknowledgements)
         return await RunNotification.send(alert, settings: notification)
     }
 

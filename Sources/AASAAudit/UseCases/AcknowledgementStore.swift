@@ -57,9 +57,17 @@ public enum AcknowledgementStore {
     /// Reads, changes and writes back the file, replaced atomically, under an exclusive lock of
     /// its own (`.acknowledgements.lock`): `ack`s at the same moment each see the others' and
     /// none is lost; an audit running meanwhile keeps what it read at its start.
+    /// A folder that does not exist is refused, not made: a mistyped `--out` would otherwise
+    /// hold an acknowledgement no audit reads (issue 56).
     public static func update(output: String, _ change: (inout Acknowledgements) throws -> Void) throws {
         let folder = URL(fileURLWithPath: output)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue else {
+            throw Problem(
+                message: TerminalReport.clean(
+                    "there is no folder \(output): no audit writes there. Give the --out your audit writes (the Debian package's is /var/lib/aasa-audit/reports); to acknowledge before the first audit, make the folder first (mkdir \(output))."
+                ))
+        }
         let lock = try FileLock(folder.appendingPathComponent(lockName))
         defer { lock.release() }
         var acknowledgements = try readAsWritten(output: output)

@@ -2,16 +2,17 @@ import AASAModel
 
 /// `/.well-known/change-password` (W3C "A Well-Known URL for Changing Passwords"), read for a
 /// domain that declares passkeys: a temporary redirect (302, 303, 307) to a page that answers 200.
-/// Its findings are at the `passkeys` kind's location, with the `change-password.*` codes.
+/// Its findings are at its own location (`change-password`, the passkeys kind's other file), with
+/// the `change-password.*` codes.
 public enum ChangePasswordChecks {
-    public static let path = "/.well-known/change-password"
+    public static let path = AlsoServedFile.changePassword.path
     /// The redirects the specification asks for.
     public static let redirects: Set<Int> = [302, 303, 307]
 
     /// The first answer, and where its redirects led (nil when it did not redirect, or the
     /// redirect had no target).
     public static func assess(_ first: FetchRecord, final: FetchRecord?) -> [Finding] {
-        let location = FindingLocation.passkeyEndpoints
+        let location = FindingLocation.changePassword
         // What keeps the host from answering is said by its other fetches.
         guard first.error == nil, let status = first.status else { return [] }
         if status == 404 || status == 410 {

@@ -5,7 +5,7 @@ extension AssociationKind {
         categoryName: "assetLinks", categoryTitle: "Android App Links: assetlinks.json",
         linkedFetchLabel: "included list", room: "Android",
         formLabel: "Android app", formPlaceholder: "com.example.app or com.example.app@SHA256",
-        linkName: "app links", wantType: AndroidWant.self, sectionType: AndroidRecord.self,
+        platform: .android, wantType: AndroidWant.self, sectionType: AndroidRecord.self,
         recordKey: AndroidRecord.CodingKeys.expectedAndroidApps.stringValue, wantAlone: AndroidWant(apps: []),
         definition: { $0.assetLinksDefinition })
 }
@@ -126,5 +126,5 @@ extension FindingCategory {
 
 extension LinkPlatform {
     /// Android's App Links.
-    public static let android = LinkPlatform(kind: .androidAppLinks)!
+    public static let android = LinkPlatform(rawValue: "android", linkName: "app links", shortName: "Android")
 }

@@ -5,7 +5,7 @@ extension AssociationKind {
         id: "harmony", word: "harmony", fileName: "applinking.json", path: "/.well-known/applinking.json",
         categoryName: "harmony", categoryTitle: "HarmonyOS App Linking: applinking.json",
         linkedFetchLabel: "applinking.json", room: "Harmony", formLabel: "HarmonyOS app",
-        formPlaceholder: "5765880207854972765", linkName: "app linking on HarmonyOS", wantType: HarmonyWant.self,
+        formPlaceholder: "5765880207854972765", platform: .harmony, wantType: HarmonyWant.self,
         sectionType: HarmonyRecord.self, recordKey: HarmonyRecord.CodingKeys.expectedHarmonyApps.stringValue,
         wantAlone: nil, definition: { $0.harmonyDefinition })
 }
@@ -124,7 +124,8 @@ extension FindingLocation {
 
 extension LinkPlatform {
     /// HarmonyOS App Linking.
-    public static let harmony = LinkPlatform(kind: .harmony)!
+    public static let harmony = LinkPlatform(
+        rawValue: "harmony", linkName: "app linking on HarmonyOS", shortName: "HarmonyOS")
 }
 
 extension AssociationRecords {

@@ -6,10 +6,10 @@ extension AssociationKind {
         path: "/.well-known/passkey-endpoints",
         categoryName: "passkeyEndpoints", categoryTitle: "Passkeys: /.well-known/passkey-endpoints and change-password",
         linkedFetchLabel: "passkeys page", room: "Passkeys", ownsItsWord: false, formLabel: "Passkeys",
-        formPlaceholder: AssociationKind.flagPlaceholder, linkName: nil, wantType: PasskeyEndpointsWant.self,
+        formPlaceholder: AssociationKind.flagPlaceholder, platform: .passkeys, wantType: PasskeyEndpointsWant.self,
         sectionType: PasskeyEndpointsRecord.self,
         recordKey: PasskeyEndpointsRecord.CodingKeys.passkeyEndpoints.stringValue,
-        wantAlone: nil, alsoOwns: ["change-password"], definition: { $0.passkeyEndpointsDefinition })
+        wantAlone: nil, alsoServes: [.changePassword], definition: { $0.passkeyEndpointsDefinition })
 }
 
 /// A domain that declares passkeys (`passkeys` in domains.txt, `check --passkeys`): its
@@ -80,11 +80,28 @@ public struct PasskeyEndpointsRecord: AssociationSection, Equatable {
 extension AASALocation {
     /// `/.well-known/passkey-endpoints`, and the endpoint pages it names.
     public static let passkeyEndpoints = AssociationKind.passkeyEndpoints.location
+    /// `/.well-known/change-password`, and the page it redirects to.
+    public static let changePassword = AssociationKind.passkeyEndpoints.location(of: .changePassword)
 }
 
 extension FindingLocation {
     /// `/.well-known/passkey-endpoints` and the pages it names.
     public static let passkeyEndpoints = AssociationKind.passkeyEndpoints.findingLocation
+    /// `/.well-known/change-password` and the page it leads to.
+    public static let changePassword = FindingLocation(.changePassword)
+}
+
+extension LinkPlatform {
+    /// Passkeys (and the passwords iOS shares through `webcredentials`): named by a badge of a
+    /// domain that declares passkeys or lists an origin, or whose AASA is held for webcredentials
+    /// only.
+    public static let passkeys = LinkPlatform(rawValue: "passkeys", linkName: "passkeys", shortName: "passkeys")
+}
+
+extension AlsoServedFile {
+    /// `/.well-known/change-password` (W3C "A Well-Known URL for Changing Passwords"), read for a
+    /// domain that declares passkeys.
+    public static let changePassword = AlsoServedFile(name: "change-password", path: "/.well-known/change-password")
 }
 
 extension AssociationWants {

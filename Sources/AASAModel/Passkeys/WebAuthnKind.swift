@@ -6,7 +6,7 @@ extension AssociationKind {
         categoryName: "webauthn", categoryTitle: "Passkeys: /.well-known/webauthn (related origins)",
         linkedFetchLabel: "webauthn after a redirect", room: "Passkeys", ownsItsWord: false,
         formLabel: "Related origin",
-        formPlaceholder: "https://shop.example", linkName: nil, wantType: WebAuthnWant.self,
+        formPlaceholder: "https://shop.example", platform: .passkeys, wantType: WebAuthnWant.self,
         sectionType: WebAuthnRecord.self, recordKey: WebAuthnRecord.CodingKeys.expectedOrigins.stringValue,
         wantAlone: nil, definition: { $0.webAuthnDefinition })
 }

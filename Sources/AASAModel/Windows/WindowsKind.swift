@@ -5,7 +5,7 @@ extension AssociationKind {
         id: "windows", word: "windows", fileName: "windows-app-web-link", path: "/.well-known/windows-app-web-link",
         categoryName: "windows", categoryTitle: "Windows apps for websites: windows-app-web-link",
         linkedFetchLabel: "windows-app-web-link at the root", room: "Windows", formLabel: "Windows app",
-        formPlaceholder: "Contoso.App_8wekyb3d8bbwe", linkName: "app links on Windows", wantType: WindowsWant.self,
+        formPlaceholder: "Contoso.App_8wekyb3d8bbwe", platform: .windows, wantType: WindowsWant.self,
         sectionType: WindowsRecord.self, recordKey: WindowsRecord.CodingKeys.expectedWindowsApps.stringValue,
         wantAlone: nil, definition: { $0.windowsDefinition })
 }
@@ -142,7 +142,8 @@ extension FindingLocation {
 
 extension LinkPlatform {
     /// Windows' apps for websites.
-    public static let windows = LinkPlatform(kind: .windows)!
+    public static let windows = LinkPlatform(
+        rawValue: "windows", linkName: "app links on Windows", shortName: "Windows")
 }
 
 extension AssociationRecords {

@@ -16,7 +16,7 @@ extension ServeApp {
         }
         let start = file.read(at: 0, count: min(file.size, 64 << 10)) ?? []
         let insert = start.firstRange(of: Array("<body>".utf8)).map {
-            ServeResponse.Insert(at: $0.upperBound, bytes: Array(("\n" + CheckPage.navigation).utf8))
+            ServeResponse.Insert(at: $0.upperBound, bytes: Array(("\n" + page.navigation).utf8))
         }
         return ServeResponse(
             status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],

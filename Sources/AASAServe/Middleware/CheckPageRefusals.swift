@@ -3,8 +3,9 @@ import AASAReport
 
 /// A refused check on the page people use (`/check?domain=`): the form as they filled it, with
 /// why, at the refusal's status and with its headers (`Retry-After`), whichever later step
-/// refused it (its parameters, the limits, the handler). Before it in the chain, the host and the
-/// token refuse as they do everywhere; the API's refusals stay JSON.
+/// refused it (its parameters, the token, the limits, the handler): a browser shown raw JSON for
+/// a missing token learnt nothing (issue 56). Before it in the chain, the host refuses as it does
+/// everywhere; the API's refusals stay JSON.
 struct CheckPageRefusals: ServeMiddleware {
     let page: CheckPage
     let tool: ToolInfo
