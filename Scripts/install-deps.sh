@@ -10,14 +10,15 @@
 #                                     parser), Chromium (serve's form submitted in a browser),
 #                                     Alertmanager, Prometheus' promtool, node_exporter (the
 #                                     shipped rules, dashboard and --metrics file), pre-commit,
-#                                     and openssl and curl (Scripts/sanitize.sh's loopback world)
+#                                     openssl and curl (Scripts/sanitize.sh's loopback world), and
+#                                     nginx (an HTTP/2 server as sites run it, for the fetcher)
 #   Scripts/install-deps.sh release   also what Scripts/release.sh and test-release.sh use
 #
 # Uses apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
 packages=(libcurl4-openssl-dev libssl-dev libidn2-dev libpsl-dev libjemalloc-dev libsqlite3-dev pkg-config ca-certificates)
-tests=(python3 python3-jsonschema python3-prometheus-client chromium prometheus-alertmanager prometheus prometheus-node-exporter pre-commit openssl curl)
+tests=(python3 python3-jsonschema python3-prometheus-client chromium prometheus-alertmanager prometheus prometheus-node-exporter pre-commit openssl curl nginx-light)
 case "${1:-}" in
   "") ;;
   test) packages+=("${tests[@]}") ;;

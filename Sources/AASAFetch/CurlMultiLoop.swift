@@ -2,6 +2,7 @@ import AASAModel
 import CCurlShim
 import CLibcurl
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -22,6 +23,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     // Loop thread only (after init).
     nonisolated(unsafe) private let multi: UnsafeMutableRawPointer
     private var active: [UInt64: Transfer] = [:]
+    /// Polls that slept their whole wait while transfers were in flight and no socket woke them:
+    /// time a transfer waits on data curl already holds costs this (issue 54: a smaller receive
+    /// buffer left HTTP/2 frames in curl's stream buffer, a second a file). Read by `Fetcher`.
+    let fullWaits = Atomic<Int>(0)
     /// Transfers the politeness gate held back, in arrival order: by the address they wait for,
     /// and those waiting to look a name up.
     private var waitingForAddress: [IPAddress: [Transfer]] = [:]
@@ -172,7 +177,12 @@ final class CurlMultiLoop: @unchecked Sendable {
             collectFinished()
             connections.reclaimForWaiters()
             let waitMs = retryWaiting()
-            _ = curl_multi_poll(multi, nil, 0, waitMs, nil)
+            let slept = ContinuousClock.now
+            var woken: Int32 = 0
+            _ = curl_multi_poll(multi, nil, 0, waitMs, &woken)
+            if woken == 0, !active.isEmpty, ContinuousClock.now - slept >= .milliseconds(waitMs) {
+                fullWaits.add(1, ordering: .relaxed)
+            }
         }
         lock.withLock { cleanedUp = true }
         curl_multi_cleanup(multi)

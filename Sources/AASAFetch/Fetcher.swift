@@ -55,6 +55,10 @@ public final class Fetcher: Sendable {
         return await body()
     }
 
+    /// Polls of the loops that slept their whole wait with transfers in flight and nothing to
+    /// wake them (`CurlMultiLoop.fullWaits`): against a server that answers at once, none.
+    public var fullWaits: Int { loops.reduce(0) { $0 + $1.fullWaits.load(ordering: .relaxed) } }
+
     /// Fetches one URL. Never throws: a failed transfer is described in the record. A
     /// cancelled task gets a record whose error kind is `cancelled`.
     public func fetch(_ request: FetchRequest) async -> FetchedLocation {

@@ -7,117 +7,39 @@ import TestSupport
 import Testing
 
 /// The Prometheus rules and the Grafana dashboard in `Packaging/`, with Prometheus' own
-/// `promtool`: the rules load, fire on series named as the tool writes them (and only then), every
+/// `promtool`: the rules load, their shipped tests pass and fire every alert on series named as the
+/// tool writes them (and only then), every
 /// dashboard query parses, every metric they name is one the tool writes, and both metric outputs
 /// pass `promtool check metrics`.
 @Suite(.live, .tags(.live), .enabled(if: Promtool.isAvailable, "\(Promtool.unavailableMessage)"))
 struct PrometheusRulesTests {
     static let rules = Repository.file("Packaging/prometheus/aasa-audit.rules.yml")
     static let dashboard = Repository.file("Packaging/grafana/aasa-audit-dashboard.json")
-
-    /// Each alert's annotations as the rules file writes them (`summary: "…"` under `- alert:`).
-    static func annotations() throws -> [String: [String: String]] {
-        var found: [String: [String: String]] = [:]
-        var alert: String?
-        for line in try String(contentsOf: rules, encoding: .utf8).split(separator: "\n") {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("- alert: ") { alert = String(text.dropFirst("- alert: ".count)) }
-            for key in ["summary", "description"] where text.hasPrefix("\(key): \"") && text.hasSuffix("\"") {
-                found[alert ?? "", default: [:]][key] = String(text.dropFirst(key.count + 3).dropLast())
-            }
-        }
-        return found
-    }
-
-    /// An alert as promtool's unit test expects it: its labels and its annotations, filled in.
-    static func expected(_ alert: String, _ labels: [String: String], _ annotations: [String: [String: String]])
-        -> String
-    {
-        let filled = (annotations[alert] ?? [:]).mapValues { text in
-            labels.reduce(text) { $0.replacingOccurrences(of: "{{ $labels.\($1.key) }}", with: $1.value) }
-        }
-        func map(_ values: [String: String]) -> String {
-            "{" + values.sorted { $0.key < $1.key }.map { "\($0.key): \(yaml($0.value))" }.joined(separator: ", ") + "}"
-        }
-        return "          - exp_labels: \(map(labels))\n            exp_annotations: \(map(filled))\n"
-    }
+    static let ruleTests = Repository.file("Packaging/prometheus/aasa-audit.rules.test.yml")
 
     static func yaml(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
-    /// A series of the tool's family `family` with `labels`, sampled every 5 minutes.
-    static func series(_ family: MetricsReport.Family, _ labels: [String: String], _ values: String) -> String {
-        let all = labels.merging(["instance": "audit-1", "job": "node"]) { $1 }
-        let text = all.sorted { $0.key < $1.key }.map { "\($0.key)=\\\"\($0.value)\\\"" }.joined(separator: ",")
-        return "      - series: \"\(family.name){\(text)}\"\n        values: \"\(values)\"\n"
-    }
-
-    /// Nights as promtool's unit test sees them: a run a day, samples every 5 minutes (288 a day).
-    @Test func theAlertsFireOnTheToolsSeriesAndOnlyThen() async throws {
-        let notes = try Self.annotations()
-        #expect(notes.count >= 5, "the rules' annotations were not read: \(notes.keys)")
-        let node = ["instance": "audit-1", "job": "node"]
-        func alert(_ name: String, _ labels: [String: String], severity: String) -> String {
-            Self.expected(name, labels.merging(node) { $1 }.merging(["severity": severity]) { $1 }, notes)
+    /// The shipped unit tests of the rules (`aasa-audit.rules.test.yml`, beside them in the
+    /// package), with promtool: they pass, and every alert of the rules fires in one of them.
+    /// Their series names are checked with the rest below (names the tool writes).
+    @Test func theShippedRuleTestsPassAndCoverEveryAlert() async throws {
+        let result = try await Promtool.run(["test", "rules", Self.ruleTests.path])
+        #expect(result.status == 0, "\(result.output)")
+        let rules = try String(contentsOf: Self.rules, encoding: .utf8)
+        let alerts = rules.split(separator: "\n").compactMap { line -> String? in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            return text.hasPrefix("- alert: ") ? String(text.dropFirst("- alert: ".count)) : nil
         }
-        let verdict = MetricsReport.domainVerdict
-        var input = ""
-        // failing.example fails two nights running; flaky.example one night, then passes.
-        input += Self.series(verdict, ["domain": "failing.example", "verdict": "fail"], "1x600")
-        input += Self.series(verdict, ["domain": "flaky.example", "verdict": "fail"], "1x287 0x312")
-        // Failing, acknowledged: pages no one (issue 46, item 4). One has an open warning beside
-        // its acknowledged failure: a ticket after four nights, as any warning.
-        let acknowledged = MetricsReport.domainAcknowledged
-        input += Self.series(verdict, ["domain": "acked.example", "verdict": "fail"], "1x1200")
-        input += Self.series(acknowledged, ["domain": "acked.example", "open_verdict": "pass"], "1x1200")
-        input += Self.series(verdict, ["domain": "ackedwarn.example", "verdict": "fail"], "1x1200")
-        input += Self.series(acknowledged, ["domain": "ackedwarn.example", "open_verdict": "warn"], "1x1200")
-        // A run a day: the first sound, the second (at 24 h) not, nothing after.
-        input += Self.series(MetricsReport.lastRunTimestamp, [:], "0x287 86400x312")
-        input += Self.series(MetricsReport.runSound, [:], "1x287 0x312")
-        // Certificates: one in 10 days, one in 40.
-        input += Self.series(MetricsReport.certificateExpiry, ["domain": "soon.example"], "864000x600")
-        input += Self.series(MetricsReport.certificateExpiry, ["domain": "later.example"], "3456000x600")
-        input += Self.series(MetricsReport.notificationFailed, [:], "0x287 1x312")
-
-        func at(_ time: String, _ name: String, _ alerts: [String]) -> String {
-            "      - eval_time: \(time)\n        alertname: \(name)\n        exp_alerts:"
-                + (alerts.isEmpty ? " []\n" : "\n" + alerts.joined())
+        #expect(alerts.count >= 6, "the rules' alerts were not read")
+        // Each alert has a test that expects it to fire (its exp_alerts not empty).
+        let tests = try String(contentsOf: Self.ruleTests, encoding: .utf8).components(separatedBy: "- eval_time: ")
+        for alert in alerts {
+            #expect(
+                tests.contains { $0.contains("alertname: \(alert)\n") && $0.contains("exp_labels:") },
+                "\(alert) is never tested firing in \(Self.ruleTests.lastPathComponent)")
         }
-        let failing = alert(
-            "AASADomainFailing", ["domain": "failing.example", "verdict": "fail"], severity: "page")
-        let openWarning = alert(
-            "AASADomainWarning", ["domain": "ackedwarn.example", "open_verdict": "warn", "verdict": "warn"],
-            severity: "ticket")
-        let tests = [
-            at("24h", "AASADomainFailing", []), at("26h", "AASADomainFailing", [failing]),
-            at("72h", "AASADomainWarning", []), at("74h", "AASADomainWarning", [openWarning]),
-            at("23h", "AASAAuditRunUnsound", []),
-            at("25h", "AASAAuditRunUnsound", [alert("AASAAuditRunUnsound", [:], severity: "ticket")]),
-            // The last sound run finished at 0 h: heard from 26 h on, not before.
-            at("25h", "AASAAuditNoSoundRun", []),
-            at("27h", "AASAAuditNoSoundRun", [alert("AASAAuditNoSoundRun", [:], severity: "page")]),
-            at(
-                "1h", "AASACertificateExpiring",
-                [alert("AASACertificateExpiring", ["domain": "soon.example"], severity: "ticket")]),
-            at("23h", "AASAAlertNotDelivered", []),
-            at("25h", "AASAAlertNotDelivered", [alert("AASAAlertNotDelivered", [:], severity: "ticket")]),
-        ]
-        let file = """
-            rule_files:
-              - \(Self.rules.path)
-            evaluation_interval: 5m
-            tests:
-              - interval: 5m
-                input_series:
-            \(input.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-                alert_rule_test:
-            \(tests.joined().split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-
-            """
-        let result = try await Self.promtool(["test", "rules"], on: file, named: "aasa-audit.rules.test.yml")
-        #expect(result.status == 0, "\(result.output)\n\(file)")
     }
 
     /// The rules load; each dashboard query parses (as a recording rule, which promtool parses);
@@ -146,11 +68,14 @@ struct PrometheusRulesTests {
         let known = Set(Self.names(in: written.audit + written.serve)).union(
             [MetricsReport.notificationFailed, MetricsReport.notificationSent, MetricsReport.notificationAttempts].map(
                 \.name))
-        // The rules, the dashboard and docs/monitoring.md's table (its `aasa_audit_serve_*` aside).
+        // The rules, their tests, the dashboard and docs/monitoring.md's table.
         let documented = try String(contentsOf: Repository.file("docs/monitoring.md"), encoding: .utf8)
+        let ruleTests = try String(contentsOf: Self.ruleTests, encoding: .utf8)
         let used = Set(
-            Self.names(in: try String(contentsOf: Self.rules, encoding: .utf8) + queries.joined() + documented)
-                .filter { !$0.hasSuffix("_") })
+            Self.names(
+                in: try String(contentsOf: Self.rules, encoding: .utf8) + ruleTests + queries.joined() + documented
+            )
+            .filter { !$0.hasSuffix("_") })
         #expect(used.count >= 8, "the names were not read: \(used)")
         #expect(used.subtracting(known).isEmpty, "metrics no output writes: \(used.subtracting(known).sorted())")
     }

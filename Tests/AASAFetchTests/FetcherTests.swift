@@ -411,6 +411,45 @@ import Testing
         #expect(result.body.count == 131_073)
     }
 
+    /// HTTP/2 from nginx: a domain's later files on its connection each come as nginx sends them
+    /// (issue 54, item 5: with a 4 KB receive buffer libcurl 7.88 kept the rest of nginx's DATA
+    /// frames without waking the loop, and an 11 KB applinking.json fetched after the AASA
+    /// waited for the loop's next 1 s poll, 2 s a check). Counted, not timed: the loop's polls
+    /// that slept a whole wait with a transfer in flight (with the 4 KB buffer: 2 a file).
+    @Test(.enabled(if: NginxServer.isAvailable, "\(NginxServer.unavailableMessage)"))
+    func laterFilesOnAnHTTP2ConnectionDoNotWaitForTheLoopsPoll() async throws {
+        let large = #"{"applinking":{"apps":[]},"padding":""# + String(repeating: "x", count: 11_000) + #""}"#
+        let nginx = try await NginxServer(
+            identity: try Self.pki.issueServerIdentity(for: ["*.aasa.test"]),
+            files: [
+                AASALocation.wellKnown.path: Self.validJSON, AASALocation.root.path: Self.validJSON,
+                "/.well-known/applinking.json": large,
+            ])
+        defer { nginx.stop() }
+        let fetcher = try Fetcher(
+            configuration: FetcherConfiguration(
+                timeoutSeconds: 120, userAgent: "aasa-audit-tests/1", connectTo: [nginx.connectTo], caCertFile: caFile,
+                addressPolicy: .testServers, expectedConcurrency: 4, loopThreads: 1))
+        defer { fetcher.shutdown() }
+        let host = "a-domain-with-several-files.aasa.test"
+        // As a domain is audited: both AASA locations at once, then its other files.
+        let records = await fetcher.keepingConnections(to: host) {
+            async let wellKnown = fetcher.fetch(FetchRequest(url: url(host, .wellKnown), location: .wellKnown))
+            async let root = fetcher.fetch(FetchRequest(url: url(host, .root), location: .root))
+            var records = [await wellKnown.record, await root.record]
+            for _ in 1...3 {
+                let file = "https://\(host)/.well-known/applinking.json"
+                records.append(await fetcher.fetch(FetchRequest(url: file, location: .harmony)).record)
+            }
+            return records
+        }
+        #expect(records.allSatisfy { $0.status == 200 && $0.httpVersion == "2" }, "\(records.map(\.status))")
+        #expect(records.suffix(3).allSatisfy { $0.bodyBytes == large.utf8.count })
+        #expect(records.filter { $0.newConnection == true }.count == 1, "the files shared one connection")
+        // One at most: on a starved machine nginx may once be away for a whole second.
+        #expect(fetcher.fullWaits <= 1, "\(fetcher.fullWaits) polls slept a whole second with a transfer in flight")
+    }
+
     @Test func aCancelledTaskEndsItsTransferPromptly() async throws {
         let server = try server { _, _ in .hang }
         defer { server.shutdown() }
