@@ -10,29 +10,6 @@ import Testing
 /// input-problems tables is within the screen, its text wrapped rather than cut, and nothing
 /// scrolls sideways; at 1280 px they are still tables with their heads.
 @Suite(.live, .tags(.live)) struct ReportPageLayoutTests {
-    static let measure = """
-        (() => {
-          const width = document.documentElement.clientWidth, cut = [];
-          document.querySelectorAll('table.stack td').forEach(cell => {
-            const box = cell.getBoundingClientRect();
-            if (box.width > 0 && (box.right > width + 1 || box.left < -1 || cell.scrollWidth > cell.clientWidth + 1))
-              cut.push(cell.textContent.slice(0, 40));
-          });
-          const shown = [...document.querySelectorAll('table.stack td')].filter(cell => cell.getBoundingClientRect().width > 0);
-          return {width: width, pageOverflow: document.documentElement.scrollWidth - width, cut: cut,
-            cells: shown.length, heads: [...document.querySelectorAll('table.stack th')]
-              .filter(head => head.getBoundingClientRect().width > 0).length};
-        })()
-        """
-
-    struct Measured: Decodable {
-        var width: Int
-        var pageOverflow: Int
-        var cut: [String]
-        var cells: Int
-        var heads: Int
-    }
-
     @Test func theReportsTablesFitAPhone() async throws {
         guard BrowserDriver.isAvailable else {
             print(BrowserDriver.unavailableMessage)
@@ -70,14 +47,11 @@ import Testing
         let file = directory.url.appendingPathComponent("report.html")
         try page.write(to: file, atomically: true, encoding: .utf8)
 
-        let phone = try JSONDecoder().decode(
-            Measured.self,
-            from: try await BrowserDriver.evaluate(url: file.absoluteString, width: 390, expression: Self.measure))
+        let cells = "table.stack td, table.stack th"
+        let phone = try await PageLayout.measure(url: file.absoluteString, width: 390, cells: cells)
         #expect(phone.width <= 390 && phone.cells >= 8, "\(phone)")
         #expect(phone.cut.isEmpty && phone.pageOverflow <= 0 && phone.heads == 0, "\(phone)")
-        let desktop = try JSONDecoder().decode(
-            Measured.self,
-            from: try await BrowserDriver.evaluate(url: file.absoluteString, width: 1280, expression: Self.measure))
+        let desktop = try await PageLayout.measure(url: file.absoluteString, width: 1280, cells: cells)
         #expect(desktop.heads >= 10 && desktop.cut.isEmpty && desktop.pageOverflow <= 0, "\(desktop)")
     }
 }

@@ -682,30 +682,6 @@ import Testing
 /// in Chromium 390 px wide every cell of every row is within the screen and nothing scrolls
 /// sideways; on a desktop it is still a table with its head.
 @Suite(.live, .tags(.live)) struct HistoryPageLayoutTests {
-    static let measure = """
-        (() => {
-          const width = document.documentElement.clientWidth, cut = [];
-          document.querySelectorAll('table.domains td').forEach(cell => {
-            const box = cell.getBoundingClientRect();
-            if (box.width > 0 && (box.right > width + 1 || box.left < -1)) cut.push(cell.textContent.slice(0, 40));
-          });
-          const scroll = document.querySelector('.scroll');
-          return {width: width, pageOverflow: document.documentElement.scrollWidth - width,
-            tableOverflow: scroll.scrollWidth - scroll.clientWidth, cut: cut,
-            head: getComputedStyle(document.querySelector('table.domains thead')).display,
-            rows: document.querySelectorAll('table.domains tbody tr').length};
-        })()
-        """
-
-    struct Measured: Decodable {
-        var width: Int
-        var pageOverflow: Int
-        var tableOverflow: Int
-        var cut: [String]
-        var head: String
-        var rows: Int
-    }
-
     @Test func theDomainsTableFitsAPhone() async throws {
         guard BrowserDriver.isAvailable else {
             print(BrowserDriver.unavailableMessage)
@@ -744,14 +720,11 @@ import Testing
             history, tool: ToolInfo(version: "test"), acknowledged: acknowledged, now: runs.last!.startedAt
         ).write(to: page, atomically: true, encoding: .utf8)
 
-        let phone = try JSONDecoder().decode(
-            Measured.self,
-            from: try await BrowserDriver.evaluate(url: page.absoluteString, width: 390, expression: Self.measure))
-        #expect(phone.width <= 390 && phone.rows == 3)
-        #expect(phone.cut.isEmpty && phone.pageOverflow <= 0 && phone.tableOverflow <= 0, "\(phone)")
-        let desktop = try JSONDecoder().decode(
-            Measured.self,
-            from: try await BrowserDriver.evaluate(url: page.absoluteString, width: 1280, expression: Self.measure))
-        #expect(desktop.head != "none" && desktop.cut.isEmpty, "\(desktop)")
+        let cells = "table.domains td, table.domains th"
+        let phone = try await PageLayout.measure(url: page.absoluteString, width: 390, cells: cells)
+        #expect(phone.width <= 390 && phone.cells >= 3 * 4, "\(phone)")
+        #expect(phone.cut.isEmpty && phone.pageOverflow <= 0 && phone.scrollOverflow <= 0, "\(phone)")
+        let desktop = try await PageLayout.measure(url: page.absoluteString, width: 1280, cells: cells)
+        #expect(desktop.heads > 0 && desktop.cut.isEmpty, "\(desktop)")
     }
 }
