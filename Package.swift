@@ -32,6 +32,10 @@ let package = Package(
         // SwiftNIO's HTTP/1 server: `serve` (AASAServe). Its parser bounds request lines and
         // headers; the tests' loopback servers use it too (docs/serve.md says why not a framework).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // The Model Context Protocol's Swift SDK: `aasa-audit mcp` (AASAMCP), over stdio.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
+        // Its transports' logger type (the SDK's own dependency; the server logs to standard error).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // Test-only (TestSupport and the test targets): real HTTPS servers on loopback, a test
         // CA made at run time, property-based tests. `swift build --product aasa-audit` (the
         // README's command) compiles none of them.
@@ -106,11 +110,23 @@ let package = Package(
             ]
         ),
 
+        // `mcp`: the engine's checks, audits, lint, findings and history as tools of a Model
+        // Context Protocol server, for assistants.
+        .target(
+            name: "AASAMCP",
+            dependencies: [
+                "AASAAudit", "AASAChecks", "AASAModel", "AASAFetch", "AASAReport", "DomainList",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // The command-line front end.
         .executableTarget(
             name: "AASAAuditCLI",
             dependencies: [
-                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "AASAServe", "CMallocSettings",
+                "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "AASAServe", "AASAMCP",
+                "CMallocSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -165,6 +181,11 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
+        ),
+        // `aasa-audit mcp` driven by the reference MCP client (PyPI's mcp), and its parts.
+        .testTarget(
+            name: "AASAMCPTests",
+            dependencies: ["AASAMCP", "AASAModel", "AuditTestSupport", "TestSupport"]
         ),
         .testTarget(
             name: "AASAAuditTests",

@@ -14,7 +14,8 @@ struct AASAAuditCommand: AsyncParsableCommand {
         version: AASAAuditVersion.tool.versionLine,
         subcommands: [
             AuditCommand.self, CheckCommand.self, LintCommand.self, MatchCommand.self, DiffCommand.self,
-            HistoryCommand.self, ExplainCommand.self, AckCommand.self, ServeCommand.self, SchemaCommand.self,
+            HistoryCommand.self, ExplainCommand.self, AckCommand.self, ServeCommand.self, MCPCommand.self,
+            SchemaCommand.self,
         ]
     )
 }

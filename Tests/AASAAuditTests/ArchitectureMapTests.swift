@@ -64,6 +64,7 @@ import Testing
             "AssociationOptions.swift": "the seam's options in the CLI",
             "FindingCode.swift": "the list of every code",
             "OpenAPIDocument.swift": "the API's description names every check parameter",
+            "ReportSchemaDocument+Text.swift": "docs/report.schema.json embedded, generated: it names every location",
         ]
         let words = AssociationKinds.all.flatMap(\.sourceWords).map { $0.lowercased() }
         #expect(words.contains("android") && words.contains("assetlinks"), "the registry's words: \(words)")

@@ -48,6 +48,13 @@ struct AssociationSchemaTests {
             let file = try String(contentsOf: Repository.file("schemas/\(schema.file)"), encoding: .utf8)
             #expect(schema.text + "\n" == file, "\(schema.file) is stale: run Scripts/generate-docs.sh")
         }
+        // The report's schema too, which `mcp`'s tools declare their output with.
+        let report = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Repository.file("docs/report.schema.json")))
+        let embedded = try JSONSerialization.jsonObject(with: Data(ReportSchemaDocument.document.utf8))
+        #expect(
+            (report as? NSDictionary) == (embedded as? NSDictionary),
+            "the embedded report schema is stale: run Scripts/generate-docs.sh")
     }
 
     @Test(.enabled(if: hasOracles, "\(noOracles)"))

@@ -22,32 +22,53 @@ public enum LocalLint {
         _ paths: [String], options: ValidationOptions, caFile: String? = nil,
         expecting target: DomainTarget = DomainTarget(domain: ""), kind: String? = nil
     ) -> [LintRecord] {
-        let wants = target.wants
         let signedFiles = SignedFileOpener(caFile: caFile ?? FetcherConfiguration.defaultCAFile)
         return paths.map { path in
             do throws(FileReadError) {
                 let contents = try BoundedFileReader.read(path, prefix: readLimit)
-                let misnamed = AssociationFileLint.misnamed(path).map { [$0] } ?? []
-                // A signed file is linted on its content; no domain to name (the signer's name
-                // is not checked).
-                if let result = AssociationFileLint.lint(
-                    contents.bytes, size: contents.size, wants: wants, path: path, kind: kind)
-                {
-                    let findings = options.severityPolicy.apply(misnamed + result.findings)
-                    return LintRecord(
-                        file: path, verdict: Verdict(findings: findings), appIDs: nil, findings: findings,
-                        associations: result.associations)
-                }
-                let opened = contents.truncated ? nil : signedFiles.open(contents.bytes, host: nil)
-                let result = FileLint.lint(
-                    opened?.content ?? contents.bytes, size: contents.size, truncated: contents.truncated,
-                    signature: opened?.signature, options: options, expecting: target)
-                let findings = options.severityPolicy.apply(misnamed + result.findings)
-                return LintRecord(
-                    file: path, verdict: Verdict(findings: findings), appIDs: result.appIDs, findings: findings)
+                return lint(
+                    contents.bytes, size: contents.size, truncated: contents.truncated, name: path, options: options,
+                    signedFiles: signedFiles, expecting: target, kind: kind)
             } catch {
                 return LintRecord(file: path, verdict: .fail, appIDs: nil, findings: [], error: error.message)
             }
         }
+    }
+
+    /// A file's record from its bytes (an assistant's text, `mcp`'s `lint_file`), judged as
+    /// `lint` judges a file of that name; past `readLimit` it is read as a file that long.
+    /// - Parameter name: its served name: its kind before its content.
+    public static func lint(
+        bytes: [UInt8], name: String, options: ValidationOptions, caFile: String? = nil,
+        expecting target: DomainTarget = DomainTarget(domain: ""), kind: String? = nil
+    ) -> LintRecord {
+        lint(
+            Array(bytes.prefix(readLimit)), size: bytes.count, truncated: bytes.count > readLimit, name: name,
+            options: options, signedFiles: SignedFileOpener(caFile: caFile ?? FetcherConfiguration.defaultCAFile),
+            expecting: target, kind: kind)
+    }
+
+    /// One file's record from its bytes, as `lint` judges a file of that name: the one judge of
+    /// `lint` and of `mcp`'s `lint_file`.
+    /// - Parameter name: its path or served name: its kind before its content.
+    static func lint(
+        _ bytes: [UInt8], size: Int, truncated: Bool = false, name: String, options: ValidationOptions,
+        signedFiles: SignedFileOpener, expecting target: DomainTarget = DomainTarget(domain: ""), kind: String? = nil
+    ) -> LintRecord {
+        let misnamed = AssociationFileLint.misnamed(name).map { [$0] } ?? []
+        if let result = AssociationFileLint.lint(bytes, size: size, wants: target.wants, path: name, kind: kind) {
+            let findings = options.severityPolicy.apply(misnamed + result.findings)
+            return LintRecord(
+                file: name, verdict: Verdict(findings: findings), appIDs: nil, findings: findings,
+                associations: result.associations)
+        }
+        // A signed file is linted on its content; no domain to name (the signer's name is not
+        // checked).
+        let opened = truncated ? nil : signedFiles.open(bytes, host: nil)
+        let result = FileLint.lint(
+            opened?.content ?? bytes, size: size, truncated: truncated, signature: opened?.signature,
+            options: options, expecting: target)
+        let findings = options.severityPolicy.apply(misnamed + result.findings)
+        return LintRecord(file: name, verdict: Verdict(findings: findings), appIDs: result.appIDs, findings: findings)
     }
 }

@@ -1,0 +1,54 @@
+import AASAAudit
+import AASAFetch
+import AASAModel
+import AASAReport
+import Foundation
+import Logging
+import MCP
+
+/// `aasa-audit mcp`: the auditor as a Model Context Protocol server on standard input and output.
+/// Tools list and call through `MCPTools`; a tool the server does not have is a JSON-RPC error,
+/// a call it cannot do a result with `isError`. It ends when standard input closes (or on
+/// SIGTERM, through the caller's `Interruption`).
+public enum MCPServer {
+    /// Serves until standard input closes or `stop` is called.
+    public static func run(settings: MCPSettings) async throws {
+        let fetcher = try DomainCheck.sharedFetcher(settings.fetcher)
+        defer { fetcher.shutdown() }
+        var logger = Logger(label: "aasa-audit.mcp") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .warning
+        let server = Server(
+            name: "aasa-audit", version: settings.tool.version, title: "aasa-audit",
+            instructions:
+                "Audits the files that bind apps to websites (\(AssociationKinds.servedFileNames.joined(separator: ", "))) as each platform reads them. check_domain for one domain now, audit_domains for many, lint_file for a file's text, explain_finding for a code.",
+            capabilities: .init(tools: .init(listChanged: false)))
+        let auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
+        let tools = MCPTools.all(settings)
+        let byName = Dictionary(tools.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
+        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: tools.map(\.definition)) }
+        await server.withMethodHandler(CallTool.self) { parameters in
+            guard let tool = byName[parameters.name] else {
+                throw MCPError.invalidParams(
+                    "Unknown tool '\(parameters.name.prefix(100))': tools/list names the tools.")
+            }
+            let arguments: ToolArguments
+            do throws(ToolArguments.Problem) {
+                arguments = try ToolArguments(parameters.arguments, schema: tool.definition.inputSchema)
+            } catch {
+                return ToolResults.failure(error.message)
+            }
+            let token = parameters._meta?.progressToken
+            let context = ToolContext(settings: settings, auditor: auditor) { done, total, message in
+                guard let token else { return }
+                try? await server.notify(
+                    ProgressNotification.message(
+                        .init(progressToken: token, progress: done, total: total, message: message)))
+            }
+            return await tool.call(arguments, context: context)
+        }
+        let transport = LineTransport(logger: logger)
+        try await server.start(transport: transport)
+        await server.waitUntilCompleted()
+        await server.stop()
+    }
+}

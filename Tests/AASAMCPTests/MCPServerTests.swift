@@ -1,0 +1,306 @@
+import AASAModel
+import AuditTestSupport
+import Foundation
+import TestSupport
+import Testing
+
+/// `aasa-audit mcp` driven by the reference MCP client (PyPI's mcp 2.3.0) over stdio: every
+/// tool listed with a strict input schema and truthful annotations, called against loopback
+/// hosts (every kind), its structured content valid against its output schema (checked by the
+/// client and again with jsonschema); progress on a batch; a business failure a result with
+/// isError, an unknown tool a JSON-RPC error; the write tool absent unless allowed.
+@Suite(.live, .tags(.live), .enabled(if: MCPClient.isAvailable, "\(MCPClient.unavailableMessage)"))
+struct MCPServerTests {
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("aasa-audit")
+
+    static let script = #"""
+        import asyncio, json, sys
+        import jsonschema
+        from mcp import ClientSession, StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        plan = json.loads(sys.argv[1])
+
+        async def main():
+            out = {"calls": {}, "progress": [], "schemaProblems": []}
+            params = StdioServerParameters(command=plan["command"], args=plan["args"], cwd=plan["cwd"])
+            async with stdio_client(params) as (read, write):
+                async with ClientSession(read, write) as session:
+                    init = await session.initialize()
+                    out["protocol"] = init.protocol_version
+                    out["server"] = init.server_info.name
+                    tools = (await session.list_tools()).tools
+                    schemas = {}
+                    out["tools"] = {}
+                    for tool in tools:
+                        for which, schema in (("input", tool.input_schema), ("output", tool.output_schema)):
+                            try:
+                                jsonschema.Draft202012Validator.check_schema(schema)
+                            except Exception as error:
+                                out["schemaProblems"].append(f"{tool.name} {which}: {error}")
+                        schemas[tool.name] = tool.output_schema
+                        annotations = tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else {}
+                        out["tools"][tool.name] = {
+                            "strict": tool.input_schema.get("additionalProperties") is False,
+                            "annotations": {key: value for key, value in annotations.items() if key.endswith("Hint")},
+                        }
+
+                    async def progress(done, total, message):
+                        out["progress"].append([done, total, message])
+
+                    for label, name, arguments in plan["calls"]:
+                        try:
+                            result = await session.call_tool(
+                                name, arguments, progress_callback=progress if name == "audit_domains" else None)
+                        except Exception as error:
+                            out["calls"][label] = {"exception": str(error)}
+                            continue
+                        call = {"isError": result.is_error, "text": "".join(getattr(block, "text", "") for block in result.content)}
+                        if result.structured_content is not None:
+                            call["structured"] = result.structured_content
+                            try:
+                                jsonschema.validate(result.structured_content, schemas[name],
+                                                    cls=jsonschema.Draft202012Validator,
+                                                    format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+                                call["valid"] = True
+                            except jsonschema.ValidationError as error:
+                                call["valid"] = False
+                                call["invalid"] = error.message[:500]
+                        out["calls"][label] = call
+            print(json.dumps(out))
+
+        asyncio.run(main())
+        """#
+
+    struct Outcome: Decodable {
+        struct Tool: Decodable {
+            var strict: Bool
+            var annotations: [String: Bool]
+        }
+
+        struct Call: Decodable {
+            var isError: Bool?
+            var text: String?
+            var structured: JSONValue?
+            var valid: Bool?
+            var invalid: String?
+            var exception: String?
+        }
+
+        var protocolVersion: String
+        var server: String
+        var tools: [String: Tool]
+        var calls: [String: Call]
+        var progress: [[JSONValue]]
+        var schemaProblems: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case protocolVersion = "protocol"
+            case server, tools, calls, progress, schemaProblems
+        }
+    }
+
+    func drive(_ world: TestWorld, extraArguments: [String] = [], calls: [(String, String, [String: Any])]) async throws
+        -> Outcome
+    {
+        let plan: [String: Any] = [
+            "command": Self.binary.path,
+            "args": ["mcp", "--cacert", world.caFile, "--connect-to", world.connectTo, "--no-cdn"]
+                + LoopbackNetworks.allowArguments + extraArguments,
+            "cwd": world.directory.url.path,
+            "calls": calls.map { [$0.0, $0.1, $0.2] as [Any] },
+        ]
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
+        return try JSONDecoder().decode(Outcome.self, from: try await MCPClient.run(Self.script, [text]))
+    }
+
+    @Test func everyToolAnswersAsItsSchemasSay() async throws {
+        let world = try TestWorld()
+        let everyKind: [String: Any] = [
+            "domain": "good.aasa.test", "app_ids": [TestWorld.appID], "android": ["com.example.app"],
+            "passkeys": true, "windows": ["Contoso.App_8wekyb3d8bbwe"], "harmony": ["5765880207854972765"],
+            "origin": ["https://shop.aasa.test"],
+        ]
+        let batch = [
+            "good.aasa.test \(TestWorld.appID)", "missing.aasa.test", "good2.aasa.test android:com.x.y", "not a host!",
+        ]
+        let outcome = try await drive(
+            world,
+            calls: [
+                ("check", "check_domain", ["domain": "good.aasa.test", "app_ids": [TestWorld.appID]]),
+                ("checkEveryKind", "check_domain", everyKind),
+                ("checkMissing", "check_domain", ["domain": "missing.aasa.test"]),
+                ("checkBadName", "check_domain", ["domain": "exa mple.com"]),
+                ("checkUnknownArgument", "check_domain", ["domain": "good.aasa.test", "colour": "red"]),
+                ("batch", "audit_domains", ["domains": batch]),
+                ("lintGood", "lint_file", ["text": TestWorld.validFile]),
+                (
+                    "lintBroken", "lint_file",
+                    ["text": "{\"applinks\": {\"details\": [}", "name": "apple-app-site-association"]
+                ),
+                ("lintAssetLinks", "lint_file", ["text": "[{\"relation\": [\"x\"]}]", "kind": "assetlinks"]),
+                ("explain", "explain_finding", ["code": "http.redirect"]),
+                ("explainUnknown", "explain_finding", ["code": "http.redirec"]),
+                ("historyWithoutOut", "domain_history", ["domain": "good.aasa.test"]),
+                ("unknownTool", "no_such_tool", [:]),
+                (
+                    "acknowledgeNotOffered", "acknowledge",
+                    ["domain": "a.example", "until": "2026-12-01", "reason": "x"]
+                ),
+            ])
+        #expect(outcome.server == "aasa-audit" && outcome.protocolVersion == "2025-11-25")
+        #expect(outcome.schemaProblems.isEmpty, "\(outcome.schemaProblems)")
+        #expect(
+            Set(outcome.tools.keys) == [
+                "check_domain", "audit_domains", "lint_file", "explain_finding", "domain_history",
+            ])
+        #expect(outcome.tools.values.allSatisfy { $0.strict }, "every input schema refuses unknown names")
+        #expect(outcome.tools["check_domain"]?.annotations["openWorldHint"] == true)
+        #expect(outcome.tools["lint_file"]?.annotations["readOnlyHint"] == true)
+        #expect(outcome.tools["lint_file"]?.annotations["openWorldHint"] == false)
+
+        for (label, call) in outcome.calls where call.structured != nil {
+            #expect(call.valid == true, "\(label): \(call.invalid ?? "")")
+        }
+        let check = try #require(outcome.calls["check"])
+        #expect(check.isError == false && check.structured?["verdict"] == .string("pass"), "\(check.text ?? "")")
+        let every = try #require(outcome.calls["checkEveryKind"]?.structured)
+        for key in ["expectedAndroidApps", "expectedWindowsApps", "expectedHarmonyApps", "passkeyEndpoints"] {
+            #expect(every[key] != nil, "\(key) missing from the record")
+        }
+        #expect(outcome.calls["checkMissing"]?.structured?["verdict"] == .string("fail"))
+        for label in ["checkBadName", "checkUnknownArgument", "explainUnknown", "historyWithoutOut"] {
+            #expect(outcome.calls[label]?.isError == true, "\(label): \(outcome.calls[label].map { "\($0)" } ?? "")")
+        }
+        #expect(outcome.calls["checkUnknownArgument"]?.text?.contains("Unknown argument 'colour'") == true)
+        #expect(outcome.calls["explainUnknown"]?.text?.contains("Did you mean http.redirect") == true)
+        #expect(outcome.calls["unknownTool"]?.exception?.contains("Unknown tool") == true)
+        #expect(outcome.calls["acknowledgeNotOffered"]?.exception?.contains("Unknown tool") == true)
+
+        let summary = try #require(outcome.calls["batch"]?.structured?["summary"])
+        #expect(summary["domains"] == .number(3) && summary["pass"] == .number(1), "\(summary)")
+        #expect(outcome.calls["batch"]?.structured?["problems"]?.array?.count == 1)
+        #expect(outcome.progress.count == 3 && outcome.progress.last?.first == .number(3), "\(outcome.progress)")
+
+        #expect(outcome.calls["lintGood"]?.structured?["verdict"] == .string("pass"))
+        #expect(outcome.calls["lintBroken"]?.structured?["verdict"] == .string("fail"))
+        let lintFindings = outcome.calls["lintBroken"]?.structured?["findings"]?.array ?? []
+        #expect(lintFindings.contains { $0["line"] != nil }, "a finding with its place")
+        #expect(outcome.calls["lintAssetLinks"]?.structured?["verdict"] == .string("fail"))
+        #expect(outcome.calls["explain"]?.structured?["code"] == .string("http.redirect"))
+    }
+}
+
+extension MCPServerTests {
+    /// With the team's --out: a domain's nights, and (allowed) an acknowledgement written there.
+    @Test func historyAndTheAllowedWriteReadAndWriteTheTeamsFolder() async throws {
+        let world = try TestWorld()
+        try "good.aasa.test\nmissing.aasa.test\n".write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let audit = try await ProcessRunner.run(
+            Self.binary,
+            ["audit", "--no-cdn", "--cacert", world.caFile, "--connect-to", world.connectTo]
+                + LoopbackNetworks.allowArguments, in: world.directory.url)
+        #expect(audit.status == 1, "\(audit.stderr)")
+        let until = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(5 * 86_400)).prefix(10))
+        let outcome = try await drive(
+            world, extraArguments: ["--out", "reports", "--allow-acknowledge"],
+            calls: [
+                ("history", "domain_history", ["domain": "missing.aasa.test"]),
+                ("acknowledge", "acknowledge", ["domain": "missing.aasa.test", "until": until, "reason": "vendor"]),
+                (
+                    "acknowledgePast", "acknowledge",
+                    ["domain": "missing.aasa.test", "until": "2001-01-01", "reason": "x"]
+                ),
+                ("checkAcknowledged", "check_domain", ["domain": "missing.aasa.test"]),
+            ])
+        #expect(outcome.tools["acknowledge"]?.annotations["readOnlyHint"] == false)
+        #expect(outcome.tools["acknowledge"]?.annotations["destructiveHint"] == true)
+        for (label, call) in outcome.calls where call.structured != nil {
+            #expect(call.valid == true, "\(label): \(call.invalid ?? "")")
+        }
+        let runs = try #require(outcome.calls["history"]?.structured?["runs"]?.array)
+        #expect(runs.count == 1 && runs[0]["verdict"] == JSONValue.string("fail"), "\(runs)")
+        #expect(outcome.calls["acknowledge"]?.structured?["reason"] == JSONValue.string("vendor"))
+        #expect(outcome.calls["acknowledgePast"]?.isError == true)
+        let findings = outcome.calls["checkAcknowledged"]?.structured?["findings"]?.array ?? []
+        #expect(findings.contains { $0["acknowledged"]?["reason"] == JSONValue.string("vendor") }, "the check shows it")
+        let listed = try await ProcessRunner.run(Self.binary, ["ack", "--list"], in: world.directory.url)
+        #expect(listed.stdout.contains("missing.aasa.test"), "\(listed.stdout)")
+    }
+
+    /// Standard input as a hostile client writes it: a line that is not JSON and one over the
+    /// bound each get a JSON-RPC error with id null, and the server goes on; standard output holds
+    /// protocol messages only; closing standard input ends the server, with status 0.
+    @Test func garbageAndOversizedLinesAreRefusedAndAClosedInputEndsIt() async throws {
+        let requests = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            "this is not JSON",
+        ]
+        let after =
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"explain_finding","arguments":{"code":"cdn.stale"}}}"#
+        let shell = """
+            { printf '%s\n' '\(requests.joined(separator: "' '"))'; head -c 5000000 /dev/zero | tr '\\0' x; echo; \
+              printf '%s\n' '\(after)'; sleep 2; } | '\(Self.binary.path)' mcp
+            """
+        let result = try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", shell])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        let messages = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(
+            messages.count == lines.count && messages.allSatisfy { $0["jsonrpc"] as? String == "2.0" },
+            "\(result.stdout.prefix(2000))")
+        let errors = messages.compactMap { $0["error"] as? [String: Any] }
+        #expect(errors.map { $0["code"] as? Int } == [-32700, -32600], "\(errors)")
+        #expect(messages.filter { $0["error"] != nil }.allSatisfy { $0["id"] is NSNull })
+        #expect(messages.contains { ($0["id"] as? Int) == 2 && $0["result"] != nil }, "it went on after them")
+    }
+}
+
+/// A JSON value as the client printed it, for the test's reading.
+enum JSONValue: Decodable, Equatable, CustomStringConvertible {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { object[key] } else { nil }
+    }
+
+    var array: [JSONValue]? {
+        if case .array(let array) = self { array } else { nil }
+    }
+
+    var description: String {
+        switch self {
+        case .string(let text): "\"\(text)\""
+        case .number(let number): "\(number)"
+        case .bool(let flag): "\(flag)"
+        case .null: "null"
+        case .array(let array): "[\(array.map(\.description).joined(separator: ", "))]"
+        case .object(let object): "{\(object.map { "\($0.key): \($0.value)" }.sorted().joined(separator: ", "))}"
+        }
+    }
+}
