@@ -26,6 +26,7 @@ enum MCPTools {
     static func all(_ settings: MCPSettings) -> [any MCPTool] {
         [
             CheckDomainTool(), AuditDomainsTool(), LintFileTool(), ExplainFindingTool(), DomainHistoryTool(),
+            WhatChangedTool(),
         ] + (settings.allowsAcknowledging ? [AcknowledgeTool()] : [])
     }
 }
@@ -115,8 +116,13 @@ enum ToolResults {
     }
 
     /// A schema made from the report's `$defs` (`ReportSchemaDocument.schema(root:)`).
-    static func reportSchema(root: [String: Any]) -> Value {
-        schemaValue(ReportSchemaDocument.schema(root: root))
+    /// `definitions` are the tool's own, beside the report's.
+    static func reportSchema(root: [String: Any], definitions: [String: Any] = [:]) -> Value {
+        var schema = ReportSchemaDocument.schema(root: root)
+        var merged = schema["$defs"] as? [String: Any] ?? [:]
+        merged.merge(definitions) { report, _ in report }
+        schema["$defs"] = merged
+        return schemaValue(schema)
     }
 
     /// A JSON object written as Swift dictionaries, as a `Value`.

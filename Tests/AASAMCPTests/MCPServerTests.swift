@@ -15,7 +15,7 @@ struct MCPServerTests {
         .appendingPathComponent("aasa-audit")
 
     static let script = #"""
-        import asyncio, json, sys
+        import asyncio, json, os, sys
         import jsonschema
         from mcp import ClientSession, StdioServerParameters
         from mcp.client.stdio import stdio_client
@@ -49,7 +49,31 @@ struct MCPServerTests {
                     async def progress(done, total, message):
                         out["progress"].append([done, total, message])
 
+                    cancel = plan.get("cancel") or {}
                     for label, name, arguments in plan["calls"]:
+                        if label == cancel.get("label"):
+                            # Cancelled by the client once this many domains are done.
+                            reached = asyncio.Event()
+                            seen = []
+                            async def counting(done, total, message):
+                                seen.append(done)
+                                if len(seen) >= cancel["after"]:
+                                    reached.set()
+                            task = asyncio.create_task(session.call_tool(name, arguments, progress_callback=counting))
+                            await asyncio.wait_for(reached.wait(), 300)
+                            task.cancel()
+                            try:
+                                await task
+                            except asyncio.CancelledError:
+                                pass
+                            out["calls"][label] = {"cancelled": True, "progressAtCancel": len(seen)}
+                            # The test watches the server's connections meanwhile, then says go on
+                            # (a file it makes), within two minutes.
+                            for _ in range(2400):
+                                if os.path.exists(cancel["proceed"]):
+                                    break
+                                await asyncio.sleep(0.05)
+                            continue
                         try:
                             result = await session.call_tool(
                                 name, arguments, progress_callback=progress if name == "audit_domains" else None)
@@ -80,6 +104,8 @@ struct MCPServerTests {
         }
 
         struct Call: Decodable {
+            var cancelled: Bool?
+            var progressAtCancel: Int?
             var isError: Bool?
             var text: String?
             var structured: JSONValue?
@@ -101,18 +127,29 @@ struct MCPServerTests {
         }
     }
 
-    func drive(_ world: TestWorld, extraArguments: [String] = [], calls: [(String, String, [String: Any])]) async throws
-        -> Outcome
-    {
-        let plan: [String: Any] = [
+    /// - Parameter cancel: the label of an `audit_domains` call the client cancels once that many
+    ///   domains are done.
+    /// - Parameter watching: runs while the client does; a client that cancels waits after its
+    ///   cancel until this returns.
+    func drive(
+        _ world: TestWorld, extraArguments: [String] = [], calls: [(String, String, [String: Any])],
+        cancel: (label: String, after: Int)? = nil,
+        watching: (ProcessRunner.Running) async -> Void = { _ in }
+    ) async throws -> Outcome {
+        var plan: [String: Any] = [
             "command": Self.binary.path,
-            "args": ["mcp", "--cacert", world.caFile, "--connect-to", world.connectTo, "--no-cdn"]
-                + LoopbackNetworks.allowArguments + extraArguments,
+            "args": ["mcp", "--cacert", world.caFile] + extraArguments + ["--connect-to", world.connectTo, "--no-cdn"]
+                + LoopbackNetworks.allowArguments,
             "cwd": world.directory.url.path,
             "calls": calls.map { [$0.0, $0.1, $0.2] as [Any] },
         ]
+        let proceed = world.directory.url.appendingPathComponent("proceed").path
+        if let cancel { plan["cancel"] = ["label": cancel.label, "after": cancel.after, "proceed": proceed] }
         let text = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
-        return try JSONDecoder().decode(Outcome.self, from: try await MCPClient.run(Self.script, [text]))
+        let running = try MCPClient.start(Self.script, [text])
+        await watching(running)
+        _ = FileManager.default.createFile(atPath: proceed, contents: Data())
+        return try JSONDecoder().decode(Outcome.self, from: try MCPClient.output(of: await running.finished()))
     }
 
     @Test func everyToolAnswersAsItsSchemasSay() async throws {
@@ -143,6 +180,7 @@ struct MCPServerTests {
                 ("explain", "explain_finding", ["code": "http.redirect"]),
                 ("explainUnknown", "explain_finding", ["code": "http.redirec"]),
                 ("historyWithoutOut", "domain_history", ["domain": "good.aasa.test"]),
+                ("changedWithoutOut", "what_changed", [:]),
                 ("unknownTool", "no_such_tool", [:]),
                 (
                     "acknowledgeNotOffered", "acknowledge",
@@ -153,7 +191,7 @@ struct MCPServerTests {
         #expect(outcome.schemaProblems.isEmpty, "\(outcome.schemaProblems)")
         #expect(
             Set(outcome.tools.keys) == [
-                "check_domain", "audit_domains", "lint_file", "explain_finding", "domain_history",
+                "check_domain", "audit_domains", "lint_file", "explain_finding", "domain_history", "what_changed",
             ])
         #expect(outcome.tools.values.allSatisfy { $0.strict }, "every input schema refuses unknown names")
         #expect(outcome.tools["check_domain"]?.annotations["openWorldHint"] == true)
@@ -170,7 +208,9 @@ struct MCPServerTests {
             #expect(every[key] != nil, "\(key) missing from the record")
         }
         #expect(outcome.calls["checkMissing"]?.structured?["verdict"] == .string("fail"))
-        for label in ["checkBadName", "checkUnknownArgument", "explainUnknown", "historyWithoutOut"] {
+        for label in [
+            "checkBadName", "checkUnknownArgument", "explainUnknown", "historyWithoutOut", "changedWithoutOut",
+        ] {
             #expect(outcome.calls[label]?.isError == true, "\(label): \(outcome.calls[label].map { "\($0)" } ?? "")")
         }
         #expect(outcome.calls["checkUnknownArgument"]?.text?.contains("Unknown argument 'colour'") == true)
@@ -196,18 +236,28 @@ extension MCPServerTests {
     /// With the team's --out: a domain's nights, and (allowed) an acknowledgement written there.
     @Test func historyAndTheAllowedWriteReadAndWriteTheTeamsFolder() async throws {
         let world = try TestWorld()
-        try "good.aasa.test\nmissing.aasa.test\n".write(
-            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
-        let audit = try await ProcessRunner.run(
-            Self.binary,
-            ["audit", "--no-cdn", "--cacert", world.caFile, "--connect-to", world.connectTo]
-                + LoopbackNetworks.allowArguments, in: world.directory.url)
-        #expect(audit.status == 1, "\(audit.stderr)")
+        /// A night's audit of these domains.txt lines into reports/.
+        func night(_ lines: String) async throws -> Int32 {
+            try lines.write(
+                to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+            let audit = try await ProcessRunner.run(
+                Self.binary,
+                ["audit", "--no-cdn", "--cacert", world.caFile, "--connect-to", world.connectTo]
+                    + LoopbackNetworks.allowArguments, in: world.directory.url)
+            return audit.status
+        }
+        #expect(try await night("good.aasa.test\nmissing.aasa.test\n") == 1)
+        // A second night: good.aasa.test now expected to name an app it does not, good2 added,
+        // missing removed.
+        #expect(try await night("good.aasa.test ZZZZZ99999.com.other.app\ngood2.aasa.test\n") == 1)
         let until = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(5 * 86_400)).prefix(10))
         let outcome = try await drive(
             world, extraArguments: ["--out", "reports", "--allow-acknowledge"],
             calls: [
                 ("history", "domain_history", ["domain": "missing.aasa.test"]),
+                ("changed", "what_changed", [:]),
+                ("changedSinceLongAgo", "what_changed", ["since": "2001-01-01"]),
+                ("changedSinceNonsense", "what_changed", ["since": "last tuesday"]),
                 ("acknowledge", "acknowledge", ["domain": "missing.aasa.test", "until": until, "reason": "vendor"]),
                 (
                     "acknowledgePast", "acknowledge",
@@ -221,13 +271,77 @@ extension MCPServerTests {
             #expect(call.valid == true, "\(label): \(call.invalid ?? "")")
         }
         let runs = try #require(outcome.calls["history"]?.structured?["runs"]?.array)
-        #expect(runs.count == 1 && runs[0]["verdict"] == JSONValue.string("fail"), "\(runs)")
+        #expect(runs.count == 2 && runs[0]["verdict"] == JSONValue.string("fail"), "\(runs)")
+        let changed = try #require(outcome.calls["changed"]?.structured)
+        let domains = changed["changed"]?.array ?? []
+        #expect(domains.count == 1 && domains.first?["domain"] == JSONValue.string("good.aasa.test"), "\(changed)")
+        #expect(domains.first?["from"] == JSONValue.string("pass") && domains.first?["to"] == JSONValue.string("fail"))
+        #expect(changed["added"] == JSONValue.array([.string("good2.aasa.test")]))
+        #expect(changed["removed"] == JSONValue.array([.string("missing.aasa.test")]))
+        #expect(outcome.calls["changedSinceLongAgo"]?.structured?["changed"]?.array?.count == 1)
+        #expect(outcome.calls["changedSinceNonsense"]?.isError == true)
         #expect(outcome.calls["acknowledge"]?.structured?["reason"] == JSONValue.string("vendor"))
         #expect(outcome.calls["acknowledgePast"]?.isError == true)
         let findings = outcome.calls["checkAcknowledged"]?.structured?["findings"]?.array ?? []
         #expect(findings.contains { $0["acknowledged"]?["reason"] == JSONValue.string("vendor") }, "the check shows it")
         let listed = try await ProcessRunner.run(Self.binary, ["ack", "--list"], in: world.directory.url)
+        #expect(outcome.tools["what_changed"]?.annotations["readOnlyHint"] == true)
         #expect(listed.stdout.contains("missing.aasa.test"), "\(listed.stdout)")
+    }
+
+    /// A batch of 1,000 domains: a progress notification per domain with the total, every
+    /// domain's verdict; a larger batch is refused.
+    @Test func aThousandDomainsReportProgress() async throws {
+        let world = try TestWorld()
+        let thousand = (1...1000).map { "good\($0).aasa.test" }
+        let outcome = try await drive(
+            world,
+            calls: [
+                ("thousand", "audit_domains", ["domains": thousand]),
+                ("tooMany", "audit_domains", ["domains": thousand + ["good1001.aasa.test"]]),
+            ])
+        let summary = try #require(outcome.calls["thousand"]?.structured?["summary"])
+        #expect(summary["domains"] == .number(1000) && summary["pass"] == .number(1000), "\(summary)")
+        #expect(outcome.calls["thousand"]?.valid == true, "\(outcome.calls["thousand"]?.invalid ?? "")")
+        let thousandProgress = outcome.progress.filter { $0.count > 1 && $0[1] == .number(1000) }
+        #expect(thousandProgress.count == 1000 && thousandProgress.last?.first == .number(1000))
+        #expect(outcome.calls["tooMany"]?.isError == true, "\(outcome.calls["tooMany"].map { "\($0)" } ?? "")")
+    }
+
+    /// A batch the client cancels stops: the stuck hosts' connections (which only the 120 s
+    /// deadline would end) close while the client still waits, and the server answers the next
+    /// call.
+    @Test func aCancelledBatchStops() async throws {
+        let world = try TestWorld()
+        let silent = try FaultServer(
+            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), fault: .respond { _, _ in .never })
+        defer { silent.shutdown() }
+        let stuck = (1...12).map { "a-stuck-host-number-\($0).aasa.test" }
+        let closed = ClosedWhileRunning()
+        let outcome = try await drive(
+            world, extraArguments: stuck.flatMap { ["--connect-to", silent.connectTo($0)] } + ["--timeout", "120"],
+            calls: [
+                ("cancelled", "audit_domains", ["domains": (1...3).map { "good\($0).aasa.test" } + stuck]),
+                ("after", "explain_finding", ["code": "cdn.stale"]),
+            ], cancel: ("cancelled", 3)
+        ) { running in
+            // The stuck hosts connected, then (cancelled) their connections closed while the
+            // client waits after its cancel (it goes on once this returns).
+            // (At most --per-address of them at once: the rest wait for a place.)
+            for _ in 0..<1200 where running.isRunning && silent.connectionCount == 0 {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            let connected = silent.connectionCount
+            for _ in 0..<1200 where running.isRunning && silent.openConnections > 0 {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            closed.record(connected: connected, closedWhileRunning: running.isRunning && silent.openConnections == 0)
+        }
+        #expect(outcome.calls["cancelled"]?.cancelled == true)
+        #expect(
+            closed.connected > 0, "the stuck hosts were reached: \(silent.connectionCount) accepted, \(outcome.calls)")
+        #expect(closed.closedWhileRunning, "the cancelled batch's fetches ended")
+        #expect(outcome.calls["after"]?.structured?["code"] == .string("cdn.stale"), "the server went on")
     }
 
     /// Standard input as a hostile client writes it: a line that is not JSON and one over the
@@ -303,4 +417,15 @@ enum JSONValue: Decodable, Equatable, CustomStringConvertible {
         case .object(let object): "{\(object.map { "\($0.key): \($0.value)" }.sorted().joined(separator: ", "))}"
         }
     }
+}
+
+/// What the watcher of a cancelled batch saw.
+final class ClosedWhileRunning: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values = (connected: 0, closedWhileRunning: false)
+    func record(connected: Int, closedWhileRunning: Bool) {
+        lock.withLock { values = (connected, closedWhileRunning) }
+    }
+    var connected: Int { lock.withLock { values.connected } }
+    var closedWhileRunning: Bool { lock.withLock { values.closedWhileRunning } }
 }

@@ -57,15 +57,19 @@ public final class FaultServer: Sendable {
     private let channel: Channel
     private let group: MultiThreadedEventLoopGroup
     private let accepted: NIOLockedValueBox<Int>
+    private let open: NIOLockedValueBox<Int>
 
     public init(identity: ServerIdentity?, fault: Fault) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let accepted = NIOLockedValueBox(0)
+        let open = NIOLockedValueBox(0)
         let sslContext = try identity.map { try NIOSSLContext(configuration: $0.tlsConfiguration()) }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 accepted.withLockedValue { $0 += 1 }
+                open.withLockedValue { $0 += 1 }
+                channel.closeFuture.whenComplete { _ in open.withLockedValue { $0 -= 1 } }
                 return channel.eventLoop.makeCompletedFuture {
                     switch fault {
                     case .resetAfterClientHello, .silent:
@@ -81,10 +85,13 @@ public final class FaultServer: Sendable {
         channel = try bootstrap.bindLoopback(shuttingDownOnFailure: group)
         self.group = group
         self.accepted = accepted
+        self.open = open
         port = channel.localAddress?.port ?? 0
     }
 
     public var connectionCount: Int { accepted.withLockedValue { $0 } }
+    /// Connections open now.
+    public var openConnections: Int { open.withLockedValue { $0 } }
 
     /// curl `--connect-to` entry sending `host`'s port 443 here.
     public func connectTo(_ host: String) -> String { "\(host):443:127.0.0.1:\(port)" }

@@ -26,7 +26,16 @@ public enum MCPClient {
 
     /// Runs `script` with `arguments` (its sys.argv[1...]); the last line it printed, as JSON.
     public static func run(_ script: String, _ arguments: [String]) async throws -> Data {
-        let result = try await ProcessRunner.run(URL(fileURLWithPath: python), ["-c", script] + arguments)
+        try await output(of: start(script, arguments).finished())
+    }
+
+    /// Starts `script`, for a test that watches something while it runs.
+    public static func start(_ script: String, _ arguments: [String]) throws -> ProcessRunner.Running {
+        try ProcessRunner.start(URL(fileURLWithPath: python), ["-c", script] + arguments)
+    }
+
+    /// The last line a finished run printed, as JSON.
+    public static func output(of result: ProcessRunner.Result) throws -> Data {
         guard result.status == 0, let line = result.stdout.split(separator: "\n").last else {
             throw Failed(description: "the MCP client failed (\(result.status)): \(result.stdout)\(result.stderr)")
         }

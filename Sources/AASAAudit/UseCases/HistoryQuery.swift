@@ -159,4 +159,44 @@ public enum HistoryQuery {
         guard runs > 0 else { throw noRuns(output) }
         return domain
     }
+
+    /// What the newest sound run is compared with (`mcp`'s `what_changed`).
+    public enum Baseline: Sendable, Equatable {
+        /// The sound run before it.
+        case previous
+        /// The last sound run that started before this moment (the state then); the first kept
+        /// one when none did.
+        case before(Date)
+        /// The kept run of this folder name, when it was sound.
+        case run(String)
+    }
+
+    /// The newest sound run and the run it is compared with, read one run at a time (two kept
+    /// at most); nil when there is no such pair. Runs this machine could not check properly are
+    /// never either.
+    public static func comparedRuns(output: String, baseline: Baseline) throws(InputError) -> (
+        from: HistoryRun, to: HistoryRun
+    )? {
+        let directory = try folder(output)
+        var newest: HistoryRun?
+        var chosen: HistoryRun?
+        var first: HistoryRun?
+        do {
+            _ = try RunHistoryStore(output: directory).visit { run in
+                guard run.auditorProblems == nil else { return }
+                first = first ?? run
+                switch baseline {
+                case .previous: chosen = newest
+                case .before(let date): if run.startedAt < date { chosen = run }
+                case .run(let name): if run.run == name { chosen = run }
+                }
+                newest = run
+            }
+        } catch {
+            throw InputError("cannot read the history in \(output): \(error.localizedDescription)")
+        }
+        if case .before = baseline, chosen == nil { chosen = first }
+        guard let newest, let chosen, chosen.run != newest.run || baseline != .previous else { return nil }
+        return (chosen, newest)
+    }
 }
