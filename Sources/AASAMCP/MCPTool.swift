@@ -26,7 +26,7 @@ enum MCPTools {
     static func all(_ settings: MCPSettings) -> [any MCPTool] {
         [
             CheckDomainTool(), AuditDomainsTool(), LintFileTool(), ExplainFindingTool(), DomainHistoryTool(),
-            WhatChangedTool(),
+            WhatChangedTool(), ExplainURLTool(),
         ] + (settings.allowsAcknowledging ? [AcknowledgeTool()] : [])
     }
 }

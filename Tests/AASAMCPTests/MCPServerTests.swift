@@ -178,6 +178,22 @@ struct MCPServerTests {
                 ),
                 ("lintAssetLinks", "lint_file", ["text": "[{\"relation\": [\"x\"]}]", "kind": "assetlinks"]),
                 ("explain", "explain_finding", ["code": "http.redirect"]),
+                (
+                    "urls", "explain_url",
+                    ["urls": ["https://good.aasa.test/buy/shoes", "https://good.aasa.test/sell/shoes"]]
+                ),
+                (
+                    "urlsAndroid", "explain_url",
+                    [
+                        "domain": "android.aasa.test", "urls": ["https://android.aasa.test/x"],
+                        "android": "com.example.app",
+                    ]
+                ),
+                ("urlsNoFile", "explain_url", ["domain": "missing.aasa.test", "urls": ["https://missing.aasa.test/"]]),
+                (
+                    "urlsTwoApps", "explain_url",
+                    ["urls": ["https://good.aasa.test/"], "android": "a.b", "windows": "A_b"]
+                ),
                 ("explainUnknown", "explain_finding", ["code": "http.redirec"]),
                 ("historyWithoutOut", "domain_history", ["domain": "good.aasa.test"]),
                 ("changedWithoutOut", "what_changed", [:]),
@@ -192,6 +208,7 @@ struct MCPServerTests {
         #expect(
             Set(outcome.tools.keys) == [
                 "check_domain", "audit_domains", "lint_file", "explain_finding", "domain_history", "what_changed",
+                "explain_url",
             ])
         #expect(outcome.tools.values.allSatisfy { $0.strict }, "every input schema refuses unknown names")
         #expect(outcome.tools["check_domain"]?.annotations["openWorldHint"] == true)
@@ -229,6 +246,11 @@ struct MCPServerTests {
         #expect(lintFindings.contains { $0["line"] != nil }, "a finding with its place")
         #expect(outcome.calls["lintAssetLinks"]?.structured?["verdict"] == .string("fail"))
         #expect(outcome.calls["explain"]?.structured?["code"] == .string("http.redirect"))
+        let matches = outcome.calls["urls"]?.structured?["matches"]?.array ?? []
+        #expect(matches.map { $0["result"] } == [.string("app"), .string("none")], "\(matches)")
+        #expect(matches.last?["nearest"]?["explanation"] != nil, "the rule that came closest")
+        #expect(outcome.calls["urlsAndroid"]?.structured?["matches"]?.array?.first?["result"] != nil)
+        #expect(outcome.calls["urlsNoFile"]?.isError == true && outcome.calls["urlsTwoApps"]?.isError == true)
     }
 }
 
