@@ -21,7 +21,9 @@ public enum MCPServer {
             name: "aasa-audit", version: settings.tool.version, title: "aasa-audit",
             instructions:
                 "Audits the files that bind apps to websites (\(AssociationKinds.servedFileNames.joined(separator: ", "))) as each platform reads them. check_domain for one domain now, audit_domains for many, lint_file for a file's text, explain_finding for a code.",
-            capabilities: .init(tools: .init(listChanged: false)))
+            capabilities: .init(
+                resources: settings.output == nil ? nil : .init(subscribe: false, listChanged: false),
+                tools: .init(listChanged: false)))
         let auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
         let tools = MCPTools.all(settings)
         let byName = Dictionary(tools.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -45,6 +47,23 @@ public enum MCPServer {
                         .init(progressToken: token, progress: done, total: total, message: message)))
             }
             return await tool.call(arguments, context: context)
+        }
+        if let output = settings.output {
+            await server.withMethodHandler(ListResources.self) { _ in
+                ListResources.Result(resources: MCPResources.list())
+            }
+            await server.withMethodHandler(ListResourceTemplates.self) { _ in
+                ListResourceTemplates.Result(templates: MCPResources.templates())
+            }
+            await server.withMethodHandler(ReadResource.self) { parameters in
+                do {
+                    return try MCPResources.read(parameters.uri, output: output)
+                } catch let error as MCPError {
+                    throw error
+                } catch {
+                    throw MCPError.invalidParams((error as? any UserFacingError)?.message ?? "\(error)")
+                }
+            }
         }
         let transport = LineTransport(logger: logger)
         try await server.start(transport: transport)

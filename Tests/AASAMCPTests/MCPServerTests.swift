@@ -92,6 +92,18 @@ struct MCPServerTests {
                                 call["valid"] = False
                                 call["invalid"] = error.message[:500]
                         out["calls"][label] = call
+                    if "resources" in plan:
+                        listed = await session.list_resources()
+                        out["resources"] = [str(resource.uri) for resource in listed.resources]
+                        templates = await session.list_resource_templates()
+                        out["templates"] = [template.uri_template for template in templates.resource_templates]
+                        out["read"] = {}
+                        for uri in plan["resources"]:
+                            try:
+                                read = await session.read_resource(uri)
+                                out["read"][uri] = {"text": read.contents[0].text, "mimeType": read.contents[0].mime_type}
+                            except Exception as error:
+                                out["read"][uri] = {"exception": str(error)}
             print(json.dumps(out))
 
         asyncio.run(main())
@@ -120,10 +132,19 @@ struct MCPServerTests {
         var calls: [String: Call]
         var progress: [[JSONValue]]
         var schemaProblems: [String]
+        var resources: [String]?
+        var templates: [String]?
+        var read: [String: Read]?
+
+        struct Read: Decodable {
+            var text: String?
+            var mimeType: String?
+            var exception: String?
+        }
 
         enum CodingKeys: String, CodingKey {
             case protocolVersion = "protocol"
-            case server, tools, calls, progress, schemaProblems
+            case server, tools, calls, progress, schemaProblems, resources, templates, read
         }
     }
 
@@ -133,7 +154,7 @@ struct MCPServerTests {
     ///   cancel until this returns.
     func drive(
         _ world: TestWorld, extraArguments: [String] = [], calls: [(String, String, [String: Any])],
-        cancel: (label: String, after: Int)? = nil,
+        cancel: (label: String, after: Int)? = nil, resources: [String]? = nil,
         watching: (ProcessRunner.Running) async -> Void = { _ in }
     ) async throws -> Outcome {
         var plan: [String: Any] = [
@@ -144,6 +165,7 @@ struct MCPServerTests {
             "calls": calls.map { [$0.0, $0.1, $0.2] as [Any] },
         ]
         let proceed = world.directory.url.appendingPathComponent("proceed").path
+        if let resources { plan["resources"] = resources }
         if let cancel { plan["cancel"] = ["label": cancel.label, "after": cancel.after, "proceed": proceed] }
         let text = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
         let running = try MCPClient.start(Self.script, [text])
@@ -286,6 +308,10 @@ extension MCPServerTests {
                     ["domain": "missing.aasa.test", "until": "2001-01-01", "reason": "x"]
                 ),
                 ("checkAcknowledged", "check_domain", ["domain": "missing.aasa.test"]),
+            ],
+            resources: [
+                "aasa-audit://runs/latest", "aasa-audit://domains/good2.aasa.test",
+                "aasa-audit://domains/missing.aasa.test", "aasa-audit://nothing",
             ])
         #expect(outcome.tools["acknowledge"]?.annotations["readOnlyHint"] == false)
         #expect(outcome.tools["acknowledge"]?.annotations["destructiveHint"] == true)
@@ -308,6 +334,16 @@ extension MCPServerTests {
         #expect(findings.contains { $0["acknowledged"]?["reason"] == JSONValue.string("vendor") }, "the check shows it")
         let listed = try await ProcessRunner.run(Self.binary, ["ack", "--list"], in: world.directory.url)
         #expect(outcome.tools["what_changed"]?.annotations["readOnlyHint"] == true)
+        // Resources: the newest run (small whatever the fleet), and a domain's record in it.
+        #expect(outcome.resources == ["aasa-audit://runs/latest"])
+        #expect(outcome.templates == ["aasa-audit://domains/{domain}"])
+        let latest = try #require(outcome.read?["aasa-audit://runs/latest"]?.text)
+        #expect(latest.contains(#""summary""#) && latest.contains(#""run""#), "\(latest.prefix(300))")
+        let record = try #require(outcome.read?["aasa-audit://domains/good2.aasa.test"]?.text)
+        let decoded = try JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any]
+        #expect(decoded?["domain"] as? String == "good2.aasa.test" && decoded?["verdict"] as? String == "pass")
+        #expect(outcome.read?["aasa-audit://domains/missing.aasa.test"]?.exception?.contains("did not audit") == true)
+        #expect(outcome.read?["aasa-audit://nothing"]?.exception?.contains("No resource") == true)
         #expect(listed.stdout.contains("missing.aasa.test"), "\(listed.stdout)")
     }
 

@@ -199,4 +199,31 @@ public enum HistoryQuery {
         guard let newest, let chosen, chosen.run != newest.run || baseline != .previous else { return nil }
         return (chosen, newest)
     }
+
+    /// A domain's record in the newest complete run of `output` (`latest.json`), as the report
+    /// holds it: read one record at a time, so a report of any size costs one record. Nil when
+    /// that run did not audit it.
+    public static func latestRecord(of text: String, output: String) throws(InputError) -> Data? {
+        let directory = try folder(output)
+        guard let domain = try? AuditInput.host(text) else { return nil }
+        guard
+            let handle = OutputFolderFiles.openRegularIfAny(
+                directory.appendingPathComponent(OutputFolderLayout.latestJSON))
+        else { throw noRuns(output) }
+        defer { try? handle.close() }
+        struct Named: Decodable { var domain: String }
+        let needle = Array(#""domain":"\#(domain)""#.utf8)
+        var inDomains = false
+        for line in LineReader(handle: handle, maximumLineBytes: RunHistoryStore.maximumReportLineBytes) {
+            if !inDomains {
+                inDomains = line.reversed().starts(with: #""domains":["#.utf8.reversed())
+                continue
+            }
+            if line.first == UInt8(ascii: "]") { return nil }
+            guard line.firstRange(of: needle) != nil else { continue }
+            let record = line.last == UInt8(ascii: ",") ? line.dropLast() : line
+            if (try? JSONDecoder().decode(Named.self, from: record))?.domain == domain { return Data(record) }
+        }
+        return nil
+    }
 }
