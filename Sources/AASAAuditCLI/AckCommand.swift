@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAModel
 import ArgumentParser
 
 /// `aasa-audit ack`: acknowledge a known failure until a date, as a silence in Alertmanager.
@@ -7,7 +8,7 @@ struct AckCommand: ParsableCommand {
         commandName: "ack",
         abstract: "Acknowledge a domain's known failure until a date, so that it fails no night and sends no alert.",
         discussion:
-            "An acknowledged finding is still shown (terminal, HTML, JSON, serve) with its reason and date, but fails neither the exit status nor --quiet and sends no alert; a new code on the domain is heard, and so is the failure again once the date has passed. Stored in --out/acknowledgements.json with who and when; at most 90 days ahead."
+            "An acknowledged finding is still shown (terminal, HTML, JSON, serve) with its reason and date, but fails neither the exit status nor --quiet and sends no alert; a new code on the domain is heard, and so is the failure again once the date has passed. Stored in --out/acknowledgements.json with who and when; at most \(Acknowledgements.maximumDays) days ahead."
     )
 
     @Argument(help: "The domain (as domains.txt names it, or pasted: applinks:…, https://…).") var domain: String?
@@ -17,10 +18,14 @@ struct AckCommand: ParsableCommand {
             "Acknowledge only this finding code and what follows from it (repeatable; default: every finding).",
             valueName: "code"))
     var codes: [String] = []
-    @Option(help: ArgumentHelp("The last day acknowledged (UTC), at most 90 days ahead.", valueName: "YYYY-MM-DD"))
+    @Option(
+        help: ArgumentHelp(
+            "The last day acknowledged (UTC), at most \(Acknowledgements.maximumDays) days ahead.",
+            valueName: "YYYY-MM-DD"))
     var until: String?
     @Option(help: ArgumentHelp("Why: shown wherever the failure is.", valueName: "text")) var reason: String?
-    @Option(help: ArgumentHelp("The audit's output folder.", valueName: "dir")) var out = "reports"
+    @Option(help: ArgumentHelp("The audit's output folder.", valueName: "dir")) var out = OutputFolderLayout
+        .defaultFolder
     @Flag(help: "List the acknowledgements, in force and ended.") var list = false
     @Flag(help: "Remove the domain's acknowledgement.") var remove = false
 

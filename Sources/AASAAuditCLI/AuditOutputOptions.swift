@@ -10,7 +10,7 @@ struct AuditOutputOptions: ParsableArguments {
         help: ArgumentHelp(
             "The folder that receives the run folders and \(OutputFolderLayout.latestJSON), \(OutputFolderLayout.latestHTML).",
             valueName: "dir"))
-    var out = "reports"
+    var out = OutputFolderLayout.defaultFolder
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(

@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAModel
 import AASAReport
 import ArgumentParser
 
@@ -14,7 +15,8 @@ struct HistoryCommand: ParsableCommand {
         help:
             "A domain: its verdict and codes run by run. Without it: the fleet's trend, the domains not passing and since when, flapping ones, stale CDN copies."
     ) var domain: String?
-    @Option(help: ArgumentHelp("The folder the audits wrote to.", valueName: "dir")) var out = "reports"
+    @Option(help: ArgumentHelp("The folder the audits wrote to.", valueName: "dir")) var out = OutputFolderLayout
+        .defaultFolder
     @Option(parsing: .unconditional, help: ArgumentHelp("Runs shown in the trend.", valueName: "n")) var runs = 15
     @Flag(help: "Print JSON (docs/report-format.md, \"History\").") var json = false
     @Flag(

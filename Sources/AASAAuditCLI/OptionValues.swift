@@ -2,6 +2,7 @@ import AASAChecks
 import AASAFetch
 import AASAModel
 import AASAReport
+import AASAServe
 import ArgumentParser
 
 /// Option values parsed once, at the edge: each type reads its text and says why it cannot,
@@ -31,7 +32,7 @@ struct ListenAddress: ParsedOptionValue, CustomStringConvertible {
     var host: String
     var port: Int
 
-    static let loopback = ListenAddress(host: "127.0.0.1", port: 8080)
+    static let loopback = ListenAddress(host: ServeSettings.defaultHost, port: ServeSettings.defaultPort)
 
     init(host: String, port: Int) {
         (self.host, self.port) = (host, port)

@@ -1,5 +1,6 @@
 import AASAAudit
 import AASAFetch
+import AASAModel
 import AASAServe
 import ArgumentParser
 import Foundation
@@ -14,9 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @Option(help: ArgumentHelp("The folder the audits write to (served read-only).", valueName: "dir"))
-    var out = "reports"
+    var out = OutputFolderLayout.defaultFolder
     @Option(
-        help: ArgumentHelp("The address and port to listen on (default: 127.0.0.1:8080).", valueName: "host:port"),
+        help: ArgumentHelp(
+            "The address and port to listen on (default: \(ListenAddress.loopback)).", valueName: "host:port"),
         transform: ListenAddress.parse)
     var listen = ListenAddress.loopback
     @Option(help: ArgumentHelp("Checks running at once; more are answered 503.", valueName: "n"))

@@ -1,6 +1,8 @@
 /// The output folder (`--out`): the name of everything the audit writes there, which the
 /// history, `serve`, the alert, `ack` and the CLI read. Run folders are named by `RunFolderName`.
 public enum OutputFolderLayout {
+    /// `--out`'s default, for every command that writes or reads an output folder.
+    public static let defaultFolder = "reports"
     /// The newest complete run's reports.
     public static let latestJSON = "latest.json"
     public static let latestHTML = "latest.html"

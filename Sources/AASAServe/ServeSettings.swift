@@ -8,9 +8,11 @@ import Foundation
 public struct ServeSettings: Sendable {
     /// The audits' `--out`, served read-only.
     public var output: String
-    /// Where to listen: loopback by default.
-    public var host = "127.0.0.1"
-    public var port = 8080
+    /// Where to listen: loopback by default (`--listen`'s default).
+    public var host = ServeSettings.defaultHost
+    public var port = ServeSettings.defaultPort
+    public static let defaultHost = "127.0.0.1"
+    public static let defaultPort = 8080
     /// The checks' fetcher (its address policy refuses private addresses unless
     /// `--allow-network` says otherwise), validation and device view, as `check` takes them.
     public var fetcher: FetcherConfiguration

@@ -33,7 +33,9 @@ public enum HistoryQuery {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
         else {
-            throw InputError("\(output) is not a folder: give the --out of your audits (default: reports).")
+            throw InputError(
+                "\(output) is not a folder: give the --out of your audits (default: \(OutputFolderLayout.defaultFolder))."
+            )
         }
         return folder
     }
