@@ -38,7 +38,7 @@ import Testing
 
         let running = try ProcessRunner.start(CommandLineTests.binary, arguments, in: world.directory.url)
         // Wait until the stuck servers hold connections, then interrupt.
-        for _ in 0..<100 where silent.connectionCount < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        for _ in 0..<2400 where silent.connectionCount < 2 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(silent.connectionCount >= 2)
         try await Task.sleep(for: .milliseconds(200))
         let interrupted = running.send(signal)

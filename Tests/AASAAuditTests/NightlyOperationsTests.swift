@@ -242,7 +242,7 @@ import Testing
                 silent.connectTo("stuck.aasa.test"),
             ] + LoopbackNetworks.allowArguments
         let first = try ProcessRunner.start(CommandLineTests.binary, arguments, in: world.directory.url)
-        for _ in 0..<600 where silent.connectionCount < 1 { try await Task.sleep(for: .milliseconds(50)) }
+        for _ in 0..<2400 where silent.connectionCount < 1 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(silent.connectionCount >= 1)
         let second = try await ProcessRunner.run(CommandLineTests.binary, arguments, in: world.directory.url)
         #expect(second.status == 2)

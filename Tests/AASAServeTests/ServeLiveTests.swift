@@ -427,7 +427,7 @@ import Testing
         }
         #expect(closed == 260 && open == 40)
         var metrics = ""
-        for _ in 0..<100 where !metrics.contains("aasa_audit_serve_connections_refused_total 260") {
+        for _ in 0..<2400 where !metrics.contains("aasa_audit_serve_connections_refused_total 260") {
             try await Task.sleep(for: .milliseconds(50))
             metrics = (try? await serve.get("/metrics"))?.text ?? ""
         }

@@ -21,7 +21,7 @@ public final class LocalDaemon: Sendable {
         for _ in 0..<3 {
             let port = try Self.freePort()
             let running = try ProcessRunner.start(URL(fileURLWithPath: executable), arguments(port))
-            for _ in 0..<200 where running.isRunning {
+            for _ in 0..<2400 where running.isRunning {
                 if (try? await HTTPTestClient.get(port: port, readyPath))?.status == 200 {
                     (self.running, self.port) = (running, port)
                     return

@@ -72,7 +72,7 @@ public final class NginxServer: Sendable {
             let file = directory.url.appendingPathComponent("nginx.conf")
             try configuration.write(to: file, atomically: true, encoding: .utf8)
             let running = try ProcessRunner.start(URL(fileURLWithPath: Self.path), ["-c", file.path, "-p", folder])
-            for _ in 0..<200 where running.isRunning {
+            for _ in 0..<2400 where running.isRunning {
                 if Self.accepts(port: port) {
                     (self.running, self.port) = (running, port)
                     return
