@@ -61,7 +61,7 @@ public enum MCPServer {
                 } catch let error as MCPError {
                     throw error
                 } catch {
-                    throw MCPError.invalidParams((error as? any UserFacingError)?.message ?? "\(error)")
+                    throw MCPError.invalidParams(ToolResults.message(of: error))
                 }
             }
         }

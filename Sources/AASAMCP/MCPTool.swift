@@ -25,7 +25,8 @@ struct ToolContext: Sendable {
 enum MCPTools {
     static func all(_ settings: MCPSettings) -> [any MCPTool] {
         [
-            CheckDomainTool(), AuditDomainsTool(), LintFileTool(), ExplainFindingTool(), DomainHistoryTool(),
+            CheckDomainTool(), AuditDomainsTool(maximumBatch: settings.maximumBatch), LintFileTool(),
+            ExplainFindingTool(), DomainHistoryTool(),
             WhatChangedTool(), ExplainURLTool(),
         ] + (settings.allowsAcknowledging ? [AcknowledgeTool()] : [])
     }
@@ -102,11 +103,14 @@ enum ToolResults {
     }
 
     /// A failure from whatever a tool's use case threw: its words for the user.
-    static func failure(_ error: any Error) -> CallTool.Result {
+    static func failure(_ error: any Error) -> CallTool.Result { failure(message(of: error)) }
+
+    /// What a use case's error says to the user (a tool's failure, a resource's refusal).
+    static func message(of error: any Error) -> String {
         switch error {
-        case let problem as ToolArguments.Problem: failure(problem.message)
-        case let error as any UserFacingError: failure(error.message)
-        default: failure("\(error)")
+        case let problem as ToolArguments.Problem: problem.message
+        case let error as any UserFacingError: error.message
+        default: "\(error)"
         }
     }
 

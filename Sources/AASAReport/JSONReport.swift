@@ -103,21 +103,29 @@ extension JSONReport {
         -> ReportSnapshot?
     {
         let decoder = makeDecoder()
+        let tailLine = try records(lines: lines) { record in
+            if let snapshot = try? decoder.decode(DomainSnapshot.self, from: record) { try each(snapshot) }
+            return true
+        }
+        guard let tailLine, let tail = tail(tailLine) else { return nil }
+        return ReportSnapshot(
+            startedAt: tail.run.startedAt, finishedAt: tail.run.finishedAt, complete: tail.run.complete,
+            domains: [], auditorProblems: tail.summary?.auditorProblems)
+    }
+
+    /// A report's domain records read from its lines, one at a time: each line after `"domains":[`
+    /// handed to `body` without its trailing comma, until the tail line (`],…`), which is
+    /// returned; nil when the lines end first or `body` returns false to stop.
+    public static func records(lines: some Sequence<Data>, _ body: (Data) throws -> Bool) rethrows -> Data? {
         var inDomains = false
         for line in lines {
             if !inDomains {
                 inDomains = line.reversed().starts(with: #""domains":["#.utf8.reversed())
                 continue
             }
-            if line.first == UInt8(ascii: "]") {
-                guard let tail = tail(line) else { return nil }
-                return ReportSnapshot(
-                    startedAt: tail.run.startedAt, finishedAt: tail.run.finishedAt, complete: tail.run.complete,
-                    domains: [], auditorProblems: tail.summary?.auditorProblems)
-            }
-            var record = line
-            if record.last == UInt8(ascii: ",") { record = record.dropLast() }
-            if let snapshot = try? decoder.decode(DomainSnapshot.self, from: record) { try each(snapshot) }
+            if line.first == UInt8(ascii: "]") { return line }
+            let record = line.last == UInt8(ascii: ",") ? line.dropLast() : line
+            guard try body(record) else { return nil }
         }
         return nil
     }

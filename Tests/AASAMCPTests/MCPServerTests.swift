@@ -43,6 +43,7 @@ struct MCPServerTests {
                         annotations = tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else {}
                         out["tools"][tool.name] = {
                             "strict": tool.input_schema.get("additionalProperties") is False,
+                            "maxDomains": tool.input_schema.get("properties", {}).get("domains", {}).get("maxItems"),
                             "annotations": {key: value for key, value in annotations.items() if key.endswith("Hint")},
                         }
 
@@ -112,6 +113,7 @@ struct MCPServerTests {
     struct Outcome: Decodable {
         struct Tool: Decodable {
             var strict: Bool
+            var maxDomains: Int?
             var annotations: [String: Bool]
         }
 
@@ -296,7 +298,7 @@ extension MCPServerTests {
         #expect(try await night("good.aasa.test ZZZZZ99999.com.other.app\ngood2.aasa.test\n") == 1)
         let until = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(5 * 86_400)).prefix(10))
         let outcome = try await drive(
-            world, extraArguments: ["--out", "reports", "--allow-acknowledge"],
+            world, extraArguments: ["--out", "reports", "--allow-acknowledge", "--max-batch", "7"],
             calls: [
                 ("history", "domain_history", ["domain": "missing.aasa.test"]),
                 ("changed", "what_changed", [:]),
@@ -334,6 +336,7 @@ extension MCPServerTests {
         #expect(findings.contains { $0["acknowledged"]?["reason"] == JSONValue.string("vendor") }, "the check shows it")
         let listed = try await ProcessRunner.run(Self.binary, ["ack", "--list"], in: world.directory.url)
         #expect(outcome.tools["what_changed"]?.annotations["readOnlyHint"] == true)
+        #expect(outcome.tools["audit_domains"]?.maxDomains == 7, "the schema says --max-batch")
         // Resources: the newest run (small whatever the fleet), and a domain's record in it.
         #expect(outcome.resources == ["aasa-audit://runs/latest"])
         #expect(outcome.templates == ["aasa-audit://domains/{domain}"])

@@ -215,17 +215,17 @@ public enum HistoryQuery {
         defer { try? handle.close() }
         struct Named: Decodable { var domain: String }
         let needle = Array(#""domain":"\#(domain)""#.utf8)
-        var inDomains = false
-        for line in LineReader(handle: handle, maximumLineBytes: RunHistoryStore.maximumReportLineBytes) {
-            if !inDomains {
-                inDomains = line.reversed().starts(with: #""domains":["#.utf8.reversed())
-                continue
-            }
-            if line.first == UInt8(ascii: "]") { return nil }
-            guard line.firstRange(of: needle) != nil else { continue }
-            let record = line.last == UInt8(ascii: ",") ? line.dropLast() : line
-            if (try? JSONDecoder().decode(Named.self, from: record))?.domain == domain { return Data(record) }
+        var found: Data?
+        _ = JSONReport.records(
+            lines: LineReader(handle: handle, maximumLineBytes: RunHistoryStore.maximumReportLineBytes)
+        ) {
+            record in
+            guard record.firstRange(of: needle) != nil,
+                (try? JSONDecoder().decode(Named.self, from: record))?.domain == domain
+            else { return true }
+            found = Data(record)
+            return false
         }
-        return nil
+        return found
     }
 }

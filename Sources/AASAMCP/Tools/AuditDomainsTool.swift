@@ -10,6 +10,9 @@ import MCP
 /// deadline), with a progress notification per domain: a summary and each domain's verdict and
 /// causes, the report's shape compacted. No report is written.
 struct AuditDomainsTool: MCPTool {
+    /// The most domains a call takes (`--max-batch`): its input schema says it, its call holds it.
+    let maximumBatch: Int
+
     var definition: Tool {
         Tool(
             name: "audit_domains",
@@ -20,7 +23,7 @@ struct AuditDomainsTool: MCPTool {
                 "type": "object", "additionalProperties": false, "required": ["domains"],
                 "properties": [
                     "domains": [
-                        "type": "array", "minItems": 1, "maxItems": MCPSettings.defaultMaximumBatch,
+                        "type": "array", "minItems": 1, "maxItems": maximumBatch,
                         "items": ["type": "string", "maxLength": DomainListParser.maximumLineBytes],
                         "description": "domains.txt lines: a host, then its app IDs and other files' tokens.",
                     ]
@@ -84,7 +87,7 @@ struct AuditDomainsTool: MCPTool {
     func call(_ arguments: ToolArguments, context: ToolContext) async -> CallTool.Result {
         let lines: [String]
         do { lines = try arguments.strings("domains") } catch { return ToolResults.failure(error.message) }
-        let limit = context.settings.maximumBatch
+        let limit = maximumBatch
         guard !lines.isEmpty, lines.count <= limit else {
             return ToolResults.failure("Give 1 to \(limit) domains (\(lines.count) given).")
         }
