@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "AASAServe",
             dependencies: [
-                "AASAAudit", "AASAChecks", "AASAModel", "AASAFetch", "AASAReport",
+                "AASAAudit", "AASAChecks", "AASAModel", "AASAFetch", "AASAReport", "AASAMCP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import AASAMCP
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -8,8 +9,9 @@ import Synchronization
 /// every answer with the security headers, one access-log line per request.
 ///
 /// Bounds: NIO's parser refuses a request head over 80 KB (400, then the connection closes);
-/// a target over `Route.maximumTargetBytes` is 414; a body (nothing here takes one) is read
-/// and dropped up to 64 KB, then the connection closes; a connection silent for
+/// a target over `Route.maximumTargetBytes` is 414; a body (only `/mcp`'s POST takes one, up to
+/// `MCPHTTPEndpoint.maximumBodyBytes`) is read and dropped up to 64 KB, then the connection
+/// closes (413); a connection silent for
 /// `idle` is closed; past `maximumConnections` a new one is closed on arrival.
 public final class HTTPServer: Sendable {
     let app: ServeApp
@@ -102,10 +104,12 @@ public final class HTTPServer: Sendable {
         for channel in idle { channel.close(promise: nil) }
     }
 
-    /// Closes every connection, busy or not (the drain's time is up).
+    /// Closes every connection, busy or not (the drain's time is up), and ends the MCP sessions,
+    /// whose answers in flight would otherwise wait for their next piece.
     public func closeAll() {
         let all = state.withLock { $0.connections.values.map(\.channel) }
         for channel in all { channel.close(promise: nil) }
+        Task { await app.closeSessions() }
     }
 
     private func admit(_ channel: any Channel) -> Int? {
@@ -164,32 +168,44 @@ public final class HTTPServer: Sendable {
         try await connection.executeThenClose { inbound, _ in
             var head: HTTPRequestHead?
             var bodyBytes = 0
+            var body: [UInt8] = []
             for try await part in inbound {
                 switch part {
                 case .head(let received):
                     head = received
                     bodyBytes = 0
+                    body = []
                     setBusy(number, true)
                 case .body(let buffer):
                     bodyBytes += buffer.readableBytes
-                    guard bodyBytes <= 64 << 10, let current = head else {
+                    let kept = head.map(Self.takesBody) == true
+                    guard bodyBytes <= (kept ? MCPHTTPEndpoint.maximumBodyBytes : 64 << 10), head != nil else {
+                        let refusal =
+                            kept
+                            ? HTTPError(413, "A message to /mcp is at most \(MCPHTTPEndpoint.maximumBodyBytes) bytes.")
+                            : HTTPError(413, "Requests here have no body.")
                         try await write(
-                            HTTPError(413, "Requests here have no body.").response, head: head, to: connection.channel,
-                            keepAlive: false, client: peer?.description ?? "-", started: .now)
+                            refusal.response, head: head, to: connection.channel, keepAlive: false,
+                            client: peer?.description ?? "-", started: .now)
                         return
                     }
-                    head = current
+                    if kept { body += buffer.readableBytesView }
                 case .end:
                     guard let request = head else { continue }
                     head = nil
                     let started = ContinuousClock.now
                     let client = ClientAddress.of(
                         peer: peer, forwardedFor: request.headers["x-forwarded-for"], trusting: settings.trustedProxies)
+                    let kept = ServeRequest.keptHeaders.compactMap { name in
+                        request.headers.first(name: name).map { (name, $0) }
+                    }
                     let response = await app.respond(
                         ServeRequest(
                             method: request.method.rawValue, target: request.uri, client: client?.limitKey ?? "-",
                             authorization: request.headers.first(name: "authorization"),
-                            host: request.headers.first(name: "host")))
+                            host: request.headers.first(name: "host"),
+                            headers: Dictionary(kept, uniquingKeysWith: { first, _ in first }), body: body))
+                    body = []
                     let keepAlive = request.isKeepAlive && !isDraining
                     // Busy until its answer is written: a client reading a long run of pipelined
                     // answers slowly is not idle (its idle timer counts no reads meanwhile).
@@ -203,6 +219,11 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Whether a request's body is kept for its handler: `/mcp`'s POST.
+    static func takesBody(_ head: HTTPRequestHead) -> Bool {
+        head.method == .POST && head.uri.split(separator: "?", maxSplits: 1).first == Substring(Route.mcp.path)
+    }
+
     private func write(
         _ response: ServeResponse, head request: HTTPRequestHead?,
         to channel: any Channel, keepAlive: Bool, client: String, started: ContinuousClock.Instant
@@ -211,12 +232,18 @@ public final class HTTPServer: Sendable {
         headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         let sendsBody = request?.method != .HEAD
         let status = response.status
-        let length =
+        var length =
             switch response.body {
             case .bytes(let bytes): bytes.count
             case .file(let file, let insert): file.size + (insert?.bytes.count ?? 0)
+            case .stream: 0
             }
-        headers.replaceOrAdd(name: "Content-Length", value: String(length))
+        // A stream's length is not known: it goes chunked (NIO frames it so without a length).
+        if case .stream = response.body {
+            headers.remove(name: "Content-Length")
+        } else {
+            headers.replaceOrAdd(name: "Content-Length", value: String(length))
+        }
         // Straight to the channel, each piece awaited until it is written: the async writer
         // takes pieces faster than the socket drains them, and held whole files per connection.
         channel.write(
@@ -231,6 +258,11 @@ public final class HTTPServer: Sendable {
                 }
             case .file(let file, let insert):
                 try await stream(file, insert: insert, to: channel)
+            case .stream(let pieces):
+                for await piece in pieces {
+                    try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: piece))))
+                    length += piece.count
+                }
             }
         }
         try await channel.writeAndFlush(HTTPServerResponsePart.end(nil))

@@ -24,6 +24,9 @@ public enum Route: Equatable, Sendable {
     /// `/badge/DOMAIN.svg`, `/badge/DOMAIN.json` (shields.io's endpoint): the domain's newest
     /// sound verdict, for a status page or a README.
     case badge(domain: String, format: BadgeFormat)
+    /// `/mcp`: the Model Context Protocol's Streamable HTTP transport (`MCPHTTPEndpoint`): POST
+    /// a JSON-RPC message, DELETE a session.
+    case mcp
 
     public enum BadgeFormat: String, Sendable {
         case svg, json
@@ -36,11 +39,11 @@ public enum Route: Equatable, Sendable {
     /// stay open.
     /// What `needsToken` guards, in words, for `--token-file`'s help and docs/serve.md.
     public static let tokenScope =
-        "/api/v1/ (but its openapi.json), /metrics, /check?domain= and the JSON files of --out (/latest.json, /history.json, a run's report.json)"
+        "/api/v1/ (but its openapi.json), /mcp, /metrics, /check?domain= and the JSON files of --out (/latest.json, /history.json, a run's report.json)"
 
     public var needsToken: Bool {
         switch self {
-        case .apiCheck, .apiLatest, .apiRuns, .apiHistory, .metrics: true
+        case .apiCheck, .apiLatest, .apiRuns, .apiHistory, .metrics, .mcp: true
         case .checkPage(let query): query != nil
         case .outputFile(_, let file): file.hasSuffix(".json")
         // A badge shows one word of what the history page shows, for pages anyone may read.
@@ -59,9 +62,14 @@ public enum Route: Equatable, Sendable {
         guard target.utf8.count <= Self.maximumTargetBytes else {
             throw HTTPError(414, "The request target is longer than \(Self.maximumTargetBytes) bytes.")
         }
-        guard method == "GET" || method == "HEAD" else { throw HTTPError(405, "Only GET and HEAD are served.") }
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts[0])
+        // /mcp takes its transport's methods, and answers those it does not serve itself.
+        if path == Paths.mcp {
+            self = .mcp
+            return
+        }
+        guard method == "GET" || method == "HEAD" else { throw HTTPError(405, "Only GET and HEAD are served.") }
         guard let query = Query(parts.count > 1 ? String(parts[1]) : "") else {
             throw HTTPError(400, "The query is not valid percent-encoding.")
         }
@@ -104,6 +112,7 @@ public enum Route: Equatable, Sendable {
         static let apiHistory = "/api/v1/history"
         static let metrics = "/metrics"
         static let health = "/healthz"
+        static let mcp = "/mcp"
     }
 
     /// A run folder's file: `/RUN/FILE`.
@@ -124,6 +133,7 @@ public enum Route: Equatable, Sendable {
         case .health: Paths.health
         case .apiDescription: OpenAPIDocument.path
         case .badge(let domain, let format): Self.badgePrefix + domain + "." + format.rawValue
+        case .mcp: Paths.mcp
         }
     }
 

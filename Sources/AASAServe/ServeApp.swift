@@ -1,5 +1,6 @@
 import AASAAudit
 import AASAFetch
+import AASAMCP
 import AASAModel
 import AASAReport
 import Foundation
@@ -21,6 +22,8 @@ public final class ServeApp: Sendable {
     let checkLimits: CheckLimits
     /// The history's answers, kept for the file they were made from.
     let historyCache: HistoryCache
+    /// `/mcp`: the MCP server of `aasa-audit mcp`, one a session, on this server's fetcher.
+    let mcp: MCPHTTPEndpoint
 
     public init(settings: ServeSettings) throws(FetcherSetupError) {
         self.settings = settings
@@ -30,9 +33,11 @@ public final class ServeApp: Sendable {
         auditor = DomainAuditor(fetcher: fetcher, validation: settings.validation, deviceView: settings.deviceView)
         let counters = ServeCounters()
         self.counters = counters
-        checkLimits = CheckLimits(settings: settings, counters: counters)
+        let mcp = MCPHTTPEndpoint(settings: settings.mcp, auditor: auditor, seconds: settings.seconds)
+        self.mcp = mcp
+        checkLimits = CheckLimits(settings: settings, counters: counters) { mcp.reachesNetwork($0) }
         middleware = [
-            CrashNote(), HostCheck(settings: settings), RoutingStep(),
+            CrashNote(), HostCheck(settings: settings), OriginCheck(), RoutingStep(),
             CheckPageRefusals(page: page, tool: settings.tool),
             TokenCheck(token: settings.token, seconds: settings.seconds), checkLimits,
         ]
@@ -41,6 +46,11 @@ public final class ServeApp: Sendable {
 
     public func shutdown() {
         auditor.fetcher.shutdown()
+    }
+
+    /// Ends every MCP session: their answers in flight end with them.
+    public func closeSessions() async {
+        await mcp.shutdown()
     }
 
     /// Checks running now.
@@ -59,7 +69,7 @@ public final class ServeApp: Sendable {
 
     /// The chain from its `index`-th step on, the route's handler at its end.
     private func respond(_ request: RoutedRequest, from index: Int) async throws(HTTPError) -> ServeResponse {
-        guard index < middleware.count else { return try await handle(try request.route.get()) }
+        guard index < middleware.count else { return try await handle(try request.route.get(), request.request) }
         return try await middleware[index].respond(to: request) {
             (next: RoutedRequest) async throws(HTTPError) -> ServeResponse in
             try await self.respond(next, from: index + 1)
@@ -67,7 +77,7 @@ public final class ServeApp: Sendable {
     }
 
     /// Each route's handler: one line each.
-    private func handle(_ route: Route) async throws(HTTPError) -> ServeResponse {
+    private func handle(_ route: Route, _ request: ServeRequest) async throws(HTTPError) -> ServeResponse {
         switch route {
         case .health: ServeResponse(status: 200, type: "text/plain; charset=utf-8", "ok\n")
         case .apiDescription: ServeResponse(status: 200, type: "application/json", OpenAPIDocument.text + "\n")
@@ -80,6 +90,7 @@ public final class ServeApp: Sendable {
         case .apiHistory(let domain): try await history(domain)
         case .metrics: metrics()
         case .badge(let domain, let format): try await badge(domain, format: format)
+        case .mcp: await mcpExchange(request)
         }
     }
 

@@ -5,6 +5,8 @@ public struct ServeResponse: Sendable {
         /// A file of `--out`, opened, read in pieces as it is sent, with bytes put in at an
         /// offset (the history page's check form) or not.
         case file(OutputFolder.OpenFile, insert: Insert? = nil)
+        /// Pieces sent as they come (chunked), until the stream ends: `/mcp`'s server-sent events.
+        case stream(AsyncStream<[UInt8]>)
     }
 
     public struct Insert: Sendable {
@@ -53,14 +55,24 @@ public struct ServeRequest: Sendable {
     public var authorization: String?
     /// The `Host` header, when the request had one.
     public var host: String?
+    /// The other headers a route reads (`/mcp`'s), by lower-case name.
+    public var headers: [String: String]
+    /// The body: empty but for `/mcp`'s POST (at most `MCPHTTPEndpoint.maximumBodyBytes`).
+    public var body: [UInt8]
 
     public init(
-        method: String = "GET", target: String, client: String, authorization: String? = nil, host: String? = nil
+        method: String = "GET", target: String, client: String, authorization: String? = nil, host: String? = nil,
+        headers: [String: String] = [:], body: [UInt8] = []
     ) {
         self.method = method
         self.target = target
         self.client = client
         self.authorization = authorization
         self.host = host
+        self.headers = headers
+        self.body = body
     }
+
+    /// The headers `ServeRequest.headers` keeps: what `/mcp` and the Origin check read.
+    static let keptHeaders = ["origin", "accept", "content-type", "mcp-session-id", "mcp-protocol-version"]
 }

@@ -1,6 +1,7 @@
 import AASAAudit
 import AASAChecks
 import AASAFetch
+import AASAMCP
 import AASAModel
 import Foundation
 
@@ -81,5 +82,18 @@ public struct ServeSettings: Sendable {
         self.output = output
         self.fetcher = fetcher
         self.tool = tool
+    }
+}
+
+extension ServeSettings {
+    /// `/mcp`'s server: `aasa-audit mcp`'s, on these settings and `--out`, without the write
+    /// tool (`serve` writes nothing).
+    var mcp: MCPSettings {
+        var settings = MCPSettings(fetcher: fetcher, tool: tool)
+        settings.validation = validation
+        settings.deviceView = deviceView
+        settings.output = output
+        settings.allowsAcknowledging = false
+        return settings
     }
 }

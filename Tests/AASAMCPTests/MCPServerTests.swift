@@ -15,17 +15,25 @@ struct MCPServerTests {
         .appendingPathComponent("aasa-audit")
 
     static let script = #"""
-        import asyncio, json, os, sys
+        import asyncio, contextlib, json, os, sys
         import jsonschema
         from mcp import ClientSession, StdioServerParameters
         from mcp.client.stdio import stdio_client
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
 
         plan = json.loads(sys.argv[1])
 
         async def main():
             out = {"calls": {}, "progress": [], "schemaProblems": []}
-            params = StdioServerParameters(command=plan["command"], args=plan["args"], cwd=plan["cwd"])
-            async with stdio_client(params) as (read, write):
+            async with contextlib.AsyncExitStack() as stack:
+                if "url" in plan:
+                    # serve's /mcp: Streamable HTTP, with the team's token.
+                    http = await stack.enter_async_context(create_mcp_http_client(headers=plan["headers"]))
+                    read, write = await stack.enter_async_context(streamable_http_client(plan["url"], http_client=http))
+                else:
+                    params = StdioServerParameters(command=plan["command"], args=plan["args"], cwd=plan["cwd"])
+                    read, write = await stack.enter_async_context(stdio_client(params))
                 async with ClientSession(read, write) as session:
                     init = await session.initialize()
                     out["protocol"] = init.protocol_version
@@ -150,22 +158,60 @@ struct MCPServerTests {
         }
     }
 
+    /// How the client reaches the server: `aasa-audit mcp` on its standard input and output, or
+    /// `aasa-audit serve`'s `/mcp` (Streamable HTTP, with a token).
+    enum Transport: String, CaseIterable, Sendable {
+        case stdio, http
+    }
+
+    /// `aasa-audit serve` on a loopback port, with a token, auditing through the world.
+    struct TeamServer {
+        let daemon: LocalDaemon
+        let token = "a-token-of-the-team-0123456789abcdef"
+        var url: String { "http://127.0.0.1:\(daemon.port)/mcp" }
+
+        init(_ world: TestWorld, extraArguments: [String] = []) async throws {
+            let tokenFile = world.directory.url.appendingPathComponent("token")
+            try token.write(to: tokenFile, atomically: true, encoding: .utf8)
+            let out = world.directory.url.appendingPathComponent("reports")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            daemon = try await LocalDaemon(MCPServerTests.binary.path, readyPath: "/healthz") { port in
+                ["serve", "--listen", "127.0.0.1:\(port)", "--out", out.path, "--token-file", tokenFile.path]
+                    + MCPServerTests.worldArguments(world, extraArguments)
+            }
+        }
+    }
+
+    /// What both servers take to audit through the world's loopback hosts.
+    static func worldArguments(_ world: TestWorld, _ extraArguments: [String]) -> [String] {
+        ["--cacert", world.caFile] + extraArguments + ["--connect-to", world.connectTo, "--no-cdn"]
+            + LoopbackNetworks.allowArguments
+    }
+
     /// - Parameter cancel: the label of an `audit_domains` call the client cancels once that many
     ///   domains are done.
     /// - Parameter watching: runs while the client does; a client that cancels waits after its
     ///   cancel until this returns.
     func drive(
-        _ world: TestWorld, extraArguments: [String] = [], calls: [(String, String, [String: Any])],
+        _ world: TestWorld, over transport: Transport = .stdio, extraArguments: [String] = [],
+        calls: [(String, String, [String: Any])],
         cancel: (label: String, after: Int)? = nil, resources: [String]? = nil,
         watching: (ProcessRunner.Running) async -> Void = { _ in }
     ) async throws -> Outcome {
-        var plan: [String: Any] = [
-            "command": Self.binary.path,
-            "args": ["mcp", "--cacert", world.caFile] + extraArguments + ["--connect-to", world.connectTo, "--no-cdn"]
-                + LoopbackNetworks.allowArguments,
-            "cwd": world.directory.url.path,
-            "calls": calls.map { [$0.0, $0.1, $0.2] as [Any] },
-        ]
+        var plan: [String: Any] = ["calls": calls.map { [$0.0, $0.1, $0.2] as [Any] }]
+        var server: TeamServer?
+        switch transport {
+        case .stdio:
+            plan["command"] = Self.binary.path
+            plan["args"] = ["mcp"] + Self.worldArguments(world, extraArguments)
+            plan["cwd"] = world.directory.url.path
+        case .http:
+            let team = try await TeamServer(world, extraArguments: extraArguments)
+            plan["url"] = team.url
+            plan["headers"] = ["Authorization": "Bearer \(team.token)"]
+            server = team
+        }
+        defer { server?.daemon.stop() }
         let proceed = world.directory.url.appendingPathComponent("proceed").path
         if let resources { plan["resources"] = resources }
         if let cancel { plan["cancel"] = ["label": cancel.label, "after": cancel.after, "proceed": proceed] }
@@ -352,11 +398,11 @@ extension MCPServerTests {
 
     /// A batch of 1,000 domains: a progress notification per domain with the total, every
     /// domain's verdict; a larger batch is refused.
-    @Test func aThousandDomainsReportProgress() async throws {
+    @Test(arguments: Transport.allCases) func aThousandDomainsReportProgress(over transport: Transport) async throws {
         let world = try TestWorld()
         let thousand = (1...1000).map { "good\($0).aasa.test" }
         let outcome = try await drive(
-            world,
+            world, over: transport,
             calls: [
                 ("thousand", "audit_domains", ["domains": thousand]),
                 ("tooMany", "audit_domains", ["domains": thousand + ["good1001.aasa.test"]]),
@@ -372,7 +418,7 @@ extension MCPServerTests {
     /// A batch the client cancels stops: the stuck hosts' connections (which only the 120 s
     /// deadline would end) close while the client still waits, and the server answers the next
     /// call.
-    @Test func aCancelledBatchStops() async throws {
+    @Test(arguments: Transport.allCases) func aCancelledBatchStops(over transport: Transport) async throws {
         let world = try TestWorld()
         let silent = try FaultServer(
             identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]), fault: .respond { _, _ in .never })
@@ -380,7 +426,8 @@ extension MCPServerTests {
         let stuck = (1...12).map { "a-stuck-host-number-\($0).aasa.test" }
         let closed = ClosedWhileRunning()
         let outcome = try await drive(
-            world, extraArguments: stuck.flatMap { ["--connect-to", silent.connectTo($0)] } + ["--timeout", "120"],
+            world, over: transport,
+            extraArguments: stuck.flatMap { ["--connect-to", silent.connectTo($0)] } + ["--timeout", "120"],
             calls: [
                 ("cancelled", "audit_domains", ["domains": (1...3).map { "good\($0).aasa.test" } + stuck]),
                 ("after", "explain_finding", ["code": "cdn.stale"]),

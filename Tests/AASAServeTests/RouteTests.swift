@@ -29,7 +29,7 @@ import Testing
             ("/history.json", .outputFile(run: nil, file: "history.json")),
             ("/2026-11-22T031500Z/report.html", .outputFile(run: run, file: "report.html")),
             ("/badge/Example.COM.svg", .badge(domain: "example.com", format: .svg)),
-            ("/badge/a-b.example.json", .badge(domain: "a-b.example", format: .json)),
+            ("/badge/a-b.example.json", .badge(domain: "a-b.example", format: .json)), ("/mcp", .mcp),
         ]
         for (target, expected) in table {
             #expect(try Self.route(target).get() == expected, "\(target)")
@@ -54,7 +54,7 @@ import Testing
 
     @Test func requestsForNothingServedAreRefusedWithTheirStatus() {
         let refusals: [(method: String, target: String, status: Int)] = [
-            ("POST", "/", 405), ("DELETE", "/api/v1/latest", 405),
+            ("POST", "/", 405), ("DELETE", "/api/v1/latest", 405), ("POST", "/mcp/", 405),
             ("GET", "/" + String(repeating: "a", count: Route.maximumTargetBytes), 414),
             ("GET", "/check?domain=%zz", 400), ("GET", "/api/v1/check", 400), ("GET", "/api/v1/check?domain=", 400),
             ("GET", "/etc/passwd", 404), ("GET", "/2026-11-22T031500Z/../../etc/passwd", 404),

@@ -43,6 +43,9 @@ import Testing
             switch response.body {
             case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
             case .file(let file, _): return String(decoding: file.read(at: 0, count: file.size) ?? [], as: UTF8.self)
+            case .stream:
+                Issue.record("a stream where a body was expected")
+                return ""
             }
         }
 
@@ -201,5 +204,36 @@ import Testing
         let metrics = app.text(await app.get("/metrics"))
         #expect(metrics.contains(#"aasa_audit_serve_checks_total{outcome="refused"} 2"#), "\(metrics)")
         #expect(metrics.contains(#"aasa_audit_serve_checks_total{outcome="limited"} 2"#))
+    }
+
+    /// `/mcp` behind the same chain, without a socket: a call of a tool that reaches the network
+    /// takes from the client's rate of checks as a check does; one that does not, and the
+    /// protocol's own requests, take nothing.
+    @Test func mcpCallsThatReachTheNetworkAreChecks() async throws {
+        let app = try App(burst: 1)
+        func post(_ body: String, session: String? = nil) async -> ServeResponse {
+            let headers = ["content-type": "application/json", "accept": "application/json"]
+                .merging(session.map { ["mcp-session-id": $0] } ?? [:]) { first, _ in first }
+            return await app.app.respond(
+                ServeRequest(
+                    method: "POST", target: "/mcp", client: "192.0.2.1", host: "127.0.0.1", headers: headers,
+                    body: Array(body.utf8)))
+        }
+        let opened = await post(
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+        )
+        let session = try #require(opened.header("mcp-session-id"), "\(app.text(opened))")
+        func call(_ id: Int, _ tool: String, _ arguments: String) -> String {
+            #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"\#(tool)","arguments":\#(arguments)}}"#
+        }
+        let checked = await post(call(2, "check_domain", #"{"domain":"blocked.example"}"#), session: session)
+        #expect(checked.status == 200 && app.text(checked).contains(#""domain":"blocked.example""#))
+        let limited = await post(call(3, "check_domain", #"{"domain":"blocked.example"}"#), session: session)
+        #expect(limited.status == 429 && limited.header("retry-after") != nil)
+        let explained = await post(call(4, "explain_finding", #"{"code":"http.redirect"}"#), session: session)
+        #expect(explained.status == 200 && app.text(explained).contains("http.redirect"))
+        let listed = await post(#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#, session: session)
+        #expect(listed.status == 200 && app.text(listed).contains("audit_domains"))
+        #expect(await app.get("/mcp", host: "127.0.0.1").status == 405)
     }
 }

@@ -1,6 +1,8 @@
 import Synchronization
 
-/// The check routes' limits, around a check (`/api/v1/check`, `/check?domain=`): a check whose
+/// The check routes' limits, around a check (`/api/v1/check`, `/check?domain=`, and a call on
+/// `/mcp` of a tool that reaches the network: one place and one of the rate whatever its count
+/// of domains, which its tool bounds): a check whose
 /// parameters do not read is refused as such first (400: it takes none of the client's rate),
 /// then a client past its rate (429, with `Retry-After`), then a check beyond the checks in
 /// flight (503); an admitted check holds its place until its answer is made.
@@ -10,20 +12,28 @@ final class CheckLimits: ServeMiddleware {
     private let maximum: Int
     private let counters: ServeCounters
     private let seconds: @Sendable () -> Double
+    /// Whether a body POSTed to `/mcp` calls a tool that reaches the network.
+    private let reachesNetwork: @Sendable ([UInt8]) -> Bool
 
-    init(settings: ServeSettings, counters: ServeCounters) {
+    init(settings: ServeSettings, counters: ServeCounters, reachesNetwork: @escaping @Sendable ([UInt8]) -> Bool) {
         limiter = Mutex(RateLimiter(perMinute: settings.checksPerMinute, burst: settings.checkBurst))
         maximum = settings.maximumChecks
         self.counters = counters
         seconds = settings.seconds
+        self.reachesNetwork = reachesNetwork
     }
 
     /// Checks running now.
     var running: Int { inFlight.withLock { $0 } }
 
     func respond(to request: RoutedRequest, next: ServeNext) async throws(HTTPError) -> ServeResponse {
-        guard let query = request.routed?.checkQuery else { return try await next(request) }
-        _ = try query.checked()
+        switch request.routed {
+        case .mcp where request.request.method == "POST" && reachesNetwork(request.request.body): break
+        case let route?:
+            guard let query = route.checkQuery else { return try await next(request) }
+            _ = try query.checked()
+        case nil: return try await next(request)
+        }
         let now = seconds()
         if let wait = limiter.withLock({ $0.take(request.request.client, now: now) }) {
             counters.add(\.checksLimited)
