@@ -27,6 +27,7 @@ struct MCPOverHTTPTests {
                 ("explain", "explain_finding", ["code": "http.redirect"]),
                 ("history", "domain_history", ["domain": "missing.aasa.test"]),
                 ("changed", "what_changed", [:]),
+                ("urls", "explain_url", ["urls": ["https://good.aasa.test/buy/shoes"]]),
                 ("acknowledge", "acknowledge", ["domain": "missing.aasa.test", "until": "2099-01-01", "reason": "x"]),
             ], resources: ["aasa-audit://domains/good.aasa.test"])
         #expect(outcome.protocolVersion == "2025-11-25" && outcome.schemaProblems.isEmpty)
@@ -47,6 +48,7 @@ struct MCPOverHTTPTests {
         #expect(
             outcome.calls["changed"]?.text?.contains("holds no two runs") == true,
             "\(outcome.calls["changed"].map { "\($0)" } ?? "")")
+        #expect(outcome.calls["urls"]?.structured?["matches"]?.array?.first?["result"] == .string("app"))
         #expect(outcome.calls["acknowledge"]?.exception?.contains("Unknown tool") == true)
         #expect(outcome.read?["aasa-audit://domains/good.aasa.test"]?.text?.contains(#""verdict""#) == true)
     }
