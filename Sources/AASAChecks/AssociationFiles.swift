@@ -53,7 +53,7 @@ public enum AssociationFileLint {
         let served = AssociationKinds.servedFileNames
         guard name.hasSuffix(".json"), let intended = served.first(where: { name == $0 + ".json" }) else { return nil }
         return Finding(
-            .locationMisnamed, .file,
+            .aasa(.locationMisnamed), .file,
             "The file is named \(name): devices and browsers ask only for /.well-known/\(intended), so as deployed it is never read. Rename it to \(intended) (no .json), served as application/json."
         )
     }

@@ -39,7 +39,7 @@ public enum CatchAllChecks {
         let unique = files.enumerated().filter { !files[..<$0.offset].contains($0.element) }.map(\.element)
         return [
             Finding(
-                .locationCatchAll, .domain,
+                .aasa(.locationCatchAll), .domain,
                 "\(probePath) answered 200 with a page (\(type)), as \(unique.joined(separator: ", ")) did: the server answers 200 for every path, so a rewrite rule catches /.well-known/: exclude it."
             )
         ]

@@ -40,7 +40,7 @@ public enum CertificateExpiry {
             : "expires on \(UTCCalendar.date(seconds)) at \(UTCCalendar.clock(seconds)) UTC, \(remaining(left))"
         return [
             Finding(
-                .tlsExpiring, FindingLocation(earliest.location),
+                .aasa(.tlsExpiring), FindingLocation(earliest.location),
                 "A TLS certificate of \(host)'s chain \(when) (the warning starts \(warningDays) days ahead, --cert-warn-days): once it lapses, iOS cannot fetch the file and links stop opening the app."
             )
         ]

@@ -24,14 +24,14 @@ public enum ContentChecks {
             // A file of other services is what Apple asks of a domain that serves only those.
             findings.append(
                 others.isEmpty || options.expectsUniversalLinks
-                    ? Finding(.applinksMissing, location, message)
-                    : Finding(.applinksMissing, .servicesOnly, location, message))
+                    ? Finding(.aasa(.applinksMissing), location, message)
+                    : Finding(.aasa(.applinksMissing), .servicesOnly, location, message))
         case .object(let applinks)?:
             appIDs.applinks = applinksAppIDs(applinks)
         case let other?:
             findings.append(
                 Finding(
-                    .applinksMissing, location,
+                    .aasa(.applinksMissing), location,
                     "applinks is \(article(other.typeName)), not an object: it opens no universal links."))
         }
         appIDs.webcredentials = serviceApps(file[AssociatedDomainService.webcredentials.rawValue])
@@ -43,7 +43,7 @@ public enum ContentChecks {
         var reported = Set<String>()
         for (path, service, id) in appIDPlaces(file) where reported.insert("\(service)\u{0}\(id)").inserted {
             if let problem = AppIDFormat.problem(with: id) {
-                findings.append(Finding(.appIDMalformed, location, "\(path): \(problem)."))
+                findings.append(Finding(.aasa(.appIDMalformed), location, "\(path): \(problem)."))
             }
         }
         var validator = FileValidator(location: location, options: options)

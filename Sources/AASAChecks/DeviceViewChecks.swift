@@ -13,7 +13,7 @@ public enum DeviceViewChecks {
         if let error = record.error {
             return [
                 Finding(
-                    .cdnUnchecked, .cdn,
+                    .aasa(.cdnUnchecked), .cdn,
                     "Apple's CDN could not be reached from here (\(error.message)): its copy was not checked.")
             ]
         }
@@ -25,7 +25,7 @@ public enum DeviceViewChecks {
         if status == 404 {
             return [
                 Finding(
-                    .cdnMissing, .cdn,
+                    .aasa(.cdnMissing), .cdn,
                     "Apple's CDN has no copy of the file (HTTP 404\(apple.map { "; Apple says: \($0)" } ?? "")).\(explained)"
                 )
             ]
@@ -33,18 +33,18 @@ public enum DeviceViewChecks {
         if status != 200 || apple != nil {
             return [
                 Finding(
-                    .cdnError, .cdn,
+                    .aasa(.cdnError), .cdn,
                     "Apple's CDN reports a failure: HTTP \(status)\(apple.map { "; Apple says: \($0)" } ?? "").\(explained)"
                 )
             ]
         }
         guard let copy else {
-            return [Finding(.cdnError, .cdn, "Apple's CDN serves a copy that is not a JSON object.")]
+            return [Finding(.aasa(.cdnError), .cdn, "Apple's CDN serves a copy that is not a JSON object.")]
         }
         guard let originFile else {
             return [
                 Finding(
-                    .cdnStale, .cdn,
+                    .aasa(.cdnStale), .cdn,
                     "Apple's CDN still serves a copy, but the origin has no usable file at .well-known: devices keep the copy until the CDN refreshes (about a day)."
                 )
             ]
@@ -53,7 +53,7 @@ public enum DeviceViewChecks {
             let differences = describeDifferences(copy, originFile, names: ("the CDN", ".well-known"))
             return [
                 Finding(
-                    .cdnStale, .cdn,
+                    .aasa(.cdnStale), .cdn,
                     "Apple's CDN copy differs from the origin's .well-known file (\(differences)); normal for up to a day after a change."
                 )
             ]
@@ -74,7 +74,7 @@ public enum DeviceViewChecks {
                 ?? "it gets no answer"
             return [
                 Finding(
-                    .uaBlocked, .wellKnown,
+                    .aasa(.uaBlocked), .wellKnown,
                     "Apple's bot (\(botAgent)) is refused: \(what), while a browser gets the file. Apple's CDN cannot fetch it."
                 )
             ]
@@ -82,7 +82,7 @@ public enum DeviceViewChecks {
         if let botFile, let browserFile, !JSONValue.object(botFile).isEquivalent(to: .object(browserFile)) {
             return [
                 Finding(
-                    .uaDiffer, .wellKnown,
+                    .aasa(.uaDiffer), .wellKnown,
                     "Apple's bot and a browser get different files (\(describeDifferences(botFile, browserFile, names: ("the bot", "the browser"))))."
                 )
             ]
@@ -90,7 +90,8 @@ public enum DeviceViewChecks {
         if botFile != nil, browserFile == nil, let status = browser.record.status {
             return [
                 Finding(
-                    .uaDiffer, .wellKnown, "A browser gets HTTP \(status) without the file while Apple's bot gets it.")
+                    .aasa(.uaDiffer), .wellKnown,
+                    "A browser gets HTTP \(status) without the file while Apple's bot gets it.")
             ]
         }
         return []
@@ -101,7 +102,7 @@ public enum DeviceViewChecks {
         guard !JSONValue.object(wellKnown).isEquivalent(to: .object(root)) else { return [] }
         return [
             Finding(
-                .locationDiffer, .domain,
+                .aasa(.locationDiffer), .domain,
                 "The two copies differ: \(describeDifferences(wellKnown, root, names: (".well-known", "root"))).")
         ]
     }

@@ -40,7 +40,7 @@ public enum DomainChecks {
 
         /// An entitlement, or apps expected, for other services only: the file need not open links.
         func withoutApplinksWhenNotNeeded(_ findings: [Finding]) -> [Finding] {
-            needsApplinks ? findings : findings.filter { $0.code != .applinksMissing }
+            needsApplinks ? findings : findings.filter { $0.code != .aasa(.applinksMissing) }
         }
 
         init(_ target: DomainTarget) {
@@ -88,7 +88,7 @@ public enum DomainChecks {
             guard let apps = ContentChecks.serviceApps(file[service.rawValue]) else {
                 findings.append(
                     Finding(
-                        .serviceMissing, .wellKnown,
+                        .aasa(.serviceMissing), .wellKnown,
                         "The file has no \(service.rawValue) section, but \(reason)."))
                 continue
             }
@@ -96,7 +96,7 @@ public enum DomainChecks {
             where !apps.contains(expected) && !apps.contains(where: { $0.hasPrefix(expected + ".") }) {
                 findings.append(
                     Finding(
-                        .serviceMissing, .wellKnown,
+                        .aasa(.serviceMissing), .wellKnown,
                         "The file's \(service.rawValue) section does not name \(expected) (\(reason))."))
             }
         }
@@ -120,7 +120,7 @@ public enum DomainChecks {
                 let left = target.expectations.count - index
                 findings.append(
                     Finding(
-                        .matchCutShort, .wellKnown,
+                        .aasa(.matchCutShort), .wellKnown,
                         "\(left) of the \(target.expectations.count) URLs of the input (from line \(expectation.inputLine)) were not checked: \(decision.reason)"
                     ))
                 break
@@ -135,19 +135,19 @@ public enum DomainChecks {
                 case .app:
                     findings.append(
                         Finding(
-                            .matchExpectedApp, .wellKnown,
+                            .aasa(.matchExpectedApp), .wellKnown,
                             "\(expectation.url) (\(line)) opens \(decision.appIDs.joined(separator: ", ")), not \(wanted.joined(separator: " or "))\(rule)."
                         ))
                 case .excluded:
                     findings.append(
                         Finding(
-                            .matchExpectedApp, .wellKnown,
+                            .aasa(.matchExpectedApp), .wellKnown,
                             "\(expectation.url) (\(line)) must open the app but stays in the browser: excluded by \(decision.rule?.path ?? "a rule")."
                         ))
                 case .none:
                     findings.append(
                         Finding(
-                            .matchExpectedApp, .wellKnown,
+                            .aasa(.matchExpectedApp), .wellKnown,
                             "\(expectation.url) (\(line)) must open the app but no rule matches it."))
                 case .undecided:
                     break  // reported above
@@ -155,7 +155,7 @@ public enum DomainChecks {
             } else if decision.outcome == .app {
                 findings.append(
                     Finding(
-                        .matchExpectedBrowser, .wellKnown,
+                        .aasa(.matchExpectedBrowser), .wellKnown,
                         "\(expectation.url) (\(line)) must stay in the browser but opens \(decision.appIDs[0])\(rule).")
                 )
             }
@@ -222,7 +222,7 @@ public enum DomainChecks {
         if target.domain.split(separator: ".").contains(where: { $0.hasPrefix("xn--") }) {
             findings.append(
                 Finding(
-                    .domainInternationalized, .domain,
+                    .aasa(.domainInternationalized), .domain,
                     "\(target.domain) is an internationalised name: iOS 16 and later are reported to fail to use such domains as associated domains (Apple Developer Forums thread 814156, FB21797091). Test its links on a device."
                 ))
         }
@@ -239,13 +239,12 @@ public enum DomainChecks {
         let findings =
             sameBytes ? fallback.findings.filter { $0.code.definition.category != .content } : fallback.findings
         return findings.map { finding in
-            var capped = finding
-            capped.severity = fallback.answered200 ? min(finding.severity, .warning) : .info
+            let capped = finding.aboutTheRootCopy(answered200: fallback.answered200)
             // No root copy beside a good .well-known file is how it should be today: say so
             // quietly, not as a status to fix.
-            if finding.code == .httpStatus, root.record.status == 404 || root.record.status == 410 {
+            if finding.code == .aasa(.httpStatus), root.record.status == 404 || root.record.status == 410 {
                 return Finding(
-                    .locationRootAbsent, .root,
+                    .aasa(.locationRootAbsent), .root,
                     primary.file != nil
                         ? "No copy at the root location (HTTP \(root.record.status!)): fine, only iOS 9 devices fell back to it."
                         : "No copy at the root location either (HTTP \(root.record.status!)).")
@@ -262,16 +261,16 @@ public enum DomainChecks {
         if primary.file == nil, fallback.file != nil {
             findings.append(
                 Finding(
-                    .locationRootOnly, .domain,
+                    .aasa(.locationRootOnly), .domain,
                     "A valid file is served only at \(AASALocation.root.path); current iOS and Apple's CDN read only \(AASALocation.wellKnown.path)."
                 ))
         }
         if !primary.answered200, !fallback.answered200, primary.responded || fallback.responded {
-            findings.append(Finding(.locationNone, .domain, "Neither location served the file with status 200."))
+            findings.append(Finding(.aasa(.locationNone), .domain, "Neither location served the file with status 200."))
             if let misnamed, DeviceViewChecks.usableFile(misnamed) != nil {
                 findings.append(
                     Finding(
-                        .locationMisnamed, .domain,
+                        .aasa(.locationMisnamed), .domain,
                         "Your file is there, as \(AASALocation.wellKnown.path).json (HTTP 200): rename it to apple-app-site-association, without .json; devices and Apple's CDN ask only for that name."
                     ))
             }
@@ -302,7 +301,7 @@ public enum DomainChecks {
             let nearMiss = named.first { $0.lowercased() == expected.lowercased() }
             let hint = nearMiss.map { " (it names \($0), which differs only in case)" } ?? ""
             return Finding(
-                .appIDMissing, .wellKnown,
+                .aasa(.appIDMissing), .wellKnown,
                 "The expected app ID \(expected) is not in the file's applinks section\(hint).")
         }
     }
@@ -314,7 +313,7 @@ extension DomainChecks {
     /// says which crash and until when.
     public static func crashed(_ target: DomainTarget, why: String) -> DomainReport {
         var report = notAudited(target)
-        report.findings = [Finding(.auditCrashed, .domain, why)]
+        report.findings = [Finding(.run(.auditCrashed), .domain, why)]
         return report
     }
 
@@ -322,6 +321,8 @@ extension DomainChecks {
         DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs, fetches: [],
             appIDs: ServiceAppIDs(),
-            findings: [Finding(.auditInterrupted, .domain, "The run was interrupted before this domain was audited.")])
+            findings: [
+                Finding(.run(.auditInterrupted), .domain, "The run was interrupted before this domain was audited.")
+            ])
     }
 }

@@ -30,7 +30,7 @@ public enum FileLint {
             bytes, declaredSize: size, truncated: truncated, signature: signature, at: .file, options: options)
         var findings = services.withoutApplinksWhenNotNeeded(assessed.findings)
         if bytes.isEmpty, !truncated {
-            findings = [Finding(.bodyEmpty, .file, "The file is empty.")]
+            findings = [Finding(.aasa(.bodyEmpty), .file, "The file is empty.")]
         }
         if let file = assessed.file {
             let expected =

@@ -7,7 +7,7 @@ extension FileValidator {
 
     mutating func validateComponent(_ value: JSONValue, path: String) {
         guard case .object(let component) = value else {
-            report(.valueType, "\(path) is \(Self.a(value)), not an object; it is ignored.")
+            report(.aasa(.valueType), "\(path) is \(Self.a(value)), not an object; it is ignored.")
             return
         }
         let unknown = component.keys.filter { !Self.componentKeys.contains($0) }
@@ -16,13 +16,13 @@ extension FileValidator {
             // Nothing left to match on: the rule opens every URL of the site in the app.
             for key in unknown {
                 report(
-                    .componentUnknownKey, .matchesEverything,
+                    .aasa(.componentUnknownKey), .matchesEverything,
                     "Unknown key \"\(key)\" in \(path)\(hint(key, among: Self.componentKeys)): iOS ignores it, and the rule has no /, ? or # left, so it matches every URL: every link to this site opens the app."
                 )
             }
         } else {
             reportUnknownKeys(
-                of: component, in: path, known: Self.componentKeys, as: .componentUnknownKey,
+                of: component, in: path, known: Self.componentKeys, as: .aasa(.componentUnknownKey),
                 effect: "iOS ignores it, so the rule matches more than intended")
         }
         validateComponentValues(component, path: path, allowComment: true)
@@ -31,10 +31,10 @@ extension FileValidator {
     mutating func validateDefaults(_ value: JSONValue, path: String) {
         requireIOS(IOSVersion.defaults, for: path)
         guard case .object(let defaults) = value else {
-            report(.valueType, "\(path) is \(Self.a(value)), not an object.")
+            report(.aasa(.valueType), "\(path) is \(Self.a(value)), not an object.")
             return
         }
-        reportUnknownKeys(of: defaults, in: path, known: Self.defaultsKeys, as: .defaultsUnknownKey)
+        reportUnknownKeys(of: defaults, in: path, known: Self.defaultsKeys, as: .aasa(.defaultsUnknownKey))
         validateComponentValues(defaults, path: path, allowComment: false)
     }
 
@@ -50,7 +50,7 @@ extension FileValidator {
                 let nonStrings = items.members.filter { $0.value.stringValue == nil }
                 if let first = nonStrings.first {
                     report(
-                        .componentQueryDisabled,
+                        .aasa(.componentQueryDisabled),
                         "\(keyPath) has a value that is not a string (\"\(first.key)\": \(first.value.prettyPrinted(indent: ""))); iOS then ignores the whole dictionary, so the rule accepts any query."
                     )
                 }
@@ -60,15 +60,15 @@ extension FileValidator {
             case ("exclude", .bool), ("caseSensitive", .bool), ("percentEncoded", .bool), ("comment", .string):
                 break
             case ("/", let other), ("#", let other):
-                report(.valueType, "\(keyPath) is \(Self.a(other)), not a pattern string; it is ignored.")
+                report(.aasa(.valueType), "\(keyPath) is \(Self.a(other)), not a pattern string; it is ignored.")
             case ("?", let other):
                 report(
-                    .valueType,
+                    .aasa(.valueType),
                     "\(keyPath) is \(Self.a(other)), not a pattern string or a dictionary of them; it is ignored.")
             case ("exclude", let other), ("caseSensitive", let other), ("percentEncoded", let other):
-                report(.valueType, "\(keyPath) is \(Self.a(other)), not true or false; it is ignored.")
+                report(.aasa(.valueType), "\(keyPath) is \(Self.a(other)), not true or false; it is ignored.")
             case ("comment", let other) where allowComment:
-                report(.valueType, .commentNotString, "\(keyPath) is \(Self.a(other)), not a string.")
+                report(.aasa(.valueType), .commentNotString, "\(keyPath) is \(Self.a(other)), not a string.")
             default:
                 break
             }
@@ -78,7 +78,7 @@ extension FileValidator {
     mutating func checkLength(_ pattern: String, path: String) {
         if pattern.unicodeScalars.count > Pattern.maximumLength {
             report(
-                .patternTooLong,
+                .aasa(.patternTooLong),
                 "\(path) is \(pattern.unicodeScalars.count) characters long; patterns over \(Pattern.maximumLength) are treated as matching nothing."
             )
         }

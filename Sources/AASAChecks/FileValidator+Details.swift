@@ -6,18 +6,20 @@ import AASAModel
 extension FileValidator {
 
     mutating func validateApplinks(_ applinks: JSONObject, file: JSONObject) {
-        reportUnknownKeys(of: applinks, in: "applinks", known: Self.applinksKeys, as: .applinksUnknownKey)
+        reportUnknownKeys(of: applinks, in: "applinks", known: Self.applinksKeys, as: .aasa(.applinksUnknownKey))
         if let apps = applinks["apps"] {
             switch apps {
             case .array(let list) where list.isEmpty: break
             case .array:
-                report(.applinksLegacyApps, "applinks.apps is not empty; the legacy key must be [] (or left out).")
-            default: report(.valueType, "applinks.apps is \(Self.a(apps)), not an array (the legacy key must be []).")
+                report(
+                    .aasa(.applinksLegacyApps), "applinks.apps is not empty; the legacy key must be [] (or left out).")
+            default:
+                report(.aasa(.valueType), "applinks.apps is \(Self.a(apps)), not an array (the legacy key must be []).")
             }
         } else if let minimum = options.minimumIOS, minimum < IOSVersion.components, Self.usesLegacyPaths(applinks) {
             // Apple's original documentation: the iOS 9-12 format needs "apps": [] present.
             report(
-                .applinksLegacyApps, .appsMissingForOldIOS,
+                .aasa(.applinksLegacyApps), .appsMissingForOldIOS,
                 "applinks has no \"apps\": [] key. The paths format of iOS 9 to 12 required it present and empty, and the app supports iOS \(minimum) (--min-ios): add \"apps\": [] to applinks."
             )
         }
@@ -31,9 +33,9 @@ extension FileValidator {
 
         switch applinks["details"] {
         case nil:
-            report(.detailsMissing, "applinks has no details: no app gets any link.")
+            report(.aasa(.detailsMissing), "applinks has no details: no app gets any link.")
         case .array(let entries)?:
-            if entries.isEmpty { report(.detailsEmpty, "applinks.details is empty: no app gets any link.") }
+            if entries.isEmpty { report(.aasa(.detailsEmpty), "applinks.details is empty: no app gets any link.") }
             for (index, entry) in entries.enumerated() {
                 validateEntry(entry, path: "applinks.details[\(index)]")
             }
@@ -41,13 +43,13 @@ extension FileValidator {
             let note =
                 legacy.members.count > 1
                 ? "; with \(legacy.members.count) apps their order is undefined (tried here in sorted order)" : ""
-            report(.detailsDictionary, "applinks.details is the iOS 9 era dictionary keyed by app ID\(note).")
+            report(.aasa(.detailsDictionary), "applinks.details is the iOS 9 era dictionary keyed by app ID\(note).")
             for member in legacy.members {
                 let path = "applinks.details[\(JSONValue.string(member.key).prettyPrinted())]"
                 validateLegacyEntry(member.value, path: path)
             }
         case let other?:
-            report(.detailsInvalid, "applinks.details is \(Self.a(other)), not an array: no app gets any link.")
+            report(.aasa(.detailsInvalid), "applinks.details is \(Self.a(other)), not an array: no app gets any link.")
         }
         validateRules(RuleSet(file: file), applinks: applinks)
     }
@@ -64,10 +66,10 @@ extension FileValidator {
     /// A `details` entry: its apps, then its rules, then how its formats mix.
     mutating func validateEntry(_ value: JSONValue, path: String) {
         guard case .object(let entry) = value else {
-            report(.entryInvalid, "\(path) is \(Self.a(value)), not an object; it is ignored.")
+            report(.aasa(.entryInvalid), "\(path) is \(Self.a(value)), not an object; it is ignored.")
             return
         }
-        reportUnknownKeys(of: entry, in: path, known: Self.entryKeys, as: .entryUnknownKey)
+        reportUnknownKeys(of: entry, in: path, known: Self.entryKeys, as: .aasa(.entryUnknownKey))
         validateEntryApps(entry, path: path)
         let componentCount = validateEntryRules(entry, path: path)
         if entry["paths"] != nil, entry["components"] != nil { reportMixedFormats(path) }
@@ -86,35 +88,35 @@ extension FileValidator {
             if case .string = appID {
                 apps += 1
             } else {
-                report(.valueType, "\(path).appID is \(Self.a(appID)), not a string.")
+                report(.aasa(.valueType), "\(path).appID is \(Self.a(appID)), not a string.")
             }
         }
         if let appIDs = entry["appIDs"] {
             if case .array(let list) = appIDs {
                 for (index, id) in list.enumerated() where id.stringValue == nil {
-                    report(.valueType, "\(path).appIDs[\(index)] is \(Self.a(id)), not a string.")
+                    report(.aasa(.valueType), "\(path).appIDs[\(index)] is \(Self.a(id)), not a string.")
                 }
                 apps += list.compactMap(\.stringValue).count
             } else {
-                report(.valueType, "\(path).appIDs is \(Self.a(appIDs)), not an array of strings.")
+                report(.aasa(.valueType), "\(path).appIDs is \(Self.a(appIDs)), not an array of strings.")
             }
         }
         if apps == 0 {
             let why = entry["appIDs"]?.arrayValue?.isEmpty == true ? "its appIDs is empty" : "it has no appID or appIDs"
-            report(.entryNoApp, "\(path) names no app (\(why)): its rules open nothing.")
+            report(.aasa(.entryNoApp), "\(path) names no app (\(why)): its rules open nothing.")
         }
         // iOS 12 and older read a legacy entry's appID only: appIDs (iOS 13+) names no app there.
         if let minimum = options.minimumIOS, minimum < IOSVersion.components, entry["paths"] != nil,
             entry["appID"] == nil, apps > 0
         {
             report(
-                .entryNoApp,
+                .aasa(.entryNoApp),
                 "\(path) names its apps only in appIDs, which iOS 12 and older do not read: on the iOS \(minimum) the app supports, this paths entry names no app; add \"appID\"."
             )
         }
         if entry["appID"] != nil, entry["appIDs"] != nil {
             report(
-                .entryMixedAppKeys,
+                .aasa(.entryMixedAppKeys),
                 "\(path) has both appID and appIDs; use one (the apps are taken as the union of both).")
         }
     }
@@ -127,7 +129,7 @@ extension FileValidator {
                 rules += list.count
                 for (index, item) in list.enumerated() { validateLegacyPath(item, path: "\(path).paths[\(index)]") }
             } else {
-                report(.valueType, "\(path).paths is \(Self.a(paths)), not an array of strings.")
+                report(.aasa(.valueType), "\(path).paths is \(Self.a(paths)), not an array of strings.")
             }
         }
         var componentCount = 0
@@ -136,12 +138,12 @@ extension FileValidator {
                 componentCount = list.count
                 for (index, item) in list.enumerated() { validateComponent(item, path: "\(path).components[\(index)]") }
             } else {
-                report(.valueType, "\(path).components is \(Self.a(components)), not an array of objects.")
+                report(.aasa(.valueType), "\(path).components is \(Self.a(components)), not an array of objects.")
             }
         }
         rules += componentCount
         if rules == 0 {
-            report(.entryNoRules, "\(path) has no rules (no components or paths): its app gets no links.")
+            report(.aasa(.entryNoRules), "\(path) has no rules (no components or paths): its app gets no links.")
         }
         return componentCount
     }
@@ -151,17 +153,17 @@ extension FileValidator {
         switch options.minimumIOS {
         case let minimum? where minimum < IOSVersion.components:
             report(
-                .entryMixedFormats, .mixedFormatsForOldIOS,
+                .aasa(.entryMixedFormats), .mixedFormatsForOldIOS,
                 "\(path) has both paths (read by iOS 12 and older) and components (iOS 13+), as an app supporting iOS \(minimum) needs."
             )
         case let minimum?:
             report(
-                .entryMixedFormats,
+                .aasa(.entryMixedFormats),
                 "\(path) has both paths and components; with iOS \(minimum) as the minimum only components are read, and TN3155 warns that mixing breaks links."
             )
         case nil:
             report(
-                .entryMixedFormats,
+                .aasa(.entryMixedFormats),
                 "\(path) has both paths and components: iOS 13+ reads only components, iOS 12 only paths, and TN3155 warns that mixing breaks links (say --min-ios to judge it)."
             )
         }
@@ -169,14 +171,14 @@ extension FileValidator {
 
     mutating func validateLegacyEntry(_ value: JSONValue, path: String) {
         guard case .object(let entry) = value else {
-            report(.entryInvalid, "\(path) is \(Self.a(value)), not an object with paths; it is ignored.")
+            report(.aasa(.entryInvalid), "\(path) is \(Self.a(value)), not an object with paths; it is ignored.")
             return
         }
         for key in entry.keys where key != "paths" {
-            report(.entryUnknownKey, "Unknown key \"\(key)\" in \(path); the dictionary form reads only paths.")
+            report(.aasa(.entryUnknownKey), "Unknown key \"\(key)\" in \(path); the dictionary form reads only paths.")
         }
         guard case .array(let list)? = entry["paths"], !list.isEmpty else {
-            report(.entryNoRules, "\(path) has no paths: its app gets no links.")
+            report(.aasa(.entryNoRules), "\(path) has no paths: its app gets no links.")
             return
         }
         for (index, item) in list.enumerated() { validateLegacyPath(item, path: "\(path).paths[\(index)]") }
@@ -184,12 +186,13 @@ extension FileValidator {
 
     mutating func validateLegacyPath(_ value: JSONValue, path: String) {
         guard case .string(let text) = value else {
-            report(.valueType, "\(path) is \(Self.a(value)), not a path string.")
+            report(.aasa(.valueType), "\(path) is \(Self.a(value)), not a path string.")
             return
         }
         let pattern = text.hasPrefix("NOT ") ? String(text.dropFirst(4)) : text
         if pattern.lowercased().hasPrefix("https://") || pattern.lowercased().hasPrefix("http://") {
-            report(.pathsURL, "\(path) \"\(text)\" is a full URL; only the path is compared, so it never matches.")
+            report(
+                .aasa(.pathsURL), "\(path) \"\(text)\" is a full URL; only the path is compared, so it never matches.")
         }
         checkLength(pattern, path: path)
     }

@@ -16,12 +16,12 @@ extension FileValidator {
             // Exclusions alone open nothing: the entry's apps get no link from it.
             if !entry.rules.isEmpty, entry.rules.allSatisfy(\.exclude) {
                 report(
-                    .entryNoRules,
+                    .aasa(.entryNoRules),
                     "\(entry.path) has only exclusions (\(entry.rules.count)): they keep URLs in the browser and open none, so its app gets no links from it."
                 )
             }
             if !entry.rules.isEmpty, let why = blockers.whyNeverConsulted(entry, minimumIOS: options.minimumIOS) {
-                report(.entryUnreachable, why)
+                report(.aasa(.entryUnreachable), why)
                 continue
             }
             if let catchAll = validateRuleOrder(entry) { blockers.add(catchAll, of: entry) }
@@ -74,13 +74,13 @@ extension FileValidator {
             let size = rule.largestAutomatonSize
             if size > Pattern.maximumAutomatonSize {
                 report(
-                    .patternTooLong,
+                    .aasa(.patternTooLong),
                     "\(rule.path) expands, with its variables' values, to \(size) matcher states; patterns over \(Pattern.maximumAutomatonSize) are treated as matching nothing."
                 )
             }
             for name in rule.undefinedVariables {
                 report(
-                    .variableUndefined,
+                    .aasa(.variableUndefined),
                     "\(rule.path) uses $(\(name)), which is neither defined in substitutionVariables nor built in: the pattern never matches."
                 )
             }
@@ -91,7 +91,7 @@ extension FileValidator {
                 reportAfterCatchAll(rule, earlier: earlier, butTheRoot: true)
             } else if seen.contains(written) {
                 report(
-                    .ruleUnreachable, .changesNothing,
+                    .aasa(.ruleUnreachable), .changesNothing,
                     "\(rule.path) repeats an earlier rule of the same entry, which always decides first: it changes nothing."
                 )
             } else if rule.matchesEverything {
@@ -110,11 +110,11 @@ extension FileValidator {
         let every = butTheRoot ? "every URL this one could (every path but /)" : "every URL"
         if rule.exclude || earlier.exclude {
             let what = rule.exclude ? "this exclusion never applies" : "this rule never decides"
-            report(.ruleUnreachable, "\(rule.path): \(what), because \(earlier.path) matches \(every) first.")
+            report(.aasa(.ruleUnreachable), "\(rule.path): \(what), because \(earlier.path) matches \(every) first.")
         } else {
             // Its URLs go to the same apps anyway: nothing changes.
             report(
-                .ruleUnreachable, .changesNothing,
+                .aasa(.ruleUnreachable), .changesNothing,
                 "\(rule.path) never decides, because \(earlier.path) matches \(every) first; it would send them to the same apps, so nothing changes."
             )
         }
@@ -129,7 +129,7 @@ extension FileValidator {
         for text in texts { used.formUnion(Self.variableNames(in: text)) }
         for name in (applinks["substitutionVariables"]?.objectValue?.keys ?? []) where !used.contains(name) {
             report(
-                .variableUnused,
+                .aasa(.variableUnused),
                 "applinks.substitutionVariables[\(JSONValue.string(name).prettyPrinted())] is never used.")
         }
     }

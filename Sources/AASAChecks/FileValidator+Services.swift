@@ -14,7 +14,7 @@ extension FileValidator {
                 validateService(member.key, member.value)
             case nil:
                 report(
-                    .fileUnknownKey,
+                    .aasa(.fileUnknownKey),
                     "Unknown top-level key \"\(member.key)\"\(hint(member.key, among: Self.services)); iOS ignores it.")
             }
         }
@@ -22,32 +22,32 @@ extension FileValidator {
 
     mutating func validateService(_ name: String, _ value: JSONValue) {
         guard case .object(let section) = value else {
-            report(.serviceInvalid, "\(name) is \(Self.a(value)), not an object of the form {\"apps\": [...]}.")
+            report(.aasa(.serviceInvalid), "\(name) is \(Self.a(value)), not an object of the form {\"apps\": [...]}.")
             return
         }
         if section.members.isEmpty {
             report(
-                .serviceInvalid, .emptySection,
+                .aasa(.serviceInvalid), .emptySection,
                 "\(name) is an empty object, a stub: iOS reads no apps from it and ignores it; the rest of the file works."
             )
             return
         }
         for key in section.keys where key != "apps" {
-            report(.fileUnknownKey, "Unknown key \"\(key)\" in \(name); only apps is read.")
+            report(.aasa(.fileUnknownKey), "Unknown key \"\(key)\" in \(name); only apps is read.")
         }
         guard case .array(let apps)? = section["apps"] else {
             let found = section["apps"].map { "is \(Self.a($0))" } ?? "is missing"
-            report(.serviceInvalid, "\(name).apps \(found); it must be an array of app IDs.")
+            report(.aasa(.serviceInvalid), "\(name).apps \(found); it must be an array of app IDs.")
             return
         }
         for (index, app) in apps.enumerated() {
             guard case .string(let id) = app else {
-                report(.serviceInvalid, "\(name).apps[\(index)] is \(Self.a(app)), not an app ID string.")
+                report(.aasa(.serviceInvalid), "\(name).apps[\(index)] is \(Self.a(app)), not an app ID string.")
                 continue
             }
             if name == AssociatedDomainService.appclips.rawValue, !id.hasSuffix(".Clip") {
                 report(
-                    .appClipSuffix,
+                    .aasa(.appClipSuffix),
                     "\(name).apps[\(index)] \"\(id)\" does not end in .Clip, as App Clip IDs do by convention.")
             }
         }

@@ -76,7 +76,7 @@ struct FileValidator {
     mutating func requireIOS(_ version: IOSVersion, for what: String) {
         guard let minimum = options.minimumIOS, minimum < version else { return }
         report(
-            .featureMinIOS,
+            .aasa(.featureMinIOS),
             "\(what) needs iOS \(version), but the app supports iOS \(minimum): older devices ignore it.")
     }
 
@@ -106,7 +106,7 @@ struct FileValidator {
             for key in object.duplicateKeys {
                 let place = path.isEmpty ? "The top level" : path
                 report(
-                    .jsonDuplicateKey,
+                    .aasa(.jsonDuplicateKey),
                     "\(place) has the key \(JSONValue.string(key).prettyPrinted()) more than once. iOS keeps the last value (as this audit does); other JSON parsers keep the first or refuse the file."
                 )
             }

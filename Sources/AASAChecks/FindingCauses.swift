@@ -16,10 +16,12 @@ import AASAModel
 ///   (the root, another association file): the host's, reported once.
 public enum FindingCauses {
     /// What follows from the origin's failure.
-    static let followsFromNoFile: Set<FindingCode> = [.locationNone, .cdnMissing, .cdnError, .cdnStale]
+    static let followsFromNoFile: Set<FindingCode> = [
+        .aasa(.locationNone), .aasa(.cdnMissing), .aasa(.cdnError), .aasa(.cdnStale),
+    ]
     /// What leaves `.well-known` without a usable file, besides transfer and serving errors.
     static let unusableFile: Set<FindingCode> = [
-        .jsonInvalid, .jsonNotObject, .bodyTooLarge, .bodyEmpty, .signatureInvalid,
+        .aasa(.jsonInvalid), .aasa(.jsonNotObject), .aasa(.bodyTooLarge), .aasa(.bodyEmpty), .aasa(.signatureInvalid),
     ]
 
     public static func link(_ findings: [Finding]) -> [Finding] {
@@ -27,7 +29,8 @@ public enum FindingCauses {
         let counted = findings.indices.filter { findings[$0].severity != .info }
         let headline =
             counted.first {
-                [.locationCatchAll, .uaBlocked, .locationRootOnly, .locationMisnamed].contains(findings[$0].code)
+                [.aasa(.locationCatchAll), .aasa(.uaBlocked), .aasa(.locationRootOnly), .aasa(.locationMisnamed)]
+                    .contains(findings[$0].code)
             }
             ?? counted.first { leavesNoFile(findings[$0]) }
         guard let headline else { return linked }
@@ -39,7 +42,7 @@ public enum FindingCauses {
                 followsFromNoFile.contains(finding.code)
                 || (wellKnownFollows && leavesNoFile(finding))
                 || (finding.code == cause.code && finding.code.definition.category == .transfer)
-                || (cause.code == .locationCatchAll && answeredByThePage(finding))
+                || (cause.code == .aasa(.locationCatchAll) && answeredByThePage(finding))
             if follows { linked[index].causedBy = cause }
         }
         return linked
@@ -49,7 +52,7 @@ public enum FindingCauses {
     /// type, its syntax, its shape, at any kind's location (each kind's codes end alike).
     static func answeredByThePage(_ finding: Finding) -> Bool {
         guard finding.severity != .info, finding.location != .domain else { return false }
-        if [.httpContentType, .jsonInvalid, .jsonNotObject].contains(finding.code) { return true }
+        if [.aasa(.httpContentType), .aasa(.jsonInvalid), .aasa(.jsonNotObject)].contains(finding.code) { return true }
         let last = finding.code.rawValue.split(separator: ".").last ?? ""
         return pageAnswerParts.contains(String(last))
     }

@@ -43,13 +43,15 @@ public enum LocationChecks {
             let whereTo = target.map { "to \($0)" } ?? "without a Location header"
             assessment.findings.append(
                 Finding(
-                    .httpRedirect, location,
+                    .aasa(.httpRedirect), location,
                     "HTTP \(status) redirect \(whereTo). Redirects are never followed for this file."))
             return assessment
         }
         guard status == 200 else {
             assessment.findings.append(
-                Finding(.httpStatus, location, "HTTP \(status)\(statusHint(status)); the file must be served with 200.")
+                Finding(
+                    .aasa(.httpStatus), location,
+                    "HTTP \(status)\(statusHint(status)); the file must be served with 200.")
             )
             return assessment
         }
@@ -98,7 +100,7 @@ public enum LocationChecks {
             return (
                 [
                     Finding(
-                        .bodyTooLarge, location,
+                        .aasa(.bodyTooLarge), location,
                         "The body is \(size); iOS ignores files over \(AppleLimits.maximumFileBytes) bytes.")
                 ], nil, nil
             )
@@ -107,7 +109,7 @@ public enum LocationChecks {
             return (
                 [
                     Finding(
-                        .bodyTooLarge, location,
+                        .aasa(.bodyTooLarge), location,
                         "The body is \(declaredSize) bytes after decoding; iOS ignores files over \(AppleLimits.maximumFileBytes) bytes."
                     )
                 ], nil, nil
@@ -119,11 +121,11 @@ public enum LocationChecks {
             let content = signature.contentBytes.map { ", \($0) bytes of content" } ?? ""
             signatureFindings.append(
                 Finding(
-                    .fileSigned, location,
+                    .aasa(.fileSigned), location,
                     "The file is signed (CMS/PKCS#7, \(signature.format.rawValue.uppercased())\(content))\(signer)\(signature.verified ? "; the signature verifies" : "")."
                 ))
             if let problem = signature.problem {
-                signatureFindings.append(Finding(.signatureInvalid, location, problem))
+                signatureFindings.append(Finding(.aasa(.signatureInvalid), location, problem))
             }
             guard signature.opened else { return (signatureFindings, nil, nil) }
         }
@@ -147,13 +149,14 @@ public enum LocationChecks {
         _ body: [UInt8], at location: FindingLocation, options: ValidationOptions
     ) -> (findings: [Finding], file: JSONObject?, content: ContentAssessment?) {
         if body.isEmpty {
-            return ([Finding(.bodyEmpty, location, "HTTP 200 with an empty body.")], nil, nil)
+            return ([Finding(.aasa(.bodyEmpty), location, "HTTP 200 with an empty body.")], nil, nil)
         }
         let parsed: JSONValue
         do {
             parsed = try JSONParser.parse(body)
         } catch {
-            var invalid = Finding(.jsonInvalid, location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: body)).")
+            var invalid = Finding(
+                .aasa(.jsonInvalid), location, "Not valid JSON: \(JSONDiagnosis.describe(error, in: body)).")
             invalid.position = FilePosition(pointer: nil, line: error.line, column: error.column)
             return ([invalid], nil, nil)
         }
@@ -161,7 +164,7 @@ public enum LocationChecks {
             return (
                 [
                     Finding(
-                        .jsonNotObject, location,
+                        .aasa(.jsonNotObject), location,
                         "The top level is \(ContentChecks.article(parsed.typeName)), not an object.")
                 ], nil, nil
             )
@@ -174,14 +177,14 @@ public enum LocationChecks {
     static func transferFinding(_ error: TransferError, at location: FindingLocation) -> Finding {
         let code: FindingCode =
             switch error.kind {
-            case .dns: .netDNS
-            case .connect: .netConnect
-            case .timeout: .netTimeout
-            case .tlsCertificate: .tlsCertificate
-            case .tlsHandshake: .tlsHandshake
-            case .blockedAddress: .netBlockedAddress
-            case .local: .auditUnchecked
-            case .skipped, .cancelled, .other: .netOther
+            case .dns: .transfer(.netDNS)
+            case .connect: .transfer(.netConnect)
+            case .timeout: .transfer(.netTimeout)
+            case .tlsCertificate: .transfer(.tlsCertificate)
+            case .tlsHandshake: .transfer(.tlsHandshake)
+            case .blockedAddress: .transfer(.netBlockedAddress)
+            case .local: .run(.auditUnchecked)
+            case .skipped, .cancelled, .other: .transfer(.netOther)
             }
         return Finding(code, location, error.message)
     }
@@ -190,7 +193,7 @@ public enum LocationChecks {
     /// signed file; anything else, or none, is a warning.
     static func contentTypeFinding(_ header: String?, signed: Bool = false, at location: FindingLocation) -> Finding? {
         guard let header, !header.isEmpty else {
-            return Finding(.httpContentType, location, "No Content-Type header; serve application/json.")
+            return Finding(.aasa(.httpContentType), location, "No Content-Type header; serve application/json.")
         }
         switch mediaType(of: header) {
         case "application/json":
@@ -199,11 +202,11 @@ public enum LocationChecks {
             return nil
         case "application/pkcs7-mime":
             return Finding(
-                .httpContentType, location,
+                .aasa(.httpContentType), location,
                 "Content-Type is \(header), the type of a signed file, but the file is plain JSON: serve it as application/json."
             )
         default:
-            return Finding(.httpContentType, location, "Content-Type is \(header), not application/json.")
+            return Finding(.aasa(.httpContentType), location, "Content-Type is \(header), not application/json.")
         }
     }
 

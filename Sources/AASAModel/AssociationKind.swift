@@ -37,15 +37,15 @@ public struct AssociationKind: Sendable, Identifiable {
     /// What a domain that serves no AASA and names nothing else is audited for; nil when such
     /// a domain is not audited for this kind.
     public let wantAlone: (any AssociationWant)?
-    /// The catalog's entry for each of its codes.
-    let definition: @Sendable (FindingCode) -> FindingDefinition
+    /// Its codes, each with its entry in the catalog (`FindingCodeFamily`).
+    public let codes: any FindingCodeFamily.Type
 
     init(
         id: String, word: String, fileName: String, path: String, categoryName: String, categoryTitle: String,
         linkedFetchLabel: String, room: String, ownsItsWord: Bool = true,
         formLabel: String, formPlaceholder: String, platform: LinkPlatform?, wantType: any AssociationWant.Type,
         sectionType: any AssociationSection.Type, recordKey: String, wantAlone: (any AssociationWant)?,
-        alsoServes: [AlsoServedFile] = [], definition: @escaping @Sendable (FindingCode) -> FindingDefinition
+        alsoServes: [AlsoServedFile] = [], codes: any FindingCodeFamily.Type
     ) {
         self.alsoServes = alsoServes
         self.id = id
@@ -64,7 +64,7 @@ public struct AssociationKind: Sendable, Identifiable {
         self.sectionType = sectionType
         self.recordKey = recordKey
         self.wantAlone = wantAlone
-        self.definition = definition
+        self.codes = codes
     }
 
     /// Where its file and what it links to are fetched from, in fetch records.
@@ -79,9 +79,7 @@ public struct AssociationKind: Sendable, Identifiable {
     /// and family of codes.
     public let alsoServes: [AlsoServedFile]
     /// Whether a code is one of its findings.
-    public func owns(_ code: FindingCode) -> Bool {
-        code.rawValue.hasPrefix(codePrefix) || alsoServes.contains { code.rawValue.hasPrefix($0.name + ".") }
-    }
+    public func owns(_ code: FindingCode) -> Bool { code.belongs(to: codes) }
     /// The location of what it checks beside its file.
     public func location(of file: AlsoServedFile) -> AASALocation { AASALocation(kind: self, file: file) }
     /// The path of the location with this name (its file's or another it checks), if it is its.

@@ -78,7 +78,7 @@ public enum AuditorProblems {
 
     /// Whether a run with these counts must ask a canary: names failed to resolve and none did.
     public static func needsCanary(_ summary: ReportSummary, nameResolved: Bool) -> Bool {
-        !nameResolved && (summary.causesByCode?[FindingCode.netDNS.rawValue] ?? 0) > 0
+        !nameResolved && (summary.causesByCode?[FindingCode.transfer(.netDNS).rawValue] ?? 0) > 0
     }
 
     /// What went wrong on this side, a sentence each with what to do: `unsound` makes the run's
@@ -88,7 +88,7 @@ public enum AuditorProblems {
     ) {
         let domains = summary.domains
         guard domains > 0 else { return ([], []) }
-        let dns = summary.causesByCode?[FindingCode.netDNS.rawValue] ?? 0
+        let dns = summary.causesByCode?[FindingCode.transfer(.netDNS).rawValue] ?? 0
         if let missing = resolver.cdnHostAnswer {
             return (
                 [
@@ -108,7 +108,7 @@ public enum AuditorProblems {
         if let sinkhole = sinkhole(domains: domains, blocked: resolver.blockedAddresses) {
             return ([sinkhole], [])
         }
-        let cdn = summary.findingsByCode[FindingCode.cdnUnchecked.rawValue] ?? 0
+        let cdn = summary.findingsByCode[FindingCode.aasa(.cdnUnchecked).rawValue] ?? 0
         guard Double(cdn) >= share * Double(domains) else { return ([], []) }
         return (
             [],

@@ -111,7 +111,9 @@ public struct FindingLocation: KnownName, Sendable, Hashable {
 /// One problem (or fact) found about a domain.
 public struct Finding: Codable, Sendable, Hashable {
     public var code: FindingCode
-    public var severity: Severity
+    /// The catalog's, or one of its named cases' (`Finding(_:_:_:_:)`), capped for the root copy
+    /// (`aboutTheRootCopy`) or changed by `--severity` (`SeverityPolicy`): set by the model only.
+    public internal(set) var severity: Severity
     public var location: FindingLocation
     public var message: String
     /// The catalog's severity, when a `--severity` policy changed it (`SeverityPolicy`).
@@ -264,5 +266,15 @@ extension KnownName {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
+    }
+}
+
+extension Finding {
+    /// This finding about the root copy (`/apple-app-site-association`): at most a warning when
+    /// the root answered 200, only a note when it did not (docs/findings.md says so).
+    public func aboutTheRootCopy(answered200: Bool) -> Finding {
+        var capped = self
+        capped.severity = answered200 ? min(severity, .warning) : .info
+        return capped
     }
 }

@@ -184,7 +184,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     public var notChecked: Bool { FindingCode.notChecked(headlines: findings.lazy.filter(\.isHeadline).map(\.code)) }
 
     /// Whether Apple's CDN could not be reached from the machine for this domain (`cdn.unchecked`).
-    var checkedNoCDN: Bool { findings.contains { $0.code == .cdnUnchecked } }
+    var checkedNoCDN: Bool { findings.contains { $0.code == .aasa(.cdnUnchecked) } }
 
     public init(_ report: DomainReport) {
         self.init(
@@ -205,7 +205,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         func surplus(_ list: [Finding], over other: [Finding]) -> [Finding] {
             var available = Dictionary(grouping: other, by: key).mapValues(\.count)
             return list.filter { finding in
-                guard finding.code != .auditInterrupted else { return false }
+                guard finding.code != .run(.auditInterrupted) else { return false }
                 let k = key(finding)
                 if let count = available[k], count > 0 {
                     available[k] = count - 1

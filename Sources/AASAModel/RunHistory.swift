@@ -614,7 +614,7 @@ public struct RunHistory: Sendable, Equatable {
             }
             return
         }
-        let isStale = domain.codes.contains(FindingCode.cdnStale.rawValue)
+        let isStale = domain.codes.contains(FindingCode.aasa(.cdnStale).rawValue)
         let run = Int32(number)
         guard var state = state(key) else {
             var state = DomainState(

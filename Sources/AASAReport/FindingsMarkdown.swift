@@ -13,7 +13,7 @@ public enum FindingsMarkdown {
             "file with status 200, and only info when it does not. A domain's verdict is `fail` with any error, `warn` with",
             "any warning, else `pass`. Where a code has another severity in a named case, the severity column says when.",
             "",
-            "This file is generated from the catalog in `Sources/AASAModel/FindingCatalog.swift` by",
+            "This file is generated from the catalog (each family's codes and entries: `Sources/AASAModel/AASA/AASACode.swift`, each kind's `FindingCatalog+Kind.swift`) by",
             "`aasa-audit explain --markdown`; each code's anchor is its name (`findings.md#http.redirect`).",
         ]
         for category in FindingCategory.allCases {

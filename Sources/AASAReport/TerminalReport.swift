@@ -263,8 +263,8 @@ public struct TerminalReport: Sendable {
         // Looked through lazily: a fleet's flagged domains can be a million, and only the first
         // few of each kind are listed.
         let notChecked = flagged.lazy.filter(\.notChecked)
-        let notAuditedCount = notChecked.filter { $0.codes == [.auditInterrupted] }.count
-        let unchecked = notChecked.filter { $0.codes != [.auditInterrupted] }
+        let notAuditedCount = notChecked.filter { $0.codes == [.run(.auditInterrupted)] }.count
+        let unchecked = notChecked.filter { $0.codes != [.run(.auditInterrupted)] }
         let audited = flagged.lazy.filter { !$0.notChecked }
         verdicts.fail -= notChecked.count
         let time = String(format: "%.1f", seconds)
@@ -308,8 +308,8 @@ public struct TerminalReport: Sendable {
 
     /// Why domains were not checked, by the code their findings carry.
     static let notCheckedHeadings: [(FindingCode, String)] = [
-        (.auditUnchecked, "held by this audit's own limits or this machine: each finding names which"),
-        (.auditCrashed, "the audit crashed while they were in flight: not fetched again"),
+        (.run(.auditUnchecked), "held by this audit's own limits or this machine: each finding names which"),
+        (.run(.auditCrashed), "the audit crashed while they were in flight: not fetched again"),
     ]
 
     /// The audited domains not passing (with since when), then those failing only as acknowledged.

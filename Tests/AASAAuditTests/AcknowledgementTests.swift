@@ -57,7 +57,7 @@ import Testing
         #expect(receiver.posts.count == 1, "no alert for an acknowledged failure")
         let report = try JSONReport.makeDecoder().decode(
             AuditReport.self, from: Data(contentsOf: dir.appendingPathComponent("reports/latest.json")))
-        let finding = try #require(report.domains[1].findings.first { $0.code == .httpStatus })
+        let finding = try #require(report.domains[1].findings.first { $0.code == .aasa(.httpStatus) })
         #expect(
             finding.acknowledged?.reason == "the CDN vendor fixes it in December" && finding.acknowledged?.by == "ana")
         #expect(report.domains[1].verdict == .fail, "the report still says what the site does")
@@ -232,11 +232,11 @@ import Testing
     }
 
     @Test func aCodeCoversWhatFollowsFromItAndNothingElse() throws {
-        let status = Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "404")
-        var none = Finding(code: .locationNone, severity: .error, location: .domain, message: "none")
+        let status = Finding(code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: "404")
+        var none = Finding(code: .aasa(.locationNone), severity: .error, location: .domain, message: "none")
         none.causedBy = FindingCause(status)
-        let type = Finding(code: .httpContentType, severity: .warning, location: .root, message: "text/plain")
-        let note = Finding(code: .locationRootAbsent, severity: .info, location: .root, message: "404")
+        let type = Finding(code: .aasa(.httpContentType), severity: .warning, location: .root, message: "text/plain")
+        let note = Finding(code: .aasa(.locationRootAbsent), severity: .info, location: .root, message: "404")
         var store = Acknowledgements()
         try store.add(
             Acknowledgement(
@@ -250,6 +250,7 @@ import Testing
             domain: "a.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
             findings: marked)
         let flagged = try #require(FlaggedDomain(report))
-        #expect(flagged.verdict == .fail && flagged.openVerdict == .warn && flagged.openCodes == [.httpContentType])
+        #expect(
+            flagged.verdict == .fail && flagged.openVerdict == .warn && flagged.openCodes == [.aasa(.httpContentType)])
     }
 }

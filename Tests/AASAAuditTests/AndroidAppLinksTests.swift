@@ -96,7 +96,7 @@ import Testing
         both.domain = "plain.aasa.test"
         both.expectsAASA = true
         let expectingAASA = await auditor.audit(both).report
-        #expect(expectingAASA.verdict == .fail && expectingAASA.findings.contains { $0.code == .httpStatus })
+        #expect(expectingAASA.verdict == .fail && expectingAASA.findings.contains { $0.code == .aasa(.httpStatus) })
         // A host that cannot be reached is still a failure, with its cause.
         var unreachable = parsed.targets[0]
         unreachable.domain = "gone.aasa.invalid"
@@ -234,6 +234,6 @@ import Testing
                 wants: AssociationWants(android: [
                     AndroidApp(package: "com.example.lite", fingerprint: Self.fingerprints[0])
                 ])))[0]
-        #expect(failing.findings.map(\.code) == [.assetlinksFingerprintMissing])
+        #expect(failing.findings.map(\.code) == [.assetLinks(.fingerprintMissing)])
     }
 }

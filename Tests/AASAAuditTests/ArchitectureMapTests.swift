@@ -62,7 +62,6 @@ import Testing
             "AssociationFiles.swift": "the seam's list in each target",
             "AssociationSections.swift": "the seam's list in the renderers",
             "AssociationOptions.swift": "the seam's options in the CLI",
-            "FindingCode.swift": "the list of every code",
             "OpenAPIDocument.swift": "the API's description names every check parameter",
             "ReportSchemaDocument+Text.swift": "docs/report.schema.json embedded, generated: it names every location",
         ]
@@ -83,5 +82,29 @@ import Testing
         }
         #expect(
             outside.isEmpty, "an association kind's code outside its rooms and the seam's lists: \(outside.sorted())")
+    }
+
+    /// The catalog is checked by the compiler: each family of codes (an enum conforming to
+    /// `FindingCodeFamily`) has one switch for its entries, exhaustive, with no `default:` that
+    /// would let a code without its entry compile and trap when asked. Every family the
+    /// registry knows is found in the sources.
+    @Test func everyCatalogSwitchIsExhaustive() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
+        var families: [String: String] = [:]
+        while let path = enumerator.nextObject() as? String {
+            guard path.hasSuffix(".swift") else { continue }
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains(": String, FindingCodeFamily {") {
+                let name = line.split(separator: " ").drop { $0 != "enum" }.dropFirst().first.map { $0.dropLast() }
+                families[String(name ?? "")] = text
+            }
+        }
+        let kinds = AssociationKinds.all.map { String(describing: $0.codes) }
+        #expect(
+            Set(families.keys) == Set(["AASACode", "TransferCode", "RunCode"] + kinds), "\(families.keys.sorted())")
+        for (family, text) in families {
+            #expect(!text.contains("default:"), "\(family)'s file has a default: a code without an entry would compile")
+        }
     }
 }

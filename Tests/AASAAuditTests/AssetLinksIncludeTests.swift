@@ -75,7 +75,7 @@ import Testing
         // A cycle: reported (Google stops too), each list fetched once, the app still declared.
         let cycle = await audit("cycle.aasa.test", [Self.app])
         let cycleFindings = assetLinks(cycle)
-        #expect(cycleFindings.map(\.code) == [.assetlinksIncludeFailed], "\(cycleFindings.map(\.message))")
+        #expect(cycleFindings.map(\.code) == [.assetLinks(.includeFailed)], "\(cycleFindings.map(\.message))")
         #expect(cycleFindings.first?.message.contains("cycle") == true)
         #expect(cycle.android?.apps.map(\.package) == ["com.example.app"])
         #expect(server.requests.filter { $0.host == "cycle.aasa.test" && $0.path == "/a.json" }.count == 1)
@@ -88,7 +88,7 @@ import Testing
         ]
         for (host, url, why) in failing {
             let report = await audit(host, [Self.app])
-            let failed = assetLinks(report).filter { $0.code == .assetlinksIncludeFailed }
+            let failed = assetLinks(report).filter { $0.code == .assetLinks(.includeFailed) }
             #expect(failed.count == 1, "\(host): \(assetLinks(report).map(\.message))")
             let message = failed.first?.message ?? ""
             #expect(message.contains(url) && message.contains(why), "\(host): \(message)")
@@ -99,7 +99,7 @@ import Testing
         #expect(server.requests.allSatisfy { $0.host != "blocked.aasa.test" }, "the refused address is not contacted")
         // The 404's sibling statement still counts.
         let missing = await audit("missing.aasa.test", [Self.lite])
-        #expect(assetLinks(missing).map(\.code) == [.assetlinksIncludeFailed])
+        #expect(assetLinks(missing).map(\.code) == [.assetLinks(.includeFailed)])
         #expect(missing.android?.apps.map(\.package) == ["com.example.lite"])
     }
 
@@ -147,7 +147,7 @@ import Testing
         let report = await DomainAuditor(fetcher: fetcher).audit(input.targets[0]).report
         let findings = report.findings.filter { $0.location == .assetlinks }
         // Rule 2 (/admin/*) can never apply: the manifest accepts /shop only.
-        #expect(findings.map(\.code) == [.assetlinksManifestScope], "\(findings.map(\.message))")
+        #expect(findings.map(\.code) == [.assetLinks(.manifestScope)], "\(findings.map(\.message))")
         #expect(findings.first?.message.contains("rule 2") == true)
         #expect(report.android?.apps.first?.dynamicRules == 3)
 

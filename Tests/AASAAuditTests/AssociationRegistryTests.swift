@@ -78,9 +78,14 @@ import Testing
 
             // The catalog and the schemas.
             #expect(FindingCategory.allCases.map(\.title).contains("A stub kind"))
+            // Its codes are the catalog's while its line is in the registry, and not after.
+            let code = try #require(FindingCode(rawValue: "stub.unreadable"))
+            #expect(code.definition.category.title == "A stub kind" && FindingCode.allCases.contains(code))
+            #expect(AssociationKind.stub.owns(code) && !AssociationKind.harmony.owns(code))
             #expect(AssociationSections.schemas.map(\.name).last == "stub")
         }
         #expect(AASALocation(rawValue: AssociationKind.stub.id) == nil, "known after its line")
+        #expect(FindingCode(rawValue: "stub.unreadable") == nil)
     }
 }
 
@@ -94,7 +99,21 @@ extension AssociationKind {
         platform: LinkPlatform(rawValue: "stub", linkName: "stub links", shortName: "Stub"),
         wantType: StubWant.self,
         sectionType: StubSection.self, recordKey: "stubStatus", wantAlone: nil,
-        definition: { preconditionFailure("the stub kind has no codes, not \($0.rawValue)") })
+        codes: StubCode.self)
+}
+
+/// The stub kind's codes: one, with its entry.
+enum StubCode: String, FindingCodeFamily {
+    case unreadable = "stub.unreadable"
+
+    var definition: FindingDefinition {
+        switch self {
+        case .unreadable:
+            FindingDefinition(
+                AssociationKind.stub.category, .warning, meaning: "The stub file cannot be read.",
+                fix: "Write it again.")
+        }
+    }
 }
 
 struct StubWant: AssociationWant, Equatable, LintedWant, AuditedWant {

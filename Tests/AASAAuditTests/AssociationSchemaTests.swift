@@ -38,7 +38,8 @@ struct AssociationSchemaTests {
     /// Whether the tool passes a file but for the sample app IDs of Apple's documentation.
     static func passesButForSamplePrefixes(_ bytes: [UInt8]) -> Bool {
         FileLint.lint(bytes, size: bytes.count).findings.allSatisfy { finding in
-            finding.severity != .error || (finding.code == .appIDMalformed && finding.message.contains("sample prefix"))
+            finding.severity != .error
+                || (finding.code == .aasa(.appIDMalformed) && finding.message.contains("sample prefix"))
         }
     }
 

@@ -86,7 +86,7 @@ import Testing
                     == expectation.2, "\(domain.domain)")
             // Then, when neither location served the file, its .json name.
             #expect(domain.fetches.prefix(2).map(\.location) == [.wellKnown, .root])
-            #expect(domain.fetches.count == (domain.findings.contains { $0.code == .locationNone } ? 3 : 2))
+            #expect(domain.fetches.count == (domain.findings.contains { $0.code == .aasa(.locationNone) } ? 3 : 2))
         }
         #expect(
             report.domains[0].appIDs == ServiceAppIDs(applinks: [TestWorld.appID], webcredentials: [TestWorld.appID]))
@@ -192,7 +192,10 @@ import Testing
         let targets = ["untrusted.aasa.test", "refused.aasa.test", "good.aasa.test"].map { DomainTarget(domain: $0) }
         let result = try await AuditRun.run(targets: targets, inputProblems: [], settings: settings)
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
-        #expect(report.domains.map { $0.findings.map(\.code) } == [[.tlsCertificate], [.netConnect], []])
+        #expect(
+            report.domains.map { $0.findings.map(\.code) } == [
+                [.transfer(.tlsCertificate)], [.transfer(.netConnect)], [],
+            ])
         #expect(report.domains[0].fetches[1].error?.kind == .skipped)
         #expect(untrusted.connectionCount == 1)
     }

@@ -113,7 +113,7 @@ import Testing
             target.wants.insert(try WebAuthnWant.parsing(["https://\(Self.caller)"]))
             target.expectsAASA = false
             let report = await auditor.audit(target).report
-            let ours = !report.findings.contains { $0.code == .webauthnOriginMissing }
+            let ours = !report.findings.contains { $0.code == .webAuthn(.originMissing) }
             let outcome = try #require(chromium[test.host], "Chromium gave no outcome for \(test.host)")
             let theirs = outcome == "ok"
             #expect(
@@ -124,7 +124,7 @@ import Testing
             // The reason too: Chromium's message says which of its results it was, and the
             // finding names that result.
             if let status = Self.chromiumStatus(outcome) {
-                let message = report.findings.first { $0.code == .webauthnOriginMissing }?.message ?? ""
+                let message = report.findings.first { $0.code == .webAuthn(.originMissing) }?.message ?? ""
                 #expect(message.contains(status), "\(test.host): Chromium's \(status), our \(message)")
             }
         }

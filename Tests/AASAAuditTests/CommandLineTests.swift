@@ -191,7 +191,9 @@ import Testing
             ])
         let web = try #require(report.domains.first { $0.domain == "passkeysweb.aasa.test" })
         #expect(
-            Set(web.findings.filter { $0.severity == .error }.map(\.code)) == [.serviceMissing, .assetlinksLoginCreds])
+            Set(web.findings.filter { $0.severity == .error }.map(\.code)) == [
+                .aasa(.serviceMissing), .assetLinks(.loginCreds),
+            ])
         let prom = try String(contentsOf: metrics, encoding: .utf8)
         #expect(
             prom.contains(
@@ -680,7 +682,7 @@ import Testing
         #expect(records.count == 1)
         let record = try #require(records.first)
         #expect(record.domain == "otherapp.aasa.test")
-        #expect(record.findings.map(\.code) == [.appIDMissing])
+        #expect(record.findings.map(\.code) == [.aasa(.appIDMissing)])
         #expect(record.fetches.map(\.label) == [".well-known as Apple's bot", "root"])
     }
 
@@ -696,9 +698,9 @@ import Testing
     @Test func aFileUploadedWithDotJSONIsFound() async throws {
         let world = try TestWorld()
         let record = try await checkRecord("dotjson.aasa.test", in: world)
-        let misnamed = try #require(record.findings.first { $0.code == .locationMisnamed })
+        let misnamed = try #require(record.findings.first { $0.code == .aasa(.locationMisnamed) })
         #expect(misnamed.causedBy == nil && misnamed.message.hasPrefix("Your file is there"))
-        #expect(record.findings.first { $0.code == .httpStatus }?.causedBy?.code == .locationMisnamed)
+        #expect(record.findings.first { $0.code == .aasa(.httpStatus) }?.causedBy?.code == .aasa(.locationMisnamed))
         #expect(record.fetches.map(\.label).contains("apple-app-site-association.json"))
         let probes = world.server.requests.filter { $0.path.hasSuffix(".json") }
         #expect(probes.count == 1)
@@ -719,7 +721,7 @@ import Testing
         let world = try TestWorld(certificateExpires: expires)
         let record = try await checkRecord("good.aasa.test", in: world)
         #expect(record.verdict == .warn)
-        #expect(record.findings.map(\.code) == [.tlsExpiring])
+        #expect(record.findings.map(\.code) == [.aasa(.tlsExpiring)])
         #expect(record.certificateExpires == expires)
         #expect(record.fetches.allSatisfy { $0.certificateExpires == expires })
         let narrower = try await run(
@@ -752,7 +754,7 @@ import Testing
         let world = try TestWorld()
         let record = try await checkRecord("sthree.aasa.test", in: world)
         #expect(record.platform == .amazonS3)
-        let finding = try #require(record.findings.first { $0.code == .httpContentType })
+        let finding = try #require(record.findings.first { $0.code == .aasa(.httpContentType) })
         #expect(finding.platformFix?.platform == .amazonS3)
         #expect(finding.platformFix?.fix.contains("aws s3 cp") == true)
         let text = try await run(["check", "sthree.aasa.test"] + fetchArguments(world), in: world.directory.url)
@@ -761,13 +763,14 @@ import Testing
         let nginx = try await checkRecord("nginxplain.aasa.test", in: world)
         #expect(nginx.platform == .nginx)
         #expect(
-            nginx.findings.first { $0.code == .httpContentType }?.platformFix?.fix.contains(
+            nginx.findings.first { $0.code == .aasa(.httpContentType) }?.platformFix?.fix.contains(
                 "default_type application/json")
                 == true)
         let express = try await checkRecord("expressapp.aasa.test", in: world)
         #expect(express.platform == .express)
         #expect(
-            express.findings.first { $0.code == .httpStatus }?.platformFix?.fix.contains("dotfiles: 'allow'") == true,
+            express.findings.first { $0.code == .aasa(.httpStatus) }?.platformFix?.fix.contains("dotfiles: 'allow'")
+                == true,
             "\(express.findings)")
         let plain = try await run(
             ["check", "textplain.aasa.test", "--json"] + fetchArguments(world), in: world.directory.url)
@@ -952,7 +955,7 @@ import Testing
         #expect(result.status == 1)
         let report = try JSONReport.makeDecoder().decode(
             AuditReport.self, from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/latest.json")))
-        #expect(report.domains[0].findings.map(\.code) == [.matchExpectedApp, .matchExpectedBrowser])
+        #expect(report.domains[0].findings.map(\.code) == [.aasa(.matchExpectedApp), .aasa(.matchExpectedBrowser)])
         #expect(report.domains[0].findings[0].message.contains("https://good.aasa.test/sell/1 (line 3)"))
         #expect(report.domains[0].findings[1].message.contains("https://good.aasa.test/buy/2 (line 4)"))
         let html = try String(

@@ -78,7 +78,7 @@ import Testing
         #expect(fetched.isDisjoint(with: together.keys), "\(fetched.intersection(together.keys))")
         var report = try Self.report(out)
         #expect(report.run.complete, "\(resumed.stderr)")
-        let crashedDomains = report.domains.filter { $0.findings.map(\.code) == [.auditCrashed] }.map(\.domain)
+        let crashedDomains = report.domains.filter { $0.findings.map(\.code) == [.run(.auditCrashed)] }.map(\.domain)
         #expect(Set(crashedDomains) == Set(together.keys))
         #expect(report.summary.verdicts.pass == Self.count - 4, "\(report.summary.verdicts)")
         let history = try #require(RunHistoryStore.lastLine(of: out.appendingPathComponent("history.json")))
@@ -104,7 +104,7 @@ import Testing
         #expect(!gated.server.requests.dropFirst(before3).map(\.host).contains(culprit))
         report = try Self.report(out)
         #expect(report.run.complete, "\(night3.stderr)")
-        let night3Crashed = report.domains.filter { $0.findings.map(\.code) == [.auditCrashed] }
+        let night3Crashed = report.domains.filter { $0.findings.map(\.code) == [.run(.auditCrashed)] }
         #expect(night3Crashed.map(\.domain) == [culprit])
         #expect(night3Crashed.first?.findings.first?.message.contains("does not fetch it again") == true)
         #expect(report.summary.verdicts.pass == Self.count - 1)
@@ -118,7 +118,7 @@ import Testing
         // And the night after too (the same version, within the week).
         _ = try await CommandLineTests().run(arguments(world, gated, out: "reports"), in: dir)
         report = try Self.report(out)
-        #expect(report.domains.filter { $0.findings.map(\.code) == [.auditCrashed] }.map(\.domain) == [culprit])
+        #expect(report.domains.filter { $0.findings.map(\.code) == [.run(.auditCrashed)] }.map(\.domain) == [culprit])
     }
 
     /// serve, crashed while a check is in hand, names the request in its standard error (the
@@ -229,7 +229,7 @@ import Testing
         #expect(fetched.intersection(together) == together.subtracting([poison]))
         var report = try Self.report(out)
         #expect(report.run.complete, "\(resumed.stderr)")
-        let crashed = report.domains.filter { $0.findings.map(\.code) == [.auditCrashed] }
+        let crashed = report.domains.filter { $0.findings.map(\.code) == [.run(.auditCrashed)] }
         #expect(crashed.map(\.domain) == [poison])
         #expect(crashed.first?.findings.first?.message.contains("the fault named it") == true)
         #expect(report.summary.verdicts.pass == Self.count - 1, "\(report.summary.verdicts)")

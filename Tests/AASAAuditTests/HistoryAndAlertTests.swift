@@ -377,7 +377,7 @@ import Testing
         settings.now = { clock.now() }
         settings.notification?.policy = AlertPolicy(alertAfter: 2)
         var lenient = settings
-        lenient.validation.severityPolicy = SeverityPolicy([.httpContentType: .info])
+        lenient.validation.severityPolicy = SeverityPolicy([.aasa(.httpContentType): .info])
         _ = try await audit(["good.aasa.test", "textplain.aasa.test"], settings)
         #expect(receiver.posts.isEmpty, "a first night's warning waits for its second")
         // A warning of one night: neither it nor its recovery is heard.
@@ -423,7 +423,7 @@ import Testing
             settings(world, out: world.directory.url.appendingPathComponent("reports")),
             url: "http://127.0.0.1:\(receiver.server.port)/hook", on: .changes)
         var lenient = settings
-        lenient.validation.severityPolicy = SeverityPolicy([.httpContentType: .info])
+        lenient.validation.severityPolicy = SeverityPolicy([.aasa(.httpContentType): .info])
         _ = try await audit(["good.aasa.test", "textplain.aasa.test"], lenient)
         let sent = try await audit(["good.aasa.test", "textplain.aasa.test"], settings)
         #expect(sent.notification?.state == .sent)
@@ -567,7 +567,7 @@ import Testing
         #expect(report.run.options.severityOverrides == ["cdn.stale": "info"])
         let stale = try #require(report.domains.first { $0.domain == "stale.aasa.test" })
         #expect(stale.verdict == .pass)
-        let staleFinding = try #require(stale.findings.first { $0.code == .cdnStale })
+        let staleFinding = try #require(stale.findings.first { $0.code == .aasa(.cdnStale) })
         #expect(staleFinding.severity == .info && staleFinding.overriddenFrom == .warning)
         let junit = try String(contentsOf: world.directory.url.appendingPathComponent("junit.xml"), encoding: .utf8)
         #expect(!junit.contains("<failure"))

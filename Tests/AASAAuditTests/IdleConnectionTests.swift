@@ -33,7 +33,7 @@ import Testing
     /// Each domain left unchecked, with why (the finding's message).
     static func unchecked(_ report: AuditReport) -> [String] {
         report.domains.compactMap { domain in
-            domain.findings.first { $0.code == .auditUnchecked }.map { "\(domain.domain): \($0.message)" }
+            domain.findings.first { $0.code == .run(.auditUnchecked) }.map { "\(domain.domain): \($0.message)" }
         }
     }
 

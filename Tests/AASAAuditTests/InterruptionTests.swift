@@ -65,7 +65,7 @@ import Testing
             from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.json")))
         #expect(report.run.complete == false)
         #expect(report.domains.map(\.domain) == hosts)
-        #expect(report.domains.filter { $0.findings.map(\.code) == [.auditInterrupted] }.count == 6)
+        #expect(report.domains.filter { $0.findings.map(\.code) == [.run(.auditInterrupted)] }.count == 6)
         #expect(report.domains[0].verdict == .pass)
         // The stream has the domains that finished before the signal, then (as the report) the
         // ones never reached, marked so.
@@ -74,8 +74,8 @@ import Testing
             encoding: .utf8
         ).split(separator: "\n").map { try JSONReport.makeDecoder().decode(DomainReport.self, from: Data($0.utf8)) }
         #expect(Set(streamed.map(\.domain)) == Set(report.domains.map(\.domain)))
-        let unreached = streamed.drop { $0.findings.map(\.code) != [.auditInterrupted] }
-        #expect(unreached.count == 6 && unreached.allSatisfy { $0.findings.map(\.code) == [.auditInterrupted] })
+        let unreached = streamed.drop { $0.findings.map(\.code) != [.run(.auditInterrupted)] }
+        #expect(unreached.count == 6 && unreached.allSatisfy { $0.findings.map(\.code) == [.run(.auditInterrupted)] })
         let html = try String(
             contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.html"), encoding: .utf8
         )
@@ -100,7 +100,7 @@ import Testing
             AuditReport.self,
             from: Data(contentsOf: world.directory.url.appendingPathComponent("reports/\(runs.last!)/report.json")))
         #expect(finished.run.complete && finished.domains.map(\.domain) == hosts)
-        #expect(!finished.domains.contains { $0.findings.map(\.code) == [.auditInterrupted] })
+        #expect(!finished.domains.contains { $0.findings.map(\.code) == [.run(.auditInterrupted)] })
         #expect(finished.run.startedAt == report.run.startedAt)
         let fetched = Set(world.server.requests.dropFirst(requestsBefore).map(\.host))
         #expect(fetched == Set(hosts.dropFirst(2)), "\(fetched)")

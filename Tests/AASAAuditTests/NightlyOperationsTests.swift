@@ -178,7 +178,7 @@ import Testing
         #expect(changes.previousRunStartedAt == firstReport.run.startedAt)
         #expect(changes.domains.map(\.domain) == ["good.aasa.test"])
         #expect(changes.domains[0].verdict == VerdictChange(from: .pass, to: .fail))
-        #expect(changes.domains[0].newFindings.map(\.code) == [.appIDMissing])
+        #expect(changes.domains[0].newFindings.map(\.code) == [.aasa(.appIDMissing)])
         #expect(changes.addedDomains == ["textplain.aasa.test"])
         #expect(changes.removedDomains == ["good2.aasa.test"])
         let html = try String(contentsOf: second.reportHTML, encoding: .utf8)

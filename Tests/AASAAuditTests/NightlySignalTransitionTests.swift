@@ -18,22 +18,26 @@ import Testing
         /// A site that serves no root copy (as Apple advises) has a note when healthy.
         var findings: [Finding] {
             let note = Finding(
-                code: .locationRootAbsent, severity: .info, location: .root, message: "No file at the root (404).")
+                code: .aasa(.locationRootAbsent), severity: .info, location: .root,
+                message: "No file at the root (404).")
             switch self {
             case .clean: return []
             case .info: return [note]
             case .warning:
                 return [
                     Finding(
-                        code: .httpContentType, severity: .warning, location: .wellKnown,
+                        code: .aasa(.httpContentType), severity: .warning, location: .wellKnown,
                         message: "Content-Type is text/plain"), note,
                 ]
             case .error:
-                return [Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "HTTP 404"), note]
+                return [
+                    Finding(code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: "HTTP 404"),
+                    note,
+                ]
             case .unchecked:
                 return [
                     Finding(
-                        code: .auditUnchecked, severity: .error, location: .wellKnown,
+                        code: .run(.auditUnchecked), severity: .error, location: .wellKnown,
                         message: "Problem with the local SSL certificate")
                 ]
             }

@@ -40,12 +40,13 @@ import Testing
         ]
         /// The AASA's codes lint never gives, or gives of a file's name: where it is served.
         static let aasaPlaces: Set<FindingCode> = [
-            .locationRootAbsent, .locationRootOnly, .locationNone, .locationMisnamed, .locationCatchAll,
+            .aasa(.locationRootAbsent), .aasa(.locationRootOnly), .aasa(.locationNone), .aasa(.locationMisnamed),
+            .aasa(.locationCatchAll),
         ]
         /// What the audit fetches and lint, offline, does not: an assetlinks.json include (lint
         /// says so: `assetlinks.include` at info), the pages passkey-endpoints names.
         static let followedOnlyByTheAudit: Set<FindingCode> = [
-            .assetlinksInclude, .assetlinksIncludeFailed, .passkeyEndpointsUnreachable,
+            .assetLinks(.include), .assetLinks(.includeFailed), .passkeyEndpoints(.unreachable),
         ]
 
         static func aside(_ finding: Finding, kind: String) -> Bool {
@@ -53,7 +54,7 @@ import Testing
             if kind == AssociationKinds.aasaName {
                 // The AASA's answer (transfer, serving) and the device views are the audit's.
                 return ![.content, .expectations].contains(finding.code.definition.category)
-                    && finding.code != .bodyEmpty && finding.code != .bodyTooLarge
+                    && finding.code != .aasa(.bodyEmpty) && finding.code != .aasa(.bodyTooLarge)
             }
             return answerParts.contains(String(finding.code.rawValue.split(separator: ".").last ?? ""))
         }

@@ -84,7 +84,7 @@ import Testing
         }
 
         let site = await audit("passkeys.aasa.test")
-        #expect(findings(site).map(\.code) == [.passkeyEndpointsUnreachable], "\(site.findings.map(\.message))")
+        #expect(findings(site).map(\.code) == [.passkeyEndpoints(.unreachable)], "\(site.findings.map(\.message))")
         #expect(findings(site).first?.message.contains("prfUsageDetails") == true)
         #expect(site.verdict == .warn)
         let endpoints = try #require(site.associations[PasskeyEndpointsRecord.self]?.passkeyEndpoints)
@@ -104,17 +104,20 @@ import Testing
         #expect(site.fetches.filter { $0.location == .webauthn }.count == 1)
 
         let moved = await audit("passkeysmoved.aasa.test")
-        #expect(findings(moved).map(\.code) == [.passkeyEndpointsRedirect])
+        #expect(findings(moved).map(\.code) == [.passkeyEndpoints(.redirect)])
         #expect(
             moved.fetches.filter { $0.location == .passkeyEndpoints && $0.url.hasSuffix("passkey-endpoints") }.count
                 == 1, "the redirect is not followed")
 
         let none = await audit("missing.aasa.test")
-        #expect(findings(none).map(\.code) == [.passkeyEndpointsAbsent])
-        #expect(none.findings.filter { $0.location == .changePassword }.map(\.code) == [.changePasswordAbsent])
+        #expect(findings(none).map(\.code) == [.passkeyEndpoints(.absent)])
+        #expect(
+            none.findings.filter { $0.location == .changePassword }.map(\.code) == [
+                .passkeyEndpoints(.changePasswordAbsent)
+            ])
         #expect(none.findings.filter { $0.location.rawValue.contains("p") }.allSatisfy { $0.severity == .info })
         #expect(TerminalReport(colour: false).domain(none).contains("(change-password)"))
-        #expect(none.findings.filter { $0.location == .webauthn }.map(\.code) == [.webauthnAbsent])
+        #expect(none.findings.filter { $0.location == .webauthn }.map(\.code) == [.webAuthn(.absent)])
     }
 
     /// A line as a team declares passkeys (`APPID android:PACKAGE passkeys`): the AASA's
@@ -141,7 +144,7 @@ import Testing
         let right = try await audit("passkeysapp.aasa.test")
         #expect(codes(right).isEmpty, "\(right.findings.map(\.message))")
         #expect(right.verdict == .pass)
-        #expect(right.findings.map(\.code).contains(.webauthnAbsent))
+        #expect(right.findings.map(\.code).contains(.webAuthn(.absent)))
 
         let wrong = try await audit("passkeysweb.aasa.test")
         #expect(
@@ -149,10 +152,10 @@ import Testing
                 "service.missing", "assetlinks.login-creds", "change-password.redirect", "change-password.target",
             ],
             "\(wrong.findings.map(\.message))")
-        let service = try #require(wrong.findings.first { $0.code == .serviceMissing })
+        let service = try #require(wrong.findings.first { $0.code == .aasa(.serviceMissing) })
         #expect(service.message.contains("webcredentials") && service.message.contains("passkeys"))
         #expect(
-            wrong.findings.first { $0.code == .assetlinksLoginCreds }?.message.contains(TestWorld.androidPackage)
+            wrong.findings.first { $0.code == .assetLinks(.loginCreds) }?.message.contains(TestWorld.androidPackage)
                 == true)
         #expect(wrong.verdict == .fail)
 
@@ -177,7 +180,8 @@ import Testing
         var wants = AssociationWants()
         wants.insert(try AndroidWant.parsing([TestWorld.androidPackage]))
         let spa = await auditor.audit(DomainTarget(domain: "spa.aasa.test", wants: wants)).report
-        let catchAll = try #require(spa.findings.first { $0.code == .locationCatchAll }, "\(spa.findings.map(\.code))")
+        let catchAll = try #require(
+            spa.findings.first { $0.code == .aasa(.locationCatchAll) }, "\(spa.findings.map(\.code))")
         #expect(catchAll.message.contains(AASALocation.assetlinks.path))
         #expect(catchAll.message.contains(AASALocation.wellKnown.path))
         #expect(spa.fetches.filter { $0.location == .catchAllProbe }.count == 1)
@@ -188,7 +192,7 @@ import Testing
 
         // A domain whose files are right is not probed.
         let good = await auditor.audit(DomainTarget(domain: "good.aasa.test", wants: wants)).report
-        #expect(!good.findings.contains { $0.code == .locationCatchAll })
+        #expect(!good.findings.contains { $0.code == .aasa(.locationCatchAll) })
         #expect(world.server.requests.filter { $0.path == AASALocation.catchAllProbe.path }.count == 1)
     }
 }

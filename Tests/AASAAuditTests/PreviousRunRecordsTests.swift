@@ -17,8 +17,10 @@ import Testing
 
     var earlier: [DomainSnapshot] {
         let redirect = Finding(
-            code: .httpRedirect, severity: .error, location: .wellKnown, message: "HTTP 301 to https://www.a.example/")
-        let slow = Finding(code: .netTimeout, severity: .error, location: .root, message: "timed out after 10000 ms")
+            code: .aasa(.httpRedirect), severity: .error, location: .wellKnown,
+            message: "HTTP 301 to https://www.a.example/")
+        let slow = Finding(
+            code: .transfer(.netTimeout), severity: .error, location: .root, message: "timed out after 10000 ms")
         return [
             snapshot("a.example", [redirect], expires: Self.expiry), snapshot("gone.example", []),
             snapshot("b.example", [slow]), snapshot("a.example", []), snapshot("z-gone.example", [slow]),
@@ -28,8 +30,10 @@ import Testing
 
     var current: [DomainSnapshot] {
         let contentType = Finding(
-            code: .httpContentType, severity: .warning, location: .wellKnown, message: "Content-Type is text/plain")
-        let slow = Finding(code: .netTimeout, severity: .error, location: .root, message: "timed out after 10001 ms")
+            code: .aasa(.httpContentType), severity: .warning, location: .wellKnown,
+            message: "Content-Type is text/plain")
+        let slow = Finding(
+            code: .transfer(.netTimeout), severity: .error, location: .root, message: "timed out after 10001 ms")
         return [
             snapshot("new.example", []), snapshot("c.example", [contentType]), snapshot("b.example", [slow]),
             snapshot("a.example", []), snapshot("new.example", []),

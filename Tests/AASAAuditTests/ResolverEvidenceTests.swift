@@ -66,7 +66,7 @@ import Testing
         let report = try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: result.reportJSON))
         let answers = report.domains.map { $0.fetches.first?.error?.dnsAnswer }
         #expect(answers == [.noSuchName, .noAddress, .serverFailure, .refused, .noAnswer], "\(answers)")
-        let messages = report.domains.compactMap { $0.findings.first { $0.code == .netDNS }?.message }
+        let messages = report.domains.compactMap { $0.findings.first { $0.code == .transfer(.netDNS) }?.message }
         #expect(messages.count == 5)
         for (message, expected) in zip(
             messages, ["NXDOMAIN", "NOERROR, no A record", "SERVFAIL", "REFUSED", "did not answer"])
@@ -123,7 +123,7 @@ import Testing
         sinkhole.fetcher.connectTo = []
         sinkhole.fetcher.resolve = ["*:443:10.255.255.1"]
         let many = try await audit((1...5).map { "shop\($0).example" }, sinkhole)
-        #expect(many.summary.findingsByCode[FindingCode.netBlockedAddress.rawValue] == 5)
+        #expect(many.summary.findingsByCode[FindingCode.transfer(.netBlockedAddress).rawValue] == 5)
         let notice = try #require(many.summary.auditorProblems?.first)
         #expect(notice.contains("5 of 5 domains resolved to 10.255.255.1") && notice.contains("sinkhole"), "\(notice)")
         #expect(ExitPolicy.audit(many, problems: [], failOn: .error, interruptedBy: nil) == .auditorProblems)

@@ -20,7 +20,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("previous-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let failing = [Finding(.httpStatus, .wellKnown, "404")]
+        let failing = [Finding(.aasa(.httpStatus), .wellKnown, "404")]
         let encoder = JSONReport.makeEncoder()
         let settings = AuditSettings(
             inputFiles: ["domains.txt"], outputDirectory: directory, concurrency: 1,
@@ -46,7 +46,7 @@ import Testing
         let made = accumulator.runChanges(domains: ["a.example", "b.example"])
         let changes = try #require(made)
         #expect(changes.domains.map(\.domain) == ["a.example"])
-        #expect(changes.domains.first?.resolvedFindings.map(\.code) == [.httpStatus])
+        #expect(changes.domains.first?.resolvedFindings.map(\.code) == [.aasa(.httpStatus)])
         #expect(changes.addedDomains.isEmpty && changes.removedDomains.isEmpty)
     }
 }
@@ -64,7 +64,7 @@ import Testing
     @Test func domainsWaitingForASlowPreviousRunAreBounded() throws {
         let count = RunAccumulator.maximumWaiting + 2
         let names = (0..<count).map { "d\($0).example" }
-        let failing = [Finding(.httpStatus, .wellKnown, "404")]
+        let failing = [Finding(.aasa(.httpStatus), .wellKnown, "404")]
         // The previous run, written into a pipe only once the audit has gone past the bound.
         let pipe = Pipe()
         var accumulator = RunAccumulator(domainCount: count, previous: PreviousRunReader(pipe.fileHandleForReading))
@@ -105,7 +105,7 @@ import Testing
         let made = accumulator.runChanges(domains: names)
         let changes = try #require(made)
         #expect(changes.domains.map(\.domain) == [names[0], names[count - 1]])
-        #expect(changes.domains.allSatisfy { $0.resolvedFindings.map(\.code) == [.httpStatus] })
+        #expect(changes.domains.allSatisfy { $0.resolvedFindings.map(\.code) == [.aasa(.httpStatus)] })
         #expect(changes.addedDomains.isEmpty && changes.removedDomains.isEmpty)
     }
 }

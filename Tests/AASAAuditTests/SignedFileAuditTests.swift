@@ -98,10 +98,10 @@ import Testing
         let trusted = LocalLint.run([path], options: .init(), caFile: caFile)[0]
         #expect(trusted.verdict == .pass, "\(trusted.findings.map(\.message))")
         #expect(trusted.appIDs?.applinks == [TestWorld.appID])
-        #expect(trusted.findings.map(\.code) == [.fileSigned])
+        #expect(trusted.findings.map(\.code) == [.aasa(.fileSigned)])
         // Against the system's CAs the test CA is a stranger.
         let untrusted = LocalLint.run([path], options: .init())[0]
-        #expect(untrusted.findings.map(\.code) == [.fileSigned, .signatureInvalid])
+        #expect(untrusted.findings.map(\.code) == [.aasa(.fileSigned), .aasa(.signatureInvalid)])
 
         let matches = try await URLMatching.run(
             ["https://example.com/buy/1"], against: .file(path: path, host: "example.com"))

@@ -108,7 +108,8 @@ import Testing
                         domain: "d\(index).example", inputLine: nil, expectedAppIDs: [], fetches: [],
                         appIDs: ServiceAppIDs(),
                         findings: verdict == .pass
-                            ? [] : [Finding(verdict == .fail ? .httpStatus : .cdnStale, .wellKnown, "x")]))
+                            ? [] : [Finding(verdict == .fail ? .aasa(.httpStatus) : .aasa(.cdnStale), .wellKnown, "x")])
+                )
             }
             let url = URL(fileURLWithPath: "/nonexistent")
             return AuditRunResult(

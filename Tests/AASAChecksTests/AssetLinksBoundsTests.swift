@@ -12,7 +12,7 @@ import Testing
         #expect(file.count > 131_000)
         let result = AssetLinksChecks.assessContent(file, expected: [], at: .assetlinks)
         // One note per distinct URL (lint does not fetch), the record's list capped.
-        let includes = result.findings.filter { $0.code == .assetlinksInclude }
+        let includes = result.findings.filter { $0.code == .assetLinks(.include) }
         #expect(includes.count == 21)
         #expect(includes.allSatisfy { $0.severity == .info })
         #expect(result.declarations?.includes.count == AndroidDeclarations.maximumListedIncludes)

@@ -39,7 +39,7 @@ import Testing
         var cdn = Fixture.served("", at: .cdn, status: 404)
         cdn.record.headers = headers("max-age=3600")
         let findings = DeviceViewChecks.cdn(cdn, copy: nil, originFile: nil)
-        #expect(findings.map(\.code) == [.cdnMissing])
+        #expect(findings.map(\.code) == [.aasa(.cdnMissing)])
         #expect(findings[0].message.contains("will not ask the origin again before about 03:40 UTC"), "\(findings)")
         // A good copy says nothing of the sort.
         var good = Fixture.served(Fixture.validFile, at: .cdn)

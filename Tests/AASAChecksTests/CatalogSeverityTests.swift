@@ -86,7 +86,7 @@ import Testing
     }
 
     /// The codes with the case of a list read in part, each reached by a built file.
-    static let readInPartCodes: [FindingCode] = [.assetlinksStatement, .assetlinksDynamicRules]
+    static let readInPartCodes: [FindingCode] = [.assetLinks(.statement), .assetLinks(.dynamicRules)]
 
     @Test func aListReadInPartIsAWarningOfItsCode() {
         var reached: Set<FindingCode> = []
@@ -101,7 +101,7 @@ import Testing
         // A list of more statements than are read passes the 128 KB cap only when parsed alone.
         let many = "[" + Array(repeating: "{}", count: StatementList.maximumStatements + 1).joined(separator: ",") + "]"
         let notice = StatementList.parse(Array(many.utf8)).problems.last
-        #expect(notice?.code == .assetlinksStatement && notice?.severityCase == .readInPart)
+        #expect(notice?.code == .assetLinks(.statement) && notice?.severityCase == .readInPart)
         if let notice { reached.insert(notice.code) }
         #expect(reached == Set(Self.readInPartCodes))
     }
@@ -115,7 +115,8 @@ import Testing
         #expect(findings.count == 60)
         let summary = findings.last
         #expect(summary?.message.contains("more findings about assetlinks.json") == true)
-        #expect(summary?.severity == .error && summary?.code == .assetlinksStatement, "\(String(describing: summary))")
-        #expect(findings.dropLast().allSatisfy { $0.code == .assetlinksUnknownKey })
+        #expect(
+            summary?.severity == .error && summary?.code == .assetLinks(.statement), "\(String(describing: summary))")
+        #expect(findings.dropLast().allSatisfy { $0.code == .assetLinks(.unknownKey) })
     }
 }

@@ -20,7 +20,7 @@ import Testing
             warningDays: 21)
         let finding = try #require(findings.first)
         #expect(findings.count == 1)
-        #expect(finding.code == .tlsExpiring && finding.severity == .warning)
+        #expect(finding.code == .aasa(.tlsExpiring) && finding.severity == .warning)
         #expect(finding.location == FindingLocation(.wellKnown))
         #expect(
             finding.message.hasPrefix(

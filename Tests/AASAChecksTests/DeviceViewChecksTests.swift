@@ -25,7 +25,7 @@ import Testing
         let result = DomainChecks.assess(
             target: Fixture.target(), wellKnown: Fixture.served(file),
             root: root ?? Fixture.served("", at: .root, status: 404), deviceView: view)
-        return result.findings.filter { $0.code != .httpStatus && $0.code != .locationRootAbsent }.map {
+        return result.findings.filter { $0.code != .aasa(.httpStatus) && $0.code != .aasa(.locationRootAbsent) }.map {
             "\($0.code.rawValue)/\($0.severity.rawValue)/\($0.location.rawValue): \($0.message)"
         }
     }
@@ -143,7 +143,7 @@ import Testing
             services: [AssociatedService(service: .appclips, file: "E")])
         let missing = DomainChecks.assess(
             target: clips, wellKnown: Fixture.served(file), root: Fixture.served(file, at: .root))
-        #expect(missing.findings.map(\.code) == [.serviceMissing])
+        #expect(missing.findings.map(\.code) == [.aasa(.serviceMissing)])
         #expect(missing.findings.first?.message.contains("no appclips section") == true)
     }
 

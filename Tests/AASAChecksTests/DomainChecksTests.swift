@@ -244,9 +244,9 @@ import Testing
     }
 
     @Test func verdictsFollowTheWorstSeverity() {
-        let info = Finding(code: .httpRedirect, severity: .info, location: .root, message: "")
-        let warning = Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "")
-        let error = Finding(code: .jsonInvalid, severity: .error, location: .wellKnown, message: "")
+        let info = Finding(code: .aasa(.httpRedirect), severity: .info, location: .root, message: "")
+        let warning = Finding(code: .aasa(.httpContentType), severity: .warning, location: .wellKnown, message: "")
+        let error = Finding(code: .aasa(.jsonInvalid), severity: .error, location: .wellKnown, message: "")
         #expect(Verdict(findings: []) == .pass)
         #expect(Verdict(findings: [info]) == .pass)
         #expect(Verdict(findings: [info, warning]) == .warn)

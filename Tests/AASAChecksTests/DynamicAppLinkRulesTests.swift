@@ -91,7 +91,7 @@ import Testing
             ).utf8)
         let list = StatementList.parse(includeShape)
         #expect(list.statements.isEmpty, "Google skips the statement, and the app with it")
-        #expect(list.problems.map(\.code) == [.assetlinksDynamicRules])
+        #expect(list.problems.map(\.code) == [.assetLinks(.dynamicRules)])
         #expect(list.problems[0].message.contains("dynamic_app_link_components"))
         #expect(list.problems[0].message.contains("com.example.app's declaration"))
         let excludeShape = Array(
@@ -112,7 +112,7 @@ import Testing
         let scope = AndroidManifest.HostScope(
             host: "example.com", paths: [.prefix("/shop"), .exact("/help")], file: "AndroidManifest.xml", line: 12)
         let findings = AndroidManifestScope.findings(rules: rules, package: "com.example.app", scope: scope)
-        #expect(findings.map(\.code) == [.assetlinksManifestScope])
+        #expect(findings.map(\.code) == [.assetLinks(.manifestScope)])
         #expect(findings[0].message.contains("rule 1") && findings[0].message.contains("AndroidManifest.xml (line 12)"))
         let everyPath = AndroidManifest.HostScope(host: "example.com", paths: nil)
         #expect(AndroidManifestScope.findings(rules: rules, package: "com.example.app", scope: everyPath).isEmpty)

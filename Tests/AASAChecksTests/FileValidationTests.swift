@@ -111,7 +111,7 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
     ])
     func namesUnusableBytesForWhatTheyAre(file: String, cause: String) {
         let result = FileLint.lint(Array(file.utf8), size: file.utf8.count)
-        #expect(result.findings.map(\.code) == [.jsonInvalid])
+        #expect(result.findings.map(\.code) == [.aasa(.jsonInvalid)])
         #expect(result.findings.first?.message.contains(cause) == true, "\(result.findings.first?.message ?? "")")
         #expect(result.findings.first?.message.contains("line ") == true)
     }
@@ -123,8 +123,8 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
             let file = #"{"applinks":{"details":[{"appIDs":["QX7TM4K2RB.com.example.app"],"paths":[\#(paths)]}]}}"#
             return FileLint.lint(Array(file.utf8), size: file.utf8.count).findings.map(\.code)
         }
-        #expect(codes(#""NOT /auth/callback/*""#) == [.entryNoRules])
-        #expect(!codes(#""NOT /auth/callback/*", "/shop/*""#).contains(.entryNoRules))
+        #expect(codes(#""NOT /auth/callback/*""#) == [.aasa(.entryNoRules)])
+        #expect(!codes(#""NOT /auth/callback/*", "/shop/*""#).contains(.aasa(.entryNoRules)))
     }
 
     /// With --min-ios 12, what each version reads (issue 37): the legacy paths entry after a
@@ -139,19 +139,19 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
         }
         let both =
             #"{"applinks":{"apps":[],"details":[{"appIDs":["QX7TM4K2RB.com.example.app"],"components":[{"/":"*"}]},{"appID":"QX7TM4K2RB.com.example.app","paths":["*"]}]}}"#
-        #expect(codes(both, minimumIOS: nil).contains(.entryUnreachable))
-        #expect(!codes(both, minimumIOS: "12").contains(.entryUnreachable))
+        #expect(codes(both, minimumIOS: nil).contains(.aasa(.entryUnreachable)))
+        #expect(!codes(both, minimumIOS: "12").contains(.aasa(.entryUnreachable)))
         let appIDsOnly =
             #"{"applinks":{"apps":[],"details":[{"appIDs":["QX7TM4K2RB.com.example.app"],"paths":["*"]}]}}"#
-        #expect(codes(appIDsOnly, minimumIOS: "12") == [.entryNoApp])
+        #expect(codes(appIDsOnly, minimumIOS: "12") == [.aasa(.entryNoApp)])
         #expect(codes(appIDsOnly, minimumIOS: nil).isEmpty)
         #expect(codes(appIDsOnly, minimumIOS: "13").isEmpty)
     }
 
     @Test func lintJudgesSizeAndEmptinessToo() {
-        #expect(FileLint.lint([], size: 0).findings.map(\.code) == [.bodyEmpty])
+        #expect(FileLint.lint([], size: 0).findings.map(\.code) == [.aasa(.bodyEmpty)])
         let big = FileLint.lint(Array(repeating: 0x20, count: 10), size: 200_000)
-        #expect(big.findings.map(\.code) == [.bodyTooLarge])
+        #expect(big.findings.map(\.code) == [.aasa(.bodyTooLarge)])
         #expect(big.findings.first?.message.contains("200000 bytes") == true)
     }
 
@@ -193,7 +193,7 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
 
     @Test func aURLThatMustOpenTheAppButIsExcluded() {
         let findings = check([("https://example.com/help/faq", true)])
-        #expect(findings.map(\.code) == [.matchExpectedApp])
+        #expect(findings.map(\.code) == [.aasa(.matchExpectedApp)])
         #expect(
             findings[0].message
                 == "https://example.com/help/faq (line 2) must open the app but stays in the browser: excluded by applinks.details[0].components[0]."
@@ -209,14 +209,14 @@ struct ValidationCase: CustomTestStringConvertible, Sendable {
 
     @Test func aURLThatOpensAnotherApp() {
         let findings = check([("https://example.com/other/1", true)])
-        #expect(findings.map(\.code) == [.matchExpectedApp])
+        #expect(findings.map(\.code) == [.aasa(.matchExpectedApp)])
         #expect(findings[0].message.contains("opens ABCDE12346.com.example.other, not ABCDE12346.com.example.app"))
         #expect(check([("https://example.com/other/1", true)], appIDs: []).isEmpty)
     }
 
     @Test func aURLThatMustStayInTheBrowserButOpensTheApp() {
         let findings = check([("https://example.com/buy/9", false)])
-        #expect(findings.map(\.code) == [.matchExpectedBrowser])
+        #expect(findings.map(\.code) == [.aasa(.matchExpectedBrowser)])
         #expect(
             findings[0].message
                 == "https://example.com/buy/9 (line 2) must stay in the browser but opens ABCDE12346.com.example.app (applinks.details[0].components[1])."

@@ -74,220 +74,228 @@ import Testing
 
     /// A scenario per code, in which the checks emit it.
     static let scenarios: [FindingCode: @Sendable () -> [Finding]] = [
-        .netDNS: { domain(Fixture.failed(.dns)) },
-        .netConnect: { domain(Fixture.failed(.connect)) },
-        .netTimeout: { domain(Fixture.failed(.timeout)) },
-        .tlsCertificate: { domain(Fixture.failed(.tlsCertificate)) },
-        .tlsHandshake: { domain(Fixture.failed(.tlsHandshake)) },
-        .netOther: { domain(Fixture.failed(.other)) },
-        .netBlockedAddress: { domain(Fixture.failed(.blockedAddress)) },
-        .auditUnchecked: { domain(Fixture.failed(.local)) },
-        .locationMisnamed: {
+        .transfer(.netDNS): { domain(Fixture.failed(.dns)) },
+        .transfer(.netConnect): { domain(Fixture.failed(.connect)) },
+        .transfer(.netTimeout): { domain(Fixture.failed(.timeout)) },
+        .transfer(.tlsCertificate): { domain(Fixture.failed(.tlsCertificate)) },
+        .transfer(.tlsHandshake): { domain(Fixture.failed(.tlsHandshake)) },
+        .transfer(.netOther): { domain(Fixture.failed(.other)) },
+        .transfer(.netBlockedAddress): { domain(Fixture.failed(.blockedAddress)) },
+        .run(.auditUnchecked): { domain(Fixture.failed(.local)) },
+        .aasa(.locationMisnamed): {
             var view = DomainChecks.DeviceView()
             view.misnamed = Fixture.served(valid)
             return domain(Fixture.served("", status: 404), view: view)
         },
-        .tlsExpiring: {
+        .aasa(.tlsExpiring): {
             var record = Fixture.served(valid).record
             record.certificateExpires = Date(timeIntervalSince1970: 1_795_490_100 + 86_400 * 5)
             return CertificateExpiry.findings(
                 [record], host: "example.com", now: Date(timeIntervalSince1970: 1_795_490_100), warningDays: 21)
         },
-        .httpRedirect: { domain(Fixture.redirect(to: "https://www.example.com/")) },
-        .httpStatus: { domain(Fixture.served("", status: 404)) },
-        .httpContentType: {
+        .aasa(.httpRedirect): { domain(Fixture.redirect(to: "https://www.example.com/")) },
+        .aasa(.httpStatus): { domain(Fixture.served("", status: 404)) },
+        .aasa(.httpContentType): {
             domain(Fixture.served(valid, contentType: "text/plain"))
                 + domain(Fixture.served(valid, contentType: "application/pkcs7-mime"))
         },
-        .bodyTooLarge: { domain(Fixture.served(valid + String(repeating: " ", count: AppleLimits.maximumFileBytes))) },
-        .bodyEmpty: { domain(Fixture.served("")) },
-        .jsonInvalid: { lint(#"{"applinks": {},}"#) },
-        .jsonNotObject: { lint("[]") },
-        .fileSigned: { domain(Fixture.signed(valid, problem: nil)) },
-        .signatureInvalid: { domain(Fixture.signed(valid, problem: "The signature does not match the content.")) },
-        .jsonDuplicateKey: {
+        .aasa(.bodyTooLarge): {
+            domain(Fixture.served(valid + String(repeating: " ", count: AppleLimits.maximumFileBytes)))
+        },
+        .aasa(.bodyEmpty): { domain(Fixture.served("")) },
+        .aasa(.jsonInvalid): { lint(#"{"applinks": {},}"#) },
+        .aasa(.jsonNotObject): { lint("[]") },
+        .aasa(.fileSigned): { domain(Fixture.signed(valid, problem: nil)) },
+        .aasa(.signatureInvalid): {
+            domain(Fixture.signed(valid, problem: "The signature does not match the content."))
+        },
+        .aasa(.jsonDuplicateKey): {
             lint(
                 #"{"applinks":{"details":[]},"applinks":{"details":[{"appIDs":["ABCDE12346.com.example.app"],"components":[{"/":"*"}]}]}}"#
             )
         },
-        .applinksMissing: {
+        .aasa(.applinksMissing): {
             // Expected (--app-id): an error; a file of other services nothing expects links of: a note.
             FileLint.lint(
                 Array(#"{"webcredentials":{"apps":["\#(id)"]}}"#.utf8), size: 40,
                 expecting: DomainTarget(domain: "example.com", expectedAppIDs: [id])
             ).findings + lint(#"{"webcredentials":{"apps":["\#(id)"]}}"#)
         },
-        .appIDMalformed: { lint(rules(#"{"/":"/a"}"#).replacingOccurrences(of: id, with: "TEAM_ID.com.example.app")) },
-        .appIDMissing: { domain(Fixture.served(valid), target: Fixture.target(["ABCDE12346.com.example.missing"])) },
-        .domainInternationalized: {
+        .aasa(.appIDMalformed): {
+            lint(rules(#"{"/":"/a"}"#).replacingOccurrences(of: id, with: "TEAM_ID.com.example.app"))
+        },
+        .aasa(.appIDMissing): {
+            domain(Fixture.served(valid), target: Fixture.target(["ABCDE12346.com.example.missing"]))
+        },
+        .aasa(.domainInternationalized): {
             domain(Fixture.served(valid), target: DomainTarget(domain: "xn--bcher-kva.example", inputLine: 1))
         },
-        .locationRootOnly: { domain(Fixture.served("", status: 404), root: Fixture.served(valid, at: .root)) },
-        .locationNone: { domain(Fixture.served("", status: 404)) },
-        .locationRootAbsent: { domain(Fixture.served(valid), root: Fixture.served("", at: .root, status: 404)) },
-        .fileUnknownKey: { lint(#"{"applink":{},"applinks":{"details":[]}}"#) },
-        .serviceInvalid: {
+        .aasa(.locationRootOnly): { domain(Fixture.served("", status: 404), root: Fixture.served(valid, at: .root)) },
+        .aasa(.locationNone): { domain(Fixture.served("", status: 404)) },
+        .aasa(.locationRootAbsent): { domain(Fixture.served(valid), root: Fixture.served("", at: .root, status: 404)) },
+        .aasa(.fileUnknownKey): { lint(#"{"applink":{},"applinks":{"details":[]}}"#) },
+        .aasa(.serviceInvalid): {
             lint(#"{"applinks":{"details":[]},"webcredentials":1}"#)
                 + lint(#"{"applinks":{"details":[]},"appclips":{}}"#)
         },
-        .appClipSuffix: { lint(#"{"applinks":{"details":[]},"appclips":{"apps":["\#(id)"]}}"#) },
-        .applinksUnknownKey: {
+        .aasa(.appClipSuffix): { lint(#"{"applinks":{"details":[]},"appclips":{"apps":["\#(id)"]}}"#) },
+        .aasa(.applinksUnknownKey): {
             lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""detail":1,"#))
         },
-        .applinksLegacyApps: {
+        .aasa(.applinksLegacyApps): {
             lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""apps":["\#(id)"],"#))
                 + lint(entry(#""appID":"\#(id)","paths":["/a/*"]"#), minimumIOS: "12")
         },
-        .detailsMissing: { lint(#"{"applinks":{}}"#) },
-        .detailsEmpty: { lint(#"{"applinks":{"details":[]}}"#) },
-        .detailsInvalid: { lint(#"{"applinks":{"details":1}}"#) },
-        .detailsDictionary: { lint(#"{"applinks":{"apps":[],"details":{"\#(id)":{"paths":["*"]}}}}"#) },
-        .entryInvalid: { lint(#"{"applinks":{"details":[1]}}"#) },
-        .entryNoApp: { lint(entry(#""components":[{"/":"/a"}]"#)) },
-        .entryNoRules: { lint(entry(#""appIDs":["\#(id)"]"#)) },
-        .entryUnknownKey: { lint(entry(#""appId":"\#(id)","components":[{"/":"/a"}]"#)) },
-        .entryMixedAppKeys: { lint(entry(#""appID":"\#(id)","appIDs":["\#(id)"],"components":[{"/":"/a"}]"#)) },
-        .entryMixedFormats: {
+        .aasa(.detailsMissing): { lint(#"{"applinks":{}}"#) },
+        .aasa(.detailsEmpty): { lint(#"{"applinks":{"details":[]}}"#) },
+        .aasa(.detailsInvalid): { lint(#"{"applinks":{"details":1}}"#) },
+        .aasa(.detailsDictionary): { lint(#"{"applinks":{"apps":[],"details":{"\#(id)":{"paths":["*"]}}}}"#) },
+        .aasa(.entryInvalid): { lint(#"{"applinks":{"details":[1]}}"#) },
+        .aasa(.entryNoApp): { lint(entry(#""components":[{"/":"/a"}]"#)) },
+        .aasa(.entryNoRules): { lint(entry(#""appIDs":["\#(id)"]"#)) },
+        .aasa(.entryUnknownKey): { lint(entry(#""appId":"\#(id)","components":[{"/":"/a"}]"#)) },
+        .aasa(.entryMixedAppKeys): { lint(entry(#""appID":"\#(id)","appIDs":["\#(id)"],"components":[{"/":"/a"}]"#)) },
+        .aasa(.entryMixedFormats): {
             let mixed = entry(#""appID":"\#(id)","paths":["/a"],"components":[{"/":"/a"}]"#)
             return lint(mixed) + lint(mixed, minimumIOS: "12")
         },
-        .entryUnreachable: {
+        .aasa(.entryUnreachable): {
             lint(
                 #"{"applinks":{"details":[{"appIDs":["\#(id)"],"components":[{"/":"*","exclude":true}]},{"appIDs":["\#(id)"],"components":[{"/":"/a"}]}]}}"#
             )
         },
-        .valueType: {
+        .aasa(.valueType): {
             lint(entry(#""appID":1,"appIDs":["\#(id)"],"components":[{"/":"/a"}]"#))
                 + lint(rules(#"{"/":"/a","comment":1}"#))
         },
-        .componentUnknownKey: { lint(rules(#"{"path":"/a"},{"/":"/b","query":"x"}"#)) },
-        .componentQueryDisabled: { lint(rules(#"{"/":"/a","?":{"q":true}}"#)) },
+        .aasa(.componentUnknownKey): { lint(rules(#"{"path":"/a"},{"/":"/b","query":"x"}"#)) },
+        .aasa(.componentQueryDisabled): { lint(rules(#"{"/":"/a","?":{"q":true}}"#)) },
         // An exclusion after a catch-all is the mistake (a warning); a plain rule changes nothing (a note).
-        .ruleUnreachable: { lint(rules(#"{"/":"*"},{"/":"/a","exclude":true},{"/":"/b"}"#)) },
-        .pathsURL: { lint(entry(#""appID":"\#(id)","paths":["https://example.com/a"]"#)) },
-        .patternTooLong: { lint(rules(#"{"/":"/\#(String(repeating: "a", count: 5000))"}"#)) },
-        .defaultsUnknownKey: {
+        .aasa(.ruleUnreachable): { lint(rules(#"{"/":"*"},{"/":"/a","exclude":true},{"/":"/b"}"#)) },
+        .aasa(.pathsURL): { lint(entry(#""appID":"\#(id)","paths":["https://example.com/a"]"#)) },
+        .aasa(.patternTooLong): { lint(rules(#"{"/":"/\#(String(repeating: "a", count: 5000))"}"#)) },
+        .aasa(.defaultsUnknownKey): {
             lint(entry(#""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#, applinks: #""defaults":{"case":true},"#))
         },
-        .variableUndefined: { lint(rules(#"{"/":"/$(nope)"}"#)) },
-        .variableInvalid: {
+        .aasa(.variableUndefined): { lint(rules(#"{"/":"/$(nope)"}"#)) },
+        .aasa(.variableInvalid): {
             lint(
                 entry(
                     #""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#,
                     applinks: #""substitutionVariables":{"a$":["x"]},"#))
         },
-        .variableEmpty: {
+        .aasa(.variableEmpty): {
             lint(
                 entry(
                     #""appIDs":["\#(id)"],"components":[{"/":"/$(v)"}]"#,
                     applinks: #""substitutionVariables":{"v":[]},"#))
         },
-        .variableShadowsBuiltin: {
+        .aasa(.variableShadowsBuiltin): {
             lint(
                 entry(
                     #""appIDs":["\#(id)"],"components":[{"/":"/$(alpha)"}]"#,
                     applinks: #""substitutionVariables":{"alpha":["x"]},"#))
         },
-        .variableUnused: {
+        .aasa(.variableUnused): {
             lint(
                 entry(
                     #""appIDs":["\#(id)"],"components":[{"/":"/a"}]"#,
                     applinks: #""substitutionVariables":{"v":["x"]},"#))
         },
-        .featureMinIOS: { lint(valid, minimumIOS: "12") },
-        .auditInterrupted: { DomainChecks.notAudited(Fixture.target()).findings },
-        .auditCrashed: { DomainChecks.crashed(Fixture.target(), why: "It crashed the audit alone.").findings },
-        .cdnMissing: {
+        .aasa(.featureMinIOS): { lint(valid, minimumIOS: "12") },
+        .run(.auditInterrupted): { DomainChecks.notAudited(Fixture.target()).findings },
+        .run(.auditCrashed): { DomainChecks.crashed(Fixture.target(), why: "It crashed the audit alone.").findings },
+        .aasa(.cdnMissing): {
             domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served("", at: .cdn, status: 404)))
         },
-        .cdnError: {
+        .aasa(.cdnError): {
             domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served("<html></html>", at: .cdn)))
         },
-        .cdnUnchecked: {
+        .aasa(.cdnUnchecked): {
             domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.failed(.dns, at: .cdn)))
         },
-        .cdnStale: {
+        .aasa(.cdnStale): {
             domain(Fixture.served(valid), view: DomainChecks.DeviceView(cdn: Fixture.served(other, at: .cdn)))
         },
-        .uaBlocked: {
+        .aasa(.uaBlocked): {
             domain(
                 Fixture.served(valid),
                 view: DomainChecks.DeviceView(
                     bot: agent(Fixture.served("", status: 403), .bot), browser: agent(Fixture.served(valid), .browser)))
         },
-        .uaDiffer: {
+        .aasa(.uaDiffer): {
             domain(
                 Fixture.served(valid),
                 view: DomainChecks.DeviceView(
                     bot: agent(Fixture.served(valid), .bot), browser: agent(Fixture.served(other), .browser)))
         },
-        .locationDiffer: { domain(Fixture.served(valid), root: Fixture.served(other, at: .root)) },
-        .serviceMissing: {
+        .aasa(.locationDiffer): { domain(Fixture.served(valid), root: Fixture.served(other, at: .root)) },
+        .aasa(.serviceMissing): {
             domain(
                 Fixture.served(valid),
                 target: DomainTarget(
                     domain: "example.com", expectedAppIDs: [id],
                     services: [AssociatedService(service: .webcredentials, file: "App.entitlements")]))
         },
-        .matchExpectedApp: {
+        .aasa(.matchExpectedApp): {
             domain(
                 Fixture.served(valid),
                 target: DomainTarget(
                     domain: "example.com",
                     expectations: [URLExpectation(url: "https://example.com/help", opensApp: true, inputLine: 2)]))
         },
-        .webauthnStatus: {
+        .webAuthn(.status): {
             WebAuthnChecks.assess(Fixture.served("", at: .webauthn, status: 404), expected: []).findings
         },
-        .webauthnRedirect: { webauthnRedirected(to: "https://www.example.com/.well-known/webauthn") },
-        .webauthnRedirectInsecure: { webauthnRedirected(to: "http://example.com/.well-known/webauthn") },
-        .webauthnContentType: {
+        .webAuthn(.redirect): { webauthnRedirected(to: "https://www.example.com/.well-known/webauthn") },
+        .webAuthn(.redirectInsecure): { webauthnRedirected(to: "http://example.com/.well-known/webauthn") },
+        .webAuthn(.contentType): {
             WebAuthnChecks.assess(
                 Fixture.served(#"{"origins": ["https://shop.example"]}"#, at: .webauthn, contentType: "text/plain"),
                 expected: []
             ).findings
         },
-        .webauthnTooLarge: {
+        .webAuthn(.tooLarge): {
             WebAuthnChecks.assess(
                 Fixture.served(Array(repeating: UInt8(ascii: " "), count: 300_000), at: .webauthn), expected: []
             ).findings
         },
-        .webauthnJSONInvalid: { webauthn(#"{"origins": ["https://shop.example",]}"#, expected: []) },
-        .webauthnShape: { webauthn(#"["https://shop.example"]"#, expected: []) },
-        .webauthnOriginsEmpty: { webauthn(#"{"origins": []}"#, expected: []) },
-        .webauthnEntryType: { webauthn(#"{"origins": [42, "https://shop.example"]}"#, expected: []) },
-        .webauthnEntrySkipped: { webauthn(#"{"origins": ["shop.example.co.uk"]}"#, expected: []) },
-        .webauthnNoOrigin: { webauthn(#"{"origins": ["http://localhost:3000", "https://com"]}"#, expected: []) },
-        .webauthnEntryRead: { webauthn(#"{"origins": ["https://shop.example/login"]}"#, expected: []) },
-        .webauthnLabelLimit: {
+        .webAuthn(.jsonInvalid): { webauthn(#"{"origins": ["https://shop.example",]}"#, expected: []) },
+        .webAuthn(.shape): { webauthn(#"["https://shop.example"]"#, expected: []) },
+        .webAuthn(.originsEmpty): { webauthn(#"{"origins": []}"#, expected: []) },
+        .webAuthn(.entryType): { webauthn(#"{"origins": [42, "https://shop.example"]}"#, expected: []) },
+        .webAuthn(.entrySkipped): { webauthn(#"{"origins": ["shop.example.co.uk"]}"#, expected: []) },
+        .webAuthn(.noOrigin): { webauthn(#"{"origins": ["http://localhost:3000", "https://com"]}"#, expected: []) },
+        .webAuthn(.entryRead): { webauthn(#"{"origins": ["https://shop.example/login"]}"#, expected: []) },
+        .webAuthn(.labelLimit): {
             webauthn(
                 #"{"origins": ["https://a.com", "https://b.com", "https://c.com", "https://d.com", "https://e.com", "https://f.com"]}"#,
                 expected: [])
         },
-        .webauthnOriginMissing: { webauthn(#"{"origins": ["https://other.example"]}"#) },
-        .webauthnUnknownKey: { webauthn(#"{"origins": ["https://shop.example"], "comment": "x"}"#, expected: []) },
-        .passkeyEndpointsAbsent: { endpoints(Fixture.served("", at: .passkeyEndpoints, status: 404)) },
-        .webauthnAbsent: {
+        .webAuthn(.originMissing): { webauthn(#"{"origins": ["https://other.example"]}"#) },
+        .webAuthn(.unknownKey): { webauthn(#"{"origins": ["https://shop.example"], "comment": "x"}"#, expected: []) },
+        .passkeyEndpoints(.absent): { endpoints(Fixture.served("", at: .passkeyEndpoints, status: 404)) },
+        .webAuthn(.absent): {
             WebAuthnChecks.assess(Fixture.served("", at: .webauthn, status: 404), expected: [], optional: true).findings
         },
-        .changePasswordAbsent: {
+        .passkeyEndpoints(.changePasswordAbsent): {
             ChangePasswordChecks.assess(Fixture.served("", at: .passkeyEndpoints, status: 404).record, final: nil)
         },
-        .changePasswordRedirect: {
+        .passkeyEndpoints(.changePasswordRedirect): {
             ChangePasswordChecks.assess(Fixture.served("<h1>Account</h1>", at: .passkeyEndpoints).record, final: nil)
         },
-        .changePasswordTarget: {
+        .passkeyEndpoints(.changePasswordTarget): {
             ChangePasswordChecks.assess(
                 Fixture.redirect(to: "https://example.com/account/password", status: 302, at: .passkeyEndpoints).record,
                 final: Fixture.served("", at: .passkeyEndpoints, status: 404).record)
         },
-        .locationCatchAll: {
+        .aasa(.locationCatchAll): {
             let page = Fixture.served("<!doctype html>", contentType: "text/html; charset=utf-8")
             let probe = Fixture.served("<!doctype html>", at: .catchAllProbe, contentType: "text/html")
             return CatchAllChecks.findings(
                 probe: probe.record, suspects: CatchAllChecks.suspects([page.record], domain: "example.com"))
         },
-        .assetlinksLoginCreds: {
+        .assetLinks(.loginCreds): {
             let declarations = AssetLinksChecks.assess(
                 Fixture.served(Fixture.assetLinks, at: .assetlinks), expected: []
             ).declarations
@@ -295,125 +303,125 @@ import Testing
                 [AndroidApp(package: "com.example.app")], declarations: declarations, sharesLogins: true,
                 at: .assetlinks)
         },
-        .passkeyEndpointsStatus: { endpoints(Fixture.served("", at: .passkeyEndpoints, status: 503)) },
-        .passkeyEndpointsRedirect: {
+        .passkeyEndpoints(.status): { endpoints(Fixture.served("", at: .passkeyEndpoints, status: 503)) },
+        .passkeyEndpoints(.redirect): {
             endpoints(
                 Fixture.redirect(to: "https://www.example.com/.well-known/passkey-endpoints", at: .passkeyEndpoints))
         },
-        .passkeyEndpointsContentType: {
+        .passkeyEndpoints(.contentType): {
             endpoints(Fixture.served("{}", at: .passkeyEndpoints, contentType: "text/html"))
         },
-        .passkeyEndpointsTooLarge: {
+        .passkeyEndpoints(.tooLarge): {
             endpoints(Fixture.served(Array(repeating: UInt8(ascii: " "), count: 200_000), at: .passkeyEndpoints))
         },
-        .passkeyEndpointsJSONInvalid: { endpoints(Fixture.served("{,}", at: .passkeyEndpoints)) },
-        .passkeyEndpointsNotObject: { endpoints(Fixture.served("[]", at: .passkeyEndpoints)) },
-        .passkeyEndpointsURL: { endpoints(Fixture.served(#"{"enroll": "/passkeys/new"}"#, at: .passkeyEndpoints)) },
-        .passkeyEndpointsUnreachable: {
+        .passkeyEndpoints(.jsonInvalid): { endpoints(Fixture.served("{,}", at: .passkeyEndpoints)) },
+        .passkeyEndpoints(.notObject): { endpoints(Fixture.served("[]", at: .passkeyEndpoints)) },
+        .passkeyEndpoints(.url): { endpoints(Fixture.served(#"{"enroll": "/passkeys/new"}"#, at: .passkeyEndpoints)) },
+        .passkeyEndpoints(.unreachable): {
             PasskeyEndpointsChecks.pageFindings([
                 ("manage", "https://example.com/account", Fixture.served("", status: 500).record)
             ])
         },
-        .passkeyEndpointsUnknownKey: {
+        .passkeyEndpoints(.unknownKey): {
             endpoints(Fixture.served(#"{"enrol": "https://example.com/new"}"#, at: .passkeyEndpoints))
         },
-        .windowsMissing: { windows(Fixture.served("", at: .windows, status: 404)) },
-        .windowsStatus: { windows(Fixture.served("", at: .windows, status: 403)) },
-        .windowsRedirect: {
+        .windows(.missing): { windows(Fixture.served("", at: .windows, status: 404)) },
+        .windows(.status): { windows(Fixture.served("", at: .windows, status: 403)) },
+        .windows(.redirect): {
             windows(Fixture.redirect(to: "https://www.example.com/.well-known/windows-app-web-link", at: .windows))
         },
-        .windowsContentType: { windows(Fixture.served(windowsFile, at: .windows, contentType: "text/plain")) },
-        .windowsTooLarge: {
+        .windows(.contentType): { windows(Fixture.served(windowsFile, at: .windows, contentType: "text/plain")) },
+        .windows(.tooLarge): {
             windows(Fixture.served(Array(repeating: UInt8(ascii: " "), count: 200_000), at: .windows))
         },
-        .windowsJSONInvalid: { windows(Fixture.served("[{,}]", at: .windows)) },
-        .windowsNotList: { windows(Fixture.served(#"{"packageFamilyName": "MyApp_9jmtgj1pbbz6e"}"#, at: .windows)) },
-        .windowsEntry: {
+        .windows(.jsonInvalid): { windows(Fixture.served("[{,}]", at: .windows)) },
+        .windows(.notList): { windows(Fixture.served(#"{"packageFamilyName": "MyApp_9jmtgj1pbbz6e"}"#, at: .windows)) },
+        .windows(.entry): {
             windows(Fixture.served(#"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": "*"}]"#, at: .windows))
         },
-        .windowsPackageName: {
+        .windows(.packageName): {
             windows(Fixture.served(#"[{"packageFamilyName": "YourPackageFamilyName", "paths": ["*"]}]"#, at: .windows))
         },
-        .windowsPathsEmpty: {
+        .windows(.pathsEmpty): {
             windows(Fixture.served(#"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e"}]"#, at: .windows))
         },
-        .windowsExcludesAll: {
+        .windows(.excludesAll): {
             windows(
                 Fixture.served(
                     #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["/shop/*"], "excludePaths": ["*"]}]"#,
                     at: .windows))
         },
-        .windowsPathUnanchored: {
+        .windows(.pathUnanchored): {
             windows(
                 Fixture.served(
                     #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"], "excludePaths": ["account/*"]}]"#,
                     at: .windows))
         },
-        .windowsUnknownKey: {
+        .windows(.unknownKey): {
             windows(
                 Fixture.served(
                     #"[{"packageFamilyName": "MyApp_9jmtgj1pbbz6e", "paths": ["*"], "path": "/"}]"#, at: .windows))
         },
-        .windowsDiffer: {
+        .windows(.differ): {
             WindowsChecks.assess(
                 wellKnown: Fixture.served(windowsFile, at: .windows),
                 root: Fixture.served(windowsFile.replacingOccurrences(of: "*", with: "/shop/*"), at: .windows),
                 expected: []
             ).findings
         },
-        .windowsAppMissing: {
+        .windows(.appMissing): {
             WindowsChecks.assess(
                 wellKnown: Fixture.served(windowsFile, at: .windows), root: nil, expected: ["Other.App_8wekyb3d8bbwe"]
             ).findings
         },
-        .harmonyStatus: { harmony(Fixture.served("", at: .harmony, status: 404)) },
-        .harmonyRedirect: {
+        .harmony(.status): { harmony(Fixture.served("", at: .harmony, status: 404)) },
+        .harmony(.redirect): {
             harmony(Fixture.redirect(to: "https://www.example.com/.well-known/applinking.json", at: .harmony))
         },
-        .harmonyContentType: { harmony(Fixture.served(harmonyFile, at: .harmony, contentType: "text/html")) },
-        .harmonyTooLarge: {
+        .harmony(.contentType): { harmony(Fixture.served(harmonyFile, at: .harmony, contentType: "text/html")) },
+        .harmony(.tooLarge): {
             harmony(Fixture.served(Array(repeating: UInt8(ascii: " "), count: 200_000), at: .harmony))
         },
-        .harmonyJSONInvalid: { harmony(Fixture.served("{,}", at: .harmony)) },
-        .harmonyShape: { harmony(Fixture.served(#"{"app_id": "5765880207854972765"}"#, at: .harmony)) },
-        .harmonyAppsEmpty: { harmony(Fixture.served(#"{"applinking": {"apps": []}}"#, at: .harmony)) },
-        .harmonyApp: { harmony(Fixture.served(#"{"applinking": {"apps": [{"appIdentifier": 5}]}}"#, at: .harmony)) },
-        .harmonyIndex: {
+        .harmony(.jsonInvalid): { harmony(Fixture.served("{,}", at: .harmony)) },
+        .harmony(.shape): { harmony(Fixture.served(#"{"app_id": "5765880207854972765"}"#, at: .harmony)) },
+        .harmony(.appsEmpty): { harmony(Fixture.served(#"{"applinking": {"apps": []}}"#, at: .harmony)) },
+        .harmony(.app): { harmony(Fixture.served(#"{"applinking": {"apps": [{"appIdentifier": 5}]}}"#, at: .harmony)) },
+        .harmony(.index): {
             harmony(
                 Fixture.served(#"{"applinking": {"apps": [{"appIdentifier": "576", "index": 101}]}}"#, at: .harmony))
         },
-        .harmonyUnknownKey: {
+        .harmony(.unknownKey): {
             harmony(Fixture.served(#"{"applinking": {"apps": [{"appIdentifier": "576", "name": "x"}]}}"#, at: .harmony))
         },
-        .harmonyAppMissing: {
+        .harmony(.appMissing): {
             HarmonyChecks.assess(Fixture.served(harmonyFile, at: .harmony), expected: ["42"]).findings
         },
-        .assetlinksStatus: { android(Fixture.served("", at: .assetlinks, status: 404)) },
-        .assetlinksRedirect: {
+        .assetLinks(.status): { android(Fixture.served("", at: .assetlinks, status: 404)) },
+        .assetLinks(.redirect): {
             android(Fixture.redirect(to: "https://www.example.com/.well-known/assetlinks.json", at: .assetlinks))
         },
-        .assetlinksContentType: {
+        .assetLinks(.contentType): {
             android(Fixture.served(Fixture.assetLinks, at: .assetlinks, contentType: "text/plain"))
         },
-        .assetlinksTooLarge: {
+        .assetLinks(.tooLarge): {
             android(Fixture.served(Array(repeating: UInt8(ascii: " "), count: 200_000), at: .assetlinks))
         },
-        .assetlinksJSONInvalid: { android(Fixture.served("[{\"relation\": [],}]", at: .assetlinks)) },
-        .assetlinksNotList: { android(Fixture.served("{\"relation\": []}", at: .assetlinks)) },
-        .assetlinksRelation: {
+        .assetLinks(.jsonInvalid): { android(Fixture.served("[{\"relation\": [],}]", at: .assetlinks)) },
+        .assetLinks(.notList): { android(Fixture.served("{\"relation\": []}", at: .assetlinks)) },
+        .assetLinks(.relation): {
             android(
                 Fixture.served(
                     Fixture.assetLinks.replacingOccurrences(
                         of: "delegate_permission/common.handle_all_urls", with: "handle all urls"), at: .assetlinks))
         },
-        .assetlinksStatement: {
+        .assetLinks(.statement): {
             android(
                 Fixture.served(
                     "[{\"relation\": [\"delegate_permission/common.handle_all_urls\"], \"target\": {\"namespace\": \"ios_app\"}}]",
                     at: .assetlinks))
         },
-        .assetlinksFingerprint: { android(Fixture.served(Fixture.assetLinks.lowercased(), at: .assetlinks)) },
-        .assetlinksInclude: {
+        .assetLinks(.fingerprint): { android(Fixture.served(Fixture.assetLinks.lowercased(), at: .assetlinks)) },
+        .assetLinks(.include): {
             // An include with other standard fields (an error), and a valid one in lint (a note).
             android(
                 Fixture.served(
@@ -423,7 +431,7 @@ import Testing
                     Array("[{\"include\": \"https://example.com/more.json\"}]".utf8), expected: [], at: .file
                 ).findings
         },
-        .assetlinksIncludeFailed: {
+        .assetLinks(.includeFailed): {
             AssetLinksChecks.assess(
                 Fixture.served("[{\"include\": \"https://example.com/more.json\"}]", at: .assetlinks),
                 included: [
@@ -434,19 +442,19 @@ import Testing
                 ], expected: [AndroidApp(package: "com.example.app")]
             ).findings
         },
-        .assetlinksUnknownKey: {
+        .assetLinks(.unknownKey): {
             android(
                 Fixture.served(
                     "[{\"relation\": [\"delegate_permission/common.handle_all_urls\"], \"target\": {\"namespace\": \"android_app\", \"package_name\": \"com.example.app\", \"sha256_cert_fingerprints\": [\"\(String(repeating: "AB:", count: 31))AB\"]}, \"conditions\": [{\"host\": \"example.com\", \"pathPattern\": \"/api/.*\"}]}]",
                     at: .assetlinks))
         },
-        .assetlinksSite: {
+        .assetLinks(.site): {
             android(
                 Fixture.served(
                     "[{\"relation\": [\"delegate_permission/common.get_login_creds\"], \"target\": {\"namespace\": \"web\", \"site\": \"https://example.com/\"}}]",
                     at: .assetlinks), expected: [])
         },
-        .assetlinksDynamicRules: {
+        .assetLinks(.dynamicRules): {
             // Components of the wrong type (all rules dropped: an error); an unknown key (a warning).
             android(
                 Fixture.served(
@@ -463,23 +471,23 @@ import Testing
                                 "\"relation_extensions\": {\"delegate_permission/common.handle_all_urls\": {\"dynamic_app_link_components\": [{\"path\": \"/a\"}]}}, \"target\""
                         ), at: .assetlinks))
         },
-        .assetlinksManifestScope: {
+        .assetLinks(.manifestScope): {
             AndroidManifestScope.findings(
                 rules: DynamicAppLinkRules(components: [.init(index: 0, path: "/admin/*", exclude: false)]),
                 package: "com.example.app",
                 scope: AndroidManifest.HostScope(host: "example.com", paths: [.prefix("/shop")]))
         },
-        .assetlinksPackageMissing: {
+        .assetLinks(.packageMissing): {
             android(
                 Fixture.served(Fixture.assetLinks, at: .assetlinks),
                 expected: [AndroidApp(package: "com.example.other")])
         },
-        .assetlinksFingerprintMissing: {
+        .assetLinks(.fingerprintMissing): {
             android(
                 Fixture.served(Fixture.assetLinks, at: .assetlinks),
                 expected: [AndroidApp(package: "com.example.app", fingerprint: Fixture.otherFingerprint)])
         },
-        .matchCutShort: {
+        .aasa(.matchCutShort): {
             DomainChecks.assess(
                 target: DomainTarget(
                     domain: "example.com",
@@ -488,7 +496,7 @@ import Testing
                 options: ValidationOptions(matchVisits: 1)
             ).findings
         },
-        .matchExpectedBrowser: {
+        .aasa(.matchExpectedBrowser): {
             domain(
                 Fixture.served(valid),
                 target: DomainTarget(
@@ -523,11 +531,11 @@ import Testing
 
     @Test func eachNamedSeverityCaseIsReached() {
         let reached: [(FindingCode, SeverityCase)] = [
-            (.entryMixedFormats, .mixedFormatsForOldIOS), (.valueType, .commentNotString),
-            (.componentUnknownKey, .matchesEverything), (.applinksLegacyApps, .appsMissingForOldIOS),
-            (.assetlinksInclude, .includeNotFollowedOffline),
-            (.assetlinksDynamicRules, .dynamicRulesNotice), (.applinksMissing, .servicesOnly),
-            (.ruleUnreachable, .changesNothing), (.serviceInvalid, .emptySection),
+            (.aasa(.entryMixedFormats), .mixedFormatsForOldIOS), (.aasa(.valueType), .commentNotString),
+            (.aasa(.componentUnknownKey), .matchesEverything), (.aasa(.applinksLegacyApps), .appsMissingForOldIOS),
+            (.assetLinks(.include), .includeNotFollowedOffline),
+            (.assetLinks(.dynamicRules), .dynamicRulesNotice), (.aasa(.applinksMissing), .servicesOnly),
+            (.aasa(.ruleUnreachable), .changesNothing), (.aasa(.serviceInvalid), .emptySection),
         ]
         for (code, severityCase) in reached {
             #expect(code.definition.cases.contains(severityCase))
@@ -547,8 +555,11 @@ import Testing
         // A root copy with the same bytes as .well-known has its content findings reported once:
         // the category decides which ones.
         let content = FindingCode.allCases.filter { $0.definition.category == .content }
-        #expect(content.contains(.jsonInvalid) && content.contains(.bodyTooLarge) && content.contains(.ruleUnreachable))
         #expect(
-            !content.contains(.httpContentType) && !content.contains(.bodyEmpty) && !content.contains(.appIDMissing))
+            content.contains(.aasa(.jsonInvalid)) && content.contains(.aasa(.bodyTooLarge))
+                && content.contains(.aasa(.ruleUnreachable)))
+        #expect(
+            !content.contains(.aasa(.httpContentType)) && !content.contains(.aasa(.bodyEmpty))
+                && !content.contains(.aasa(.appIDMissing)))
     }
 }

@@ -24,10 +24,10 @@ import Testing
     /// item 2: five errors were listed above it and nothing said so).
     @Test func aCatchAllIsTheCauseOfWhatItsPageMakesOfEachFile() {
         let page = "<!doctype html><title>Shop</title>"
-        let catchAll = Finding(.locationCatchAll, .domain, "every path answers with the page")
-        let windowsType = Finding(.windowsContentType, .windows, "text/html")
-        let windowsJSON = Finding(.windowsJSONInvalid, .windows, "Not valid JSON")
-        let unrelated = Finding(.windowsAppMissing, .windows, "No entry names X")
+        let catchAll = Finding(.aasa(.locationCatchAll), .domain, "every path answers with the page")
+        let windowsType = Finding(.windows(.contentType), .windows, "text/html")
+        let windowsJSON = Finding(.windows(.jsonInvalid), .windows, "Not valid JSON")
+        let unrelated = Finding(.windows(.appMissing), .windows, "No entry names X")
         let findings = linked(
             Fixture.served(page, contentType: "text/html"), Fixture.served(page, at: .root, contentType: "text/html"),
             extra: [windowsType, windowsJSON, unrelated, catchAll])
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func theHostsTransferFailureIsReportedOnceWhereverItStruck() {
-        let other = Finding(code: .netDNS, severity: .error, location: .assetlinks, message: "no such host")
+        let other = Finding(code: .transfer(.netDNS), severity: .error, location: .assetlinks, message: "no such host")
         let findings = linked(
             Fixture.failed(.dns), Fixture.failed(.dns, at: .root), extra: [other])
         #expect(findings.filter { !$0.contains("<-") } == ["net.dns@well-known"], "\(findings)")
@@ -95,11 +95,12 @@ import Testing
         summary.add(report)
         #expect(summary.causesByCode == ["http.status": 1])
         #expect(summary.findingsByCode["cdn.missing"] == 1 && summary.findingsByCode["location.root-absent"] == 1)
-        #expect(FlaggedDomain(report)?.codes == [.httpStatus])
+        #expect(FlaggedDomain(report)?.codes == [.aasa(.httpStatus)])
         #expect(HistoryDomain(report).codes == ["http.status"])
         // A domain counts once per cause code, however many findings have it.
         var twice = report
-        twice.findings.append(Finding(code: .httpStatus, severity: .warning, location: .root, message: "HTTP 500"))
+        twice.findings.append(
+            Finding(code: .aasa(.httpStatus), severity: .warning, location: .root, message: "HTTP 500"))
         summary.add(twice)
         #expect(summary.causesByCode == ["http.status": 2] && summary.findingsByCode["http.status"] == 3)
         report.findings = report.findings.map {
@@ -119,7 +120,7 @@ import Testing
         let bytes = Array("{\"applinks\": {\"details\": [{\(keys)}]}}".utf8)
         let findings = (0..<300).map {
             Finding(
-                code: .entryUnknownKey, severity: .warning, location: .wellKnown,
+                code: .aasa(.entryUnknownKey), severity: .warning, location: .wellKnown,
                 message: "Unknown key \"k\($0)\" in applinks.details[0]")
         }
         let located = FindingPositions.locate(findings, in: bytes)
@@ -142,9 +143,9 @@ import Testing
 
     @Test func messagesNamingTheirHostReadBackWhole() throws {
         let messages: [(FindingCode, String)] = [
-            (.tlsHandshake, "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to a.example:443 "),
-            (.httpStatus, "a.example answered 404 for https://a.example/x; www.a.example too. a.example"),
-            (.netTimeout, "timed out after 10000 ms"),
+            (.transfer(.tlsHandshake), "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to a.example:443 "),
+            (.aasa(.httpStatus), "a.example answered 404 for https://a.example/x; www.a.example too. a.example"),
+            (.transfer(.netTimeout), "timed out after 10000 ms"),
         ]
         var pool = FlaggedDomain.SharedParts()
         var first = try #require(flagged("a.example", messages))
@@ -158,7 +159,8 @@ import Testing
         #expect(
             second.openCauses.first?.message == "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to b.example:443 "
         )
-        #expect(second.openCauses.map(\.code) == [.tlsHandshake, .httpStatus, .netTimeout])
+        #expect(
+            second.openCauses.map(\.code) == [.transfer(.tlsHandshake), .aasa(.httpStatus), .transfer(.netTimeout)])
         #expect(first != second)
     }
 
@@ -166,14 +168,16 @@ import Testing
     /// its position, its shared shape), and equal shapes are one.
     @Test func aFlaggedDomainTakesThirtyTwoBytes() throws {
         #expect(MemoryLayout<FlaggedDomain>.stride == 32)
-        let messages: [(FindingCode, String)] = [(.tlsHandshake, "SSL_ERROR_SYSCALL in connection to a.example:443 ")]
+        let messages: [(FindingCode, String)] = [
+            (.transfer(.tlsHandshake), "SSL_ERROR_SYSCALL in connection to a.example:443 ")
+        ]
         var pool = FlaggedDomain.SharedParts()
         var first = try #require(flagged("a.example", messages))
         var second = try #require(
-            flagged("b.example", [(.tlsHandshake, "SSL_ERROR_SYSCALL in connection to b.example:443 ")]))
+            flagged("b.example", [(.transfer(.tlsHandshake), "SSL_ERROR_SYSCALL in connection to b.example:443 ")]))
         first.share(&pool)
         second.share(&pool)
-        #expect(first.codes == [.tlsHandshake] && first.verdict == .fail && first.openVerdict == .fail)
+        #expect(first.codes == [.transfer(.tlsHandshake)] && first.verdict == .fail && first.openVerdict == .fail)
         #expect(second.openCauses.first?.message == "SSL_ERROR_SYSCALL in connection to b.example:443 ")
         // One shape for both: the same stored code list.
         #expect(

@@ -9,7 +9,7 @@ struct FixTextTests {
 
     static func missing(_ text: String) -> String? {
         WindowsChecks.assessContent(Array(text.utf8), expected: [name], at: .file).findings
-            .first { $0.code == .windowsAppMissing }?.message
+            .first { $0.code == .windows(.appMissing) }?.message
     }
 
     /// An entry that names the app but is unusable is named, not "no entry names it".
@@ -26,6 +26,6 @@ struct FixTextTests {
 
     /// service.missing's fix covers a section that is there and lacks only the app.
     @Test func serviceMissingsFixCoversASectionThatLacksTheApp() {
-        #expect(FindingCode.serviceMissing.definition.fix.hasPrefix("Add the app to the section's apps"))
+        #expect(FindingCode.aasa(.serviceMissing).definition.fix.hasPrefix("Add the app to the section's apps"))
     }
 }

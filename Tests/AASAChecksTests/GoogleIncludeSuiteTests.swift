@@ -84,9 +84,9 @@ import Testing
         var fetched = Fixture.served(main, at: .assetlinks)
         fetched.record.url = Self.main
         let result = AssetLinksChecks.assess(fetched, included: included, expected: [AndroidApp(package: package)])
-        let errors = result.findings.filter { $0.severity == .error && $0.code != .assetlinksPackageMissing }
+        let errors = result.findings.filter { $0.severity == .error && $0.code != .assetLinks(.packageMissing) }
         #expect(!errors.isEmpty == googleError, "\(number): \(result.findings.map(\.message))")
-        let missing = result.findings.contains { $0.code == .assetlinksPackageMissing }
+        let missing = result.findings.contains { $0.code == .assetLinks(.packageMissing) }
         #expect(missing == !declared, "\(number): \(result.findings.map(\.message))")
     }
 }

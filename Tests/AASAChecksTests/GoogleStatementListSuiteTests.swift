@@ -294,8 +294,9 @@ import Testing
                     let lint = FileLint.lintAssetLinks(
                         bytes, size: bytes.count, expected: [AndroidApp(package: package, fingerprint: fingerprint)])
                     let missing = lint.findings.contains {
-                        [.assetlinksPackageMissing, .assetlinksFingerprintMissing, .assetlinksRelation].contains(
-                            $0.code)
+                        [.assetLinks(.packageMissing), .assetLinks(.fingerprintMissing), .assetLinks(.relation)]
+                            .contains(
+                                $0.code)
                             && $0.message.contains(package) && !$0.message.hasPrefix("[")
                     }
                     #expect(missing == !answer, "\(check): \(lint.findings.map(\.message))")

@@ -62,27 +62,28 @@ import Testing
             PlatformFixes.fix(code, on: platform, status: status, servedAPage: false)
         }
         #expect(
-            fix(.nginx, .httpContentType)?.contains(
+            fix(.nginx, .aasa(.httpContentType))?.contains(
                 "location = /.well-known/apple-app-site-association { default_type application/json; }") == true)
-        #expect(fix(.nginx, .httpRedirect)?.contains("exact location") == true)
-        #expect(fix(.nginx, .httpStatus)?.contains("location ^~ /.well-known/") == true)
-        #expect(fix(.nginx, .locationMisnamed)?.contains("alias") == true)
-        #expect(fix(.apache, .httpContentType)?.contains("ForceType application/json") == true)
-        #expect(fix(.apache, .httpRedirect)?.contains("RewriteCond %{REQUEST_URI}") == true)
-        #expect(fix(.apache, .locationMisnamed)?.contains("Alias") == true)
+        #expect(fix(.nginx, .aasa(.httpRedirect))?.contains("exact location") == true)
+        #expect(fix(.nginx, .aasa(.httpStatus))?.contains("location ^~ /.well-known/") == true)
+        #expect(fix(.nginx, .aasa(.locationMisnamed))?.contains("alias") == true)
+        #expect(fix(.apache, .aasa(.httpContentType))?.contains("ForceType application/json") == true)
+        #expect(fix(.apache, .aasa(.httpRedirect))?.contains("RewriteCond %{REQUEST_URI}") == true)
+        #expect(fix(.apache, .aasa(.locationMisnamed))?.contains("Alias") == true)
         #expect(
-            fix(.caddy, .httpContentType)?.contains(
+            fix(.caddy, .aasa(.httpContentType))?.contains(
                 "header /.well-known/apple-app-site-association Content-Type application/json") == true)
         #expect(
-            fix(.iis, .httpContentType)?.contains(#"<mimeMap fileExtension="." mimeType="application/json" />"#) == true
+            fix(.iis, .aasa(.httpContentType))?.contains(#"<mimeMap fileExtension="." mimeType="application/json" />"#)
+                == true
         )
-        #expect(fix(.iis, .httpStatus)?.contains("404.3") == true)
-        #expect(fix(.express, .httpContentType)?.contains("setHeaders") == true)
-        #expect(fix(.express, .httpStatus)?.contains("dotfiles: 'allow'") == true)
-        #expect(fix(.nextjs, .httpStatus)?.contains("public/.well-known/apple-app-site-association") == true)
-        #expect(fix(.nextjs, .httpContentType)?.contains("next.config.js") == true)
+        #expect(fix(.iis, .aasa(.httpStatus))?.contains("404.3") == true)
+        #expect(fix(.express, .aasa(.httpContentType))?.contains("setHeaders") == true)
+        #expect(fix(.express, .aasa(.httpStatus))?.contains("dotfiles: 'allow'") == true)
+        #expect(fix(.nextjs, .aasa(.httpStatus))?.contains("public/.well-known/apple-app-site-association") == true)
+        #expect(fix(.nextjs, .aasa(.httpContentType))?.contains("next.config.js") == true)
         for platform in [HostingPlatform.nginx, .apache, .caddy, .iis, .express, .nextjs] {
-            for code in [FindingCode.httpContentType, .httpRedirect, .httpStatus] {
+            for code in [FindingCode.aasa(.httpContentType), .aasa(.httpRedirect), .aasa(.httpStatus)] {
                 #expect(fix(platform, code) != nil, "\(platform) \(code)")
             }
         }
@@ -101,7 +102,7 @@ import Testing
 
     @Test func eachPlatformGivesItsFixWhereItMattersAndUnknownOnesKeepTheGenericFix() {
         let type = Finding(
-            code: .httpContentType, severity: .warning, location: .wellKnown, message: "binary/octet-stream")
+            code: .aasa(.httpContentType), severity: .warning, location: .wellKnown, message: "binary/octet-stream")
         func fix(_ platform: HostingPlatform?, _ finding: Finding = type, status: Int? = 200, page: Bool = false)
             -> String?
         {
@@ -115,9 +116,9 @@ import Testing
         #expect(fix(.githubPages)?.contains("lets no one set headers") == true)
         #expect(fix(.akamai)?.contains("Modify Outgoing Response Header") == true)
         #expect(fix(nil) == nil && fix(.fastly) == nil)
-        let redirect = Finding(code: .httpRedirect, severity: .error, location: .wellKnown, message: "308")
+        let redirect = Finding(code: .aasa(.httpRedirect), severity: .error, location: .wellKnown, message: "308")
         #expect(fix(.vercel, redirect)?.contains("\"trailingSlash\": false") == true)
-        let status = Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "HTTP 403")
+        let status = Finding(code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: "HTTP 403")
         #expect(fix(.cloudflare, status, status: 403)?.contains("Bot Fight Mode") == true)
         #expect(fix(.cloudflare, status, status: 404) == nil)
         #expect(fix(.amazonS3, status, status: 403)?.contains("AccessDenied") == true)
@@ -125,10 +126,11 @@ import Testing
         #expect(fix(.firebase, status, status: 404)?.contains("**/.*") == true)
         // A hosting hint explains a page answering in the file's place, never a syntax error in
         // the file itself (issue 56, item 2: a trailing comma got "an SPA fallback answers").
-        let syntax = Finding(code: .jsonInvalid, severity: .error, location: .wellKnown, message: "trailing comma")
+        let syntax = Finding(
+            code: .aasa(.jsonInvalid), severity: .error, location: .wellKnown, message: "trailing comma")
         #expect(fix(.nginx, syntax) == nil)
         #expect(fix(.nginx, syntax, page: true)?.contains("try_files") == true)
-        let blocked = Finding(code: .uaBlocked, severity: .error, location: .wellKnown, message: "challenge")
+        let blocked = Finding(code: .aasa(.uaBlocked), severity: .error, location: .wellKnown, message: "challenge")
         #expect(fix(.akamai, blocked)?.contains("Bot Manager") == true)
         // Every platform but Fastly (which a site configures in VCL of its own) has documentation.
         for platform in HostingPlatform.allCases where platform != .fastly {

@@ -12,31 +12,31 @@ struct KindPositionsTests {
         (
             "webauthn", { WebAuthnChecks.assessContent($0, expected: [], at: .file).findings },
             "{\n  \"origins\": [\n    \"https://shop.example.com\",\n    \"http://localhost:3000\"\n  ]\n}\n",
-            .webauthnEntrySkipped, 4
+            .webAuthn(.entrySkipped), 4
         ),
         (
             "webauthn", { WebAuthnChecks.assessContent($0, expected: [], at: .file).findings },
-            "{\n  \"origins\": [],\n  \"extra\": 1\n}\n", .webauthnUnknownKey, 3
+            "{\n  \"origins\": [],\n  \"extra\": 1\n}\n", .webAuthn(.unknownKey), 3
         ),
         (
             "passkey-endpoints", { PasskeyEndpointsChecks.assessContent($0, at: .file).findings },
             "{\n  \"enroll\": \"https://example.com/enroll\",\n  \"manage\": \"ftp://example.com/x\"\n}\n",
-            .passkeyEndpointsURL, 3
+            .passkeyEndpoints(.url), 3
         ),
         (
             "windows", { WindowsChecks.assessContent($0, expected: [], at: .file).findings },
             "[\n  {\"packageFamilyName\": \"MyApp_9jmtgj1pbbz6e\", \"paths\": [\"*\"]},\n  {\"packageFamilyName\": \"MyApp_9jmtgj1pbbz6e\",\n   \"paths\": [\"*\"], \"excludePaths\": [\"account/*\"]}\n]\n",
-            .windowsPathUnanchored, 4
+            .windows(.pathUnanchored), 4
         ),
         (
             "windows", { WindowsChecks.assessContent($0, expected: [], at: .file).findings },
             "[\n  {\"packageFamilyName\": \"MyApp_9jmtgj1pbbz6e\", \"paths\": [\"*\"]},\n  {\"packageFamilyName\": \"nope\"}\n]\n",
-            .windowsPackageName, 3
+            .windows(.packageName), 3
         ),
         (
             "harmony", { HarmonyChecks.assessContent($0, expected: [], at: .file).findings },
             "{\"applinking\": {\"apps\": [\n  {\"appIdentifier\": \"5765880207854972765\"},\n  {\"appIdentifier\": \"5765880207854972766\", \"index\": 1.5}\n]}}\n",
-            .harmonyIndex, 3
+            .harmony(.index), 3
         ),
     ]
 
@@ -51,6 +51,7 @@ struct KindPositionsTests {
     @Test func aValueIsShownAsWritten() {
         let text = #"{"applinking": {"apps": [{"appIdentifier": "5765880207854972765", "index": 1.5}]}}"#
         let findings = HarmonyChecks.assessContent(Array(text.utf8), expected: [], at: .file).findings
-        #expect(findings.first { $0.code == .harmonyIndex }?.message.contains("index is 1.5, not an integer") == true)
+        #expect(
+            findings.first { $0.code == .harmony(.index) }?.message.contains("index is 1.5, not an integer") == true)
     }
 }

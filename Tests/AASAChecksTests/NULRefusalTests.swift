@@ -9,7 +9,7 @@ import Testing
     @Test func aPasskeyEndpointsURLWithANULIsRefused() {
         let file = #"{"enroll": "https://accounts.example-login.com/enroll.html\u0000/../../x"}"#
         let result = PasskeyEndpointsWant.lint(Array(file.utf8), size: file.utf8.count, wants: AssociationWants())
-        let finding = result.findings.first { $0.code == .passkeyEndpointsURL }
+        let finding = result.findings.first { $0.code == .passkeyEndpoints(.url) }
         #expect(finding?.message.contains("NUL character") == true, "\(result.findings.map(\.message))")
         #expect(result.verdict == .fail)
     }
@@ -17,7 +17,7 @@ import Testing
     @Test func anAssetLinksIncludeWithANULIsRefused() {
         let file = #"[{"include": "https://static.example-shop.com/shared/assetlinks.json\u0000.y"}]"#
         let result = AndroidWant.lint(Array(file.utf8), size: file.utf8.count, wants: AssociationWants())
-        let finding = result.findings.first { $0.code == .assetlinksInclude }
+        let finding = result.findings.first { $0.code == .assetLinks(.include) }
         #expect(finding?.message.contains("NUL character") == true, "\(result.findings.map(\.message))")
     }
 }

@@ -55,7 +55,7 @@ struct OneJudgeTests {
 
     /// The codes and severities of what a judge said, the place it is served at aside.
     static func judged(_ findings: [Finding]) -> [String] {
-        findings.filter { ![.locationRootAbsent, .locationRootOnly].contains($0.code) }
+        findings.filter { ![.aasa(.locationRootAbsent), .aasa(.locationRootOnly)].contains($0.code) }
             .map { "\($0.code.rawValue) \($0.severity)" }.sorted()
     }
 
@@ -81,7 +81,10 @@ struct OneJudgeTests {
                 let bytes = Array(example.file.utf8)
                 return FileLint.lint(bytes, size: bytes.count, expecting: target).findings.map(\.code)
             })
-        #expect(codes.isSuperset(of: [.serviceMissing, .appIDMissing, .applinksMissing, .matchExpectedApp]))
+        #expect(
+            codes.isSuperset(of: [
+                .aasa(.serviceMissing), .aasa(.appIDMissing), .aasa(.applinksMissing), .aasa(.matchExpectedApp),
+            ]))
     }
 
     /// `--passkeys --android PKG`: an assetlinks.json that does not share logins with the app
@@ -93,7 +96,7 @@ struct OneJudgeTests {
         var wants = Self.passkeys
         wants[AndroidWant.self] = AndroidWant(apps: [AndroidApp(package: "com.example.app")])
         let withPasskeys = AssociationFileLint.lint(file, size: file.count, wants: wants, path: "assetlinks.json")
-        #expect(withPasskeys?.findings.map(\.code) == [.assetlinksLoginCreds])
+        #expect(withPasskeys?.findings.map(\.code) == [.assetLinks(.loginCreds)])
         wants[PasskeyEndpointsWant.self] = nil
         let without = AssociationFileLint.lint(file, size: file.count, wants: wants, path: "assetlinks.json")
         #expect(without?.findings.isEmpty == true, "\(String(describing: without?.findings))")
@@ -110,7 +113,7 @@ struct MisnamedLintTests {
     ])
     func aServedNameWithJSONAddedIsMisnamed(_ path: String) throws {
         let finding = try #require(AssociationFileLint.misnamed(path))
-        #expect(finding.code == .locationMisnamed && finding.severity == .error)
+        #expect(finding.code == .aasa(.locationMisnamed) && finding.severity == .error)
         let intended = String(path.split(separator: "/").last!.dropLast(5))
         #expect(finding.message.contains("/.well-known/\(intended),"), "\(finding.message)")
     }
@@ -137,13 +140,13 @@ struct MisnamedLintTests {
 struct ContentKindTests {
     @Test func anEmptyListIsAnAssetLinksFile() throws {
         let result = try #require(AssociationFileLint.lint(Array("[]".utf8), size: 2, wants: AssociationWants()))
-        #expect(result.findings.map(\.code) == [.assetlinksNotList])
+        #expect(result.findings.map(\.code) == [.assetLinks(.notList)])
     }
 
     @Test func aMarkedListIsAnAssetLinksFileGoogleRejects() throws {
         let bytes = [0xEF, 0xBB, 0xBF] + Array(#"[{"relation":["x"],"target":{}}]"#.utf8)
         let result = try #require(AssociationFileLint.lint(bytes, size: bytes.count, wants: AssociationWants()))
-        #expect(result.findings.map(\.code) == [.assetlinksJSONInvalid])
+        #expect(result.findings.map(\.code) == [.assetLinks(.jsonInvalid)])
         #expect(result.findings.first?.message.contains("Google") == true)
         #expect(result.findings.first?.message.contains("iOS") == false)
     }

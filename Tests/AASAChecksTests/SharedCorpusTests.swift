@@ -43,14 +43,14 @@ struct SharedCorpusTests {
             let result = try SharedCorpus.check(file)
             let verdict = Verdict(findings: result.findings)
             let saysInvalid = notes.contains("INVALID JSON")
-            let foundInvalid = result.findings.contains { $0.code == .jsonInvalid }
+            let foundInvalid = result.findings.contains { $0.code == .aasa(.jsonInvalid) }
             #expect(
                 saysInvalid == foundInvalid,
                 "\(file): manifest says \(saysInvalid ? "invalid" : "valid"), checks found \(result.findings.summary)")
             if foundInvalid {
                 invalid += 1
                 #expect(verdict == .fail)
-                #expect(result.findings.first { $0.code == .jsonInvalid }?.message.contains("line ") == true)
+                #expect(result.findings.first { $0.code == .aasa(.jsonInvalid) }?.message.contains("line ") == true)
             }
         }
         #expect(invalid == 14)
@@ -65,7 +65,7 @@ struct SharedCorpusTests {
             for finding in try SharedCorpus.check(file).findings where finding.location == .wellKnown {
                 guard let position = finding.position else {
                     if finding.code.definition.category == .content,
-                        ![.appIDMalformed, .applinksMissing].contains(finding.code),
+                        ![.aasa(.appIDMalformed), .aasa(.applinksMissing)].contains(finding.code),
                         !finding.message.hasPrefix("…")
                     {
                         unplaced.append("\(file): \(finding.code.rawValue): \(finding.message)")
@@ -144,7 +144,7 @@ struct SharedCorpusTests {
 
     @Test func theToolsOwnExampleIsOneItAccepts() {
         #expect(AppIDFormat.problem(with: AppIDFormat.example) == nil)
-        let fix = FindingCode.appIDMalformed.definition.fix
+        let fix = FindingCode.aasa(.appIDMalformed).definition.fix
         #expect(fix.contains(AppIDFormat.example) && !fix.contains("ABCDE12345"))
     }
 }
@@ -173,10 +173,11 @@ struct WildCorpusTests {
                     return parsed.objectValue?["applinks"]?.objectValue != nil
                 }()
                 #expect(
-                    !(hasApplinks && result.findings.contains { $0.code == .applinksMissing && $0.severity == .error }),
+                    !(hasApplinks
+                        && result.findings.contains { $0.code == .aasa(.applinksMissing) && $0.severity == .error }),
                     "\(name): applinks.missing on a file with applinks")
                 #expect(
-                    result.findings.allSatisfy { $0.code != .appIDMalformed || $0.message.contains("\"") },
+                    result.findings.allSatisfy { $0.code != .aasa(.appIDMalformed) || $0.message.contains("\"") },
                     "\(name): an app ID finding names no app ID")
             }
         }
@@ -185,7 +186,8 @@ struct WildCorpusTests {
             let bytes = Array(try Data(contentsOf: WildCorpus.assetlinks.appendingPathComponent(name)))
             let result = FileLint.lintAssetLinks(bytes, size: bytes.count, expected: [])
             #expect(
-                !result.findings.contains { $0.code == .applinksMissing }, "\(name): an AASA code on assetlinks.json")
+                !result.findings.contains { $0.code == .aasa(.applinksMissing) },
+                "\(name): an AASA code on assetlinks.json")
         }
     }
 }
@@ -202,15 +204,18 @@ extension WildCorpusTests {
     @Test func theRealFilesOfEachClassAreJudgedAsTheDevicesJudgeThem() throws {
         let servicesOnly = try Self.lint(aasa: "0003")
         #expect(Verdict(findings: servicesOnly.findings) == .pass)
-        #expect(servicesOnly.findings.map(\.code) == [.applinksMissing] && servicesOnly.findings[0].severity == .info)
+        #expect(
+            servicesOnly.findings.map(\.code) == [.aasa(.applinksMissing)] && servicesOnly.findings[0].severity == .info
+        )
         for name in ["0106", "0118", "0001"] {
             let result = try Self.lint(aasa: name)
             #expect(Verdict(findings: result.findings) == .pass, "\(name): \(result.findings.map(\.code))")
-            #expect(!result.findings.contains { $0.code == .appIDMalformed || $0.code == .entryUnknownKey })
+            #expect(
+                !result.findings.contains { $0.code == .aasa(.appIDMalformed) || $0.code == .aasa(.entryUnknownKey) })
         }
         let conditions = Array(try Data(contentsOf: WildCorpus.assetlinks.appendingPathComponent("0066.json")))
         let android = FileLint.lintAssetLinks(conditions, size: conditions.count, expected: [])
-        #expect(android.findings.contains { $0.code == .assetlinksUnknownKey && $0.message.contains("conditions") })
+        #expect(android.findings.contains { $0.code == .assetLinks(.unknownKey) && $0.message.contains("conditions") })
     }
 }
 

@@ -50,7 +50,7 @@ import Testing
         #expect(WebAuthnChecks.result(of: json, for: Self.caller) == expected, "\(name)")
         // The audit agrees: an expected origin is missing exactly when Chromium refuses it.
         let findings = WebAuthnChecks.assessContent(Array(file.utf8), expected: ["https://b.test"], at: .file).findings
-        #expect(findings.contains { $0.code == .webauthnOriginMissing } == !expected.allowsTheOrigin, "\(name)")
+        #expect(findings.contains { $0.code == .webAuthn(.originMissing) } == !expected.allowsTheOrigin, "\(name)")
     }
 
     @Test func theServedAnswerIsJudgedAsChromiumFetchesIt() {
@@ -76,11 +76,11 @@ import Testing
             #"{"origins": ["example.co.uk", "https://*.example.com", "https://shop.example/login", 7, "https://late.example"]}"#
         let assessed = WebAuthnChecks.assessContent(Array(file.utf8), expected: ["https://late.example"], at: .file)
         let byCode = Dictionary(grouping: assessed.findings, by: \.code)
-        #expect(byCode[.webauthnEntrySkipped]?.first?.message.contains("Write https://example.co.uk") == true)
-        #expect(byCode[.webauthnEntryRead]?.count == 2, "the wildcard and the path")
-        #expect(byCode[.webauthnEntryType]?.first?.message.contains("origins[3]") == true)
+        #expect(byCode[.webAuthn(.entrySkipped)]?.first?.message.contains("Write https://example.co.uk") == true)
+        #expect(byCode[.webAuthn(.entryRead)]?.count == 2, "the wildcard and the path")
+        #expect(byCode[.webAuthn(.entryType)]?.first?.message.contains("origins[3]") == true)
         #expect(
-            byCode[.webauthnOriginMissing]?.first?.message.contains("BAD_RELYING_PARTY_ID_JSON_PARSE_ERROR") == true)
+            byCode[.webAuthn(.originMissing)]?.first?.message.contains("BAD_RELYING_PARTY_ID_JSON_PARSE_ERROR") == true)
         #expect(assessed.declarations?.origins == ["https://*.example.com", "https://shop.example"])
     }
 
@@ -90,7 +90,7 @@ import Testing
     @Test func skippedEntriesGetAdviceOnlyWhenItHelpsAndAByteOrderMarkIsReadPast() {
         let file = #"{"origins": ["https://localhost", "https://vercel.app", "login.an-ordinary-shop-name.com"]}"#
         let assessed = WebAuthnChecks.assessContent(Array(file.utf8), expected: [], at: .file)
-        let skipped = assessed.findings.filter { $0.code == .webauthnEntrySkipped }.map(\.message)
+        let skipped = assessed.findings.filter { $0.code == .webAuthn(.entrySkipped) }.map(\.message)
         #expect(skipped.count == 3, "\(skipped)")
         #expect(skipped.allSatisfy { !$0.contains("https://https") }, "\(skipped)")
         #expect(skipped.filter { $0.contains(" Write ") } == [skipped[2]])
@@ -113,7 +113,7 @@ import Testing
         let assessed = WebAuthnChecks.assessContent(Array(file.utf8), expected: [], at: .file)
         #expect(assessed.declarations?.labels == ["site1", "site2", "site3", "site4", "site5"])
         #expect(assessed.declarations?.dropped == ["https://site6.com", "https://site7.com"])
-        let limit = try #require(assessed.findings.first { $0.code == .webauthnLabelLimit })
+        let limit = try #require(assessed.findings.first { $0.code == .webAuthn(.labelLimit) })
         #expect(limit.message.contains("site6.com") && limit.message.contains("site7.com"))
     }
 

@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func aSeverityChangedByPolicySaysWhatItWas() {
-        var finding = Finding(code: .cdnStale, severity: .info, location: .cdn, message: "differs")
+        var finding = Finding(code: .aasa(.cdnStale), severity: .info, location: .cdn, message: "differs")
         finding.overriddenFrom = .warning
         let domain = DomainReport(
             domain: "stale.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
@@ -90,7 +90,8 @@ import Testing
             domain: "a.example", verdict: VerdictChange(from: .pass, to: .fail),
             newFindings: [
                 Finding(
-                    code: .httpRedirect, severity: .error, location: .wellKnown, message: "HTTP 301 redirect to <x>")
+                    code: .aasa(.httpRedirect), severity: .error, location: .wellKnown,
+                    message: "HTTP 301 redirect to <x>")
             ], resolvedFindings: [])
         let changed = RunChanges(
             previousRunStartedAt: Samples.started, domains: [change], addedDomains: [], removedDomains: ["gone.example"]
@@ -185,7 +186,9 @@ import Testing
         // Rows with a finding: a passing row without one is compact and shows no file.
         let warned = DomainReport(
             domain: "bare.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-            findings: [Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain")]
+            findings: [
+                Finding(code: .aasa(.httpContentType), severity: .warning, location: .wellKnown, message: "text/plain")
+            ]
         )
         let text = page(domains: [warned, warned], files: files)
         #expect(text.contains(#"<pre class="file">{}</pre>"#))
@@ -200,7 +203,7 @@ import Testing
         let pretty =
             "{\n  \"applinks\": {\n    \"details\": [\n      {\n        \"appIDs\": [\"A.b\"],\n        \"pth\": \"/x\"\n      }\n    ]\n  }\n}"
         var unknown = Finding(
-            code: .entryUnknownKey, severity: .warning, location: .wellKnown,
+            code: .aasa(.entryUnknownKey), severity: .warning, location: .wellKnown,
             message: "Unknown key \"pth\" in applinks.details[0]")
         // The position in the bytes served (minified), which the pretty text does not share.
         unknown.position = FilePosition(pointer: "/applinks/details/0/pth", line: 1, column: 60)

@@ -31,7 +31,7 @@ import Testing
             let parsed = try await PrometheusTextParser.samples(in: file).joined(separator: "\n")
             #expect(parsed == "gauge x{code=a\u{FFFD}\nb\u{FFFD}c\u{FFFD}[2J\u{FFFD}\u{FFFD}d} 1.0", "\(parsed)")
         }
-        let finding = Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: hostile)
+        let finding = Finding(code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: hostile)
         let record = LintRecord(file: "f.json", verdict: .fail, appIDs: nil, findings: [finding], error: nil)
         let github = LintLineFormat.github.lines(record)[0]
         #expect(!github.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E }, "\(github)")
@@ -43,9 +43,9 @@ import Testing
     /// domain that serves no AASA has no `aasa` sample.
     @Test func eachFileOfADomainHasItsOwnVerdict() {
         var report = Samples.domain(findings: [
-            Finding(code: .assetlinksStatus, severity: .error, location: .assetlinks, message: "m"),
-            Finding(code: .webauthnEntryRead, severity: .info, location: .webauthn, message: "m"),
-            Finding(code: .httpContentType, severity: .warning, location: .root, message: "m"),
+            Finding(code: .assetLinks(.status), severity: .error, location: .assetlinks, message: "m"),
+            Finding(code: .webAuthn(.entryRead), severity: .info, location: .webauthn, message: "m"),
+            Finding(code: .aasa(.httpContentType), severity: .warning, location: .root, message: "m"),
         ])
         report.fetches = [
             FetchRecord(location: .wellKnown, url: "https://example.com/.well-known/apple-app-site-association"),
@@ -73,7 +73,7 @@ import Testing
                 domain: "example.com", codes: nil, until: Samples.finished.addingTimeInterval(86400), reason: "vendor",
                 by: "ana", at: Samples.started))
         func finding(_ severity: Severity, acknowledged: Bool) -> Finding {
-            var finding = Finding(code: .httpStatus, severity: severity, location: .wellKnown, message: "m")
+            var finding = Finding(code: .aasa(.httpStatus), severity: severity, location: .wellKnown, message: "m")
             finding.acknowledged = acknowledged ? mark : nil
             return finding
         }

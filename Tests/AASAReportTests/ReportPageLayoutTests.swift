@@ -22,9 +22,13 @@ import Testing
         let url = "https://\(name)/.well-known/apple-app-site-association?from=a-redirect-chain-of-some-length"
         let findings = [
             Finding(
-                code: .httpRedirect, severity: .error, location: .wellKnown, message: "HTTP 301 redirect to \(url)"),
-            Finding(code: .cdnStale, severity: .warning, location: .cdn, message: "Apple's CDN has an older copy"),
-            Finding(code: .changePasswordAbsent, severity: .info, location: .changePassword, message: "No \(url)"),
+                code: .aasa(.httpRedirect), severity: .error, location: .wellKnown,
+                message: "HTTP 301 redirect to \(url)"),
+            Finding(
+                code: .aasa(.cdnStale), severity: .warning, location: .cdn, message: "Apple's CDN has an older copy"),
+            Finding(
+                code: .passkeyEndpoints(.changePasswordAbsent), severity: .info, location: .changePassword,
+                message: "No \(url)"),
         ]
         let domain = DomainReport(
             domain: name, inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(), findings: findings)

@@ -16,7 +16,7 @@ import Testing
             Acknowledgement(
                 domain: "a.example", codes: nil, until: Date(timeIntervalSince1970: 86_400 * 30), reason: "vendor",
                 by: "ana", at: Date(timeIntervalSince1970: 0)))
-        let open = Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "HTTP 404")
+        let open = Finding(code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: "HTTP 404")
         var acknowledged = open
         acknowledged.acknowledged = mark
         let ended = try #require(snapshot("a.example", [open]).change(since: snapshot("a.example", [acknowledged])))
@@ -50,7 +50,7 @@ import Testing
             domain: "a.example", codes: nil, until: Date(timeIntervalSince1970: 86_400 * 30), reason: "vendor",
             by: "ana", at: Date(timeIntervalSince1970: 0))
         let narrowed = Acknowledgement(
-            domain: "a.example", codes: [FindingCode.cdnStale.rawValue],
+            domain: "a.example", codes: [FindingCode.aasa(.cdnStale).rawValue],
             until: Date(timeIntervalSince1970: 86_400 * 30),
             reason: "vendor", by: "ana", at: Date(timeIntervalSince1970: 0))
         let cases: [(Double, Acknowledgements?, AcknowledgementEnd, Bool?)] = [
@@ -70,7 +70,8 @@ import Testing
     /// A chat line names three codes of a domain and says how many more (issue 56).
     @Test func aChatLineSaysHowManyCodesItLeavesOut() throws {
         let codes: [FindingCode] = [
-            .appIDMissing, .applinksMissing, .serviceMissing, .cdnMissing, .uaBlocked, .featureMinIOS,
+            .aasa(.appIDMissing), .aasa(.applinksMissing), .aasa(.serviceMissing), .aasa(.cdnMissing),
+            .aasa(.uaBlocked), .aasa(.featureMinIOS),
         ]
         let report = DomainReport(
             domain: "a-shop-with-six-problems.example", inputLine: 1, expectedAppIDs: [], fetches: [],
@@ -90,15 +91,16 @@ import Testing
 
     @Test func newResolvedAndVerdictChanges() {
         let redirect = Finding(
-            code: .httpRedirect, severity: .error, location: .wellKnown,
+            code: .aasa(.httpRedirect), severity: .error, location: .wellKnown,
             message: "HTTP 301 redirect to https://www.a.example/")
         let contentType = Finding(
-            code: .httpContentType, severity: .warning, location: .wellKnown, message: "Content-Type is text/plain")
+            code: .aasa(.httpContentType), severity: .warning, location: .wellKnown,
+            message: "Content-Type is text/plain")
         let timeoutThen = Finding(
-            code: .netTimeout, severity: .error, location: .wellKnown,
+            code: .transfer(.netTimeout), severity: .error, location: .wellKnown,
             message: "Operation timed out after 10000 ms with 20 bytes")
         let timeoutNow = Finding(
-            code: .netTimeout, severity: .error, location: .wellKnown,
+            code: .transfer(.netTimeout), severity: .error, location: .wellKnown,
             message: "Operation timed out after 10001 ms with 31 bytes")
         let previous = [
             snapshot("a.example", [contentType]), snapshot("b.example", [timeoutThen]), snapshot("gone.example", []),
@@ -120,7 +122,8 @@ import Testing
     }
 
     @Test func aFindingThatGoesAwayIsResolved() {
-        let malformed = Finding(code: .appIDMalformed, severity: .error, location: .wellKnown, message: "placeholder")
+        let malformed = Finding(
+            code: .aasa(.appIDMalformed), severity: .error, location: .wellKnown, message: "placeholder")
         let change = snapshot("a.example", [malformed]).change(since: snapshot("a.example", [malformed, malformed]))
         #expect(
             change == DomainChange(domain: "a.example", verdict: nil, newFindings: [], resolvedFindings: [malformed]))
@@ -130,9 +133,9 @@ import Testing
     /// Apple's CDN out of this machine's reach on one night: its part is compared on neither side
     /// (as with --no-cdn), so a stale copy is neither recovered nor new; the origin still is.
     @Test func aCDNNotCheckedIsNeitherNewsNorRecovery() {
-        let stale = Finding(code: .cdnStale, severity: .warning, location: .cdn, message: "older copy")
-        let unchecked = Finding(code: .cdnUnchecked, severity: .info, location: .cdn, message: "no route")
-        let status = Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "404")
+        let stale = Finding(code: .aasa(.cdnStale), severity: .warning, location: .cdn, message: "older copy")
+        let unchecked = Finding(code: .aasa(.cdnUnchecked), severity: .info, location: .cdn, message: "no route")
+        let status = Finding(code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: "404")
         #expect(snapshot("a.example", [unchecked]).change(since: snapshot("a.example", [stale])) == nil)
         #expect(snapshot("a.example", [stale]).change(since: snapshot("a.example", [unchecked])) == nil)
         let broke = snapshot("a.example", [status, unchecked]).change(since: snapshot("a.example", [stale]))
@@ -142,9 +145,10 @@ import Testing
     }
 
     @Test func anInterruptionIsNotAChange() {
-        let interrupted = Finding(code: .auditInterrupted, severity: .error, location: .domain, message: "interrupted")
+        let interrupted = Finding(
+            code: .run(.auditInterrupted), severity: .error, location: .domain, message: "interrupted")
         #expect(snapshot("a.example", [interrupted]).change(since: snapshot("a.example", [])) == nil)
-        let failing = Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "404")
+        let failing = Finding(code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: "404")
         #expect(snapshot("a.example", [failing]).change(since: snapshot("a.example", [interrupted])) == nil)
         #expect(snapshot("a.example", [failing]).change(since: snapshot("a.example", [])) != nil)
     }

@@ -96,13 +96,15 @@ import Testing
         // And no change against the previous run: neither "new failure" nor "recovered".
         let unchecked = DomainSnapshot(
             domain: "a.example", verdict: .fail,
-            findings: [Finding(code: .auditUnchecked, severity: .error, location: .wellKnown, message: "out of memory")]
+            findings: [
+                Finding(code: .run(.auditUnchecked), severity: .error, location: .wellKnown, message: "out of memory")
+            ]
         )
         let passed = DomainSnapshot(domain: "a.example", verdict: .pass, findings: [])
         #expect(unchecked.change(since: passed) == nil && passed.change(since: unchecked) == nil)
         let failed = DomainSnapshot(
             domain: "a.example", verdict: .fail,
-            findings: [Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "404")])
+            findings: [Finding(code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: "404")])
         #expect(failed.change(since: passed) != nil)
     }
 
@@ -225,10 +227,10 @@ import Testing
 
     @Test func codesAreKeptMostSevereFirstWithoutNotes() {
         let findings = [
-            Finding(code: .fileSigned, severity: .info, location: .wellKnown, message: "signed"),
-            Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain"),
-            Finding(code: .httpStatus, severity: .error, location: .root, message: "404"),
-            Finding(code: .httpContentType, severity: .warning, location: .root, message: "text/plain"),
+            Finding(code: .aasa(.fileSigned), severity: .info, location: .wellKnown, message: "signed"),
+            Finding(code: .aasa(.httpContentType), severity: .warning, location: .wellKnown, message: "text/plain"),
+            Finding(code: .aasa(.httpStatus), severity: .error, location: .root, message: "404"),
+            Finding(code: .aasa(.httpContentType), severity: .warning, location: .root, message: "text/plain"),
         ]
         let domain = HistoryDomain(DomainSnapshot(domain: "a.example", verdict: .fail, findings: findings))
         // The note (file.signed, info) needs no fixing: it is not among the history's codes.
@@ -262,7 +264,7 @@ import Testing
         served.output = "/var/lib/aasa-audit"
         var acknowledgedReport = DomainReport(
             domain: "known.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-            findings: [finding(.httpStatus, .error)])
+            findings: [finding(.aasa(.httpStatus), .error)])
         let until = Date(timeIntervalSince1970: 1_794_000_000)
         acknowledgedReport.findings[0].acknowledged = AcknowledgementMark(
             Acknowledgement(
@@ -272,7 +274,7 @@ import Testing
         (verdicts[.pass], verdicts[.fail]) = (1, 2)
         let alert = RunAlert(
             run: served, verdicts: verdicts, changes: nil,
-            flagged: [flagged("new.example", .fail, [.httpStatus]), known])
+            flagged: [flagged("new.example", .fail, [.aasa(.httpStatus)]), known])
         #expect(alert.failures.map(\.domain) == ["new.example"])
         #expect(alert.failures[0].report == "https://audit.example/2026-11-01T030000Z/report.html#new.example")
         #expect(alert.acknowledged?.map(\.domain) == ["known.example"] && alert.counts.acknowledged == 1)
@@ -284,14 +286,18 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("Acknowledged, not alerted: known.example (http.status, until ") })
         // Unserved and unacknowledged: neither a link nor the list.
         let plain = RunAlert(
-            run: run, verdicts: VerdictCounts(), changes: nil, flagged: [flagged("new.example", .fail, [.httpStatus])])
+            run: run, verdicts: VerdictCounts(), changes: nil,
+            flagged: [flagged("new.example", .fail, [.aasa(.httpStatus)])])
         #expect(plain.failures[0].report == nil && plain.acknowledged == nil && !plain.text.contains("Fleet:"))
     }
 
     @Test func theFirstRunAlertsOnEveryFailingAndWarningDomain() {
         let alert = RunAlert(
             run: run, verdicts: VerdictCounts(), changes: nil,
-            flagged: [flagged("a.example", .fail, [.httpStatus]), flagged("b.example", .warn, [.httpContentType])])
+            flagged: [
+                flagged("a.example", .fail, [.aasa(.httpStatus)]),
+                flagged("b.example", .warn, [.aasa(.httpContentType)]),
+            ])
         #expect(alert.failures.map(\.domain) == ["a.example"] && alert.failures[0].codes == ["http.status"])
         #expect(alert.warnings.map(\.domain) == ["b.example"])
         #expect(alert.isSent(on: .failures) && alert.isSent(on: .changes))
@@ -304,28 +310,30 @@ import Testing
                 // Started failing.
                 DomainChange(
                     domain: "a.example", verdict: VerdictChange(from: .pass, to: .fail),
-                    newFindings: [finding(.httpRedirect, .error)], resolvedFindings: []),
+                    newFindings: [finding(.aasa(.httpRedirect), .error)], resolvedFindings: []),
                 // Failing before, a new error now.
                 DomainChange(
-                    domain: "b.example", verdict: nil, newFindings: [finding(.appIDMissing, .error)],
+                    domain: "b.example", verdict: nil, newFindings: [finding(.aasa(.appIDMissing), .error)],
                     resolvedFindings: []),
                 // Failing before, an error went away, still failing: not news.
                 DomainChange(
-                    domain: "c.example", verdict: nil, newFindings: [], resolvedFindings: [finding(.httpStatus, .error)]
+                    domain: "c.example", verdict: nil, newFindings: [],
+                    resolvedFindings: [finding(.aasa(.httpStatus), .error)]
                 ),
                 // Recovered.
                 DomainChange(
                     domain: "d.example", verdict: VerdictChange(from: .fail, to: .pass), newFindings: [],
-                    resolvedFindings: [finding(.httpStatus, .error)]),
+                    resolvedFindings: [finding(.aasa(.httpStatus), .error)]),
                 // Started warning.
                 DomainChange(
                     domain: "e.example", verdict: VerdictChange(from: .pass, to: .warn),
-                    newFindings: [finding(.cdnStale, .warning)], resolvedFindings: []),
+                    newFindings: [finding(.aasa(.cdnStale), .warning)], resolvedFindings: []),
             ], addedDomains: ["f.example", "g.example"], removedDomains: [])
         let flaggedDomains = [
-            flagged("a.example", .fail, [.httpRedirect]), flagged("b.example", .fail, [.httpStatus, .appIDMissing]),
-            flagged("c.example", .fail, [.netTimeout]), flagged("e.example", .warn, [.cdnStale]),
-            flagged("f.example", .fail, [.netDNS]),
+            flagged("a.example", .fail, [.aasa(.httpRedirect)]),
+            flagged("b.example", .fail, [.aasa(.httpStatus), .aasa(.appIDMissing)]),
+            flagged("c.example", .fail, [.transfer(.netTimeout)]), flagged("e.example", .warn, [.aasa(.cdnStale)]),
+            flagged("f.example", .fail, [.transfer(.netDNS)]),
         ]
         let alert = RunAlert(run: run, verdicts: VerdictCounts(), changes: changes, flagged: flaggedDomains)
         #expect(alert.failures.map(\.domain) == ["f.example", "a.example", "b.example"])
@@ -370,12 +378,13 @@ import Testing
     @Test func entriesAreLabelledFromTheRunsRecords() throws {
         var failing = DomainReport(
             domain: "f.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-            findings: [finding(.httpStatus, .error)])
+            findings: [finding(.aasa(.httpStatus), .error)])
         failing.labels = ["team": "payments"]
         var healed = DomainReport(
             domain: "d.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(), findings: [])
         healed.labels = ["team": "growth", "tier": "1"]
-        let before = DomainSnapshot(domain: "d.example", verdict: .fail, findings: [finding(.httpStatus, .error)])
+        let before = DomainSnapshot(
+            domain: "d.example", verdict: .fail, findings: [finding(.aasa(.httpStatus), .error)])
         let change = try #require(DomainSnapshot(healed).change(since: before))
         #expect(change.labels == ["team": "growth", "tier": "1"])
         let changes = RunChanges(
@@ -409,7 +418,7 @@ import Testing
             let alert = RunAlert(
                 run: run, verdicts: VerdictCounts(),
                 changes: RunChanges(previousRunStartedAt: now - day, domains: [], addedDomains: [], removedDomains: []),
-                flagged: [flagged("a.example", .fail, [.httpStatus])],
+                flagged: [flagged("a.example", .fail, [.aasa(.httpStatus)])],
                 policy: RunAlert.PolicyInput(
                     policy: AlertPolicy(alertAfter: alertAfter, remindEvery: days * day), standings: standings,
                     now: now, previousRun: now - day))
@@ -458,7 +467,7 @@ import Testing
     }
 
     @Test func aMeltdownIsListedUpToTheLimitAndCountedWhole() {
-        let meltdown = (1...500).map { flagged("d\($0).example", .fail, [.netConnect]) }
+        let meltdown = (1...500).map { flagged("d\($0).example", .fail, [.transfer(.netConnect)]) }
         let alert = RunAlert(run: run, verdicts: VerdictCounts(), changes: nil, flagged: meltdown)
         #expect(alert.counts.failures == 500 && alert.failures.count == RunAlert.listLimit)
         #expect(alert.text.contains("and 490 more"))
@@ -469,9 +478,9 @@ import Testing
 @Suite struct SeverityPolicyTests {
     @Test func entriesNameCodesOrPrefixesAndLaterEntriesWin() throws {
         let policy = try SeverityPolicy(entries: ["cdn=warning", "CDN.STALE=info", "http.content-type = error"])
-        #expect(policy.overrides[.cdnStale] == .info)
-        #expect(policy.overrides[.cdnMissing] == .warning)
-        #expect(policy.overrides[.httpContentType] == .error)
+        #expect(policy.overrides[.aasa(.cdnStale)] == .info)
+        #expect(policy.overrides[.aasa(.cdnMissing)] == .warning)
+        #expect(policy.overrides[.aasa(.httpContentType)] == .error)
         #expect(policy.entries["cdn.stale"] == "info")
     }
 
@@ -487,12 +496,12 @@ import Testing
 
     @Test func appliedFindingsKeepTheCatalogsSeverityAndTheVerdictFollows() throws {
         let policy = try SeverityPolicy(entries: ["cdn.stale=info", "http.content-type=error"])
-        let stale = Finding(code: .cdnStale, severity: .warning, location: .cdn, message: "differs")
+        let stale = Finding(code: .aasa(.cdnStale), severity: .warning, location: .cdn, message: "differs")
         let applied = policy.apply([stale])
         #expect(applied[0].severity == .info && applied[0].overriddenFrom == .warning)
         #expect(Verdict(findings: applied) == .pass)
         let typed = policy.apply([
-            Finding(code: .httpContentType, severity: .warning, location: .wellKnown, message: "text/plain")
+            Finding(code: .aasa(.httpContentType), severity: .warning, location: .wellKnown, message: "text/plain")
         ])
         #expect(Verdict(findings: typed) == .fail)
         // Written with the catalog's severity beside its own; read back the same.

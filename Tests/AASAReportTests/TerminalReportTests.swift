@@ -32,7 +32,7 @@ import Testing
             appIDs: ServiceAppIDs(),
             findings: [
                 Finding(
-                    code: .httpRedirect, severity: .error, location: .wellKnown,
+                    code: .aasa(.httpRedirect), severity: .error, location: .wellKnown,
                     message: "HTTP 301 redirect to https://www.example.com/.")
             ])
         let text = TerminalReport(colour: false).domain(report)
@@ -53,7 +53,7 @@ import Testing
         let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J"
         let report = DomainReport(
             domain: "example.com", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-            findings: [Finding(code: .netOther, severity: .error, location: .wellKnown, message: hostile)])
+            findings: [Finding(code: .transfer(.netOther), severity: .error, location: .wellKnown, message: hostile)])
         let text = TerminalReport(colour: false).domain(report)
         #expect(!text.contains("\u{1B}"))
         #expect(text.contains("\\u{1b}]0;pwned\\u{7}"))
@@ -69,8 +69,8 @@ import Testing
             DomainReport(
                 domain: "bad.example", inputLine: 1, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
                 findings: [
-                    Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: ""),
-                    Finding(code: .httpContentType, severity: .warning, location: .root, message: ""),
+                    Finding(code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: ""),
+                    Finding(code: .aasa(.httpContentType), severity: .warning, location: .root, message: ""),
                 ]))!
         let text = TerminalReport(colour: false).runSummary(
             summary: summary, flagged: [failing], problems: [Samples.problem()], seconds: 1.25, complete: true)
@@ -91,7 +91,8 @@ import Testing
                 DomainReport(
                     domain: "d\($0).example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
                     findings: [
-                        Finding(code: .auditInterrupted, severity: .error, location: .domain, message: "Not audited.")
+                        Finding(
+                            code: .run(.auditInterrupted), severity: .error, location: .domain, message: "Not audited.")
                     ]))
         }
         let text = TerminalReport(colour: false).runSummary(
@@ -112,12 +113,13 @@ import Testing
             DomainReport(
                 domain: "oom.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
                 findings: [
-                    Finding(code: .auditUnchecked, severity: .error, location: .wellKnown, message: "Out of memory")
+                    Finding(
+                        code: .run(.auditUnchecked), severity: .error, location: .wellKnown, message: "Out of memory")
                 ]))!
         let failing = FlaggedDomain(
             DomainReport(
                 domain: "bad.example", inputLine: nil, expectedAppIDs: [], fetches: [], appIDs: ServiceAppIDs(),
-                findings: [Finding(code: .httpStatus, severity: .error, location: .wellKnown, message: "")]))!
+                findings: [Finding(code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: "")]))!
         let text = TerminalReport(colour: false).runSummary(
             summary: summary, flagged: [unchecked, failing], problems: [], seconds: 1, complete: true)
         #expect(text.contains("1 pass, 0 warn, 1 fail, 1 not checked"), "\(text)")
@@ -143,8 +145,8 @@ import Testing
         summary.domains = 45
         summary.verdicts.pass = 14
         summary.verdicts.fail = 31
-        let held = (1...30).map { flagged("held-by-the-rate-limit-\($0).example", .auditUnchecked) }
-        let crashed = flagged("a-domain-that-crashed-the-audit.example", .auditCrashed)
+        let held = (1...30).map { flagged("held-by-the-rate-limit-\($0).example", .run(.auditUnchecked)) }
+        let crashed = flagged("a-domain-that-crashed-the-audit.example", .run(.auditCrashed))
         let text = TerminalReport(colour: false).runSummary(
             summary: summary, flagged: held + [crashed], problems: [], seconds: 1, complete: true)
         #expect(text.contains("14 pass, 0 warn, 0 fail, 31 not checked"), "\(text)")
@@ -168,7 +170,9 @@ import Testing
             DomainReport(
                 domain: "www.an-ordinary-shop-name.com", inputLine: nil, expectedAppIDs: [], fetches: [],
                 appIDs: ServiceAppIDs(),
-                findings: [Finding(code: .netDNS, severity: .error, location: .wellKnown, message: "NXDOMAIN")]))!
+                findings: [
+                    Finding(code: .transfer(.netDNS), severity: .error, location: .wellKnown, message: "NXDOMAIN")
+                ]))!
         let text = TerminalReport(colour: false).runSummary(
             summary: summary, flagged: [flagged], problems: [], seconds: 1, complete: true)
         #expect(text.hasPrefix("Not checked properly: No host name resolved"), "\(text)")
@@ -240,11 +244,12 @@ import Testing
 /// Causes lead, what follows from them is listed under them: terminal, HTML and JUnit.
 @Suite struct CauseGroupingTests {
     static let cause = Finding(
-        code: .httpStatus, severity: .error, location: .wellKnown, message: "HTTP 404 at .well-known.")
+        code: .aasa(.httpStatus), severity: .error, location: .wellKnown, message: "HTTP 404 at .well-known.")
     static var findings: [Finding] {
-        var none = Finding(code: .locationNone, severity: .error, location: .domain, message: "Neither location.")
+        var none = Finding(
+            code: .aasa(.locationNone), severity: .error, location: .domain, message: "Neither location.")
         none.causedBy = FindingCause(cause)
-        var cdn = Finding(code: .cdnMissing, severity: .error, location: .cdn, message: "No CDN copy.")
+        var cdn = Finding(code: .aasa(.cdnMissing), severity: .error, location: .cdn, message: "No CDN copy.")
         cdn.causedBy = FindingCause(cause)
         return [cause, none, cdn]
     }
@@ -255,7 +260,7 @@ import Testing
         #expect(text.components(separatedBy: "Fix:").count - 1 == 1, "\(text)")
         #expect(
             text.contains(
-                "Fix: \(FindingCode.httpStatus.definition.fix)\n          ↳ follows: location.none (domain) Neither location.\n          ↳ follows: cdn.missing (cdn) No CDN copy."
+                "Fix: \(FindingCode.aasa(.httpStatus).definition.fix)\n          ↳ follows: location.none (domain) Neither location.\n          ↳ follows: cdn.missing (cdn) No CDN copy."
             ), "\(text)")
     }
 

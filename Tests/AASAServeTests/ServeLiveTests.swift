@@ -155,7 +155,7 @@ import Testing
             inputFiles: ["domains.txt"], outputDirectory: out, concurrency: 4,
             fetcher: world.fetcherConfiguration(timeout: 30), failOn: .error)
         audit.metricsFile = world.directory.url.appendingPathComponent("aasa.prom")
-        audit.validation.severityPolicy = SeverityPolicy([.httpContentType: .error])
+        audit.validation.severityPolicy = SeverityPolicy([.aasa(.httpContentType): .error])
         _ = try await AuditRun.run(
             targets: ["good.aasa.test", "textplain.aasa.test", "missing.aasa.test"].map { DomainTarget(domain: $0) },
             inputProblems: [], settings: audit)

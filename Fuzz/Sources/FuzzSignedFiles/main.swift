@@ -12,8 +12,8 @@ public func fuzzSignedFiles(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(opened.signature.opened == (opened.content != nil))
     precondition(!opened.signature.verified || opened.signature.problem == nil)
     let result = FileLint.lint(opened.content ?? bytes, size: bytes.count, signature: opened.signature)
-    precondition(result.findings.contains { $0.code == .fileSigned })
-    precondition(opened.signature.problem == nil || result.findings.contains { $0.code == .signatureInvalid })
+    precondition(result.findings.contains { $0.code == .aasa(.fileSigned) })
+    precondition(opened.signature.problem == nil || result.findings.contains { $0.code == .aasa(.signatureInvalid) })
     return 0
 }
 

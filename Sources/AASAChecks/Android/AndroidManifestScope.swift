@@ -15,7 +15,7 @@ public enum AndroidManifestScope {
                 !paths.contains(where: { canReach(pattern, $0) })
             else { return nil }
             return Finding(
-                .assetlinksManifestScope, .assetlinks,
+                .assetLinks(.manifestScope), .assetlinks,
                 "\(package)'s dynamic rule \(component.index) \(component.summary) can never send a URL to the app: \(scope.file) (line \(scope.line)) accepts only \(paths.map(\.description).joined(separator: ", ")) on \(scope.host), and dynamic rules cannot widen the manifest's scope. The app's manifest bounds what any rule can do."
             )
         }

@@ -48,7 +48,7 @@ public enum AssetLinksChecks {
             return (
                 [
                     Finding(
-                        .assetlinksRedirect, .assetlinks,
+                        .assetLinks(.redirect), .assetlinks,
                         "\(what): HTTP \(status) redirect\(target.map { " to \($0)" } ?? ""). Google's verifier follows no redirect."
                     )
                 ], nil
@@ -56,7 +56,8 @@ public enum AssetLinksChecks {
         }
         guard status == 200 else {
             return (
-                [Finding(.assetlinksStatus, .assetlinks, "\(what): HTTP \(status); it must be served with 200.")], nil
+                [Finding(.assetLinks(.status), .assetlinks, "\(what): HTTP \(status); it must be served with 200.")],
+                nil
             )
         }
         var findings: [Finding] = []
@@ -64,7 +65,7 @@ public enum AssetLinksChecks {
         if mediaType != "application/json" {
             findings.append(
                 Finding(
-                    .assetlinksContentType, .assetlinks,
+                    .assetLinks(.contentType), .assetlinks,
                     "\(what): "
                         + (record.headers.contentType.map { "Content-Type is \($0), not application/json." }
                             ?? "no Content-Type header; serve application/json.")))
@@ -72,7 +73,7 @@ public enum AssetLinksChecks {
         if record.bodyTruncated || record.bodyBytes > AppleLimits.maximumFileBytes {
             findings.append(
                 Finding(
-                    .assetlinksTooLarge, .assetlinks,
+                    .assetLinks(.tooLarge), .assetlinks,
                     "\(what) is \(record.bodyTruncated ? "more than " : "")\(record.bodyBytes) bytes; this audit reads at most \(AppleLimits.maximumFileBytes)."
                 ))
             return (findings, nil)
@@ -105,7 +106,7 @@ public enum AssetLinksChecks {
                 continue
             }
             findings += transport.findings.map {
-                $0.severity == .error ? Finding(.assetlinksIncludeFailed, .assetlinks, $0.message) : $0
+                $0.severity == .error ? Finding(.assetLinks(.includeFailed), .assetlinks, $0.message) : $0
             }
             let secure = file.url.lowercased().hasPrefix("https:")
             let sub = StatementList.parse(bytes, secure: secure)
@@ -125,7 +126,7 @@ public enum AssetLinksChecks {
                 : " The input's \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") then not declared."
             findings.append(
                 Finding(
-                    .assetlinksIncludeFailed, .assetlinks,
+                    .assetLinks(.includeFailed), .assetlinks,
                     "The included list \(failure.url.prefix(300)) is not used: \(failure.why) Its statements do not count.\(lost)"
                 ))
         }
@@ -155,10 +156,12 @@ public enum AssetLinksChecks {
     /// (`Finding.causedBy`): one cause, one headline.
     static func bounded(_ all: [Finding]) -> [Finding] {
         var findings = all
-        let rejections: Set<FindingCode> = [.assetlinksJSONInvalid, .assetlinksNotList, .assetlinksIncludeFailed]
+        let rejections: Set<FindingCode> = [
+            .assetLinks(.jsonInvalid), .assetLinks(.notList), .assetLinks(.includeFailed),
+        ]
         if let cause = findings.first(where: { rejections.contains($0.code) && $0.severity == .error }) {
             for index in findings.indices
-            where [.assetlinksPackageMissing, .assetlinksFingerprintMissing].contains(findings[index].code) {
+            where [.assetLinks(.packageMissing), .assetLinks(.fingerprintMissing)].contains(findings[index].code) {
                 findings[index].causedBy = FindingCause(cause)
             }
         }
@@ -192,7 +195,7 @@ public enum AssetLinksChecks {
             for include in list.includes where seen.insert(include.url).inserted {
                 findings.append(
                     Finding(
-                        .assetlinksInclude, .includeNotFollowedOffline, location,
+                        .assetLinks(.include), .includeNotFollowedOffline, location,
                         "[\(include.index)] includes \(include.url.prefix(300)); lint does not fetch it (audit and check follow it)."
                     ))
             }
@@ -216,7 +219,7 @@ public enum AssetLinksChecks {
                 !declared.relations.contains(getLoginCreds)
             else { return nil }
             return Finding(
-                .assetlinksLoginCreds, location,
+                .assetLinks(.loginCreds), location,
                 "\(app.package) is declared for \(declared.relations.joined(separator: ", ")), not for \(getLoginCreds): the domain declares passkeys, and Credential Manager offers them in the app only with it."
             )
         }
@@ -236,7 +239,7 @@ public enum AssetLinksChecks {
             guard let declared = declarations.apps.first(where: { $0.package == app.package }) else {
                 findings.append(
                     Finding(
-                        .assetlinksPackageMissing, location,
+                        .assetLinks(.packageMissing), location,
                         "No statement Google's parser keeps declares \(app.package)."))
                 continue
             }
@@ -245,7 +248,7 @@ public enum AssetLinksChecks {
                 let relations = declared.relations.isEmpty ? "no relation" : declared.relations.joined(separator: ", ")
                 findings.append(
                     Finding(
-                        .assetlinksRelation, location,
+                        .assetLinks(.relation), location,
                         "\(app.package) is declared only for \(relations), not for \(handleAllURLs): its App Links are not verified (common.get_login_creds shares credentials and passkeys; it does not open links)."
                     ))
                 continue
@@ -253,7 +256,7 @@ public enum AssetLinksChecks {
             if let fingerprint = app.fingerprint, !declared.fingerprints.contains(fingerprint) {
                 findings.append(
                     Finding(
-                        .assetlinksFingerprintMissing, location,
+                        .assetLinks(.fingerprintMissing), location,
                         "\(app.package) is declared with \(declared.fingerprints.joined(separator: ", ")), not with \(fingerprint). If that is the upload key's fingerprint, add the app signing key's from the Play Console (App integrity, App signing)."
                     ))
             }

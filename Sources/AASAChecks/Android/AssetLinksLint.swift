@@ -39,7 +39,7 @@ extension FileLint {
         if size > AppleLimits.maximumFileBytes {
             let findings = [
                 Finding(
-                    .assetlinksTooLarge, .file,
+                    .assetLinks(.tooLarge), .file,
                     "The file is \(size) bytes; this audit reads at most \(AppleLimits.maximumFileBytes).")
             ]
             return Result(verdict: Verdict(findings: findings), appIDs: ServiceAppIDs(), findings: findings)

@@ -88,7 +88,7 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
             if values.count > maximumComponents {
                 problems.append(
                     StatementList.Problem(
-                        code: .assetlinksDynamicRules, effect: .notice, place: place(listPath),
+                        code: .assetLinks(.dynamicRules), effect: .notice, place: place(listPath),
                         message: "\(values.count) components; the first \(maximumComponents) were read.",
                         severityCase: .readInPart))
             }
@@ -96,7 +96,7 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
         } catch {
             problems.append(
                 StatementList.Problem(
-                    code: .assetlinksDynamicRules, effect: .dropsDynamicRules, place: place(error.path),
+                    code: .assetLinks(.dynamicRules), effect: .dropsDynamicRules, place: place(error.path),
                     message:
                         "\(error.why) Android discards every dynamic rule of this statement (its App Links still verify; the manifest alone decides)."
                 ))
@@ -119,7 +119,7 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
         if !relations.contains(StatementList.handleAllURLs) {
             problems.append(
                 StatementList.Problem(
-                    code: .assetlinksDynamicRules, effect: .notice, place: place(base),
+                    code: .assetLinks(.dynamicRules), effect: .notice, place: place(base),
                     message:
                         "Dynamic rules for \(StatementList.handleAllURLs), in a statement whose relation does not grant it: they never apply.",
                     severityCase: .dynamicRulesNotice))
@@ -160,7 +160,7 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
                 } ?? ""
             problems.append(
                 StatementList.Problem(
-                    code: .assetlinksDynamicRules, effect: .notice, place: place(path + [.key(key)]),
+                    code: .assetLinks(.dynamicRules), effect: .notice, place: place(path + [.key(key)]),
                     message:
                         "Component \(index) has the key \"\(key.prefix(60))\", which Android does not know\(hint): it is ignored, so this component matches more than it seems to.",
                     severityCase: .dynamicRulesNotice))
@@ -171,7 +171,7 @@ public struct DynamicAppLinkRules: Sendable, Equatable {
         {
             problems.append(
                 StatementList.Problem(
-                    code: .assetlinksDynamicRules, effect: .notice, place: place(path),
+                    code: .assetLinks(.dynamicRules), effect: .notice, place: place(path),
                     message:
                         "Component \(index) has no \"/\", \"?\" or \"#\" Android knows (only \(unknown.map { "\"\($0.prefix(40))\"" }.joined(separator: ", "))), so it matches every URL: every link the manifest accepts opens the app."
                 ))

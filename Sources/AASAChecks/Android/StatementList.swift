@@ -95,19 +95,19 @@ public struct StatementList: Sendable, Equatable {
             parsed = try JSONParser.parse(bytes)
         } catch {
             return rejected(
-                .assetlinksJSONInvalid,
+                .assetLinks(.jsonInvalid),
                 "Not valid JSON: \(JSONDiagnosis.describe(error, in: bytes, reader: "Google's parser")). Google's parser rejects the whole file."
             )
         }
         guard case .array(let elements) = parsed else {
             return rejected(
-                .assetlinksNotList,
+                .assetLinks(.notList),
                 "The top level is \(ContentChecks.article(parsed.typeName)), not an array of statements. Google's parser rejects the whole file: wrap the statement in [ ]."
             )
         }
         guard !elements.isEmpty else {
             return rejected(
-                .assetlinksNotList,
+                .assetLinks(.notList),
                 "The statement list is empty: Google finds no statements (\"No statements were found\").")
         }
         var list = StatementList()
@@ -118,7 +118,7 @@ public struct StatementList: Sendable, Equatable {
         if elements.count > maximumStatements {
             list.problems.append(
                 Problem(
-                    code: .assetlinksStatement, effect: .notice, place: "",
+                    code: .assetLinks(.statement), effect: .notice, place: "",
                     message:
                         "The list has \(elements.count) statements; the first \(maximumStatements) were read.",
                     severityCase: .readInPart))
@@ -153,7 +153,7 @@ public struct StatementList: Sendable, Equatable {
             }
             guard case .object(let statement) = element else {
                 skip(
-                    .assetlinksStatement, [],
+                    .assetLinks(.statement), [],
                     "The statement is \(ContentChecks.article(element.typeName)), not an object.")
                 return
             }
@@ -166,12 +166,12 @@ public struct StatementList: Sendable, Equatable {
             }
             list.problems += notices(statement, at: index)
             guard let target = statement["target"] else {
-                skip(.assetlinksStatement, [], "The statement has no target (\"no target specified\").")
+                skip(.assetLinks(.statement), [], "The statement has no target (\"no target specified\").")
                 return
             }
             guard let relationValue = statement["relation"] else {
                 skip(
-                    .assetlinksRelation, [],
+                    .assetLinks(.relation), [],
                     "The statement has no relation array (\"no relation array specified\"); App Links need [\"\(handleAllURLs)\"].",
                     losing: package)
                 return
@@ -179,7 +179,7 @@ public struct StatementList: Sendable, Equatable {
             guard let relations = readRelations(relationValue, at: index, package: package, skip: skip) else { return }
             guard case .object(let descriptor) = target else {
                 skip(
-                    .assetlinksStatement, [.key("target")],
+                    .assetLinks(.statement), [.key("target")],
                     "The target is \(ContentChecks.article(target.typeName)), not an object (an asset descriptor).")
                 return
             }
@@ -202,7 +202,7 @@ public struct StatementList: Sendable, Equatable {
             if let exclude = statement["exclude"], exclude.objectValue != nil || exclude.arrayValue != nil {
                 problems.append(
                     Problem(
-                        code: .assetlinksDynamicRules, effect: .notice, place: place(index, [.key("exclude")]),
+                        code: .assetLinks(.dynamicRules), effect: .notice, place: place(index, [.key("exclude")]),
                         message:
                             "An \"exclude\" object beside the target is not Android's syntax (it circulates in blog posts): Android ignores it, so nothing is excluded. \(DynamicAppLinkRules.syntax)",
                         severityCase: .dynamicRulesNotice, position: position(index, [.key("exclude")])))
@@ -210,7 +210,7 @@ public struct StatementList: Sendable, Equatable {
             for key in statement.keys where !StatementList.statementKeys.contains(key) {
                 problems.append(
                     Problem(
-                        code: .assetlinksUnknownKey, effect: .notice, place: place(index, [.key(key)]),
+                        code: .assetLinks(.unknownKey), effect: .notice, place: place(index, [.key(key)]),
                         message:
                             "Unknown key \"\(key.prefix(80))\": Android ignores it, so it limits nothing; every URL the app's manifest accepts opens the app.",
                         position: position(index, [.key(key)])))
@@ -229,14 +229,14 @@ public struct StatementList: Sendable, Equatable {
             case "web":
                 guard case .string(let site)? = descriptor["site"] else {
                     skip(
-                        .assetlinksStatement, [.key("target")],
+                        .assetLinks(.statement), [.key("target")],
                         "The web target has no site string (\"no site field\"); write \"site\": \"https://host\".", nil)
                     return nil
                 }
                 let checked = WebSite.normalized(site)
                 guard let normalized = checked.site else {
                     skip(
-                        .assetlinksSite, [.key("target"), .key("site")],
+                        .assetLinks(.site), [.key("target"), .key("site")],
                         "The site \"\(site.prefix(200))\" \(checked.problem ?? "is not a URL"). Write it as scheme://host[:port] only, e.g. \"\(checked.suggestion)\".",
                         nil)
                     return nil
@@ -244,7 +244,7 @@ public struct StatementList: Sendable, Equatable {
                 return .web(site: normalized)
             case let other:
                 skip(
-                    .assetlinksStatement, [.key("target"), .key("namespace")],
+                    .assetLinks(.statement), [.key("target"), .key("namespace")],
                     "The target's namespace is \(other.map { "\"\($0.prefix(80))\"" } ?? "missing") (\"unrecognized namespace\"); Google knows android_app and web.",
                     nil)
                 return nil
@@ -259,12 +259,12 @@ public struct StatementList: Sendable, Equatable {
             guard standard.isEmpty else {
                 if include.objectValue != nil || include.arrayValue != nil {
                     skip(
-                        .assetlinksDynamicRules, [.key("include")],
+                        .assetLinks(.dynamicRules), [.key("include")],
                         "\"include\" holding path rules beside \(standard.joined(separator: " and ")) is a shape blog posts give for Android 15 rules, not Android's syntax: an include directive admits no other standard field (\"invalid field\"). \(DynamicAppLinkRules.syntax)",
                         package)
                 } else {
                     skip(
-                        .assetlinksInclude, [.key("include")],
+                        .assetLinks(.include), [.key("include")],
                         "An include directive admits no other standard field (\"invalid field\"), and this statement also has \(standard.joined(separator: " and ")). Put the include in a statement of its own.",
                         package)
                 }
@@ -272,7 +272,7 @@ public struct StatementList: Sendable, Equatable {
             }
             guard case .string(let url) = include else {
                 skip(
-                    .assetlinksInclude, [.key("include")],
+                    .assetLinks(.include), [.key("include")],
                     "The include is \(ContentChecks.article(include.typeName)), not a URL string.", nil)
                 return nil
             }
@@ -280,7 +280,7 @@ public struct StatementList: Sendable, Equatable {
             case .success(let checked): return Include(index: index, url: checked)
             case .failure(let problem):
                 skip(
-                    .assetlinksInclude, [.key("include")], "The include URL \"\(url.prefix(200))\" \(problem.text).",
+                    .assetLinks(.include), [.key("include")], "The include URL \"\(url.prefix(200))\" \(problem.text).",
                     nil)
                 return nil
             }
@@ -292,27 +292,27 @@ public struct StatementList: Sendable, Equatable {
         ) -> [String]? {
             guard case .array(let values) = value else {
                 skip(
-                    .assetlinksRelation, [.key("relation")],
+                    .assetLinks(.relation), [.key("relation")],
                     "The relation is \(ContentChecks.article(value.typeName)), not an array (\"not an array\"): write [\"\(handleAllURLs)\"].",
                     package)
                 return nil
             }
             guard !values.isEmpty else {
-                skip(.assetlinksRelation, [.key("relation")], "The relation array is empty.", package)
+                skip(.assetLinks(.relation), [.key("relation")], "The relation array is empty.", package)
                 return nil
             }
             var relations: [String] = []
             for (position, value) in values.enumerated() {
                 guard case .string(let relation) = value else {
                     skip(
-                        .assetlinksRelation, [.key("relation"), .index(position)],
+                        .assetLinks(.relation), [.key("relation"), .index(position)],
                         "The relation is \(ContentChecks.article(value.typeName)), not a string (\"invalid relation\").",
                         package)
                     return nil
                 }
                 if let problem = RelationString.problem(relation) {
                     skip(
-                        .assetlinksRelation, [.key("relation"), .index(position)],
+                        .assetLinks(.relation), [.key("relation"), .index(position)],
                         "The relation \"\(relation.prefix(120))\" \(problem); a relation is kind/detail of lower-case letters, digits, _ and ., such as \(handleAllURLs).",
                         package)
                     return nil
@@ -328,7 +328,7 @@ public struct StatementList: Sendable, Equatable {
         ) -> Target? {
             guard let packageValue = descriptor["package_name"] else {
                 skip(
-                    .assetlinksStatement, [.key("target")],
+                    .assetLinks(.statement), [.key("target")],
                     "The android_app target has no package_name (\"no package_name field\").", nil)
                 return nil
             }
@@ -337,7 +337,7 @@ public struct StatementList: Sendable, Equatable {
                     packageValue.stringValue.map { "\"\($0.prefix(120))\"" }
                     ?? ContentChecks.article(packageValue.typeName)
                 skip(
-                    .assetlinksStatement, [.key("target"), .key("package_name")],
+                    .assetLinks(.statement), [.key("target"), .key("package_name")],
                     "The package_name \(shown) is not a package name (\"invalid package name\"): dot-separated Java identifiers, e.g. com.example.app.",
                     nil)
                 return nil
@@ -345,20 +345,20 @@ public struct StatementList: Sendable, Equatable {
             let path: [JSONLocator.Step] = [.key("target"), .key("sha256_cert_fingerprints")]
             guard let fingerprintsValue = descriptor["sha256_cert_fingerprints"] else {
                 skip(
-                    .assetlinksFingerprint, [.key("target")], "\(package) has no sha256_cert_fingerprints array.",
+                    .assetLinks(.fingerprint), [.key("target")], "\(package) has no sha256_cert_fingerprints array.",
                     package)
                 return nil
             }
             guard case .array(let values) = fingerprintsValue else {
                 skip(
-                    .assetlinksFingerprint, path,
+                    .assetLinks(.fingerprint), path,
                     "\(package)'s sha256_cert_fingerprints is \(ContentChecks.article(fingerprintsValue.typeName)), not an array (\"not an array\").",
                     package)
                 return nil
             }
             guard !values.isEmpty else {
                 skip(
-                    .assetlinksFingerprint, path,
+                    .assetLinks(.fingerprint), path,
                     "\(package)'s sha256_cert_fingerprints is empty (\"must contain at least one certificate\").",
                     package)
                 return nil
@@ -376,14 +376,14 @@ public struct StatementList: Sendable, Equatable {
             for (position, value) in values.enumerated() {
                 guard case .string(let fingerprint) = value else {
                     skip(
-                        .assetlinksFingerprint, path + [.index(position)],
+                        .assetLinks(.fingerprint), path + [.index(position)],
                         "The fingerprint is \(ContentChecks.article(value.typeName)), not a string.", package)
                     return nil
                 }
                 if let problem = CertificateFingerprint.problem(with: fingerprint) {
                     let fix = CertificateFingerprint.normalized(fingerprint).map { " Write it \($0)." } ?? ""
                     skip(
-                        .assetlinksFingerprint, path + [.index(position)],
+                        .assetLinks(.fingerprint), path + [.index(position)],
                         "The fingerprint \"\(fingerprint.prefix(120))\" \(problem) (\"malformed cert\").\(fix)", package
                     )
                     return nil

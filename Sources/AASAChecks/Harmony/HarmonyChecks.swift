@@ -25,20 +25,20 @@ public enum HarmonyChecks {
             return (
                 [
                     Finding(
-                        .harmonyRedirect, .harmony,
+                        .harmony(.redirect), .harmony,
                         "\(path) answered HTTP \(status)\(target.map { " to \($0.prefix(300))" } ?? ""); serve the file there directly."
                     )
                 ], nil
             )
         }
         guard status == 200 else {
-            return ([Finding(.harmonyStatus, .harmony, "\(path) answered HTTP \(status); it must be 200.")], nil)
+            return ([Finding(.harmony(.status), .harmony, "\(path) answered HTTP \(status); it must be 200.")], nil)
         }
         if record.bodyTruncated || record.bodyBytes > HarmonyLimits.maximumFileBytes {
             return (
                 [
                     Finding(
-                        .harmonyTooLarge, .harmony,
+                        .harmony(.tooLarge), .harmony,
                         "\(path) is \(record.bodyTruncated ? "more than " : "")\(record.bodyBytes) bytes; this audit reads at most \(HarmonyLimits.maximumFileBytes)."
                     )
                 ], nil
@@ -48,7 +48,7 @@ public enum HarmonyChecks {
         if record.headers.contentType.map(LocationChecks.mediaType(of:)) != "application/json" {
             findings.append(
                 Finding(
-                    .harmonyContentType, .harmony,
+                    .harmony(.contentType), .harmony,
                     "Content-Type is \(record.headers.contentType.map { String($0.prefix(200)) } ?? "missing"), not application/json."
                 ))
         }
@@ -64,14 +64,15 @@ public enum HarmonyChecks {
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            return ([Finding(.harmonyJSONInvalid, location, "Not valid JSON: \(error.description).")], nil)
+            return ([Finding(.harmony(.jsonInvalid), location, "Not valid JSON: \(error.description).")], nil)
         }
         let right = #"{"applinking": {"apps": [{"appIdentifier": "…"}]}}"#
         guard let object = json.objectValue else {
             return (
                 [
                     Finding(
-                        .harmonyShape, location, "The file is a JSON \(json.typeName), not an object: write \(right).")
+                        .harmony(.shape), location,
+                        "The file is a JSON \(json.typeName), not an object: write \(right).")
                 ], nil
             )
         }
@@ -82,7 +83,7 @@ public enum HarmonyChecks {
             return (
                 [
                     Finding(
-                        .harmonyShape, location,
+                        .harmony(.shape), location,
                         blog
                             ? "The file has the shape blog posts copy (app_id), which HarmonyOS does not read: write \(right)."
                             : "The file has no applinking object with an apps array: write \(right).")
@@ -93,7 +94,8 @@ public enum HarmonyChecks {
         let unknown = object.keys.filter { $0 != "applinking" } + applinking.keys.filter { $0 != "apps" }
         if apps.isEmpty {
             findings.append(
-                Finding(.harmonyAppsEmpty, location, "applinking.apps is empty.").at(.key("applinking"), .key("apps")))
+                Finding(.harmony(.appsEmpty), location, "applinking.apps is empty.").at(
+                    .key("applinking"), .key("apps")))
         }
         let entries = read(apps, at: location)
         let declared = entries.declared
@@ -107,7 +109,7 @@ public enum HarmonyChecks {
         if let ignored = ignoredKeys(unknown + entries.unknown, at: location) { findings.append(ignored) }
         let identifiers = Set(declared.map(\.appIdentifier))
         for identifier in expected where !identifiers.contains(identifier) {
-            findings.append(Finding(.harmonyAppMissing, location, "applinking.apps does not name \(identifier)."))
+            findings.append(Finding(.harmony(.appMissing), location, "applinking.apps does not name \(identifier)."))
         }
         return (FindingPositions.place(findings, in: bytes), HarmonyDeclarations(apps: declared))
     }
@@ -117,7 +119,7 @@ public enum HarmonyChecks {
         guard !keys.isEmpty else { return nil }
         var seen: Set<String> = []
         let names = keys.filter { seen.insert($0).inserted }.prefix(10).map { "\"\($0.prefix(80))\"" }
-        return Finding(.harmonyUnknownKey, location, "Keys HarmonyOS ignores: \(names.joined(separator: ", ")).")
+        return Finding(.harmony(.unknownKey), location, "Keys HarmonyOS ignores: \(names.joined(separator: ", ")).")
     }
 
     /// A value as a message shows it: a number or a string as written, else its type with its
@@ -143,7 +145,7 @@ public enum HarmonyChecks {
                 let blog = item.objectValue?.keys.contains(where: blogKeys.contains) == true
                 problems.append(
                     Finding(
-                        .harmonyApp, location,
+                        .harmony(.app), location,
                         "apps[\(index)] has no appIdentifier string\(blog ? " (it has app_id, the blog posts' key)" : "")."
                     ).at(.key("applinking"), .key("apps"), .index(index))
                 )
@@ -151,7 +153,7 @@ public enum HarmonyChecks {
             }
             if let reason = HarmonyAppIdentifier.problem(with: identifier) {
                 problems.append(
-                    Finding(.harmonyApp, location, "apps[\(index)]: \(reason).").at(
+                    Finding(.harmony(.app), location, "apps[\(index)]: \(reason).").at(
                         .key("applinking"), .key("apps"), .index(index), .key("appIdentifier")))
                 continue
             }
@@ -162,7 +164,7 @@ public enum HarmonyChecks {
                 } else {
                     problems.append(
                         Finding(
-                            .harmonyIndex, location,
+                            .harmony(.index), location,
                             "apps[\(index)].index is \(Self.shown(value)), not an integer from \(HarmonyLimits.indexRange.lowerBound) to \(HarmonyLimits.indexRange.upperBound)."
                         ).at(.key("applinking"), .key("apps"), .index(index), .key("index")))
                 }

@@ -7,7 +7,7 @@ extension HarmonyWant: LintedWant {
     public static func lint(_ bytes: [UInt8], size: Int, wants: AssociationWants) -> FileLint.Result {
         let expected = wants[HarmonyWant.self]?.appIdentifiers ?? []
         return FileLint.associationFile(
-            size: size, limit: HarmonyLimits.maximumFileBytes, tooLarge: .harmonyTooLarge,
+            size: size, limit: HarmonyLimits.maximumFileBytes, tooLarge: .harmony(.tooLarge),
             read: { HarmonyChecks.assessContent(bytes, expected: expected, at: .file) },
             section: { HarmonyRecord(expectedHarmonyApps: expected.isEmpty ? nil : expected, harmony: $0) })
     }

@@ -16,12 +16,12 @@ public enum ChangePasswordChecks {
         // What keeps the host from answering is said by its other fetches.
         guard first.error == nil, let status = first.status else { return [] }
         if status == 404 || status == 410 {
-            return [Finding(.changePasswordAbsent, location, "No \(path) (HTTP \(status)).")]
+            return [Finding(.passkeyEndpoints(.changePasswordAbsent), location, "No \(path) (HTTP \(status)).")]
         }
         guard (300..<400).contains(status) else {
             return [
                 Finding(
-                    .changePasswordRedirect, location,
+                    .passkeyEndpoints(.changePasswordRedirect), location,
                     "\(path) answered HTTP \(status); it should redirect (302, 303 or 307) to the change-password page."
                 )
             ]
@@ -30,19 +30,19 @@ public enum ChangePasswordChecks {
         if !redirects.contains(status) {
             findings.append(
                 Finding(
-                    .changePasswordRedirect, location,
+                    .passkeyEndpoints(.changePasswordRedirect), location,
                     "\(path) redirects with HTTP \(status); the specification asks for 302, 303 or 307 (a permanent redirect is cached by clients)."
                 ))
         }
         if let final, let finalStatus = final.status, finalStatus != 200 || final.error != nil {
             findings.append(
                 Finding(
-                    .changePasswordTarget, location,
+                    .passkeyEndpoints(.changePasswordTarget), location,
                     "\(path) leads to \(final.url.prefix(300)), which answered HTTP \(finalStatus)."))
         } else if let final, final.status == nil {
             findings.append(
                 Finding(
-                    .changePasswordTarget, location,
+                    .passkeyEndpoints(.changePasswordTarget), location,
                     "\(path) leads to \(final.url.prefix(300)), which could not be fetched: \(final.error?.message.prefix(300) ?? "no answer")."
                 ))
         }

@@ -23,7 +23,7 @@ public enum PasskeyEndpointsChecks {
             return (
                 [
                     Finding(
-                        .passkeyEndpointsRedirect, location,
+                        .passkeyEndpoints(.redirect), location,
                         "HTTP \(status) redirect\(target.map { " to \($0.prefix(300))" } ?? ""); the file must be served at the RP ID's host."
                     )
                 ], PasskeyEndpoints(served: false)
@@ -31,13 +31,13 @@ public enum PasskeyEndpointsChecks {
         }
         if status == 404 {
             return (
-                [Finding(.passkeyEndpointsAbsent, location, "No /.well-known/passkey-endpoints (404).")],
+                [Finding(.passkeyEndpoints(.absent), location, "No /.well-known/passkey-endpoints (404).")],
                 PasskeyEndpoints(served: false)
             )
         }
         guard status == 200 else {
             return (
-                [Finding(.passkeyEndpointsStatus, location, "HTTP \(status); serve the file with 200, or 404.")],
+                [Finding(.passkeyEndpoints(.status), location, "HTTP \(status); serve the file with 200, or 404.")],
                 PasskeyEndpoints(served: false)
             )
         }
@@ -45,14 +45,14 @@ public enum PasskeyEndpointsChecks {
         if record.headers.contentType.map(LocationChecks.mediaType(of:)) != "application/json" {
             findings.append(
                 Finding(
-                    .passkeyEndpointsContentType, location,
+                    .passkeyEndpoints(.contentType), location,
                     record.headers.contentType.map { "Content-Type is \($0.prefix(200)), not application/json." }
                         ?? "No Content-Type header; serve application/json."))
         }
         if record.bodyTruncated || record.bodyBytes > AppleLimits.maximumFileBytes {
             findings.append(
                 Finding(
-                    .passkeyEndpointsTooLarge, location,
+                    .passkeyEndpoints(.tooLarge), location,
                     "The file is \(record.bodyTruncated ? "more than " : "")\(record.bodyBytes) bytes; this audit reads at most \(AppleLimits.maximumFileBytes)."
                 ))
             return (findings, PasskeyEndpoints(served: false))
@@ -69,11 +69,14 @@ public enum PasskeyEndpointsChecks {
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            return ([Finding(.passkeyEndpointsJSONInvalid, location, "Not valid JSON: \(error.description).")], nil)
+            return ([Finding(.passkeyEndpoints(.jsonInvalid), location, "Not valid JSON: \(error.description).")], nil)
         }
         guard let object = json.objectValue else {
             return (
-                [Finding(.passkeyEndpointsNotObject, location, "The file is a JSON \(json.typeName), not an object.")],
+                [
+                    Finding(
+                        .passkeyEndpoints(.notObject), location, "The file is a JSON \(json.typeName), not an object.")
+                ],
                 nil
             )
         }
@@ -85,7 +88,7 @@ public enum PasskeyEndpointsChecks {
             if let text = value.stringValue, text.utf8.contains(0) {
                 findings.append(
                     Finding(
-                        .passkeyEndpointsURL, location,
+                        .passkeyEndpoints(.url), location,
                         "\(name) holds a NUL character (U+0000), which no URL can: browsers and this audit do not open it."
                     ).at(.key(name)))
                 continue
@@ -93,7 +96,7 @@ public enum PasskeyEndpointsChecks {
             guard let url = value.stringValue, let origin = WebOrigin(url), origin.scheme == "https" else {
                 findings.append(
                     Finding(
-                        .passkeyEndpointsURL, location,
+                        .passkeyEndpoints(.url), location,
                         "\(name) is \(value.stringValue.map { "\"\($0.prefix(200))\"" } ?? "a \(value.typeName)"), not an absolute https URL."
                     ).at(.key(name)))
                 continue
@@ -108,7 +111,7 @@ public enum PasskeyEndpointsChecks {
         if !unknown.isEmpty {
             findings.append(
                 Finding(
-                    .passkeyEndpointsUnknownKey, location,
+                    .passkeyEndpoints(.unknownKey), location,
                     "Members besides enroll, manage and prfUsageDetails: \(unknown.prefix(10).map { "\"\($0.prefix(80))\"" }.joined(separator: ", "))."
                 ).at(.key(unknown[0])))
         }
@@ -123,7 +126,7 @@ public enum PasskeyEndpointsChecks {
                 page.final.error.map { "could not be fetched (\($0.message.prefix(200)))" }
                 ?? "answered HTTP \(page.final.status ?? 0)"
             return Finding(
-                .passkeyEndpointsUnreachable, .passkeyEndpoints, "\(page.name) (\(page.url.prefix(300))) \(answer).")
+                .passkeyEndpoints(.unreachable), .passkeyEndpoints, "\(page.name) (\(page.url.prefix(300))) \(answer).")
         }
     }
 }

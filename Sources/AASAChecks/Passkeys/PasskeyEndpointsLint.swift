@@ -6,7 +6,7 @@ import AASAModel
 extension PasskeyEndpointsWant: LintedWant {
     public static func lint(_ bytes: [UInt8], size: Int, wants: AssociationWants) -> FileLint.Result {
         FileLint.associationFile(
-            size: size, limit: AppleLimits.maximumFileBytes, tooLarge: .passkeyEndpointsTooLarge,
+            size: size, limit: AppleLimits.maximumFileBytes, tooLarge: .passkeyEndpoints(.tooLarge),
             read: {
                 let read = PasskeyEndpointsChecks.assessContent(bytes, at: .file)
                 return (read.findings, read.endpoints)

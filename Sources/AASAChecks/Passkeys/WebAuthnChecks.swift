@@ -106,18 +106,18 @@ public enum WebAuthnChecks {
         guard let status = record.status else { return (findings, nil) }
         if optional, expected.isEmpty, status == 404 || status == 410 {
             let absent = "No /.well-known/webauthn (HTTP \(status)): no other origin may use this RP ID's passkeys."
-            return (findings + [Finding(.webauthnAbsent, .webauthn, absent)], nil)
+            return (findings + [Finding(.webAuthn(.absent), .webauthn, absent)], nil)
         }
         guard status == 200 else {
             let finding = Finding(
-                .webauthnStatus, .webauthn,
+                .webAuthn(.status), .webauthn,
                 "/.well-known/webauthn answered HTTP \(status)\(hops.isEmpty ? "" : " after \(hops.count) redirect\(hops.count == 1 ? "" : "s")"); it must be 200."
             )
             return (findings + [finding] + missing(expected, because: .attemptedFetch, detail: finding.message), nil)
         }
         if record.bodyTruncated || record.bodyBytes > WebAuthnLimits.maximumBodyBytes {
             let finding = Finding(
-                .webauthnTooLarge, .webauthn,
+                .webAuthn(.tooLarge), .webauthn,
                 "/.well-known/webauthn is \(record.bodyTruncated ? "more than " : "")\(record.bodyBytes) bytes; browsers read at most \(WebAuthnLimits.maximumBodyBytes)."
             )
             return (findings + [finding] + missing(expected, because: .attemptedFetch, detail: finding.message), nil)
@@ -125,7 +125,7 @@ public enum WebAuthnChecks {
         let mediaType = record.headers.contentType.map(LocationChecks.mediaType(of:))
         guard mediaType == "application/json" else {
             let finding = Finding(
-                .webauthnContentType, .webauthn,
+                .webAuthn(.contentType), .webauthn,
                 record.headers.contentType.map { "Content-Type is \($0.prefix(200)), not application/json." }
                     ?? "No Content-Type header; browsers need application/json.")
             return (findings + [finding] + missing(expected, because: .wrongContentType, detail: finding.message), nil)
@@ -142,12 +142,12 @@ public enum WebAuthnChecks {
         do {
             json = try JSONParser.parse(withoutByteOrderMark(bytes))
         } catch {
-            let finding = Finding(.webauthnJSONInvalid, location, "Not valid JSON: \(error.description).")
+            let finding = Finding(.webAuthn(.jsonInvalid), location, "Not valid JSON: \(error.description).")
             return ([finding] + missing(expected, because: .parseError, detail: finding.message, at: location), nil)
         }
         guard let entries = entries(of: json) else {
             let finding = Finding(
-                .webauthnShape, location,
+                .webAuthn(.shape), location,
                 json.objectValue == nil
                     ? "The file is a JSON \(json.typeName), not an object with \"origins\"."
                     : "The object has no \"origins\" array.")
@@ -158,13 +158,13 @@ public enum WebAuthnChecks {
         if !unknown.isEmpty {
             findings.append(
                 Finding(
-                    .webauthnUnknownKey, location,
+                    .webAuthn(.unknownKey), location,
                     "Keys besides \"origins\": \(unknown.prefix(10).map { "\"\($0.prefix(80))\"" }.joined(separator: ", ")); browsers ignore them."
                 ).at(.key(unknown[0])))
         }
         if entries.isEmpty {
             findings.append(
-                Finding(.webauthnOriginsEmpty, location, "\"origins\" is empty: no other origin may use the RP ID.")
+                Finding(.webAuthn(.originsEmpty), location, "\"origins\" is empty: no other origin may use the RP ID.")
                     .at(.key("origins")))
         }
         findings += entryFindings(entries, at: location)
@@ -185,7 +185,7 @@ public enum WebAuthnChecks {
             guard !result.allowsTheOrigin else { continue }
             findings.append(
                 Finding(
-                    .webauthnOriginMissing, location,
+                    .webAuthn(.originMissing), location,
                     "\(origin) cannot use this RP ID's passkeys: \(why(result)) (Chromium: \(result.rawValue))."))
         }
         return (FindingPositions.place(findings, in: withoutByteOrderMark(bytes)), declarations)
@@ -197,7 +197,7 @@ public enum WebAuthnChecks {
     {
         guard !entries.isEmpty, declarations.origins.isEmpty else { return nil }
         return Finding(
-            .webauthnNoOrigin, location,
+            .webAuthn(.noOrigin), location,
             "None of the \(entries.count) entries is an origin a browser can use (each is said above): the file allows no other origin, and Chromium refuses every request from another origin for this RP ID."
         ).at(.key("origins"))
     }
@@ -226,20 +226,20 @@ public enum WebAuthnChecks {
             case .notString(let index, let type):
                 findings.append(
                     Finding(
-                        .webauthnEntryType, location,
+                        .webAuthn(.entryType), location,
                         "origins[\(index)] is a \(type), not a string: Chromium stops reading there (no later entry matches) and Firefox refuses the file."
                     ).at(.key("origins"), .index(index)))
             case .skipped(let written, let why):
                 findings.append(
                     Finding(
-                        .webauthnEntrySkipped, location,
+                        .webAuthn(.entrySkipped), location,
                         "\"\(written.prefix(200))\" is skipped by every browser: \(why)."
                             + (suggestion(for: written).map { " Write \($0.serialized)." } ?? "")
                     ).at(.key("origins"), .index(place)))
             case .origin(let origin, let written, _, let dropped):
                 if dropped { continue }
                 if let note = readingNote(origin, written: written) {
-                    findings.append(Finding(.webauthnEntryRead, location, note).at(.key("origins"), .index(place)))
+                    findings.append(Finding(.webAuthn(.entryRead), location, note).at(.key("origins"), .index(place)))
                 }
             }
         }
@@ -249,7 +249,7 @@ public enum WebAuthnChecks {
         if !dropped.isEmpty {
             findings.append(
                 Finding(
-                    .webauthnLabelLimit, location,
+                    .webAuthn(.labelLimit), location,
                     "More than \(WebAuthnLimits.maximumLabels) labels: browsers skip \(dropped.prefix(10).map { "\"\($0.prefix(200))\"" }.joined(separator: ", "))\(dropped.count > 10 ? " and \(dropped.count - 10) more" : "")."
                 ))
         }
@@ -289,7 +289,7 @@ public enum WebAuthnChecks {
     ) -> [Finding] {
         expected.map {
             Finding(
-                .webauthnOriginMissing, location,
+                .webAuthn(.originMissing), location,
                 "\($0) cannot use this RP ID's passkeys: \(why(result)) (Chromium: \(result.rawValue)).")
         }
     }
@@ -301,21 +301,21 @@ public enum WebAuthnChecks {
         if let insecure = targets.first(where: { !$0.lowercased().hasPrefix("https://") }) {
             return [
                 Finding(
-                    .webauthnRedirectInsecure, .webauthn,
+                    .webAuthn(.redirectInsecure), .webauthn,
                     "/.well-known/webauthn redirects to \(insecure.prefix(300)), which is not https.")
             ]
         }
         if hops.count > WebAuthnLimits.maximumRedirects {
             return [
                 Finding(
-                    .webauthnRedirectInsecure, .webauthn,
+                    .webAuthn(.redirectInsecure), .webauthn,
                     "/.well-known/webauthn redirects more than \(WebAuthnLimits.maximumRedirects) times (last to \((last.redirectTarget ?? "?").prefix(300)))."
                 )
             ]
         }
         return [
             Finding(
-                .webauthnRedirect, .webauthn,
+                .webAuthn(.redirect), .webauthn,
                 "/.well-known/webauthn redirects (\(targets.map { String($0.prefix(300)) }.joined(separator: " → "))); browsers follow it."
             )
         ]

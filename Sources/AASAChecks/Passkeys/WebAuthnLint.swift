@@ -9,7 +9,7 @@ extension WebAuthnWant: LintedWant {
         if size > WebAuthnLimits.maximumBodyBytes {
             let findings = [
                 Finding(
-                    .webauthnTooLarge, .file,
+                    .webAuthn(.tooLarge), .file,
                     "The file is \(size) bytes; browsers read at most \(WebAuthnLimits.maximumBodyBytes).")
             ]
             return FileLint.Result(verdict: Verdict(findings: findings), appIDs: ServiceAppIDs(), findings: findings)

@@ -28,7 +28,7 @@ public enum WindowsChecks {
             let errors = findings.filter { $0.severity != .info }
             findings.append(
                 Finding(
-                    .windowsMissing, .windows,
+                    .windows(.missing), .windows,
                     "Neither \(AASALocation.windows.path) nor \(WindowsLimits.rootPath) serves the file with 200."
                         + (errors.isEmpty ? "" : " \(errors.count == 1 ? "It" : "They") answered as said above.")))
             return (findings, nil)
@@ -36,7 +36,7 @@ public enum WindowsChecks {
         if read.count == 2, read[0].body != read[1].body {
             findings.append(
                 Finding(
-                    .windowsDiffer, .windows,
+                    .windows(.differ), .windows,
                     "\(AASALocation.windows.path) and \(WindowsLimits.rootPath) serve different files; \(chosen.path) is read here."
                 ))
         }
@@ -57,21 +57,21 @@ public enum WindowsChecks {
             let target = record.redirectTarget ?? record.headers.location
             findings.append(
                 Finding(
-                    .windowsRedirect, .windows,
+                    .windows(.redirect), .windows,
                     "\(path) answered HTTP \(status)\(target.map { " to \($0.prefix(300))" } ?? ""); serve the file there directly."
                 ))
             return nil
         }
         guard status == 200 else {
             if status != 404 && status != 410 {
-                findings.append(Finding(.windowsStatus, .windows, "\(path) answered HTTP \(status)."))
+                findings.append(Finding(.windows(.status), .windows, "\(path) answered HTTP \(status)."))
             }
             return nil
         }
         if record.bodyTruncated || record.bodyBytes > WindowsLimits.maximumFileBytes {
             findings.append(
                 Finding(
-                    .windowsTooLarge, .windows,
+                    .windows(.tooLarge), .windows,
                     "\(path) is \(record.bodyTruncated ? "more than " : "")\(record.bodyBytes) bytes; this audit reads at most \(WindowsLimits.maximumFileBytes)."
                 ))
             return nil
@@ -79,7 +79,7 @@ public enum WindowsChecks {
         if record.headers.contentType.map(LocationChecks.mediaType(of:)) != "application/json" {
             findings.append(
                 Finding(
-                    .windowsContentType, .windows,
+                    .windows(.contentType), .windows,
                     "\(path): Content-Type is \(record.headers.contentType.map { String($0.prefix(200)) } ?? "missing"), not application/json."
                 ))
         }
@@ -94,10 +94,10 @@ public enum WindowsChecks {
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            return ([Finding(.windowsJSONInvalid, location, "Not valid JSON: \(error.description).")], nil)
+            return ([Finding(.windows(.jsonInvalid), location, "Not valid JSON: \(error.description).")], nil)
         }
         guard let items = json.arrayValue else {
-            return ([Finding(.windowsNotList, location, "The file is a JSON \(json.typeName), not an array.")], nil)
+            return ([Finding(.windows(.notList), location, "The file is a JSON \(json.typeName), not an array.")], nil)
         }
         var problems: [Finding] = []
         var notes: [Finding] = []
@@ -115,7 +115,7 @@ public enum WindowsChecks {
         let declared = Set(entries.map(\.packageFamilyName))
         for name in expected where !declared.contains(name) {
             findings.append(
-                Finding(.windowsAppMissing, location, missingMessage(name, declared: declared, items: items)))
+                Finding(.windows(.appMissing), location, missingMessage(name, declared: declared, items: items)))
         }
         return (FindingPositions.place(findings, in: bytes), WindowsDeclarations(entries: entries))
     }
@@ -143,12 +143,12 @@ public enum WindowsChecks {
             .unusable(Finding(code, location, "[\(index)] \(message)").at(.index(index)))
         }
         guard let object = item.objectValue else {
-            return problem(.windowsEntry, "is a \(item.typeName), not an object.")
+            return problem(.windows(.entry), "is a \(item.typeName), not an object.")
         }
         guard let name = object["packageFamilyName"]?.stringValue else {
-            return problem(.windowsEntry, "has no packageFamilyName string.")
+            return problem(.windows(.entry), "has no packageFamilyName string.")
         }
-        if let reason = PackageFamilyName.problem(with: name) { return problem(.windowsPackageName, reason + ".") }
+        if let reason = PackageFamilyName.problem(with: name) { return problem(.windows(.packageName), reason + ".") }
         func strings(_ key: String) -> [String]?? {
             guard let value = object[key] else { return .some(nil) }
             guard let array = value.arrayValue else { return nil }
@@ -156,25 +156,27 @@ public enum WindowsChecks {
             return texts.count == array.count ? .some(texts) : nil
         }
         guard let paths = strings("paths"), let excluded = strings("excludePaths") else {
-            return problem(.windowsEntry, "(\(name.prefix(120))): paths and excludePaths must be arrays of strings.")
+            return problem(.windows(.entry), "(\(name.prefix(120))): paths and excludePaths must be arrays of strings.")
         }
         let allow = object["allowSubdomains"]
         if let allow, allow.boolValue == nil {
             return problem(
-                .windowsEntry, "(\(name.prefix(120))): allowSubdomains is a \(allow.typeName), not true or false.")
+                .windows(.entry), "(\(name.prefix(120))): allowSubdomains is a \(allow.typeName), not true or false.")
         }
         var notes: [Finding] = []
         if (paths ?? []).isEmpty {
             notes.append(
-                Finding(.windowsPathsEmpty, location, "[\(index)] (\(name.prefix(120))) has no paths: it opens no URL.")
-                    .at(.index(index)))
+                Finding(
+                    .windows(.pathsEmpty), location, "[\(index)] (\(name.prefix(120))) has no paths: it opens no URL."
+                )
+                .at(.index(index)))
         }
         notes += patternNotes(paths: paths ?? [], excluded: excluded ?? [], index: index, name: name, at: location)
         let unknown = object.keys.filter { !entryKeys.contains($0) }
         if !unknown.isEmpty {
             notes.append(
                 Finding(
-                    .windowsUnknownKey, location,
+                    .windows(.unknownKey), location,
                     "[\(index)] has keys Windows ignores: \(unknown.prefix(10).map { "\"\($0.prefix(80))\"" }.joined(separator: ", "))."
                 ).at(.index(index), .key(unknown[0])))
         }
@@ -198,7 +200,7 @@ public enum WindowsChecks {
         {
             notes.append(
                 Finding(
-                    .windowsExcludesAll, location,
+                    .windows(.excludesAll), location,
                     "\(label) excludes \"\(excluded[every].prefix(80))\", every path: Windows reads excludePaths first, so it opens no URL in the app."
                 ).at(.index(index), .key("excludePaths"), .index(every)))
         }
@@ -211,7 +213,7 @@ public enum WindowsChecks {
         for (key, place, pattern) in unanchored.prefix(3) {
             notes.append(
                 Finding(
-                    .windowsPathUnanchored, location,
+                    .windows(.pathUnanchored), location,
                     "\(label) \(key) \"\(pattern.prefix(80))\" does not start with /: a URL's path always does, so it never matches\(key == "excludePaths" ? " (it excludes nothing)" : " (it opens nothing)")."
                 ).at(.index(index), .key(key), .index(place)))
         }

@@ -7,7 +7,7 @@ extension WindowsWant: LintedWant {
     public static func lint(_ bytes: [UInt8], size: Int, wants: AssociationWants) -> FileLint.Result {
         let expected = wants[WindowsWant.self]?.packageFamilyNames ?? []
         return FileLint.associationFile(
-            size: size, limit: WindowsLimits.maximumFileBytes, tooLarge: .windowsTooLarge,
+            size: size, limit: WindowsLimits.maximumFileBytes, tooLarge: .windows(.tooLarge),
             read: { WindowsChecks.assessContent(bytes, expected: expected, at: .file) },
             section: { WindowsRecord(expectedWindowsApps: expected.isEmpty ? nil : expected, windows: $0) })
     }

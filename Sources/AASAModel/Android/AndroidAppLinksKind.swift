@@ -7,7 +7,7 @@ extension AssociationKind {
         formLabel: "Android app", formPlaceholder: "com.example.app or com.example.app@SHA256",
         platform: .android, wantType: AndroidWant.self, sectionType: AndroidRecord.self,
         recordKey: AndroidRecord.CodingKeys.expectedAndroidApps.stringValue, wantAlone: AndroidWant(apps: []),
-        definition: { $0.assetLinksDefinition })
+        codes: AssetLinksCode.self)
 }
 
 /// What a domain's line asks of its `assetlinks.json`.

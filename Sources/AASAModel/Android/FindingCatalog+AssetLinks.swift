@@ -20,11 +20,31 @@ public enum AssetLinksLimits {
     public static let maximumIncludedFiles = 10
 }
 
-extension FindingCode {
+/// assetlinks.json's codes: each its case and its entry, in one exhaustive switch.
+public enum AssetLinksCode: String, FindingCodeFamily {
+    case status = "assetlinks.status"
+    case redirect = "assetlinks.redirect"
+    case contentType = "assetlinks.content-type"
+    case tooLarge = "assetlinks.too-large"
+    case jsonInvalid = "assetlinks.json-invalid"
+    case notList = "assetlinks.not-list"
+    case relation = "assetlinks.relation"
+    case loginCreds = "assetlinks.login-creds"
+    case statement = "assetlinks.statement"
+    case fingerprint = "assetlinks.fingerprint"
+    case include = "assetlinks.include"
+    case packageMissing = "assetlinks.package-missing"
+    case fingerprintMissing = "assetlinks.fingerprint-missing"
+    case site = "assetlinks.site"
+    case dynamicRules = "assetlinks.dynamic-rules"
+    case includeFailed = "assetlinks.include-failed"
+    case manifestScope = "assetlinks.manifest-scope"
+    case unknownKey = "assetlinks.unknown-key"
+
     // One entry per code: a table, which reads better whole.
-    var assetLinksDefinition: FindingDefinition {
+    public var definition: FindingDefinition {
         switch self {
-        case .assetlinksStatus:
+        case .status:
             FindingDefinition(
                 .assetLinks, .error,
                 meaning:
@@ -32,44 +52,36 @@ extension FindingCode {
                 fix:
                     "Serve https://HOST/.well-known/assetlinks.json with status 200 to every client, Google's verifier included."
             )
-        case .assetlinksRedirect:
+        case .redirect:
             FindingDefinition(
                 .assetLinks, .error,
                 meaning:
                     "assetlinks.json answered with a redirect. Google's verifier follows none (its API reports REDIRECT), not even apex to www or to the same path.",
                 fix: "Serve the file directly, with 200, on this exact host.")
-        case .assetlinksContentType:
+        case .contentType:
             FindingDefinition(
                 .assetLinks, .error,
                 meaning:
                     "assetlinks.json is not served as application/json; Google's API reports WRONG_CONTENT_TYPE and the statements are not read.",
                 fix: "Serve the file with Content-Type: application/json.")
-        case .assetlinksTooLarge:
+        case .tooLarge:
             FindingDefinition(
                 .assetLinks, .error,
                 meaning:
                     "assetlinks.json is larger than the 128 KB this audit reads. Google's verifier has a limit too (TOO_LARGE) without publishing the number; real files are a few hundred bytes.",
                 fix: "Keep the file small: one statement per app, only the fingerprints in use.")
-        case .assetlinksJSONInvalid:
+        case .jsonInvalid:
             FindingDefinition(
                 .assetLinks, .error,
                 meaning:
                     "assetlinks.json is not strict JSON (a trailing comma, a comment, a byte-order mark...). Google's parser rejects the whole file.",
                 fix: "Write strict JSON; `python3 -m json.tool assetlinks.json` must accept it.")
-        case .assetlinksNotList:
+        case .notList:
             FindingDefinition(
                 .assetLinks, .error,
                 meaning: "assetlinks.json is not a non-empty array of statements (a single object is not accepted).",
                 fix: "Write [ {\"relation\": [...], \"target\": {...}} ], one object per statement.")
-        case .assetlinksLoginCreds:
-            FindingDefinition(
-                .assetLinks, .error,
-                meaning:
-                    "The domain declares passkeys (passkeys in domains.txt, --passkeys), but no statement Google's parser keeps gives its Android app delegate_permission/common.get_login_creds: Android's Credential Manager does not offer the site's passkeys and passwords in the app.",
-                fix:
-                    "Add \"delegate_permission/common.get_login_creds\" to the relation of the app's statement (beside handle_all_urls), with its signing certificate's fingerprint."
-            )
-        case .assetlinksRelation:
+        case .relation:
             FindingDefinition(
                 .assetLinks, .error,
                 meaning:
@@ -77,7 +89,15 @@ extension FindingCode {
                 fix:
                     "Write \"relation\": [\"delegate_permission/common.handle_all_urls\"] (with get_login_creds beside it when the app also shares credentials)."
             )
-        case .assetlinksStatement:
+        case .loginCreds:
+            FindingDefinition(
+                .assetLinks, .error,
+                meaning:
+                    "The domain declares passkeys (passkeys in domains.txt, --passkeys), but no statement Google's parser keeps gives its Android app delegate_permission/common.get_login_creds: Android's Credential Manager does not offer the site's passkeys and passwords in the app.",
+                fix:
+                    "Add \"delegate_permission/common.get_login_creds\" to the relation of the app's statement (beside handle_all_urls), with its signing certificate's fingerprint."
+            )
+        case .statement:
             FindingDefinition(
                 .assetLinks, .error, cases: [.readInPart],
                 meaning:
@@ -85,7 +105,7 @@ extension FindingCode {
                 fix:
                     "Give each statement {\"namespace\": \"android_app\", \"package_name\": ..., \"sha256_cert_fingerprints\": [...]}, or {\"namespace\": \"web\", \"site\": \"https://...\"}."
             )
-        case .assetlinksFingerprint:
+        case .fingerprint:
             FindingDefinition(
                 .assetLinks, .error,
                 meaning:
@@ -93,7 +113,7 @@ extension FindingCode {
                 fix:
                     "Copy the SHA-256 fingerprint as keytool -list -v or the Play Console prints it (AB:CD:...:EF, 95 characters)."
             )
-        case .assetlinksInclude:
+        case .include:
             FindingDefinition(
                 .assetLinks, .error, cases: [.includeNotFollowedOffline],
                 meaning:
@@ -101,46 +121,7 @@ extension FindingCode {
                 fix:
                     "Give each include a statement of its own: {\"include\": \"https://example.com/other-assetlinks.json\"}."
             )
-        case .assetlinksIncludeFailed:
-            FindingDefinition(
-                .assetLinks, .error,
-                meaning:
-                    "An included statement list could not be used: its fetch failed (refused, a redirect, not 200, not JSON, too large, a blocked address, out of time), it is not a valid statement list, or following it would pass the limits (a cycle, more than \(AssetLinksLimits.maximumIncludeDepth) levels, more than \(AssetLinksLimits.maximumIncludedFiles) files). Google reports an error too; the statements that file would have added do not count, and the finding names the packages the domain's input expects that are then missing.",
-                fix:
-                    "Serve the included file with the same rules as assetlinks.json (HTTPS, 200, application/json, no redirect), or inline its statements."
-            )
-        case .assetlinksSite:
-            FindingDefinition(
-                .assetLinks, .error,
-                meaning:
-                    "A web target's site is not what Google accepts: an http or https URL with a host and nothing else (no path, not even /, no query, no fragment, no login information, a port within 0-65535). Google reports an error and skips the statement.",
-                fix: "Write the site as scheme://host[:port], e.g. \"https://www.example.com\"."
-            )
-        case .assetlinksDynamicRules:
-            FindingDefinition(
-                .assetLinks, .error, cases: [.dynamicRulesNotice, .readInPart],
-                meaning:
-                    "Android 15's dynamic rules (relation_extensions, delegate_permission/common.handle_all_urls, dynamic_app_link_components) are malformed so that Android discards every dynamic rule of the statement: the extension or the list of the wrong type, a component that is not an object, \"/\" or \"#\" not a string, \"?\" not an object of strings, exclude not a boolean. Or the statement uses a shape that circulates in blog posts (\"include\": {\"paths\": [...]} or \"exclude\": {...} inside the statement) that is not Android's syntax: with include, Google's parser skips the whole statement and the app's declaration with it. Unknown keys in a component and rules that can never apply are warnings.",
-                fix:
-                    "Write the rules as Android documents them: \"relation_extensions\": {\"delegate_permission/common.handle_all_urls\": {\"dynamic_app_link_components\": [{\"/\": \"/shop/*\"}, {\"/\": \"/admin/*\", \"exclude\": true}]}}."
-            )
-        case .assetlinksUnknownKey:
-            FindingDefinition(
-                .assetLinks, .warning,
-                meaning:
-                    "A statement has a key Android does not know (say \"conditions\" with a host and pathPattern, meant to keep paths in the browser): Android ignores it, so the statement grants what it would without it, and every URL the manifest accepts opens the app.",
-                fix:
-                    "Remove the key; to keep paths in the browser, narrow the manifest's intent filter, or on Android 15 use relation_extensions with dynamic_app_link_components and \"exclude\": true."
-            )
-        case .assetlinksManifestScope:
-            FindingDefinition(
-                .assetLinks, .warning,
-                meaning:
-                    "A dynamic rule of assetlinks.json can never send a URL to the app: the app's manifest (--android-manifest) has no verified intent filter for that host whose paths the rule's path pattern can reach, and dynamic rules cannot widen the manifest's scope.",
-                fix:
-                    "Add the path to the manifest's <intent-filter android:autoVerify=\"true\"> (a pathPrefix or pathPattern), or remove the rule."
-            )
-        case .assetlinksPackageMissing:
+        case .packageMissing:
             FindingDefinition(
                 .assetLinks, .error,
                 meaning:
@@ -148,7 +129,7 @@ extension FindingCode {
                 fix:
                     "Add a statement for the package with \"relation\": [\"delegate_permission/common.handle_all_urls\"] and its signing certificate's fingerprint."
             )
-        case .assetlinksFingerprintMissing:
+        case .fingerprintMissing:
             FindingDefinition(
                 .assetLinks, .error,
                 meaning:
@@ -156,8 +137,50 @@ extension FindingCode {
                 fix:
                     "List the app signing key's SHA-256 fingerprint from the Play Console (the upload key's may stay beside it)."
             )
-        default:
-            preconditionFailure("\(rawValue) is not an assetlinks code")
+        case .site:
+            FindingDefinition(
+                .assetLinks, .error,
+                meaning:
+                    "A web target's site is not what Google accepts: an http or https URL with a host and nothing else (no path, not even /, no query, no fragment, no login information, a port within 0-65535). Google reports an error and skips the statement.",
+                fix: "Write the site as scheme://host[:port], e.g. \"https://www.example.com\"."
+            )
+        case .dynamicRules:
+            FindingDefinition(
+                .assetLinks, .error, cases: [.dynamicRulesNotice, .readInPart],
+                meaning:
+                    "Android 15's dynamic rules (relation_extensions, delegate_permission/common.handle_all_urls, dynamic_app_link_components) are malformed so that Android discards every dynamic rule of the statement: the extension or the list of the wrong type, a component that is not an object, \"/\" or \"#\" not a string, \"?\" not an object of strings, exclude not a boolean. Or the statement uses a shape that circulates in blog posts (\"include\": {\"paths\": [...]} or \"exclude\": {...} inside the statement) that is not Android's syntax: with include, Google's parser skips the whole statement and the app's declaration with it. Unknown keys in a component and rules that can never apply are warnings.",
+                fix:
+                    "Write the rules as Android documents them: \"relation_extensions\": {\"delegate_permission/common.handle_all_urls\": {\"dynamic_app_link_components\": [{\"/\": \"/shop/*\"}, {\"/\": \"/admin/*\", \"exclude\": true}]}}."
+            )
+        case .includeFailed:
+            FindingDefinition(
+                .assetLinks, .error,
+                meaning:
+                    "An included statement list could not be used: its fetch failed (refused, a redirect, not 200, not JSON, too large, a blocked address, out of time), it is not a valid statement list, or following it would pass the limits (a cycle, more than \(AssetLinksLimits.maximumIncludeDepth) levels, more than \(AssetLinksLimits.maximumIncludedFiles) files). Google reports an error too; the statements that file would have added do not count, and the finding names the packages the domain's input expects that are then missing.",
+                fix:
+                    "Serve the included file with the same rules as assetlinks.json (HTTPS, 200, application/json, no redirect), or inline its statements."
+            )
+        case .manifestScope:
+            FindingDefinition(
+                .assetLinks, .warning,
+                meaning:
+                    "A dynamic rule of assetlinks.json can never send a URL to the app: the app's manifest (--android-manifest) has no verified intent filter for that host whose paths the rule's path pattern can reach, and dynamic rules cannot widen the manifest's scope.",
+                fix:
+                    "Add the path to the manifest's <intent-filter android:autoVerify=\"true\"> (a pathPrefix or pathPattern), or remove the rule."
+            )
+        case .unknownKey:
+            FindingDefinition(
+                .assetLinks, .warning,
+                meaning:
+                    "A statement has a key Android does not know (say \"conditions\" with a host and pathPattern, meant to keep paths in the browser): Android ignores it, so the statement grants what it would without it, and every URL the manifest accepts opens the app.",
+                fix:
+                    "Remove the key; to keep paths in the browser, narrow the manifest's intent filter, or on Android 15 use relation_extensions with dynamic_app_link_components and \"exclude\": true."
+            )
         }
     }
+}
+
+extension FindingCode {
+    /// A code of assetlinks.json's.
+    public static func assetLinks(_ code: AssetLinksCode) -> FindingCode { FindingCode(code) }
 }

@@ -7,7 +7,7 @@ extension AssociationKind {
         linkedFetchLabel: "applinking.json", room: "Harmony", formLabel: "HarmonyOS app",
         formPlaceholder: "5765880207854972765", platform: .harmony, wantType: HarmonyWant.self,
         sectionType: HarmonyRecord.self, recordKey: HarmonyRecord.CodingKeys.expectedHarmonyApps.stringValue,
-        wantAlone: nil, definition: { $0.harmonyDefinition })
+        wantAlone: nil, codes: HarmonyCode.self)
 }
 
 /// Facts of HarmonyOS App Linking.

@@ -1,11 +1,28 @@
 /// The catalog's entries for `/.well-known/passkey-endpoints` (W3C "Passkey Endpoints"): what
 /// credential managers (Apple's passwords app on OS 26, Google Password Manager) read.
-extension FindingCode {
+
+/// /.well-known/passkey-endpoints' codes, and /.well-known/change-password's, which the kind checks
+/// beside it: each its case and its entry, in one exhaustive switch.
+public enum PasskeyEndpointsCode: String, FindingCodeFamily {
+    case absent = "passkey-endpoints.absent"
+    case status = "passkey-endpoints.status"
+    case redirect = "passkey-endpoints.redirect"
+    case contentType = "passkey-endpoints.content-type"
+    case tooLarge = "passkey-endpoints.too-large"
+    case jsonInvalid = "passkey-endpoints.json-invalid"
+    case notObject = "passkey-endpoints.not-object"
+    case url = "passkey-endpoints.url"
+    case unreachable = "passkey-endpoints.unreachable"
+    case unknownKey = "passkey-endpoints.unknown-key"
+    case changePasswordAbsent = "change-password.absent"
+    case changePasswordRedirect = "change-password.redirect"
+    case changePasswordTarget = "change-password.target"
+
     // One entry per code: a table, which reads better whole.
-    var passkeyEndpointsDefinition: FindingDefinition {
+    public var definition: FindingDefinition {
         let category = AssociationKind.passkeyEndpoints.category
         return switch self {
-        case .passkeyEndpointsAbsent:
+        case .absent:
             FindingDefinition(
                 category, .info,
                 meaning:
@@ -13,53 +30,53 @@ extension FindingCode {
                 fix:
                     "Serve {\"enroll\": \"https://HOST/passkeys/new\", \"manage\": \"https://HOST/account/passkeys\"} as application/json, or {} when there are no such pages."
             )
-        case .passkeyEndpointsStatus:
+        case .status:
             FindingDefinition(
                 category, .error,
                 meaning:
                     "/.well-known/passkey-endpoints answered neither 200 nor 404: credential managers read no endpoints, and the answer (an error, a block) is not the site's intent.",
                 fix: "Serve the file with status 200 to every client, or 404 when the site advertises none.")
-        case .passkeyEndpointsRedirect:
+        case .redirect:
             FindingDefinition(
                 category, .error,
                 meaning:
                     "/.well-known/passkey-endpoints answered with a redirect; the specification says a redirect must not be returned, and credential managers do not follow it.",
                 fix: "Serve the file directly, with 200, at the RP ID's host.")
-        case .passkeyEndpointsContentType:
+        case .contentType:
             FindingDefinition(
                 category, .error,
                 meaning: "/.well-known/passkey-endpoints is not served as application/json.",
                 fix: "Serve the file with Content-Type: application/json.")
-        case .passkeyEndpointsTooLarge:
+        case .tooLarge:
             FindingDefinition(
                 category, .error,
                 meaning:
                     "/.well-known/passkey-endpoints is larger than 128 KB; the file holds three URLs and a few hundred bytes.",
                 fix: "Serve only the endpoints: enroll, manage, prfUsageDetails.")
-        case .passkeyEndpointsJSONInvalid:
+        case .jsonInvalid:
             FindingDefinition(
                 category, .error,
                 meaning: "/.well-known/passkey-endpoints is not strict JSON; credential managers cannot read it.",
                 fix: "Write strict JSON: {\"enroll\": \"https://HOST/passkeys/new\"}.")
-        case .passkeyEndpointsNotObject:
+        case .notObject:
             FindingDefinition(
                 category, .error,
                 meaning:
                     "/.well-known/passkey-endpoints is not a JSON object ({} says \"passkeys supported, no endpoints advertised\").",
                 fix: "Write an object: {\"enroll\": \"…\", \"manage\": \"…\"}, or {}.")
-        case .passkeyEndpointsURL:
+        case .url:
             FindingDefinition(
                 category, .error,
                 meaning:
                     "An endpoint (enroll, manage, prfUsageDetails) is not an absolute https URL; credential managers cannot open it.",
                 fix: "Give each endpoint as an absolute https URL: https://HOST/account/passkeys.")
-        case .passkeyEndpointsUnreachable:
+        case .unreachable:
             FindingDefinition(
                 category, .warning,
                 meaning:
                     "An endpoint's page does not answer 2xx (after its redirects): a user sent there by a credential manager lands on an error.",
                 fix: "Point the endpoint at a page that answers 200 (a sign-in redirect on the way is fine).")
-        case .passkeyEndpointsUnknownKey:
+        case .unknownKey:
             FindingDefinition(
                 category, .info,
                 meaning:
@@ -88,8 +105,11 @@ extension FindingCode {
                 fix:
                     "Point the redirect at the change-password page, which answers 200 (a sign-in redirect on the way is fine)."
             )
-        default:
-            preconditionFailure("\(rawValue) is not a passkey-endpoints code")
         }
     }
+}
+
+extension FindingCode {
+    /// A code of /.well-known/passkey-endpoints' (or change-password's).
+    public static func passkeyEndpoints(_ code: PasskeyEndpointsCode) -> FindingCode { FindingCode(code) }
 }

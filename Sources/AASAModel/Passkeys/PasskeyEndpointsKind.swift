@@ -9,7 +9,7 @@ extension AssociationKind {
         formPlaceholder: AssociationKind.flagPlaceholder, platform: .passkeys, wantType: PasskeyEndpointsWant.self,
         sectionType: PasskeyEndpointsRecord.self,
         recordKey: PasskeyEndpointsRecord.CodingKeys.passkeyEndpoints.stringValue,
-        wantAlone: nil, alsoServes: [.changePassword], definition: { $0.passkeyEndpointsDefinition })
+        wantAlone: nil, alsoServes: [.changePassword], codes: PasskeyEndpointsCode.self)
 }
 
 /// A domain that declares passkeys (`passkeys` in domains.txt, `check --passkeys`): its

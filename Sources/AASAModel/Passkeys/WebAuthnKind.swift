@@ -8,7 +8,7 @@ extension AssociationKind {
         formLabel: "Related origin",
         formPlaceholder: "https://shop.example", platform: .passkeys, wantType: WebAuthnWant.self,
         sectionType: WebAuthnRecord.self, recordKey: WebAuthnRecord.CodingKeys.expectedOrigins.stringValue,
-        wantAlone: nil, definition: { $0.webAuthnDefinition })
+        wantAlone: nil, codes: WebAuthnCode.self)
 }
 
 /// What clients of the file read: limits from Chromium's `webauth_request_security_checker.cc`

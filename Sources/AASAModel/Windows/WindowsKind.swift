@@ -7,7 +7,7 @@ extension AssociationKind {
         linkedFetchLabel: "windows-app-web-link at the root", room: "Windows", formLabel: "Windows app",
         formPlaceholder: "Contoso.App_8wekyb3d8bbwe", platform: .windows, wantType: WindowsWant.self,
         sectionType: WindowsRecord.self, recordKey: WindowsRecord.CodingKeys.expectedWindowsApps.stringValue,
-        wantAlone: nil, definition: { $0.windowsDefinition })
+        wantAlone: nil, codes: WindowsCode.self)
 }
 
 /// Facts of Microsoft's "Enable apps for websites using app URI handlers".
