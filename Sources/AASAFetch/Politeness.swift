@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How hard the fetcher may press on one server and on the resolver (`--per-address`,
 /// `--per-address-rate`, `--dns-rate`; docs/robustness.md, "Politeness").
@@ -125,14 +126,12 @@ struct TokenBucket: Sendable, Equatable {
 /// the open-socket hook asks `admit` for every address curl is about to connect to, the
 /// close-socket hook closes every socket, and the resolver hook asks `admitLookup`. A transfer
 /// refused a connection joins the address's queue and waits (CurlMultiLoop) until `takeTurn`
-/// gives it one, oldest first across the loops, within its deadline.
-///
-/// `@unchecked`: every stored `var` is read and written only under `lock`; `limits` and `start`
-/// are constants.
-final class ConnectionGate: @unchecked Sendable {
+/// gives it one, oldest first across the loops, within its deadline. Its state is one value
+/// behind a `Mutex`: each method is one critical section on it.
+final class ConnectionGate: Sendable {
     let limits: PolitenessLimits
-    private let lock = NSLock()
     private let start = ContinuousClock.now
+    private let state: Mutex<State>
 
     private struct AddressState {
         var open = 0
@@ -154,18 +153,47 @@ final class ConnectionGate: @unchecked Sendable {
             }
             return low
         }
+
+        /// Takes a new connection's token where connections are rate-bound (`rate` a second).
+        mutating func takeToken(_ rate: Double?, _ now: Double) -> Bool {
+            guard let rate else { return true }
+            var taken = bucket ?? TokenBucket(rate: rate, now: now)
+            defer { bucket = taken }
+            return taken.take(now)
+        }
     }
-    // Under `lock`.
-    private var addresses: [IPAddress: AddressState] = [:]
-    private var sockets: [SocketID: IPAddress] = [:]
-    private var lookups: TokenBucket?
-    private var closesSincePrune = 0
-    private var tickets: UInt64 = 0
-    /// Transfers waiting for any address.
-    private var waitingTotal = 0
-    /// Wake each loop thread, so that one holding an idle connection to an address a transfer
-    /// now waits for gives the place back at once (`LoopConnections.reclaimForWaiters`).
-    private var wakers: [@Sendable () -> Void] = []
+
+    private struct State {
+        var addresses: [IPAddress: AddressState] = [:]
+        var sockets: [SocketID: IPAddress] = [:]
+        var lookups: TokenBucket?
+        var closesSincePrune = 0
+        var tickets: UInt64 = 0
+        /// Transfers waiting for any address.
+        var waitingTotal = 0
+        /// Wake each loop thread, so that one holding an idle connection to an address a transfer
+        /// now waits for gives the place back at once (`LoopConnections.reclaimForWaiters`).
+        var wakers: [@Sendable () -> Void] = []
+
+        /// An address with nothing open and no rate to remember is forgotten at once; one with a
+        /// rate when its bucket is full again (swept every 1,024 closes), so that the table holds
+        /// only addresses in use or used within the last second.
+        mutating func decrement(_ address: IPAddress, _ now: Double) {
+            guard var state = addresses[address] else { return }
+            state.open -= 1
+            addresses[address] = state.isIdle ? nil : state
+            closesSincePrune += 1
+            if closesSincePrune >= 1024 { prune(now) }
+        }
+
+        mutating func prune(_ now: Double) {
+            closesSincePrune = 0
+            addresses = addresses.filter { _, state in
+                guard state.open <= 0, state.waiting.isEmpty, var bucket = state.bucket else { return true }
+                return !bucket.isFull(now)
+            }
+        }
+    }
 
     /// A held transfer with less of its timeout left than this is not given a turn: TCP and TLS
     /// take two round trips and the request a third, about 1 s at 300 ms a round trip, and a
@@ -175,7 +203,7 @@ final class ConnectionGate: @unchecked Sendable {
 
     init(limits: PolitenessLimits) {
         self.limits = limits
-        lookups = limits.lookupsPerSecond.map { TokenBucket(rate: $0, now: 0) }
+        state = Mutex(State(lookups: limits.lookupsPerSecond.map { TokenBucket(rate: $0, now: 0) }))
     }
 
     /// Seconds since the gate was made: the buckets' clock.
@@ -186,27 +214,20 @@ final class ConnectionGate: @unchecked Sendable {
     /// behind them: neither a place nor a token of the rate is taken from them.
     func admit(_ address: IPAddress) -> GateRefusal? {
         let now = now
-        return lock.withLock {
-            var state = addresses[address] ?? AddressState()
+        let limits = limits
+        return state.withLock { gate in
+            var state = gate.addresses[address] ?? AddressState()
             if !state.waiting.isEmpty || state.open >= limits.connectionsPerAddress {
                 return .full(open: state.open, waiting: state.waiting.count)
             }
-            if !takeToken(&state, now) {
-                addresses[address] = state
+            if !state.takeToken(limits.newConnectionsPerSecond, now) {
+                gate.addresses[address] = state
                 return .rate
             }
             state.open += 1
-            addresses[address] = state
+            gate.addresses[address] = state
             return nil
         }
-    }
-
-    /// Under `lock`. Takes a new connection's token where connections are rate-bound.
-    private func takeToken(_ state: inout AddressState, _ now: Double) -> Bool {
-        guard let rate = limits.newConnectionsPerSecond else { return true }
-        var bucket = state.bucket ?? TokenBucket(rate: rate, now: now)
-        defer { state.bucket = bucket }
-        return bucket.take(now)
     }
 
     /// A ticket for a transfer the gate held back: its place in every queue it joins.
@@ -215,9 +236,9 @@ final class ConnectionGate: @unchecked Sendable {
     /// domain waiting behind newcomers for its own second connection could hold its first
     /// place to its deadline.
     func newTicket(urgent: Bool = false) -> UInt64 {
-        lock.withLock {
-            tickets += 1
-            return urgent ? tickets : Self.newcomerTickets + tickets
+        state.withLock { gate in
+            gate.tickets += 1
+            return urgent ? gate.tickets : Self.newcomerTickets + gate.tickets
         }
     }
 
@@ -226,35 +247,35 @@ final class ConnectionGate: @unchecked Sendable {
 
     /// A loop's way to be woken when a transfer starts waiting for an address.
     func register(wake: @escaping @Sendable () -> Void) {
-        lock.withLock { wakers.append(wake) }
+        state.withLock { $0.wakers.append(wake) }
     }
 
     /// A held transfer joins the queue for `address` (in its ticket's place). The first to wait
     /// for an address wakes every loop: an idle connection one of them holds there is reclaimed.
     func enqueue(_ ticket: UInt64, for address: IPAddress) {
-        let wake = lock.withLock { () -> [@Sendable () -> Void] in
-            var state = addresses[address] ?? AddressState()
+        let wake = state.withLock { gate -> [@Sendable () -> Void] in
+            var state = gate.addresses[address] ?? AddressState()
             let first = state.waiting.isEmpty
             state.waiting.insert(ticket, at: state.position(of: ticket))
-            addresses[address] = state
-            waitingTotal += 1
-            return first ? wakers : []
+            gate.addresses[address] = state
+            gate.waitingTotal += 1
+            return first ? gate.wakers : []
         }
         wake.forEach { $0() }
     }
 
     /// Whether any transfer waits for an address.
-    var anyWaiting: Bool { lock.withLock { waitingTotal > 0 } }
+    var anyWaiting: Bool { state.withLock { $0.waitingTotal > 0 } }
 
     /// A waiting transfer goes without a connection (its deadline passed, or it was cancelled).
     func leave(_ ticket: UInt64, for address: IPAddress) {
-        lock.withLock {
-            guard var state = addresses[address] else { return }
+        state.withLock { gate in
+            guard var state = gate.addresses[address] else { return }
             let position = state.position(of: ticket)
             guard position < state.waiting.count, state.waiting[position] == ticket else { return }
             state.waiting.remove(at: position)
-            waitingTotal -= 1
-            addresses[address] = state.isIdle ? nil : state
+            gate.waitingTotal -= 1
+            gate.addresses[address] = state.isIdle ? nil : state
         }
     }
 
@@ -263,20 +284,21 @@ final class ConnectionGate: @unchecked Sendable {
     /// that its next attempt uses (`released` if that attempt opens none).
     func takeTurn(_ ticket: UInt64, for address: IPAddress) -> Bool {
         let now = now
-        return lock.withLock {
-            guard var state = addresses[address] else { return false }
+        let limits = limits
+        return state.withLock { gate in
+            guard var state = gate.addresses[address] else { return false }
             let position = state.position(of: ticket)
             guard position < state.waiting.count, state.waiting[position] == ticket,
                 state.open + position < limits.connectionsPerAddress
             else { return false }
-            guard takeToken(&state, now) else {
-                addresses[address] = state
+            guard state.takeToken(limits.newConnectionsPerSecond, now) else {
+                gate.addresses[address] = state
                 return false
             }
             state.waiting.remove(at: position)
-            waitingTotal -= 1
+            gate.waitingTotal -= 1
             state.open += 1
-            addresses[address] = state
+            gate.addresses[address] = state
             return true
         }
     }
@@ -284,8 +306,9 @@ final class ConnectionGate: @unchecked Sendable {
     /// What keeps a waiting transfer from its turn now: the places (those open, and the
     /// transfers ahead of it), or else the rate.
     func holdingBack(_ ticket: UInt64, for address: IPAddress) -> GateRefusal {
-        lock.withLock {
-            guard let state = addresses[address] else { return .full(open: 0, waiting: 0) }
+        let limits = limits
+        return state.withLock { gate in
+            guard let state = gate.addresses[address] else { return .full(open: 0, waiting: 0) }
             let position = state.position(of: ticket)
             return state.open + position >= limits.connectionsPerAddress || limits.newConnectionsPerSecond == nil
                 ? .full(open: state.open, waiting: position) : .rate
@@ -294,12 +317,13 @@ final class ConnectionGate: @unchecked Sendable {
 
     /// The socket made for an admitted address.
     func opened(_ socket: SocketID, to address: IPAddress) {
-        lock.withLock { sockets[socket] = address }
+        state.withLock { $0.sockets[socket] = address }
     }
 
     /// An admitted address got no socket after all.
     func released(_ address: IPAddress) {
-        lock.withLock { decrement(address) }
+        let now = now
+        state.withLock { $0.decrement(address, now) }
     }
 
     /// Closes one of curl's sockets with `closing` (any socket of the fetcher's: ones it did not
@@ -307,9 +331,12 @@ final class ConnectionGate: @unchecked Sendable {
     /// share the gate, and one counting it out first could let another connect while the server
     /// still holds it.
     func close(_ socket: SocketID, by closing: (Int32) -> Int32) -> Int32 {
-        let address = lock.withLock { sockets.removeValue(forKey: socket) }
+        let address = state.withLock { $0.sockets.removeValue(forKey: socket) }
         let result = closing(socket.descriptor)
-        if let address { lock.withLock { decrement(address) } }
+        if let address {
+            let now = now
+            state.withLock { $0.decrement(address, now) }
+        }
         return result
     }
 
@@ -317,38 +344,19 @@ final class ConnectionGate: @unchecked Sendable {
     /// it, or curl closed it without the close hook (`LoopConnections`). Nothing when it was
     /// counted out before.
     func reclaimed(_ socket: SocketID) {
-        lock.withLock {
-            guard let address = sockets.removeValue(forKey: socket) else { return }
-            decrement(address)
-        }
-    }
-
-    /// Under `lock`. An address with nothing open and no rate to remember is forgotten at once;
-    /// one with a rate when its bucket is full again (swept every 1,024 closes), so that the
-    /// table holds only addresses in use or used within the last second.
-    private func decrement(_ address: IPAddress) {
-        guard var state = addresses[address] else { return }
-        state.open -= 1
-        addresses[address] = state.isIdle ? nil : state
-        closesSincePrune += 1
-        if closesSincePrune >= 1024 { prune() }
-    }
-
-    private func prune() {
-        closesSincePrune = 0
         let now = now
-        addresses = addresses.filter { _, state in
-            guard state.open <= 0, state.waiting.isEmpty, var bucket = state.bucket else { return true }
-            return !bucket.isFull(now)
+        state.withLock { gate in
+            guard let address = gate.sockets.removeValue(forKey: socket) else { return }
+            gate.decrement(address, now)
         }
     }
 
     /// Seconds until a new connection to `address` is within its rate (0: now, or not rate-bound).
     func secondsUntilRate(for address: IPAddress) -> Double {
         let now = now
-        return lock.withLock {
-            guard var bucket = addresses[address]?.bucket else { return 0 }
-            defer { addresses[address]?.bucket = bucket }
+        return state.withLock { gate in
+            guard var bucket = gate.addresses[address]?.bucket else { return 0 }
+            defer { gate.addresses[address]?.bucket = bucket }
             return bucket.secondsUntilNext(now)
         }
     }
@@ -357,30 +365,30 @@ final class ConnectionGate: @unchecked Sendable {
     func admitLookup() -> Bool {
         guard limits.lookupsPerSecond != nil else { return true }
         let now = now
-        return lock.withLock { lookups?.take(now) ?? true }
+        return state.withLock { $0.lookups?.take(now) ?? true }
     }
 
     /// How many waiting lookups may be tried now.
     func lookupRoom() -> Int {
         guard limits.lookupsPerSecond != nil else { return Int.max }
         let now = now
-        return lock.withLock { lookups?.available(now) ?? Int.max }
+        return state.withLock { $0.lookups?.available(now) ?? Int.max }
     }
 
     /// Seconds until a lookup is within the rate.
     func secondsUntilLookup() -> Double {
         let now = now
-        return lock.withLock { lookups?.secondsUntilNext(now) ?? 0 }
+        return state.withLock { $0.lookups?.secondsUntilNext(now) ?? 0 }
     }
 
     /// Sockets open to `address` now (and connections counted in for a transfer's turn).
     func openConnections(to address: IPAddress) -> Int {
-        lock.withLock { addresses[address]?.open ?? 0 }
+        state.withLock { $0.addresses[address]?.open ?? 0 }
     }
 
     /// Transfers waiting for a connection to `address`.
     func waiting(for address: IPAddress) -> Int {
-        lock.withLock { addresses[address]?.waiting.count ?? 0 }
+        state.withLock { $0.addresses[address]?.waiting.count ?? 0 }
     }
 }
 

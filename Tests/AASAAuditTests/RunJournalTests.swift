@@ -99,8 +99,11 @@ import Testing
             atPath: again.appendingPathComponent(RunDirectory.marker).path, contents: Data())
         let (damaged, _) = try RunJournal.open(
             for: again, domains: domains, startedAt: Date(timeIntervalSince1970: 1_895_000_000), resuming: false)
-        try damaged.database.execute("UPDATE meta SET value = 'inf' WHERE key = 'startedAt'")
         try damaged.commit()
+        // Damaged from outside, as an edit or a bad disk would: a second connection to the file.
+        let database = try SQLiteDatabase(path: damaged.url.path, create: false)
+        try database.execute("UPDATE meta SET value = 'inf' WHERE key = 'startedAt'")
+        database.close()
         let refused = try await ProcessRunner.run(CommandLineTests.binary, arguments, in: dir)
         #expect(refused.status == 2 && refused.stderr.contains("damaged"), "\(refused.status): \(refused.stderr)")
     }

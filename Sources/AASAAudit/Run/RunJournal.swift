@@ -3,6 +3,7 @@ import AASAJSON
 import AASAModel
 import AASAReport
 import Foundation
+import Synchronization
 
 /// `RUN/journal.sqlite`: every domain the run finished, appended as it finishes and committed
 /// in batches (SQLite's write-ahead log survives `kill -9`), so that `audit --resume` audits only
@@ -11,8 +12,9 @@ import Foundation
 /// history line written and its alert sent.
 ///
 /// Used from the run's collector and from its own timer, which commits what waits (a run whose
-/// last domains are slow appends nothing for a while): every database call is under `lock`.
-final class RunJournal: @unchecked Sendable {
+/// last domains are slow appends nothing for a while): the database and its counts are one value
+/// behind a `Mutex`, so every database call is in a critical section.
+final class RunJournal: Sendable {
     static let fileName = OutputFolderLayout.journal
     /// Committed every this many domains, and by a timer what waits longer than a second: a
     /// crash loses at most this many domains' work, or a second's.
@@ -22,12 +24,23 @@ final class RunJournal: @unchecked Sendable {
     static let format = "1"
 
     let url: URL
-    private(set) var database: SQLiteDatabase
-    private let insert: SQLiteDatabase.Statement
-    private var pending = 0
-    private var lastCommit = ContinuousClock.now
-    private let lock = NSLock()
-    private var timer: DispatchSourceTimer?
+    private let state: Mutex<State>
+
+    /// The database, its statement of appends, and what waits for a commit.
+    private struct State {
+        let database: SQLiteDatabase
+        let insert: SQLiteDatabase.Statement
+        var pending = 0
+        var lastCommit = ContinuousClock.now
+        var timer: DispatchSourceTimer?
+
+        mutating func commit() throws(SQLiteError) {
+            lastCommit = .now
+            guard pending > 0 else { return }
+            pending = 0
+            try database.execute("COMMIT")
+        }
+    }
 
     /// What the journal says of the run it belongs to.
     struct Header: Equatable {
@@ -69,15 +82,17 @@ final class RunJournal: @unchecked Sendable {
     /// Makes the journal of a new run.
     convenience init(creatingIn runDirectory: URL, header: Header) throws(SQLiteError) {
         try self.init(runDirectory.appendingPathComponent(Self.fileName), create: true)
-        let write = try database.prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)")
-        let values = [
-            ("format", Self.format), ("input", header.input),
-            ("startedAt", "\(header.startedAt.timeIntervalSince1970)"),
-        ]
-        for (key, value) in values {
-            write.bind(key, at: 1)
-            write.bind(value, at: 2)
-            try write.run()
+        try state.withLock { (state) throws(SQLiteError) in
+            let write = try state.database.prepare("INSERT OR REPLACE INTO meta VALUES (?, ?)")
+            let values = [
+                ("format", Self.format), ("input", header.input),
+                ("startedAt", "\(header.startedAt.timeIntervalSince1970)"),
+            ]
+            for (key, value) in values {
+                write.bind(key, at: 1)
+                write.bind(value, at: 2)
+                try write.run()
+            }
         }
     }
 
@@ -89,9 +104,12 @@ final class RunJournal: @unchecked Sendable {
         let url = runDirectory.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let journal = try RunJournal(url, create: false)
-        let read = try journal.database.prepare("SELECT key, value FROM meta")
-        var meta: [String: String] = [:]
-        while try read.step() { meta[read.text(0) ?? ""] = read.text(1) }
+        let meta = try journal.state.withLock { (state) throws(SQLiteError) -> [String: String] in
+            let read = try state.database.prepare("SELECT key, value FROM meta")
+            var meta: [String: String] = [:]
+            while try read.step() { meta[read.text(0) ?? ""] = read.text(1) }
+            return meta
+        }
         guard meta["format"] == format, let input = meta["input"],
             let started = meta["startedAt"].flatMap(Double.init)
         else { throw SQLiteError(content: "it is not a journal of this version") }
@@ -104,7 +122,7 @@ final class RunJournal: @unchecked Sendable {
 
     private init(_ url: URL, create: Bool) throws(SQLiteError) {
         self.url = url
-        database = try SQLiteDatabase(path: url.path, create: create)
+        let database = try SQLiteDatabase(path: url.path, create: create)
         // WAL: a commit is one append to the log, and a process killed at any point leaves the
         // last commit readable (it is in the system's cache). No fsync: the journal is worth a
         // night's fetches, not a disk flush per batch on the audit's path; a crash of the machine
@@ -118,68 +136,92 @@ final class RunJournal: @unchecked Sendable {
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS domains (position INTEGER PRIMARY KEY, record BLOB NOT NULL, served BLOB);
             """)
-        insert = try database.prepare("INSERT OR REPLACE INTO domains VALUES (?, ?, ?)")
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aasa-audit journal"))
-        timer.schedule(deadline: .now() + Self.batchSeconds, repeating: Self.batchSeconds)
-        timer.setEventHandler { [weak self] in self?.commitIfDue() }
-        timer.resume()
-        self.timer = timer
+        let insert = try database.prepare("INSERT OR REPLACE INTO domains VALUES (?, ?, ?)")
+        state = Mutex(State(database: database, insert: insert))
+        let due: @Sendable () -> Void = { [weak self] in self?.commitIfDue() }
+        state.withLock { state in
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aasa-audit journal"))
+            timer.schedule(deadline: .now() + Self.batchSeconds, repeating: Self.batchSeconds)
+            timer.setEventHandler(handler: due)
+            timer.resume()
+            state.timer = timer
+        }
     }
 
-    deinit { timer?.cancel() }
+    deinit { state.withLock { $0.timer?.cancel() } }
 
     /// The timer's commit: what waits more than `batchSeconds`.
     private func commitIfDue() {
-        lock.withLock {
-            guard pending > 0, (ContinuousClock.now - lastCommit).seconds >= Self.batchSeconds else { return }
-            try? commitLocked()
+        state.withLock { state in
+            guard state.pending > 0, (ContinuousClock.now - state.lastCommit).seconds >= Self.batchSeconds else {
+                return
+            }
+            try? state.commit()
         }
     }
 
     /// Appends a finished domain: its JSON record and, when given, its files.
     func append(position: Int, record: Data, served: Data?) throws(SQLiteError) {
-        lock.lock()
-        defer { lock.unlock() }
-        if pending == 0 { try database.execute("BEGIN") }
-        insert.bind(position, at: 1)
-        try insert.run(binding: [record, served], from: 2)
-        pending += 1
-        if pending >= Self.batchDomains { try commitLocked() }
+        try state.withLock { (state) throws(SQLiteError) in
+            if state.pending == 0 { try state.database.execute("BEGIN") }
+            state.insert.bind(position, at: 1)
+            try state.insert.run(binding: [record, served], from: 2)
+            state.pending += 1
+            if state.pending >= Self.batchDomains { try state.commit() }
+        }
     }
 
     /// Commits what was appended since the last commit.
     func commit() throws(SQLiteError) {
-        lock.lock()
-        defer { lock.unlock() }
-        try commitLocked()
-    }
-
-    private func commitLocked() throws(SQLiteError) {
-        lastCommit = .now
-        guard pending > 0 else { return }
-        pending = 0
-        try database.execute("COMMIT")
+        try state.withLock { (state) throws(SQLiteError) in try state.commit() }
     }
 
     /// Every journaled domain, by its position in the input (one that does not read back is
-    /// skipped: it is audited again).
+    /// skipped: it is audited again), read `readBatch` rows at a time: `body` runs outside the
+    /// lock, and the journal of a large run is never in memory whole.
     func forEach(_ body: (AuditedDomain) -> Void) throws(SQLiteError) {
-        lock.lock()
-        defer { lock.unlock() }
-        let select = try database.prepare("SELECT position, record, served FROM domains ORDER BY position")
-        let decoder = JSONReport.makeDecoder()
-        while try select.step() {
-            guard let record = select.data(1), let report = try? decoder.decode(DomainReport.self, from: record)
-            else { continue }
-            let files = select.data(2).flatMap { try? JSONDecoder().decode(JournaledFiles.self, from: $0) }
-            body(AuditedDomain(index: select.int(0), report: report, served: files?.served ?? []))
+        var after = -1
+        while true {
+            let (rows, last) = try state.withLock { (state) throws(SQLiteError) in
+                try Self.rows(of: state.database, after: after)
+            }
+            for row in rows {
+                guard let report = try? JSONReport.makeDecoder().decode(DomainReport.self, from: row.record) else {
+                    continue
+                }
+                let files = row.served.flatMap { try? JSONDecoder().decode(JournaledFiles.self, from: $0) }
+                body(AuditedDomain(index: row.position, report: report, served: files?.served ?? []))
+            }
+            guard let last else { return }
+            after = last
         }
+    }
+
+    static let readBatch = 256
+
+    /// The next rows after position `after`, and the last position read (nil at the end).
+    private static func rows(of database: SQLiteDatabase, after: Int) throws(SQLiteError) -> (
+        rows: [(position: Int, record: Data, served: Data?)], last: Int?
+    ) {
+        let select = try database.prepare(
+            "SELECT position, record, served FROM domains WHERE position > ? ORDER BY position LIMIT \(readBatch)")
+        select.bind(after, at: 1)
+        var rows: [(position: Int, record: Data, served: Data?)] = []
+        var last: Int?
+        while try select.step() {
+            last = select.int(0)
+            guard let record = select.data(1) else { continue }
+            rows.append((select.int(0), record, select.data(2)))
+        }
+        return (rows, last)
     }
 
     /// The run is complete: the journal (and SQLite's side files) go.
     func remove() {
-        timer?.cancel()
-        lock.withLock { database.close() }
+        state.withLock { state in
+            state.timer?.cancel()
+            state.database.close()
+        }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     }
 
