@@ -10,7 +10,7 @@ public enum OpenAPIDocument {
           "info": {
             "title": "aasa-audit serve",
             "version": "1",
-            "description": "The API of `aasa-audit serve` (docs/serve.md). Every answer carries Content-Security-Policy, X-Content-Type-Options, Referrer-Policy and X-Frame-Options. When the server has a token (--token-file), /api/ and /metrics need `Authorization: Bearer TOKEN`. The domain record is the report schema's (report.schema.json, $defs/domain)."
+            "description": "The API of `aasa-audit serve` (docs/serve.md). Every answer carries Content-Security-Policy, X-Content-Type-Options, Referrer-Policy and X-Frame-Options. When the server has a token (--token-file), \#(Route.tokenScope) need `Authorization: Bearer TOKEN`. The domain record is the report schema's (report.schema.json, $defs/domain)."
           },
           "servers": [
             {
@@ -142,21 +142,7 @@ public enum OpenAPIDocument {
                     }
                   },
                   "401": {
-                    "description": "A token is set (--token-file) and the request does not carry it: Authorization: Bearer TOKEN.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    },
-                    "headers": {
-                      "WWW-Authenticate": {
-                        "schema": {
-                          "const": "Bearer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "403": {
                     "description": "The host resolves only to addresses the server does not fetch (private, loopback, link-local).",
@@ -169,14 +155,7 @@ public enum OpenAPIDocument {
                     }
                   },
                   "421": {
-                    "description": "The Host header names another server than this one (--server-name; on a loopback address, the loopback names): against DNS rebinding.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/MisdirectedRequest"
                   },
                   "429": {
                     "description": "This client started too many checks (--checks-per-minute). Or too many requests without the right token (10 a minute per client).",
@@ -235,21 +214,7 @@ public enum OpenAPIDocument {
                     }
                   },
                   "401": {
-                    "description": "A token is set (--token-file) and the request does not carry it: Authorization: Bearer TOKEN.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    },
-                    "headers": {
-                      "WWW-Authenticate": {
-                        "schema": {
-                          "const": "Bearer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
                     "description": "No run has finished in --out yet.",
@@ -262,33 +227,10 @@ public enum OpenAPIDocument {
                     }
                   },
                   "421": {
-                    "description": "The Host header names another server than this one (--server-name; on a loopback address, the loopback names): against DNS rebinding.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/MisdirectedRequest"
                   },
                   "429": {
-                    "description": "Too many requests without the right token from this client (10 a minute): answered unread.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    },
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before asking again.",
-                        "schema": {
-                          "type": "integer",
-                          "minimum": 1
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/TokenGuessesLimited"
                   }
                 }
               }
@@ -308,21 +250,7 @@ public enum OpenAPIDocument {
                     }
                   },
                   "401": {
-                    "description": "A token is set (--token-file) and the request does not carry it: Authorization: Bearer TOKEN.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    },
-                    "headers": {
-                      "WWW-Authenticate": {
-                        "schema": {
-                          "const": "Bearer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
                     "description": "No history in --out yet.",
@@ -335,33 +263,10 @@ public enum OpenAPIDocument {
                     }
                   },
                   "421": {
-                    "description": "The Host header names another server than this one (--server-name; on a loopback address, the loopback names): against DNS rebinding.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/MisdirectedRequest"
                   },
                   "429": {
-                    "description": "Too many requests without the right token from this client (10 a minute): answered unread.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    },
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before asking again.",
-                        "schema": {
-                          "type": "integer",
-                          "minimum": 1
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/TokenGuessesLimited"
                   }
                 }
               }
@@ -400,21 +305,7 @@ public enum OpenAPIDocument {
                     }
                   },
                   "401": {
-                    "description": "A token is set (--token-file) and the request does not carry it: Authorization: Bearer TOKEN.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    },
-                    "headers": {
-                      "WWW-Authenticate": {
-                        "schema": {
-                          "const": "Bearer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
                     "description": "No history in --out yet, or no kept run audited the domain.",
@@ -427,33 +318,10 @@ public enum OpenAPIDocument {
                     }
                   },
                   "421": {
-                    "description": "The Host header names another server than this one (--server-name; on a loopback address, the loopback names): against DNS rebinding.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/MisdirectedRequest"
                   },
                   "429": {
-                    "description": "Too many requests without the right token from this client (10 a minute): answered unread.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    },
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before asking again.",
-                        "schema": {
-                          "type": "integer",
-                          "minimum": 1
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/TokenGuessesLimited"
                   }
                 }
               }
@@ -474,50 +342,13 @@ public enum OpenAPIDocument {
                     }
                   },
                   "401": {
-                    "description": "A token is set (--token-file) and the request does not carry it: Authorization: Bearer TOKEN.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    },
-                    "headers": {
-                      "WWW-Authenticate": {
-                        "schema": {
-                          "const": "Bearer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unauthorized"
                   },
                   "421": {
-                    "description": "The Host header names another server than this one (--server-name; on a loopback address, the loopback names): against DNS rebinding.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/MisdirectedRequest"
                   },
                   "429": {
-                    "description": "Too many requests without the right token from this client (10 a minute): answered unread.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Error"
-                        }
-                      }
-                    },
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before asking again.",
-                        "schema": {
-                          "type": "integer",
-                          "minimum": 1
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/TokenGuessesLimited"
                   }
                 }
               }
@@ -643,15 +474,7 @@ public enum OpenAPIDocument {
                 "items": {
                   "type": "string"
                 }
-              }
-            },
-            "securitySchemes": {
-              "bearer": {
-                "type": "http",
-                "scheme": "bearer"
-              }
-            },
-            "schemas": {
+              },
               "Error": {
                 "type": "object",
                 "required": [
@@ -832,6 +655,60 @@ public enum OpenAPIDocument {
                     ]
                   }
                 }
+              }
+            },
+            "responses": {
+              "Unauthorized": {
+                "description": "A token is set (--token-file) and the request does not carry it: Authorization: Bearer TOKEN.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                },
+                "headers": {
+                  "WWW-Authenticate": {
+                    "schema": {
+                      "const": "Bearer"
+                    }
+                  }
+                }
+              },
+              "MisdirectedRequest": {
+                "description": "The Host header names another server than this one (--server-name; on a loopback address, the loopback names): against DNS rebinding.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "TokenGuessesLimited": {
+                "description": "Too many requests without the right token from this client (10 a minute): answered unread.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                },
+                "headers": {
+                  "Retry-After": {
+                    "description": "Seconds to wait before asking again.",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1
+                    }
+                  }
+                }
+              }
+            },
+            "securitySchemes": {
+              "bearer": {
+                "type": "http",
+                "scheme": "bearer"
               }
             }
           }

@@ -574,6 +574,7 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.file("docs/openapi.json")))
             as! [String: Any]
         let paths = openAPI["paths"] as! [String: [String: [String: Any]]]
+        let responses = (openAPI["components"] as? [String: Any])?["responses"] as? [String: [String: Any]] ?? [:]
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
         let tests = ServeTests()
@@ -631,14 +632,21 @@ import Testing
         for (number, (target, answer)) in answers.enumerated() {
             let path = target.hasPrefix("/badge/") ? "/badge/{name}" : String(target.prefix { $0 != "?" })
             let documented = paths[path]?["get"]?["responses"] as? [String: [String: Any]]
-            let response = try #require(documented?[String(answer.status)], "\(target): \(answer.status) undocumented")
+            let given = try #require(documented?[String(answer.status)], "\(target): \(answer.status) undocumented")
+            // A response said once for many paths is a reference to the document's components.
+            let shared = (given["$ref"] as? String).map { String($0.dropFirst("#/components/responses/".count)) }
+            let response = try #require(shared.map { responses[$0] } ?? given, "\(target): \(given) unresolved")
             seen.insert("\(path) \(answer.status)")
             let type = String((answer.headers["content-type"] ?? "").prefix { $0 != ";" })
             let content = try #require(response["content"] as? [String: Any], "\(target): no content documented")
             #expect(content[type] != nil, "\(target): \(type) is not documented")
             guard type == "application/json" else { continue }
             let schema = schemas.url.appendingPathComponent("\(number).json")
-            try Self.schema(at: Self.pointer(path: path, status: answer.status, type: type)).write(to: schema)
+            let pointer =
+                shared.map {
+                    "#/components/responses/\($0)/content/\(type.replacingOccurrences(of: "/", with: "~1"))/schema"
+                } ?? Self.pointer(path: path, status: answer.status, type: type)
+            try Self.schema(at: pointer).write(to: schema)
             let errors = try await ReportSchemaValidator.errors(in: Data(answer.body), schema: schema)
             #expect(errors.isEmpty, "\(target) \(answer.status): \(errors)")
         }
