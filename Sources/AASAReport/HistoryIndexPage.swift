@@ -88,7 +88,7 @@ public struct HistoryIndexPage: Sendable {
     }
 
     /// A run's report, relative to `index.html`.
-    static func reportLink(_ run: String) -> String { "\(run)/report.html" }
+    static func reportLink(_ run: String) -> String { "\(run)/\(OutputFolderLayout.runHTML)" }
 
     static func format(_ date: Date) -> String {
         HeadView.format(date)

@@ -74,7 +74,7 @@ public enum Route: Equatable, Sendable {
             throw HTTPError(400, "The query is not valid percent-encoding.")
         }
         switch path {
-        case Paths.history, "/index.html": self = .historyPage
+        case Paths.history, Paths.index: self = .historyPage
         case Paths.check: self = .checkPage(CheckQuery(query))
         case Paths.apiCheck:
             guard let check = CheckQuery(query) else {
@@ -105,6 +105,8 @@ public enum Route: Equatable, Sendable {
     /// Every fixed path served: the one place they are spelled, read by `init` and `path`.
     enum Paths {
         static let history = "/"
+        /// The history page by the file's own name, as a static host serves `--out`.
+        static let index = "/" + OutputFolderLayout.index
         static let check = "/check"
         static let apiCheck = "/api/v1/check"
         static let apiLatest = "/api/v1/latest"

@@ -107,4 +107,35 @@ import Testing
             #expect(!text.contains("default:"), "\(family)'s file has a default: a code without an entry would compile")
         }
     }
+
+    /// A claim the map says a guard holds names the guard (`OneOwnerTests`,
+    /// `ArchitectureMapTests.associationKindsLiveInTheirRooms`): each such name is a suite of
+    /// `Tests/`, and a test named after its dot is a function of it, so a renamed or removed guard
+    /// leaves no claim standing on nothing.
+    @Test func everyGuardThePageNamesExists() throws {
+        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let spans = page.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter {
+            $0.offset % 2 == 1
+        }.map { String($0.element) }
+        let tests = Self.root.appendingPathComponent("Tests")
+        // A suite, or a suite and its test; not a file (`….swift`) or a test target's folder.
+        let guards = spans.filter { span in
+            span.range(of: #"^[A-Z][A-Za-z]*Tests(\.[a-z][A-Za-z]*)?$"#, options: .regularExpression) != nil
+                && !span.hasSuffix(".swift")
+                && !FileManager.default.fileExists(atPath: tests.appendingPathComponent(span).path)
+        }
+        #expect(guards.count >= 5, "the page's guards were not read: \(guards)")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: tests.path))
+        var text = ""
+        while let path = enumerator.nextObject() as? String {
+            guard path.hasSuffix(".swift") else { continue }
+            text += try String(contentsOf: tests.appendingPathComponent(path), encoding: .utf8)
+        }
+        let missing = guards.filter { name in
+            let parts = name.split(separator: ".")
+            let suite = text.contains("struct \(parts[0])") || text.contains("extension \(parts[0])")
+            return !suite || (parts.count == 2 && !text.contains("func \(parts[1])("))
+        }
+        #expect(missing.isEmpty, "the page names guards that are not there: \(missing)")
+    }
 }

@@ -22,34 +22,62 @@ import Testing
         return files.sorted { $0.0 < $1.0 }
     }()
 
-    static func files(containing needle: String) -> [String] {
-        files.filter { $0.text.contains(needle) }.map(\.path)
+    static func files(containing needle: Needle) -> [String] {
+        files.filter { needle.found(in: $0.text) }.map(\.path)
+    }
+
+    /// What a second statement of a fact looks like: a spelling, or a file name of the output
+    /// folder in any string literal that ends with it (`"report.html"`, `"/report.html"`,
+    /// `"\(run)/report.html"`), and the differently spelled statements the guard must find.
+    struct Needle: Sendable, CustomStringConvertible {
+        /// A regular expression.
+        let pattern: String
+        let plantings: [String]
+        let description: String
+
+        static func text(_ text: String) -> Needle {
+            Needle(pattern: NSRegularExpression.escapedPattern(for: text), plantings: [text], description: text)
+        }
+
+        static func file(_ name: String) -> Needle {
+            let escaped = name.replacingOccurrences(of: ".", with: "\\.")
+            return Needle(
+                pattern: "\"(?:[^\"\\n]*/)?\(escaped)\"",
+                plantings: ["\"\(name)\"", "\"/\(name)\"", "\"\\(run)/\(name)\"", "base + \"/\(name)\""],
+                description: name)
+        }
+
+        func found(in text: String) -> Bool {
+            text.contains(try! Regex(pattern))
+        }
     }
 
     /// (what is written, the one file that may write it, the fact). A finding's severity comes
     /// from the catalog: no entry here, the compiler holds it (`Finding.init(code:severity:…)` is
     /// internal to the model).
-    static let owners: [(needle: String, owner: String, fact: String)] = [
-        ("T000000Z", "AASAModel/RunFolderName.swift", "a run folder's name"),
-        ("attoseconds", "AASAModel/DurationSeconds.swift", "a duration in seconds"),
-        ("bodySHA256 ==", "AASAChecks/LocationChecks.swift", "the two locations served the same bytes"),
-        ("\"Content-Security-Policy\"", "AASAServe/Middleware/SecurityHeaders.swift", "serve's security headers"),
-        ("{\"status\"", "AASAServe/HTTPError.swift", "how serve encodes a refusal"),
-        ("\"latest.json\"", "AASAModel/OutputFolderLayout.swift", "the output folder's layout"),
-        ("\"report.json\"", "AASAModel/OutputFolderLayout.swift", "the output folder's layout"),
-        ("\"history.json\"", "AASAModel/OutputFolderLayout.swift", "the output folder's layout"),
-        ("\"acknowledgements.json\"", "AASAModel/OutputFolderLayout.swift", "the output folder's layout"),
-        ("\"journal.sqlite\"", "AASAModel/OutputFolderLayout.swift", "the output folder's layout"),
-        ("\"domains.jsonl\"", "AASAModel/OutputFolderLayout.swift", "the output folder's layout"),
-    ]
+    static let owners: [(needle: Needle, owner: String, fact: String)] =
+        [
+            (.text("T000000Z"), "AASAModel/RunFolderName.swift", "a run folder's name"),
+            (.text("attoseconds"), "AASAModel/DurationSeconds.swift", "a duration in seconds"),
+            (.text("bodySHA256 =="), "AASAChecks/LocationChecks.swift", "the two locations served the same bytes"),
+            (
+                .text("\"Content-Security-Policy\""), "AASAServe/Middleware/SecurityHeaders.swift",
+                "serve's security headers"
+            ),
+            (.text("{\"status\""), "AASAServe/HTTPError.swift", "how serve encodes a refusal"),
+        ]
+        + [
+            "latest.json", "latest.html", "report.json", "report.html", "history.json", "index.html",
+            "acknowledgements.json", "journal.sqlite", "domains.jsonl", "in-flight.sqlite",
+        ].map { (.file($0), "AASAModel/OutputFolderLayout.swift", "the output folder's layout") }
 
     /// The files besides the owner that state a fact.
     static func strangers(
-        _ owner: (needle: String, owner: String, fact: String), in files: [(path: String, text: String)]
+        _ owner: (needle: Needle, owner: String, fact: String), in files: [(path: String, text: String)]
     )
         -> [String]
     {
-        files.filter { $0.text.contains(owner.needle) && $0.path != owner.owner }.map(\.path)
+        files.filter { owner.needle.found(in: $0.text) && $0.path != owner.owner }.map(\.path)
     }
 
     @Test func eachFactHasOneOwner() {
@@ -61,11 +89,14 @@ import Testing
     }
 
     /// A second statement of each fact is found: planted in a file of its own beside the real
-    /// sources, as a second owner would write it, each fact's scan names that file and no other.
+    /// sources, as a second owner would write it (each of its spellings: a file of the output
+    /// folder with a path before it too), each fact's scan names that file and no other.
     @Test func aSecondStatementOfEachFactWouldBeFound() {
         for owner in Self.owners {
-            let planted = Self.files + [(path: "Planted/Second.swift", text: "let second = \(owner.needle) // a copy")]
-            #expect(Self.strangers(owner, in: planted) == ["Planted/Second.swift"], "\(owner.fact)")
+            for planting in owner.needle.plantings {
+                let planted = Self.files + [(path: "Planted/Second.swift", text: "let second = \(planting) // a copy")]
+                #expect(Self.strangers(owner, in: planted) == ["Planted/Second.swift"], "\(owner.fact): \(planting)")
+            }
         }
         // And each owner states its fact: the needle is the owner's own spelling, not a guess.
         for owner in Self.owners {

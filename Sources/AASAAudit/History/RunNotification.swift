@@ -49,7 +49,9 @@ public struct NotificationSettings: Sendable {
 
     /// The run's report under `reportBaseURL`, when given.
     func reportURL(runFolder: String) -> String? {
-        reportBaseURL.map { base in (base.hasSuffix("/") ? base : base + "/") + runFolder + "/report.html" }
+        reportBaseURL.map { base in
+            (base.hasSuffix("/") ? base : base + "/") + runFolder + "/" + OutputFolderLayout.runHTML
+        }
     }
 }
 
