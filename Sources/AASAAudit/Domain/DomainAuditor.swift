@@ -52,7 +52,7 @@ public struct DomainAuditor: Sendable {
 
     /// A domain that serves no AASA (`ios:none`): neither its origin nor Apple's CDN is asked
     /// for one; its other files are audited (`AssociationWants.withoutAASA`), and what keeps
-    /// the host from answering them is the domain's failure.
+    /// the host from answering them is the domain's failure. Judged by the one `judge`.
     func auditWithoutAASA(_ target: DomainTarget) async -> DomainOutcome {
         let files = AuditGroup(for: target.wants.withoutAASA)
         let plan = OriginFetchPlan(
@@ -65,37 +65,67 @@ public struct DomainAuditor: Sendable {
             associations.add(await CatchAllProbe.probe(target.domain, origin: nil, files: associations, more: more))
             return associations
         }
-        let fetches = associations.fetches
+        return judge(target, origin: nil, cdn: nil, associations: associations)
+    }
+
+    /// The one judge of a domain, whatever it serves: everything after the fetches (the AASA's
+    /// assessment when one was asked for, then for every file at once: certificate expiry,
+    /// `--severity`, causes, acknowledgements, the hosting platform's fixes, the record's
+    /// fields), in a plain function: its values live on the thread's stack while it runs.
+    /// Written inside `audit`, they made that async function's frame, which lives in the task's
+    /// own allocator for the whole audit of the domain, about 36 KB: a third of the memory of
+    /// each domain in flight at `--concurrency 1000`.
+    /// - Parameter origin: the AASA's answers; nil for a domain that serves none (`ios:none`).
+    @inline(never)
+    func judge(
+        _ target: DomainTarget, origin: OriginFetchPlan.Fetched?, cdn fetchedCDN: FetchedLocation?,
+        associations: AssociationOutcome = AssociationOutcome()
+    ) -> DomainOutcome {
+        let aasa = origin.map { assessAASA(target, origin: $0, cdn: fetchedCDN) }
+        // The other association files: their findings join the domain's (at their own
+        // location), so the domain's verdict is its worst platform's.
+        let fetches = (aasa?.fetches ?? []) + associations.fetches
         let now = now()
         let expiring = CertificateExpiry.findings(
             fetches, host: target.domain, now: now, warningDays: deviceView.certificateWarningDays)
         let findings = acknowledgements.mark(
-            FindingCauses.link(validation.severityPolicy.apply(associations.findings + expiring)),
+            FindingCauses.link(
+                validation.severityPolicy.apply((aasa?.checked.findings ?? []) + associations.findings + expiring)),
             domain: target.domain, at: now)
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
-            fetches: fetches, appIDs: ServiceAppIDs(), findings: findings,
+            fetches: fetches, appIDs: aasa?.checked.appIDs ?? ServiceAppIDs(),
+            findings: PlatformFixes.apply(
+                findings, platform: aasa?.platform, status: aasa?.status, servedAPage: aasa?.servedAPage ?? false),
             entitlements: target.services.isEmpty ? nil : target.services)
+        report.platform = aasa?.platform
         report.labels = target.labels.isEmpty ? nil : target.labels
-        report.ios = DomainTarget.iosNone
+        report.ios = aasa == nil ? DomainTarget.iosNone : nil
         report.certificateExpires = CertificateExpiry.earliest(fetches, host: target.domain)?.certificateExpires
         report.associations = associations.records
-        return DomainOutcome(report: report, served: [])
+        return DomainOutcome(report: report, served: aasa?.served ?? [])
     }
 
-    /// Everything after the fetches, in a plain function: its values live on the thread's
-    /// stack while it runs. Written inside `audit`, they made that async function's frame,
-    /// which lives in the task's own allocator for the whole audit of the domain, about 36 KB:
-    /// a third of the memory of each domain in flight at `--concurrency 1000`.
+    /// What the AASA's answers come to: its checks, its fetches, the platform its answers show,
+    /// and the files the HTML report shows.
+    struct AASAAssessment {
+        var checked: DomainChecks.Result
+        var fetches: [FetchRecord]
+        var platform: HostingPlatform?
+        /// The `.well-known` answer's status, and whether a web page answered in the file's place.
+        var status: Int?
+        var servedAPage: Bool
+        var served: [ServedBody]
+    }
+
+    /// The AASA's origin answers and CDN copy, checked. Signed files are judged on their
+    /// content, their signature beside it (the plan opened the origin's; the CDN's copy is
+    /// opened here). A host that gives Apple's bot no file but gives a browser one is judged on
+    /// the browser's copy (and flagged ua.blocked); otherwise on what the bot got.
     @inline(never)
-    func judge(
-        _ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?,
-        associations: AssociationOutcome = AssociationOutcome()
-    ) -> DomainOutcome {
-        // Signed files are judged on their content, their signature beside it (the plan opened
-        // the origin's; the CDN's copy is opened here).
-        // A host that gives Apple's bot no file but gives a browser one is judged on the
-        // browser's copy (and flagged ua.blocked); otherwise on what the bot got.
+    func assessAASA(_ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?)
+        -> AASAAssessment
+    {
         let judged = origin.browser.flatMap { DeviceViewChecks.usableFile($0) == nil ? nil : $0 } ?? origin.wellKnown
         let root = origin.root
         let cdn = fetchedCDN.map { signedFiles.unwrap($0, host: target.domain) }
@@ -105,38 +135,22 @@ public struct DomainAuditor: Sendable {
         view.misnamed = origin.misnamed
         let checked = DomainChecks.assess(
             target: target, wellKnown: judged, root: root, options: validation, deviceView: view)
-        // The other association files: their findings join the domain's (at their own
-        // location), so the domain's verdict is its worst platform's.
-        let fetches =
-            [origin.wellKnown.record, root.record] + [origin.browser, origin.misnamed, cdn].compactMap { $0?.record }
-            + associations.fetches
         // The platform the site runs on, from its answers' marks: the fixes name its settings.
         let platform = [origin.wellKnown, root].lazy.compactMap {
             HostingPlatform.detect($0.record.headers, host: target.domain, body: $0.body)
         }.first
-        let now = now()
-        let expiring = CertificateExpiry.findings(
-            fetches, host: target.domain, now: now, warningDays: deviceView.certificateWarningDays)
-        let findings = acknowledgements.mark(
-            FindingCauses.link(
-                validation.severityPolicy.apply(checked.findings + associations.findings + expiring)),
-            domain: target.domain, at: now)
-        var report = DomainReport(
-            domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
-            fetches: fetches, appIDs: checked.appIDs,
-            findings: PlatformFixes.apply(
-                findings, platform: platform, status: origin.wellKnown.record.status,
-                servedAPage: CatchAllChecks.isPage(judged)),
-            entitlements: target.services.isEmpty ? nil : target.services)
-        report.platform = platform
-        report.labels = target.labels.isEmpty ? nil : target.labels
-        report.certificateExpires = CertificateExpiry.earliest(fetches, host: target.domain)?.certificateExpires
-        report.associations = associations.records
         var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
             Self.servedBody(fetched, parsed: file)
         }
         if let cdn, let body = Self.servedBody(cdn, parsed: checked.cdnFile) { served.append(body) }
-        return DomainOutcome(report: report, served: served)
+        return AASAAssessment(
+            checked: checked,
+            fetches: [origin.wellKnown.record, root.record]
+                + [origin.browser, origin.misnamed, cdn].compactMap {
+                    $0?.record
+                },
+            platform: platform, status: origin.wellKnown.record.status, servedAPage: CatchAllChecks.isPage(judged),
+            served: served)
     }
 
     /// Apple's CDN copy of the host's file, when the CDN is to be checked.
