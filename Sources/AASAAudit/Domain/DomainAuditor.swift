@@ -65,23 +65,29 @@ public struct DomainAuditor: Sendable {
             associations.add(await CatchAllProbe.probe(target.domain, origin: nil, files: associations, more: more))
             return associations
         }
-        return judge(target, origin: nil, cdn: nil, associations: associations)
+        return judge(target, aasa: nil, associations: associations)
     }
 
-    /// The one judge of a domain, whatever it serves: everything after the fetches (the AASA's
-    /// assessment when one was asked for, then for every file at once: certificate expiry,
-    /// `--severity`, causes, acknowledgements, the hosting platform's fixes, the record's
-    /// fields), in a plain function: its values live on the thread's stack while it runs.
-    /// Written inside `audit`, they made that async function's frame, which lives in the task's
-    /// own allocator for the whole audit of the domain, about 36 KB: a third of the memory of
-    /// each domain in flight at `--concurrency 1000`.
-    /// - Parameter origin: the AASA's answers; nil for a domain that serves none (`ios:none`).
+    /// A domain with its AASA's answers: assessed, then judged by the one `judge`. Everything
+    /// after the fetches is in plain functions: their values live on the thread's stack while
+    /// they run. Written inside `audit`, they made that async function's frame, which lives in
+    /// the task's own allocator for the whole audit of the domain, about 36 KB: a third of the
+    /// memory of each domain in flight at `--concurrency 1000` (and the answers are passed as
+    /// they are, not wrapped: a wrapped copy is a temporary of that frame too).
     @inline(never)
     func judge(
-        _ target: DomainTarget, origin: OriginFetchPlan.Fetched?, cdn fetchedCDN: FetchedLocation?,
+        _ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?,
         associations: AssociationOutcome = AssociationOutcome()
     ) -> DomainOutcome {
-        let aasa = origin.map { assessAASA(target, origin: $0, cdn: fetchedCDN) }
+        judge(target, aasa: assessAASA(target, origin: origin, cdn: fetchedCDN), associations: associations)
+    }
+
+    /// The one judge of a domain, whatever it serves: the AASA's assessment when one was asked
+    /// for, then for every file at once: certificate expiry, `--severity`, causes,
+    /// acknowledgements, the hosting platform's fixes, the record's fields.
+    /// - Parameter aasa: nil for a domain that serves none (`ios:none`).
+    @inline(never)
+    func judge(_ target: DomainTarget, aasa: AASAAssessment?, associations: AssociationOutcome) -> DomainOutcome {
         // The other association files: their findings join the domain's (at their own
         // location), so the domain's verdict is its worst platform's.
         let fetches = (aasa?.fetches ?? []) + associations.fetches
