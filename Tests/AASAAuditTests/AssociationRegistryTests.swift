@@ -35,10 +35,10 @@ import Testing
             // serve's check: its parameter, read by its want type; a bad value named.
             #expect(AssociationSections.checkFormFields.map(\.name).contains("stub"))
             let query = CheckQuery(domain: "good.aasa.test", more: ["stub": ["hello"]])
-            let wants = try query.wants()
+            let wants = try query.checked().wants
             #expect(wants[StubWant.self] == StubWant(notes: ["hello"]))
             #expect(throws: HTTPError(400, "stub=two words: a note is one word.")) {
-                try CheckQuery(domain: "good.aasa.test", more: ["stub": ["two words"]]).wants()
+                try CheckQuery(domain: "good.aasa.test", more: ["stub": ["two words"]]).checked()
             }
 
             // The audit: its request on the domain's connection, its section in the record.

@@ -66,3 +66,109 @@ enum FetcherSetup {
         }
     }
 }
+
+/// A check as any front end asks it (`serve`'s query, an MCP tool's arguments): the values as
+/// given, read one way into what is audited, so that the same values get the same check, or
+/// the same refusal, wherever they are asked.
+extension DomainCheck {
+    public struct Request: Sendable {
+        /// Any form a user types that names one host (a URL, `applinks:host`).
+        public var domain: String
+        public var appIDs: [String]
+        /// The domain's iOS choice (`none`: it serves no AASA); nil: an AASA is expected.
+        public var ios: String?
+        /// Each kind's values by its word (`AssociationKind.word`); a flag kind's word takes
+        /// `AssociationKind.flagPlaceholder` when set.
+        public var kinds: [String: [String]]
+
+        public init(domain: String, appIDs: [String] = [], ios: String? = nil, kinds: [String: [String]] = [:]) {
+            self.domain = domain
+            self.appIDs = appIDs
+            self.ios = ios
+            self.kinds = kinds
+        }
+    }
+
+    /// How a front end names what a check takes, for its refusals (`app-id` or `app_ids`).
+    public struct Naming: Sendable {
+        public var appIDs: String
+        public var ios: String
+        /// How it writes `ios` set to none (`ios=none`, `ios_none`).
+        public var iosNone: String
+        /// How it writes a kind's word with one of its values (`KIND=x`, `KIND: x`).
+        public var value: @Sendable (_ word: String, _ value: String) -> String
+
+        public init(
+            appIDs: String, ios: String, iosNone: String, value: @escaping @Sendable (String, String) -> String
+        ) {
+            self.appIDs = appIDs
+            self.ios = ios
+            self.iosNone = iosNone
+            self.value = value
+        }
+    }
+
+    /// What a check audits, read.
+    public struct Parameters: Sendable {
+        public var host: String
+        public var appIDs: [String]
+        public var wants: AssociationWants
+        public var expectsAASA: Bool
+    }
+
+    /// Why a request does not read: the first value that does not, named as its front end names it.
+    public struct Refusal: Error, Sendable, Equatable {
+        public var message: String
+    }
+
+    /// Reads a request: the iOS choice, the host, the app IDs, then each kind's values.
+    public static func read(_ request: Request, naming: Naming) throws(Refusal) -> Parameters {
+        var expectsAASA = true
+        if let ios = request.ios {
+            guard DomainTarget.expectsAASA(choice: ios) == false else {
+                throw Refusal(
+                    message:
+                        "\(naming.ios) takes \(DomainTarget.iosNone) (the domain serves no AASA), not \(ios.prefix(80))."
+                )
+            }
+            guard request.appIDs.isEmpty else {
+                throw Refusal(
+                    message:
+                        "\(naming.appIDs) names apps the AASA must list; with \(naming.iosNone) no AASA is asked for.")
+            }
+            expectsAASA = false
+        }
+        let host: String
+        let appIDs: [String]
+        do {
+            let pasted = try AuditInput.pastedHost(request.domain)
+            host = pasted.host
+            try AuditInput.validateAppIDs(request.appIDs)
+            appIDs = pasted.expectedApps(request.appIDs)
+        } catch {
+            throw Refusal(message: error.message)
+        }
+        var wants = AssociationWants()
+        for kind in AssociationKinds.all {
+            guard let values = request.kinds[kind.word], !values.isEmpty else { continue }
+            do {
+                wants.insert(try kind.wantType.parsing(values))
+            } catch {
+                throw Refusal(message: "\(naming.value(kind.word, error.value)): \(error.reason).")
+            }
+        }
+        return Parameters(host: host, appIDs: appIDs, wants: wants, expectsAASA: expectsAASA)
+    }
+
+    /// Runs a read check on a shared auditor, with the team's acknowledgements as they are now
+    /// in `output` (a small file, read per check): a known failure shows as acknowledged.
+    public static func run(_ parameters: Parameters, auditor: DomainAuditor, output: String?) async -> CheckedDomain {
+        var auditor = auditor
+        if let output {
+            auditor.acknowledgements = (try? AcknowledgementStore.read(output: output)) ?? Acknowledgements()
+        }
+        return await run(
+            host: parameters.host, appIDs: parameters.appIDs, wants: parameters.wants,
+            expectsAASA: parameters.expectsAASA, auditor: auditor)
+    }
+}

@@ -51,58 +51,35 @@ struct CheckDomainTool: MCPTool {
 
     func call(_ arguments: ToolArguments, context: ToolContext) async -> CallTool.Result {
         do {
-            let parameters = try Self.parameters(arguments)
-            var auditor = context.auditor
-            if let output = context.settings.output {
-                auditor.acknowledgements = (try? AcknowledgementStore.read(output: output)) ?? Acknowledgements()
-            }
-            let checked = await DomainCheck.run(
-                host: parameters.host, appIDs: parameters.appIDs, wants: parameters.wants,
-                expectsAASA: parameters.expectsAASA, auditor: auditor)
+            let parameters = try DomainCheck.read(try Self.request(arguments), naming: .arguments)
+            let checked = await DomainCheck.run(parameters, auditor: context.auditor, output: context.settings.output)
             return ToolResults.success(checked.report)
+        } catch let problem as ToolArguments.Problem {
+            return ToolResults.failure(problem.message)
+        } catch let refusal as DomainCheck.Refusal {
+            return ToolResults.failure(refusal.message)
         } catch {
-            return ToolResults.failure(error.message)
+            return ToolResults.failure(ToolResults.message(of: error))
         }
     }
 
-    struct Parameters {
-        var host: String
-        var appIDs: [String]
-        var wants: AssociationWants
-        var expectsAASA: Bool
-    }
-
-    /// The arguments read as `check` reads its options; the first that does not read says why.
-    static func parameters(_ arguments: ToolArguments) throws(ToolArguments.Problem) -> Parameters {
-        let expectsAASA = try arguments.bool("ios_none") != true
-        let appIDs = try arguments.strings("app_ids")
-        if !expectsAASA, !appIDs.isEmpty {
-            throw .init(message: "app_ids name apps the AASA must list; with ios_none no AASA is asked for.")
-        }
-        let domain = try arguments.string("domain") ?? ""
-        let host: String
-        let expected: [String]
-        do {
-            let pasted = try AuditInput.pastedHost(domain)
-            host = pasted.host
-            try AuditInput.validateAppIDs(appIDs)
-            expected = pasted.expectedApps(appIDs)
-        } catch {
-            throw .init(message: error.message)
-        }
-        var wants = AssociationWants()
+    /// The arguments as a check's request (read as every front end's is: `DomainCheck.read`).
+    static func request(_ arguments: ToolArguments) throws(ToolArguments.Problem) -> DomainCheck.Request {
+        var kinds: [String: [String]] = [:]
         for kind in AssociationKinds.all where arguments.values[kind.word] != nil {
-            let values =
+            kinds[kind.word] =
                 kind.formPlaceholder == AssociationKind.flagPlaceholder
                 ? (try arguments.bool(kind.word) == true ? [AssociationKind.flagPlaceholder] : [])
                 : try arguments.strings(kind.word)
-            guard !values.isEmpty else { continue }
-            do {
-                wants.insert(try kind.wantType.parsing(values))
-            } catch {
-                throw .init(message: "\(kind.word): \(error.value): \(error.reason).")
-            }
         }
-        return Parameters(host: host, appIDs: expected, wants: wants, expectsAASA: expectsAASA)
+        return DomainCheck.Request(
+            domain: try arguments.string("domain") ?? "", appIDs: try arguments.strings("app_ids"),
+            ios: try arguments.bool("ios_none") == true ? DomainTarget.iosNone : nil, kinds: kinds)
     }
+}
+
+extension DomainCheck.Naming {
+    /// How the tool's arguments name what a check takes.
+    static let arguments = DomainCheck.Naming(
+        appIDs: "app_ids", ios: "ios_none", iosNone: "ios_none", value: { "\($0): \($1)" })
 }

@@ -3,29 +3,17 @@ import AASAModel
 import AASAReport
 import Foundation
 
-/// A check's parameters, read: what `check` audits.
-struct CheckParameters: Sendable {
-    var host: String
-    var appIDs: [String]
-    var wants: AssociationWants
-    var expectsAASA: Bool
-}
-
 extension CheckQuery {
-    /// The check's parameters read; a 400 names the first that does not read. `CheckLimits`
-    /// reads them before it counts the check against its client, the handler to run it.
-    func checked() throws(HTTPError) -> CheckParameters {
-        let host: String
-        let appIDs: [String]
+    /// The check's parameters read, as every front end reads them (`DomainCheck.read`); a 400
+    /// names the first that does not read. `CheckLimits` reads them before it counts the check
+    /// against its client, the handler to run it.
+    func checked() throws(HTTPError) -> DomainCheck.Parameters {
         do {
-            let pasted = try AuditInput.pastedHost(domain)
-            host = pasted.host
-            try AuditInput.validateAppIDs(self.appIDs)
-            appIDs = pasted.expectedApps(self.appIDs)
+            return try DomainCheck.read(
+                DomainCheck.Request(domain: domain, appIDs: appIDs, ios: ios, kinds: more), naming: .query)
         } catch {
             throw HTTPError(400, error.message)
         }
-        return CheckParameters(host: host, appIDs: appIDs, wants: try wants(), expectsAASA: try expectsAASA())
     }
 }
 
@@ -35,14 +23,7 @@ extension CheckQuery {
 extension ServeApp {
     /// Runs a check: the record, or the refusal.
     func check(_ query: CheckQuery) async throws(HTTPError) -> CheckedDomain {
-        let parameters = try query.checked()
-        // The team's acknowledgements as they are now (a small file, read per check): a known
-        // failure shows as acknowledged, with its reason and date.
-        var auditor = auditor
-        auditor.acknowledgements = (try? AcknowledgementStore.read(output: settings.output)) ?? Acknowledgements()
-        let checked = await DomainCheck.run(
-            host: parameters.host, appIDs: parameters.appIDs, wants: parameters.wants,
-            expectsAASA: parameters.expectsAASA, auditor: auditor)
+        let checked = await DomainCheck.run(try query.checked(), auditor: auditor, output: settings.output)
         // The address policy refused every address of the host: no connection was made.
         let origin = checked.report.fetches.filter { $0.location != .cdn && $0.error?.kind != .skipped }
         if !origin.isEmpty, origin.allSatisfy({ $0.error?.kind == .blockedAddress }) {

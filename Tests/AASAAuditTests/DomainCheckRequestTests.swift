@@ -1,0 +1,62 @@
+import AASAModel
+import Testing
+
+@testable import AASAAudit
+@testable import AASAServe
+
+/// One reading of a check, whichever front end asks it (issue 57: serve's query and the MCP
+/// tool's arguments were two near copies): the same values are the same check, and a refusal
+/// differs only in how each front end names its parameters.
+@Suite struct DomainCheckRequestTests {
+    static let arguments = DomainCheck.Naming(
+        appIDs: "app_ids", ios: "ios_none", iosNone: "ios_none", value: { "\($0): \($1)" })
+    static let appID = "QX7TM4K2RB.com.example.app"
+
+    @Test func theSameValuesAreTheSameCheck() throws {
+        let request = DomainCheck.Request(
+            domain: "https://Shop.Example.com/buy?x=1", appIDs: [Self.appID], kinds: ["android": ["com.example.app"]])
+        for naming in [DomainCheck.Naming.query, Self.arguments] {
+            let read = try DomainCheck.read(request, naming: naming)
+            #expect(read.host == "shop.example.com" && read.appIDs == [Self.appID] && read.expectsAASA)
+            #expect(read.wants[AndroidWant.self]?.apps.map(\.package) == ["com.example.app"])
+        }
+        let none = try DomainCheck.read(DomainCheck.Request(domain: "example.com", ios: "none"), naming: .query)
+        #expect(!none.expectsAASA)
+    }
+
+    @Test func aRefusalNamesTheParameterAsItsFrontEndDoes() {
+        let cases: [(DomainCheck.Request, query: String, arguments: String)] = [
+            (
+                DomainCheck.Request(domain: "example.com", appIDs: [Self.appID], ios: "none"),
+                "app-id names apps the AASA must list; with ios=none no AASA is asked for.",
+                "app_ids names apps the AASA must list; with ios_none no AASA is asked for."
+            ),
+            (
+                DomainCheck.Request(domain: "example.com", ios: "maybe"),
+                "ios takes none (the domain serves no AASA), not maybe.",
+                "ios_none takes none (the domain serves no AASA), not maybe."
+            ),
+        ]
+        for (request, query, arguments) in cases {
+            #expect(throws: DomainCheck.Refusal(message: query)) { try DomainCheck.read(request, naming: .query) }
+            #expect(throws: DomainCheck.Refusal(message: arguments)) {
+                try DomainCheck.read(request, naming: Self.arguments)
+            }
+        }
+        let badValue = DomainCheck.Request(domain: "example.com", kinds: ["android": ["not a package"]])
+        #expect(throws: DomainCheck.Refusal.self) { try DomainCheck.read(badValue, naming: .query) }
+        for (naming, prefix) in [
+            (DomainCheck.Naming.query, "android=not a package: "), (Self.arguments, "android: not a package: "),
+        ] {
+            do {
+                _ = try DomainCheck.read(badValue, naming: naming)
+                Issue.record("a bad package was read")
+            } catch {
+                #expect(error.message.hasPrefix(prefix), "\(error.message)")
+            }
+        }
+        #expect(throws: DomainCheck.Refusal.self) {
+            try DomainCheck.read(DomainCheck.Request(domain: "exa mple.com"), naming: .query)
+        }
+    }
+}
