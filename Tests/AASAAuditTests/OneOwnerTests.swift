@@ -57,8 +57,8 @@ import Testing
     /// internal to the model).
     static let owners: [(needle: Needle, owner: String, fact: String)] =
         [
-            (.text("T000000Z"), "AASAModel/RunFolderName.swift", "a run folder's name"),
-            (.text("attoseconds"), "AASAModel/DurationSeconds.swift", "a duration in seconds"),
+            (.text("T000000Z"), "AASAModel/Vocabulary/RunFolderName.swift", "a run folder's name"),
+            (.text("attoseconds"), "AASAModel/Vocabulary/DurationSeconds.swift", "a duration in seconds"),
             (.text("bodySHA256 =="), "AASAChecks/LocationChecks.swift", "the two locations served the same bytes"),
             (
                 .text("\"Content-Security-Policy\""), "AASAServe/Middleware/SecurityHeaders.swift",
@@ -69,7 +69,7 @@ import Testing
         + [
             "latest.json", "latest.html", "report.json", "report.html", "history.json", "index.html",
             "acknowledgements.json", "journal.sqlite", "domains.jsonl", "in-flight.sqlite",
-        ].map { (.file($0), "AASAModel/OutputFolderLayout.swift", "the output folder's layout") }
+        ].map { (.file($0), "AASAModel/Vocabulary/OutputFolderLayout.swift", "the output folder's layout") }
 
     /// The files besides the owner that state a fact.
     static func strangers(

@@ -1,7 +1,7 @@
 /// The hosting platform, CDN or web server a domain's answer came from, recognised by the marks it
 /// leaves in the response (`detect`, over the one table `marks`, which docs/findings.md is also
 /// generated from), so that a finding's fix can name that platform's setting
-/// (`AASAModel/FindingCatalog+Platforms.swift`). Unknown ones keep the generic fix.
+/// (`AASAModel/Vocabulary/FindingCatalog+Platforms.swift`). Unknown ones keep the generic fix.
 public enum HostingPlatform: String, Codable, Sendable, CaseIterable {
     case vercel
     case netlify
