@@ -43,6 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
             "A host name this server answers to (the Host header; repeatable): others get 421, against DNS rebinding. Default: the loopback names on a loopback --listen, any name elsewhere.",
             valueName: "name"))
     var serverName: [String] = []
+    @Flag(
+        help:
+            "Offer the acknowledge tool at /mcp, which writes an acknowledgement into --out (the only thing serve writes; off unless given; behind --token-file like the API)."
+    )
+    var allowAcknowledge = false
     @Option(help: ArgumentHelp("Seconds SIGTERM waits for running checks.", valueName: "seconds"))
     var drainSeconds = ServeSettings.defaultDrainSeconds
     @OptionGroup var validation: ValidationOptionGroup
@@ -70,6 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.trustedProxies = trustedProxy
         settings.drainSeconds = drainSeconds
         settings.serverNames = serverName
+        settings.mcpAllowsAcknowledging = allowAcknowledge
         if let tokenFile { settings.token = try ServeToken.read(tokenFile) }
         try await ServeRun.run(settings, console: console)
     }

@@ -56,6 +56,9 @@ public struct ServeSettings: Sendable {
     /// last address, when it parses as one, is then the client's, for rate limits and the log.
     public var trustedProxies: [IPNetwork] = []
     public var tool: ToolInfo
+    /// `--allow-acknowledge`: `/mcp` offers `acknowledge`, the one tool that writes (into `--out`);
+    /// otherwise serve writes nothing.
+    public var mcpAllowsAcknowledging = false
     /// `--server-name`: the host names this server answers to (the `Host` header, its port
     /// aside); empty: the loopback names on a loopback address, any elsewhere.
     public var serverNames: [String] = []
@@ -87,13 +90,13 @@ public struct ServeSettings: Sendable {
 
 extension ServeSettings {
     /// `/mcp`'s server: `aasa-audit mcp`'s, on these settings and `--out`, without the write
-    /// tool (`serve` writes nothing).
+    /// tool unless `--allow-acknowledge` offers it.
     var mcp: MCPSettings {
         var settings = MCPSettings(fetcher: fetcher, tool: tool)
         settings.validation = validation
         settings.deviceView = deviceView
         settings.output = output
-        settings.allowsAcknowledging = false
+        settings.allowsAcknowledging = mcpAllowsAcknowledging
         return settings
     }
 }

@@ -53,6 +53,23 @@ struct MCPOverHTTPTests {
         #expect(outcome.read?["aasa-audit://domains/good.aasa.test"]?.text?.contains(#""verdict""#) == true)
     }
 
+    /// With `serve --allow-acknowledge`, the write tool is offered at /mcp (behind the token) and
+    /// writes the team's acknowledgement into serve's --out, as `ack` would.
+    @Test func theWriteToolIsOfferedWhenServeAllowsIt() async throws {
+        let world = try TestWorld()
+        let until = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(5 * 86_400)).prefix(10))
+        let outcome = try await MCPServerTests().drive(
+            world, over: .http, extraArguments: ["--allow-acknowledge"],
+            calls: [
+                ("acknowledge", "acknowledge", ["domain": "missing.aasa.test", "until": until, "reason": "vendor"])
+            ])
+        #expect(outcome.tools["acknowledge"]?.annotations["destructiveHint"] == true)
+        let call = try #require(outcome.calls["acknowledge"])
+        #expect(call.valid == true && call.structured?["reason"] == .string("vendor"), "\(call)")
+        let listed = try await ProcessRunner.run(MCPServerTests.binary, ["ack", "--list"], in: world.directory.url)
+        #expect(listed.stdout.contains("missing.aasa.test") && listed.stdout.contains("vendor"), "\(listed.stdout)")
+    }
+
     @Test func theTransportRefusesWhatItMust() async throws {
         let world = try TestWorld()
         let team = try await MCPServerTests.TeamServer(world)
