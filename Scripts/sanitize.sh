@@ -5,7 +5,7 @@
 #   - lint over every file under ../shared/corpus (all kinds; with and without expectations),
 #     the fuzz seeds and the fuzz regressions;
 #   - audit and check of every corpus file and of hostile answers, served on loopback over TLS;
-#   - serve answering checks of them (passkeys included), then stopped.
+#   - serve answering checks of them (passkeys included), and MCP calls at /mcp, then stopped.
 #
 # Any AddressSanitizer report, or a process ended by a signal, fails the pass. First, a planted
 # use-after-free (Scripts/sanitize/planted.swift, the bug of issue 54) built the same way must
@@ -172,6 +172,27 @@ for query in "domain=bom.sanitize.test&ios=none&passkeys=on&origin=https://login
   curl -sS -o /dev/null "http://127.0.0.1:$serve_port/api/v1/check?$query" || true
   curl -sS -o /dev/null "http://127.0.0.1:$serve_port/check?$query" || true
 done
+# /mcp: a session, a check and a batch of the hostile hosts (progress as events), a file with a
+# NUL linted, garbage and an oversized body; one session left open when SIGTERM comes.
+mcp=(-sS -o /dev/null -H "Content-Type: application/json" -H "Accept: application/json, text/event-stream")
+mcp_session() {
+  curl -sS -D - -o /dev/null -H "Content-Type: application/json" -H "Accept: application/json" \
+    --data '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"sanitize","version":"1"}}}' \
+    "http://127.0.0.1:$serve_port/mcp" | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'
+}
+session=$(mcp_session)
+for call in '{"name":"check_domain","arguments":{"domain":"nul-body.sanitize.test","passkeys":true}}' \
+  '{"name":"audit_domains","arguments":{"domains":["h0.sanitize.test","huge.sanitize.test","deep.sanitize.test android:com.example.app","html.sanitize.test","binary.sanitize.test","not a host\u0000"]}}' \
+  '{"name":"lint_file","arguments":{"text":"{\"applinks\":{\"details\":[{\"appIDs\":[\"\u0000\"]}]}}"}}'; do
+  curl "${mcp[@]}" -H "Mcp-Session-Id: $session" \
+    --data "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"_meta\":{\"progressToken\":7},$(printf '%s' "$call" | cut -c2-)}" \
+    "http://127.0.0.1:$serve_port/mcp" || true
+done
+curl "${mcp[@]}" -H "Mcp-Session-Id: $session" --data '{"jsonrpc":' "http://127.0.0.1:$serve_port/mcp" || true
+head -c 1100000 /dev/zero | tr '\0' ' ' | curl "${mcp[@]}" -H "Mcp-Session-Id: $session" --data-binary @- \
+  "http://127.0.0.1:$serve_port/mcp" || true
+curl -sS -o /dev/null -X DELETE -H "Mcp-Session-Id: $session" "http://127.0.0.1:$serve_port/mcp" || true
+session=$(mcp_session)
 kill -TERM "$serve_pid" 2>/dev/null || true
 serve_status=0
 wait "$serve_pid" || serve_status=$?
