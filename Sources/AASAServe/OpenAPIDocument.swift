@@ -1,8 +1,44 @@
+import AASAModel
+import Foundation
+
 /// serve's API as OpenAPI 3.1: answered at `/api/v1/openapi.json`, and kept in the repository
 /// as `docs/openapi.json` (a test holds the two equal, and holds the server to what it says).
 /// Edit it here.
 public enum OpenAPIDocument {
     public static let path = "/api/v1/openapi.json"
+
+    /// Each association kind's check parameter (`?WORD=`), from the registry: a flag kind's
+    /// takes `on`, the others' repeat. In the document's own layout.
+    static var kindParameters: String {
+        AssociationKinds.all.map { kind in
+            let schema =
+                kind.formPlaceholder == AssociationKind.flagPlaceholder
+                ? """
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "\(AssociationKind.flagPlaceholder)"
+                  ]
+                }
+                """
+                : """
+                "schema": {
+                  "$ref": "#/components/schemas/repeatedValues"
+                },
+                "style": "form",
+                "explode": true
+                """
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            let description = String(decoding: (try? encoder.encode(kind.apiParameter)) ?? Data(), as: UTF8.self)
+            let lines =
+                [
+                    "{", "  \"name\": \"\(kind.word)\",", "  \"in\": \"query\",", "  \"required\": false,",
+                    "  \"description\": \(description),",
+                ] + schema.split(separator: "\n").map { "  " + $0 } + ["}"]
+            return lines.map { String(repeating: " ", count: 10) + $0 }.joined(separator: "\n")
+        }.joined(separator: ",\n")
+    }
 
     public static let text = #"""
         {
@@ -55,7 +91,7 @@ public enum OpenAPIDocument {
                     "name": "ios",
                     "in": "query",
                     "required": false,
-                    "description": "none: the domain serves no AASA (an Android-only domain, as ios:none in domains.txt). No AASA is asked for, from the origin or Apple's CDN; its assetlinks.json is audited (for the android apps given, else for any). Not with app-id.",
+                    "description": "none: the domain serves no AASA (as ios:none in domains.txt). No AASA is asked for, from the origin or Apple's CDN; its other files are audited: those the other parameters name, else each one a domain without an AASA is audited for, as the nightly run does. Not with app-id.",
                     "schema": {
                       "type": "string",
                       "enum": [
@@ -63,62 +99,7 @@ public enum OpenAPIDocument {
                       ]
                     }
                   },
-                  {
-                    "name": "android",
-                    "in": "query",
-                    "required": false,
-                    "description": "An Android app the domain's assetlinks.json must declare: PACKAGE or PACKAGE@SHA256 (repeatable, at most 20).",
-                    "schema": {
-                      "$ref": "#/components/schemas/repeatedValues"
-                    },
-                    "style": "form",
-                    "explode": true
-                  },
-                  {
-                    "name": "origin",
-                    "in": "query",
-                    "required": false,
-                    "description": "An origin the domain's /.well-known/webauthn must allow for its passkeys, https://HOST[:PORT] (repeatable, at most 20); the file is then audited as Chromium and Firefox read it.",
-                    "schema": {
-                      "$ref": "#/components/schemas/repeatedValues"
-                    },
-                    "style": "form",
-                    "explode": true
-                  },
-                  {
-                    "name": "passkeys",
-                    "in": "query",
-                    "required": false,
-                    "description": "on: the domain declares passkeys: its AASA's webcredentials must name the app IDs, its android apps need get_login_creds, and /.well-known/passkey-endpoints (with each endpoint's page), /.well-known/webauthn and /.well-known/change-password are read (a 404 is a note).",
-                    "schema": {
-                      "type": "string",
-                      "enum": [
-                        "on"
-                      ]
-                    }
-                  },
-                  {
-                    "name": "windows",
-                    "in": "query",
-                    "required": false,
-                    "description": "A Windows app (package family name, Name_PublisherId) the domain's windows-app-web-link must name (repeatable, at most 20); the file is read at /.well-known/ and the web root.",
-                    "schema": {
-                      "$ref": "#/components/schemas/repeatedValues"
-                    },
-                    "style": "form",
-                    "explode": true
-                  },
-                  {
-                    "name": "harmony",
-                    "in": "query",
-                    "required": false,
-                    "description": "A HarmonyOS app (AppGallery Connect app identifier) the domain's /.well-known/applinking.json must name (repeatable, at most 20).",
-                    "schema": {
-                      "$ref": "#/components/schemas/repeatedValues"
-                    },
-                    "style": "form",
-                    "explode": true
-                  }
+        \#(kindParameters)
                 ],
                 "responses": {
                   "200": {
@@ -132,7 +113,7 @@ public enum OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "The domain, an app ID or an Android app is not valid (the error says which and why).",
+                    "description": "The domain, an app ID or another file's parameter is not valid (the error says which and why).",
                     "content": {
                       "application/json": {
                         "schema": {

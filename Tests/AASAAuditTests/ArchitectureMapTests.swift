@@ -62,7 +62,6 @@ import Testing
             "AssociationFiles.swift": "the seam's list in each target",
             "AssociationSections.swift": "the seam's list in the renderers",
             "AssociationOptions.swift": "the seam's options in the CLI",
-            "OpenAPIDocument.swift": "the API's description names every check parameter",
             "ReportSchemaDocument+Text.swift": "docs/report.schema.json embedded, generated: it names every location",
         ]
         let words = AssociationKinds.all.flatMap(\.sourceWords).map { $0.lowercased() }
@@ -137,5 +136,44 @@ import Testing
             return !suite || (parts.count == 2 && !text.contains("func \(parts[1])("))
         }
         #expect(missing.isEmpty, "the page names guards that are not there: \(missing)")
+    }
+
+    /// Adding a kind touches its rooms, its registry line and its command-line option outside
+    /// them (docs/architecture.md, "Association files: the seam"): for every registered kind, the
+    /// code (not the comments) outside its rooms that names it is in those two files, the seam
+    /// lists of optional layers (`AssociationFiles.swift`: `explain_url`'s deciders) and the
+    /// generated copy of the report schema. A planted mention elsewhere is found.
+    @Test func aKindTouchesItsRoomsItsRegistryLineAndItsOptionOutside() throws {
+        let allowed: Set<String> = [
+            "AssociationKind.swift", "AssociationOptions.swift", "AssociationFiles.swift",
+            "ReportSchemaDocument+Text.swift",
+        ]
+        let sources = Self.root.appendingPathComponent("Sources")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
+        var files: [(path: String, code: [String])] = []
+        while let path = enumerator.nextObject() as? String {
+            guard path.hasSuffix(".swift") else { continue }
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            let code = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .filter { !$0.hasPrefix("//") }
+            files.append((path, code))
+        }
+        func touching(_ kind: AssociationKind, in files: [(path: String, code: [String])]) -> Set<String> {
+            let words = kind.sourceWords.map { $0.lowercased() }
+            let rooms = AssociationKinds.all.map { "/\($0.room)/" }
+            return Set(
+                files.filter { file in
+                    !rooms.contains(where: file.path.contains)
+                        && file.code.contains { line in words.contains(where: line.contains) }
+                }.map { String($0.path.split(separator: "/").last ?? "") })
+        }
+        for kind in AssociationKinds.all {
+            let outside = touching(kind, in: files)
+            #expect(
+                outside.isSubset(of: allowed),
+                "\(kind.id) is named outside its rooms in \(outside.subtracting(allowed))")
+        }
+        let planted = files + [(path: "AASAReport/Planted.swift", code: ["let x = \"\(AssociationKind.harmony.id)\""])]
+        #expect(touching(.harmony, in: planted).contains("Planted.swift"))
     }
 }

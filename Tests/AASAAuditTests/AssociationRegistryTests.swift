@@ -95,7 +95,7 @@ extension AssociationKind {
     static let stub = AssociationKind(
         id: "stub", word: "stub", fileName: "stub-association", path: "/.well-known/stub-association",
         categoryName: "stub", categoryTitle: "A stub kind", linkedFetchLabel: "another stub file", room: "Stub",
-        formLabel: "Stub note", formPlaceholder: "one word",
+        formLabel: "Stub note", formPlaceholder: "one word", apiParameter: "A note the stub file must hold.",
         platform: LinkPlatform(rawValue: "stub", linkName: "stub links", shortName: "Stub"),
         wantType: StubWant.self,
         sectionType: StubSection.self, recordKey: "stubStatus", wantAlone: nil,

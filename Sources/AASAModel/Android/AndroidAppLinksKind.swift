@@ -5,6 +5,8 @@ extension AssociationKind {
         categoryName: "assetLinks", categoryTitle: "Android App Links: assetlinks.json",
         linkedFetchLabel: "included list", room: "Android",
         formLabel: "Android app", formPlaceholder: "com.example.app or com.example.app@SHA256",
+        apiParameter:
+            "An Android app the domain's assetlinks.json must declare: PACKAGE or PACKAGE@SHA256 (repeatable, at most 20).",
         platform: .android, wantType: AndroidWant.self, sectionType: AndroidRecord.self,
         recordKey: AndroidRecord.CodingKeys.expectedAndroidApps.stringValue, wantAlone: AndroidWant(apps: []),
         codes: AssetLinksCode.self)

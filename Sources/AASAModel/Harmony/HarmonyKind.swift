@@ -5,7 +5,10 @@ extension AssociationKind {
         id: "harmony", word: "harmony", fileName: "applinking.json", path: "/.well-known/applinking.json",
         categoryName: "harmony", categoryTitle: "HarmonyOS App Linking: applinking.json",
         linkedFetchLabel: "applinking.json", room: "Harmony", formLabel: "HarmonyOS app",
-        formPlaceholder: "5765880207854972765", platform: .harmony, wantType: HarmonyWant.self,
+        formPlaceholder: "5765880207854972765",
+        apiParameter:
+            "A HarmonyOS app (AppGallery Connect app identifier) the domain's /.well-known/applinking.json must name (repeatable, at most 20).",
+        platform: .harmony, wantType: HarmonyWant.self,
         sectionType: HarmonyRecord.self, recordKey: HarmonyRecord.CodingKeys.expectedHarmonyApps.stringValue,
         wantAlone: nil, codes: HarmonyCode.self)
 }

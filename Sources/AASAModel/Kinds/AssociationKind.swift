@@ -26,6 +26,8 @@ public struct AssociationKind: Sendable, Identifiable {
     /// The check form's field: its label and an example value.
     public let formLabel: String
     public let formPlaceholder: String
+    /// What serve's API description says of its check parameter (`?WORD=`), as a sentence.
+    public let apiParameter: String
     /// The platform a badge names for it (Android's `app links`, `passkeys`); nil for a kind
     /// that speaks for none.
     public let platform: LinkPlatform?
@@ -43,7 +45,8 @@ public struct AssociationKind: Sendable, Identifiable {
     init(
         id: String, word: String, fileName: String, path: String, categoryName: String, categoryTitle: String,
         linkedFetchLabel: String, room: String, ownsItsWord: Bool = true,
-        formLabel: String, formPlaceholder: String, platform: LinkPlatform?, wantType: any AssociationWant.Type,
+        formLabel: String, formPlaceholder: String, apiParameter: String, platform: LinkPlatform?,
+        wantType: any AssociationWant.Type,
         sectionType: any AssociationSection.Type, recordKey: String, wantAlone: (any AssociationWant)?,
         alsoServes: [AlsoServedFile] = [], codes: any FindingCodeFamily.Type
     ) {
@@ -59,6 +62,7 @@ public struct AssociationKind: Sendable, Identifiable {
         self.ownsItsWord = ownsItsWord
         self.formLabel = formLabel
         self.formPlaceholder = formPlaceholder
+        self.apiParameter = apiParameter
         self.platform = platform
         self.wantType = wantType
         self.sectionType = sectionType

@@ -6,7 +6,10 @@ extension AssociationKind {
         path: "/.well-known/passkey-endpoints",
         categoryName: "passkeyEndpoints", categoryTitle: "Passkeys: /.well-known/passkey-endpoints and change-password",
         linkedFetchLabel: "passkeys page", room: "Passkeys", ownsItsWord: false, formLabel: "Passkeys",
-        formPlaceholder: AssociationKind.flagPlaceholder, platform: .passkeys, wantType: PasskeyEndpointsWant.self,
+        formPlaceholder: AssociationKind.flagPlaceholder,
+        apiParameter:
+            "on: the domain declares passkeys: its AASA's webcredentials must name the app IDs, its android apps need get_login_creds, and /.well-known/passkey-endpoints (with each endpoint's page), /.well-known/webauthn and /.well-known/change-password are read (a 404 is a note).",
+        platform: .passkeys, wantType: PasskeyEndpointsWant.self,
         sectionType: PasskeyEndpointsRecord.self,
         recordKey: PasskeyEndpointsRecord.CodingKeys.passkeyEndpoints.stringValue,
         wantAlone: nil, alsoServes: [.changePassword], codes: PasskeyEndpointsCode.self)

@@ -6,7 +6,10 @@ extension AssociationKind {
         categoryName: "webauthn", categoryTitle: "Passkeys: /.well-known/webauthn (related origins)",
         linkedFetchLabel: "webauthn after a redirect", room: "Passkeys", ownsItsWord: false,
         formLabel: "Related origin",
-        formPlaceholder: "https://shop.example", platform: .passkeys, wantType: WebAuthnWant.self,
+        formPlaceholder: "https://shop.example",
+        apiParameter:
+            "An origin the domain's /.well-known/webauthn must allow for its passkeys, https://HOST[:PORT] (repeatable, at most 20); the file is then audited as Chromium and Firefox read it.",
+        platform: .passkeys, wantType: WebAuthnWant.self,
         sectionType: WebAuthnRecord.self, recordKey: WebAuthnRecord.CodingKeys.expectedOrigins.stringValue,
         wantAlone: nil, codes: WebAuthnCode.self)
 }

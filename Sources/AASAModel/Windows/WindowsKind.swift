@@ -5,7 +5,10 @@ extension AssociationKind {
         id: "windows", word: "windows", fileName: "windows-app-web-link", path: "/.well-known/windows-app-web-link",
         categoryName: "windows", categoryTitle: "Windows apps for websites: windows-app-web-link",
         linkedFetchLabel: "windows-app-web-link at the root", room: "Windows", formLabel: "Windows app",
-        formPlaceholder: "Contoso.App_8wekyb3d8bbwe", platform: .windows, wantType: WindowsWant.self,
+        formPlaceholder: "Contoso.App_8wekyb3d8bbwe",
+        apiParameter:
+            "A Windows app (package family name, Name_PublisherId) the domain's windows-app-web-link must name (repeatable, at most 20); the file is read at /.well-known/ and the web root.",
+        platform: .windows, wantType: WindowsWant.self,
         sectionType: WindowsRecord.self, recordKey: WindowsRecord.CodingKeys.expectedWindowsApps.stringValue,
         wantAlone: nil, codes: WindowsCode.self)
 }
