@@ -58,5 +58,15 @@ import Testing
         #expect(throws: DomainCheck.Refusal.self) {
             try DomainCheck.read(DomainCheck.Request(domain: "exa mple.com"), naming: .query)
         }
+        // An app ID's refusal names the front end's parameter, not the command line's option.
+        let sample = DomainCheck.Request(domain: "example.com", appIDs: ["ABCDE12345.com.example.app"])
+        for (naming, name) in [(DomainCheck.Naming.query, "app-id "), (Self.arguments, "app_ids ")] {
+            do {
+                _ = try DomainCheck.read(sample, naming: naming)
+                Issue.record("a sample prefix was read")
+            } catch {
+                #expect(error.message.hasPrefix(name) && error.message.contains("sample prefix"), "\(error.message)")
+            }
+        }
     }
 }

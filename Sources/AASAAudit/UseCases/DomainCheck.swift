@@ -143,7 +143,7 @@ extension DomainCheck {
         do {
             let pasted = try AuditInput.pastedHost(request.domain)
             host = pasted.host
-            try AuditInput.validateAppIDs(request.appIDs)
+            try AuditInput.validateAppIDs(request.appIDs, named: naming.appIDs)
             appIDs = pasted.expectedApps(request.appIDs)
         } catch {
             throw Refusal(message: error.message)
