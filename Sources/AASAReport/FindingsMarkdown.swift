@@ -44,15 +44,23 @@ public enum FindingsMarkdown {
             HostingPlatform.marks.map { "\($0.mark.description) (\($0.platform.name))" }.joined(separator: "; ") + ".",
             "For the findings below, the report gives that platform's fix beside the generic one (`platformFix`). A",
             "Firebase site on a custom domain shows only Fastly's marks, and is named Fastly: its fixes are Firebase's below.",
-            "A syntax finding (\(PlatformFixes.syntaxCodes.map { "`\($0.rawValue)`" }.sorted().joined(separator: ", "))) gets its platform's fix only when a web page answered in the file's place, never for a mistake in the file itself.",
+            "A fix is written once for each way a file can be served wrong, and every file audited gets it, naming its own",
+            "path and name: each row lists the codes of every file it is for, and shows the fix as it reads for the first.",
+            "A syntax finding (\(ServedFile.all.flatMap { $0.codes(of: .syntax) }.map { "`\($0.rawValue)`" }.joined(separator: ", "))) gets its platform's fix only when a web page answered in the file's place, never for a mistake in the file itself.",
         ]
+        let files = ServedFile.all
         for platform in HostingPlatform.allCases {
             var seen = Set<String>()
-            let rows = FindingCode.allCases.flatMap { code in
-                [nil, 403].compactMap { status in
-                    PlatformFixes.fix(code, on: platform, status: status, servedAPage: true)
+            let rows = ServingProblem.allCases.flatMap { problem in
+                [nil, 403].compactMap { status -> ([FindingCode], String)? in
+                    let answer = ServedAnswer(status: status, servedAPage: true)
+                    let fixed = files.filter { PlatformFixes.fix(problem, of: $0, on: platform, answer: answer) != nil }
+                    guard let first = fixed.first,
+                        let fix = PlatformFixes.fix(problem, of: first, on: platform, answer: answer),
+                        seen.insert(fix).inserted
+                    else { return nil }
+                    return (fixed.flatMap { $0.codes(of: problem) }, fix)
                 }
-                .filter { seen.insert($0).inserted }.map { (code, $0) }
             }
             guard !rows.isEmpty else { continue }
             lines += ["", "### \(platform.name)", ""]
@@ -60,8 +68,11 @@ public enum FindingsMarkdown {
             if !docs.isEmpty {
                 lines += ["Documentation: " + docs.map { "<\($0)>" }.joined(separator: ", ") + ".", ""]
             }
-            lines += ["| code | the fix on \(platform.name) |", "| --- | --- |"]
-            for (code, fix) in rows { lines.append("| [`\(code.rawValue)`](#\(code.rawValue)) | \(escape(fix)) |") }
+            lines += ["| codes | the fix on \(platform.name) |", "| --- | --- |"]
+            for (codes, fix) in rows {
+                let links = codes.map { "[`\($0.rawValue)`](#\($0.rawValue))" }.joined(separator: " ")
+                lines.append("| \(links) | \(escape(fix)) |")
+            }
         }
         return lines
     }

@@ -82,6 +82,10 @@ import Testing
             let code = try #require(FindingCode(rawValue: "stub.unreadable"))
             #expect(code.definition.category.title == "A stub kind" && FindingCode.allCases.contains(code))
             #expect(AssociationKind.stub.owns(code) && !AssociationKind.harmony.owns(code))
+            // Its platform fixes: every platform's, naming its path.
+            let missing = PlatformFixes.fix(
+                FindingCode(StubCode.status), on: .nextjs, answer: ServedAnswer(status: 404, servedAPage: false))
+            #expect(missing?.contains("public/.well-known/stub-association") == true, "\(missing ?? "")")
             #expect(AssociationSections.schemas.map(\.name).last == "stub")
         }
         #expect(AASALocation(rawValue: AssociationKind.stub.id) == nil, "known after its line")
@@ -99,12 +103,17 @@ extension AssociationKind {
         platform: LinkPlatform(rawValue: "stub", linkName: "stub links", shortName: "Stub"),
         wantType: StubWant.self,
         sectionType: StubSection.self, recordKey: "stubStatus", wantAlone: nil,
-        codes: StubCode.self)
+        codes: StubCode.self, fetchedBy: "the stub's client",
+        serving: ServingCodes(
+            status: FindingCode(StubCode.status), redirect: FindingCode(StubCode.redirect), contentType: nil, syntax: []
+        ))
 }
 
-/// The stub kind's codes: one, with its entry.
+/// The stub kind's codes, each with its entry.
 enum StubCode: String, FindingCodeFamily {
     case unreadable = "stub.unreadable"
+    case status = "stub.status"
+    case redirect = "stub.redirect"
 
     var definition: FindingDefinition {
         switch self {
@@ -112,6 +121,13 @@ enum StubCode: String, FindingCodeFamily {
             FindingDefinition(
                 AssociationKind.stub.category, .warning, meaning: "The stub file cannot be read.",
                 fix: "Write it again.")
+        case .status:
+            FindingDefinition(
+                AssociationKind.stub.category, .error, meaning: "The stub file is not served.", fix: "Serve it.")
+        case .redirect:
+            FindingDefinition(
+                AssociationKind.stub.category, .error, meaning: "The stub file is redirected.",
+                fix: "Serve it at its own URL.")
         }
     }
 }

@@ -777,6 +777,21 @@ import Testing
         #expect(!plain.stdout.contains("platformFix") && !plain.stdout.contains("\"platform\""))
     }
 
+    /// A domain that serves no AASA still gets its platform's fixes, for the files it serves: the
+    /// platform is read from their answers, and the fix names their path (issue 57, item 2).
+    @Test func aDomainWithoutAnAASAGetsItsPlatformsFixes() async throws {
+        let world = try TestWorld()
+        let result = try await run(
+            ["check", "expressapp.aasa.test", "--ios", "none", "--android", "com.example.app", "--json"]
+                + fetchArguments(world), in: world.directory.url)
+        let record = try #require(
+            try JSONReport.makeDecoder().decode([DomainReport].self, from: Data(result.stdout.utf8)).first)
+        #expect(record.platform == .express, "\(result.stdout)")
+        let missing = try #require(record.findings.first { $0.code == .assetLinks(.status) }, "\(record.findings)")
+        #expect(missing.platformFix?.platform == .express)
+        #expect(missing.platformFix?.fix.contains("dotfiles: 'allow'") == true, "\(missing)")
+    }
+
     // MARK: lint
 
     @Test func lintGivesEachFileAVerdictAndTheAuditExitCodes() async throws {

@@ -59,11 +59,12 @@ import Testing
     /// served under the wrong name; each with its documentation.
     @Test func selfHostedServersGetTheirOwnFixes() {
         func fix(_ platform: HostingPlatform, _ code: FindingCode, status: Int? = 404) -> String? {
-            PlatformFixes.fix(code, on: platform, status: status, servedAPage: false)
+            PlatformFixes.fix(code, on: platform, answer: ServedAnswer(status: status, servedAPage: false))
         }
         #expect(
             fix(.nginx, .aasa(.httpContentType))?.contains(
-                "location = /.well-known/apple-app-site-association { default_type application/json; }") == true)
+                "location = /.well-known/apple-app-site-association { types { } default_type application/json; }")
+                == true)
         #expect(fix(.nginx, .aasa(.httpRedirect))?.contains("exact location") == true)
         #expect(fix(.nginx, .aasa(.httpStatus))?.contains("location ^~ /.well-known/") == true)
         #expect(fix(.nginx, .aasa(.locationMisnamed))?.contains("alias") == true)
@@ -106,7 +107,9 @@ import Testing
         func fix(_ platform: HostingPlatform?, _ finding: Finding = type, status: Int? = 200, page: Bool = false)
             -> String?
         {
-            PlatformFixes.apply([finding], platform: platform, status: status, servedAPage: page)[0].platformFix?.fix
+            PlatformFixes.apply(
+                [finding], platform: platform, answers: ["aasa": ServedAnswer(status: status, servedAPage: page)])[0]
+                .platformFix?.fix
         }
         #expect(fix(.amazonS3)?.contains("--content-type application/json") == true)
         #expect(fix(.cloudflare)?.contains("Transform Rule") == true)
@@ -136,5 +139,49 @@ import Testing
         for platform in HostingPlatform.allCases where platform != .fastly {
             #expect(!PlatformFixes.documentation(platform).isEmpty)
         }
+    }
+
+    /// Every file gets its platform's fix, naming its own path and name (issue 57, item 2): the
+    /// fixes are written per problem of how a file is served, not per AASA code.
+    @Test func everyFileGetsItsPlatformsFixAtItsOwnPath() throws {
+        let page = ServedAnswer(status: 404, servedAPage: true)
+        for file in ServedFile.all {
+            for platform in [HostingPlatform.nginx, .cloudflare, .apache, .nextjs] {
+                let status = try #require(
+                    file.codes(of: .status).first.flatMap { PlatformFixes.fix($0, on: .nginx, answer: page) })
+                #expect(status.contains(file.path), "\(file.id) on nginx: \(status)")
+                let redirect = try #require(
+                    file.codes(of: .redirect).first.flatMap { PlatformFixes.fix($0, on: platform, answer: page) },
+                    "\(file.id) on \(platform)")
+                #expect(!redirect.isEmpty)
+            }
+            // Each file's codes are its own: no code is two files' problem.
+            for problem in ServingProblem.allCases {
+                for code in file.codes(of: problem) { #expect(ServedFile.file(of: code)?.file.id == file.id) }
+            }
+        }
+        let windows = try #require(ServedFile.all.first { $0.id == "windows" })
+        let type = try #require(
+            PlatformFixes.fix(
+                .windows(.contentType), on: .cloudflare, answer: ServedAnswer(status: 200, servedAPage: false)))
+        #expect(type.contains("URI Path equals \(windows.path)"), "\(type)")
+        // A name with an extension is typed by it: IIS's extensionless fix is not its.
+        #expect(PlatformFixes.fix(.assetLinks(.contentType), on: .iis, answer: nil) == nil)
+        #expect(PlatformFixes.fix(.aasa(.httpContentType), on: .iis, answer: nil) != nil)
+        let s3 = try #require(PlatformFixes.fix(.assetLinks(.contentType), on: .amazonS3, answer: nil))
+        #expect(s3.contains("aws s3 cp assetlinks.json s3://BUCKET/.well-known/assetlinks.json"), "\(s3)")
+        // Who is refused is the file's client.
+        let refused = try #require(
+            PlatformFixes.fix(.harmony(.status), on: .cloudflare, answer: ServedAnswer(status: 403, servedAPage: false))
+        )
+        #expect(
+            refused.contains("HarmonyOS' verifier") && refused.contains("/.well-known/applinking.json"), "\(refused)")
+        // A syntax finding of a kind gets the hint only when a page answered in its place.
+        #expect(
+            PlatformFixes.fix(.windows(.jsonInvalid), on: .nginx, answer: ServedAnswer(status: 200, servedAPage: false))
+                == nil)
+        #expect(PlatformFixes.fix(.windows(.jsonInvalid), on: .nginx, answer: page)?.contains("try_files") == true)
+        // A code that is no problem of how a file is served has no platform fix.
+        #expect(PlatformFixes.fix(.windows(.packageName), on: .nginx, answer: page) == nil)
     }
 }

@@ -1,3 +1,4 @@
+import AASAChecks
 import AASAFetch
 import AASAModel
 
@@ -19,11 +20,25 @@ struct AssociationOutcome: Sendable {
     var fetches: [FetchRecord] = []
     /// Its section of the record.
     var records = AssociationRecords()
+    /// Each file's own first answer, by kind (`ServedFile.id`): what its platform fixes read.
+    var answers: [String: ServedAnswer] = [:]
+    /// The hosting platform its answers' marks show, when the AASA's show none (or it has none).
+    var platform: HostingPlatform?
 
     mutating func add(_ other: AssociationOutcome) {
         findings += other.findings
         fetches += other.fetches
         records.merge(other.records)
+        answers.merge(other.answers) { mine, _ in mine }
+        platform = platform ?? other.platform
+    }
+
+    /// Notes the first answer a kind's file got: its status, whether a page answered in its
+    /// place, and the platform its marks show.
+    mutating func note(_ first: FetchedLocation, host: String) {
+        guard let kind = first.record.location.kind, answers[kind.served.id] == nil else { return }
+        answers[kind.served.id] = ServedAnswer(status: first.record.status, servedAPage: CatchAllChecks.isPage(first))
+        platform = platform ?? HostingPlatform.detect(first.record.headers, host: host, body: first.body)
     }
 }
 
@@ -52,7 +67,9 @@ struct AuditGroup: AssociationFileAudit {
         for part in parts {
             // How many requests a part makes does not depend on the domain's name.
             let asked = part.requests(domain: "").count
-            outcome.add(await part.audit(Array(rest.prefix(asked)), more: more))
+            let mine = Array(rest.prefix(asked))
+            if let first = mine.first { outcome.note(first, host: more.plan.domain) }
+            outcome.add(await part.audit(mine, more: more))
             rest = rest.dropFirst(asked)
         }
         return outcome

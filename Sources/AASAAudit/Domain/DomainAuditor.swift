@@ -84,7 +84,7 @@ public struct DomainAuditor: Sendable {
 
     /// The one judge of a domain, whatever it serves: the AASA's assessment when one was asked
     /// for, then for every file at once: certificate expiry, `--severity`, causes,
-    /// acknowledgements, the hosting platform's fixes, the record's fields.
+    /// acknowledgements, the hosting platform's fixes (for every file), the record's fields.
     /// - Parameter aasa: nil for a domain that serves none (`ios:none`).
     @inline(never)
     func judge(_ target: DomainTarget, aasa: AASAAssessment?, associations: AssociationOutcome) -> DomainOutcome {
@@ -98,13 +98,17 @@ public struct DomainAuditor: Sendable {
             FindingCauses.link(
                 validation.severityPolicy.apply((aasa?.checked.findings ?? []) + associations.findings + expiring)),
             domain: target.domain, at: now)
+        // The platform fixes: each file's by its own answer, the platform the AASA's answers
+        // show first.
+        var answers = associations.answers
+        if let aasa { answers[ServedFile.aasa.id] = ServedAnswer(status: aasa.status, servedAPage: aasa.servedAPage) }
+        let platform = aasa?.platform ?? associations.platform
         var report = DomainReport(
             domain: target.domain, inputLine: target.inputLine, expectedAppIDs: target.expectedAppIDs,
             fetches: fetches, appIDs: aasa?.checked.appIDs ?? ServiceAppIDs(),
-            findings: PlatformFixes.apply(
-                findings, platform: aasa?.platform, status: aasa?.status, servedAPage: aasa?.servedAPage ?? false),
+            findings: PlatformFixes.apply(findings, platform: platform, answers: answers),
             entitlements: target.services.isEmpty ? nil : target.services)
-        report.platform = aasa?.platform
+        report.platform = platform
         report.labels = target.labels.isEmpty ? nil : target.labels
         report.ios = aasa == nil ? DomainTarget.iosNone : nil
         report.certificateExpires = CertificateExpiry.earliest(fetches, host: target.domain)?.certificateExpires

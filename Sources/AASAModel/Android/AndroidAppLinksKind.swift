@@ -9,7 +9,11 @@ extension AssociationKind {
             "An Android app the domain's assetlinks.json must declare: PACKAGE or PACKAGE@SHA256 (repeatable, at most 20).",
         platform: .android, wantType: AndroidWant.self, sectionType: AndroidRecord.self,
         recordKey: AndroidRecord.CodingKeys.expectedAndroidApps.stringValue, wantAlone: AndroidWant(apps: []),
-        codes: AssetLinksCode.self)
+        codes: AssetLinksCode.self,
+        fetchedBy: "Android's verifier (Google's Digital Asset Links service)",
+        serving: ServingCodes(
+            status: .assetLinks(.status), redirect: .assetLinks(.redirect), contentType: .assetLinks(.contentType),
+            syntax: [.assetLinks(.jsonInvalid), .assetLinks(.notList)]))
 }
 
 /// What a domain's line asks of its `assetlinks.json`.

@@ -10,7 +10,10 @@ extension AssociationKind {
             "A HarmonyOS app (AppGallery Connect app identifier) the domain's /.well-known/applinking.json must name (repeatable, at most 20).",
         platform: .harmony, wantType: HarmonyWant.self,
         sectionType: HarmonyRecord.self, recordKey: HarmonyRecord.CodingKeys.expectedHarmonyApps.stringValue,
-        wantAlone: nil, codes: HarmonyCode.self)
+        wantAlone: nil, codes: HarmonyCode.self, fetchedBy: "HarmonyOS' verifier",
+        serving: ServingCodes(
+            status: .harmony(.status), redirect: .harmony(.redirect), contentType: .harmony(.contentType),
+            syntax: [.harmony(.jsonInvalid), .harmony(.shape)]))
 }
 
 /// Facts of HarmonyOS App Linking.

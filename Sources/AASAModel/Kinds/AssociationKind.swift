@@ -41,6 +41,9 @@ public struct AssociationKind: Sendable, Identifiable {
     public let wantAlone: (any AssociationWant)?
     /// Its codes, each with its entry in the catalog (`FindingCodeFamily`).
     public let codes: any FindingCodeFamily.Type
+    /// Its file as a hosting platform's fix names it: who fetches it, and which of its codes is
+    /// which problem of how it is served (`PlatformFixes`).
+    public let served: ServedFile
 
     init(
         id: String, word: String, fileName: String, path: String, categoryName: String, categoryTitle: String,
@@ -48,8 +51,9 @@ public struct AssociationKind: Sendable, Identifiable {
         formLabel: String, formPlaceholder: String, apiParameter: String, platform: LinkPlatform?,
         wantType: any AssociationWant.Type,
         sectionType: any AssociationSection.Type, recordKey: String, wantAlone: (any AssociationWant)?,
-        alsoServes: [AlsoServedFile] = [], codes: any FindingCodeFamily.Type
+        alsoServes: [AlsoServedFile] = [], codes: any FindingCodeFamily.Type, fetchedBy: String, serving: ServingCodes
     ) {
+        served = ServedFile(id: id, name: fileName, path: path, fetchedBy: fetchedBy, codes: serving)
         self.alsoServes = alsoServes
         self.id = id
         self.word = word

@@ -12,7 +12,12 @@ extension AssociationKind {
         platform: .passkeys, wantType: PasskeyEndpointsWant.self,
         sectionType: PasskeyEndpointsRecord.self,
         recordKey: PasskeyEndpointsRecord.CodingKeys.passkeyEndpoints.stringValue,
-        wantAlone: nil, alsoServes: [.changePassword], codes: PasskeyEndpointsCode.self)
+        wantAlone: nil, alsoServes: [.changePassword], codes: PasskeyEndpointsCode.self,
+        fetchedBy: "password managers",
+        serving: ServingCodes(
+            status: .passkeyEndpoints(.status), redirect: .passkeyEndpoints(.redirect),
+            contentType: .passkeyEndpoints(.contentType),
+            syntax: [.passkeyEndpoints(.jsonInvalid), .passkeyEndpoints(.notObject)]))
 }
 
 /// A domain that declares passkeys (`passkeys` in domains.txt, `check --passkeys`): its

@@ -11,7 +11,10 @@ extension AssociationKind {
             "An origin the domain's /.well-known/webauthn must allow for its passkeys, https://HOST[:PORT] (repeatable, at most 20); the file is then audited as Chromium and Firefox read it.",
         platform: .passkeys, wantType: WebAuthnWant.self,
         sectionType: WebAuthnRecord.self, recordKey: WebAuthnRecord.CodingKeys.expectedOrigins.stringValue,
-        wantAlone: nil, codes: WebAuthnCode.self)
+        wantAlone: nil, codes: WebAuthnCode.self, fetchedBy: "browsers",
+        serving: ServingCodes(
+            status: .webAuthn(.status), redirect: .webAuthn(.redirect), contentType: .webAuthn(.contentType),
+            syntax: [.webAuthn(.jsonInvalid), .webAuthn(.shape)]))
 }
 
 /// What clients of the file read: limits from Chromium's `webauth_request_security_checker.cc`

@@ -10,7 +10,10 @@ extension AssociationKind {
             "A Windows app (package family name, Name_PublisherId) the domain's windows-app-web-link must name (repeatable, at most 20); the file is read at /.well-known/ and the web root.",
         platform: .windows, wantType: WindowsWant.self,
         sectionType: WindowsRecord.self, recordKey: WindowsRecord.CodingKeys.expectedWindowsApps.stringValue,
-        wantAlone: nil, codes: WindowsCode.self)
+        wantAlone: nil, codes: WindowsCode.self, fetchedBy: "Windows' verifier",
+        serving: ServingCodes(
+            status: .windows(.status), redirect: .windows(.redirect), contentType: .windows(.contentType),
+            syntax: [.windows(.jsonInvalid), .windows(.notList)]))
 }
 
 /// Facts of Microsoft's "Enable apps for websites using app URI handlers".

@@ -1,0 +1,104 @@
+/// One file a domain serves for a client (the AASA, or a kind's), in the words a hosting
+/// platform's setting is written in: where it is, what it is called, who fetches it, and which of
+/// its codes is which problem of how it is served (`ServingProblem`). `PlatformFixes` writes its
+/// fixes for these, so every file gets its platform's fix, each naming its own path.
+public struct ServedFile: Sendable {
+    /// The AASA's `aasa`, or the kind's name (`AssociationKind.id`): whose answer a fix reads.
+    public let id: String
+    /// Its served name (`AssociationKind.fileName`).
+    public let name: String
+    /// Where clients fetch it on the domain's origin.
+    public let path: String
+    /// Who fetches it, as a fix names it (`Apple's bot (AASA-Bot)`).
+    public let fetchedBy: String
+    /// Each code of the file's that is a problem of how it is served.
+    let problems: [FindingCode: ServingProblem]
+
+    public init(id: String, name: String, path: String, fetchedBy: String, codes: ServingCodes) {
+        self.id = id
+        self.name = name
+        self.path = path
+        self.fetchedBy = fetchedBy
+        var problems: [FindingCode: ServingProblem] = [codes.status: .status, codes.redirect: .redirect]
+        codes.contentType.map { problems[$0] = .contentType }
+        for code in codes.syntax { problems[code] = .syntax }
+        codes.blocked.map { problems[$0] = .blocked }
+        codes.misnamed.map { problems[$0] = .misnamed }
+        self.problems = problems
+    }
+
+    /// The problem a code of its is, if it is one.
+    public func problem(_ code: FindingCode) -> ServingProblem? { problems[code] }
+
+    /// Its codes of a problem, in a stable order.
+    public func codes(of problem: ServingProblem) -> [FindingCode] {
+        problems.filter { $0.value == problem }.map(\.key).sorted { $0.rawValue < $1.rawValue }
+    }
+
+    /// Whether its name ends in an extension (`.json`), by which servers type it.
+    public var hasExtension: Bool { name.contains(".") }
+
+    /// Every file audited: the AASA's first, then each kind's, in the registry's order.
+    public static var all: [ServedFile] { [.aasa] + AssociationKinds.all.map(\.served) }
+
+    /// The file a code is about, and which problem it is; nil for a code that is no problem of
+    /// how a file is served.
+    public static func file(of code: FindingCode) -> (file: ServedFile, problem: ServingProblem)? {
+        for file in all { if let problem = file.problem(code) { return (file, problem) } }
+        return nil
+    }
+}
+
+/// A file's codes of how it is served, each the code of one `ServingProblem`.
+public struct ServingCodes: Sendable {
+    let status: FindingCode
+    let redirect: FindingCode
+    let contentType: FindingCode?
+    let syntax: [FindingCode]
+    let blocked: FindingCode?
+    let misnamed: FindingCode?
+
+    /// - Parameters:
+    ///   - contentType: nil for a file whose client reads any type.
+    ///   - syntax: the codes of a body that is not the file's JSON, which a platform explains
+    ///     only when a web page answered in the file's place.
+    ///   - blocked, misnamed: the codes of a file kept from its client where another is not, or
+    ///     served under another name, for a file that has them.
+    public init(
+        status: FindingCode, redirect: FindingCode, contentType: FindingCode?, syntax: [FindingCode],
+        blocked: FindingCode? = nil, misnamed: FindingCode? = nil
+    ) {
+        self.status = status
+        self.redirect = redirect
+        self.contentType = contentType
+        self.syntax = syntax
+        self.blocked = blocked
+        self.misnamed = misnamed
+    }
+}
+
+/// What goes wrong with how a file is served, the same for every file.
+public enum ServingProblem: Sendable, CaseIterable {
+    /// Not 200 (missing, refused).
+    case status
+    case redirect
+    case contentType
+    /// A body that is not the file's JSON (a page in its place).
+    case syntax
+    /// Its client refused where another is not (the AASA's `ua.blocked`).
+    case blocked
+    /// Served under another name (`apple-app-site-association.json`).
+    case misnamed
+}
+
+/// What a file's own `.well-known` answer was: the status that tells a missing file from a
+/// refusal, and whether a web page answered in its place.
+public struct ServedAnswer: Sendable, Equatable {
+    public var status: Int?
+    public var servedAPage: Bool
+
+    public init(status: Int?, servedAPage: Bool) {
+        self.status = status
+        self.servedAPage = servedAPage
+    }
+}
