@@ -149,11 +149,7 @@ public enum OpenAPIDocument {
                     },
                     "headers": {
                       "Retry-After": {
-                        "description": "Seconds to wait before asking again.",
-                        "schema": {
-                          "type": "integer",
-                          "minimum": 1
-                        }
+                        "$ref": "#/components/headers/RetryAfter"
                       }
                     }
                   },
@@ -168,11 +164,7 @@ public enum OpenAPIDocument {
                     },
                     "headers": {
                       "Retry-After": {
-                        "description": "Seconds to wait before asking again.",
-                        "schema": {
-                          "type": "integer",
-                          "minimum": 1
-                        }
+                        "$ref": "#/components/headers/RetryAfter"
                       }
                     }
                   }
@@ -677,12 +669,17 @@ public enum OpenAPIDocument {
                 },
                 "headers": {
                   "Retry-After": {
-                    "description": "Seconds to wait before asking again.",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1
-                    }
+                    "$ref": "#/components/headers/RetryAfter"
                   }
+                }
+              }
+            },
+            "headers": {
+              "RetryAfter": {
+                "description": "Seconds to wait before asking again.",
+                "schema": {
+                  "type": "integer",
+                  "minimum": 1
                 }
               }
             },

@@ -69,7 +69,7 @@ public final class ServeApp: Sendable {
 
     /// The chain from its `index`-th step on, the route's handler at its end.
     private func respond(_ request: RoutedRequest, from index: Int) async throws(HTTPError) -> ServeResponse {
-        guard index < middleware.count else { return try await handle(try request.route.get(), request.request) }
+        guard index < middleware.count else { return try await handle(try request.route.get(), request) }
         return try await middleware[index].respond(to: request) {
             (next: RoutedRequest) async throws(HTTPError) -> ServeResponse in
             try await self.respond(next, from: index + 1)
@@ -77,7 +77,7 @@ public final class ServeApp: Sendable {
     }
 
     /// Each route's handler: one line each.
-    private func handle(_ route: Route, _ request: ServeRequest) async throws(HTTPError) -> ServeResponse {
+    private func handle(_ route: Route, _ request: RoutedRequest) async throws(HTTPError) -> ServeResponse {
         switch route {
         case .health: ServeResponse(status: 200, type: "text/plain; charset=utf-8", "ok\n")
         case .apiDescription: ServeResponse(status: 200, type: "application/json", OpenAPIDocument.text + "\n")

@@ -60,4 +60,17 @@ import Testing
             #expect(FindingCategory.allCases.contains(code.definition.category), "\(code.rawValue)")
         }
     }
+
+    /// Every code reads back from its name, through the registry's table, and is its own family's;
+    /// a name no family has, in any case, is nil.
+    @Test func everyCodeReadsBackFromItsName() {
+        let codes = FindingCode.allCases
+        #expect(Set(codes.map(\.rawValue)).count == codes.count, "a name is two codes'")
+        for code in codes {
+            let read = FindingCode(rawValue: code.rawValue)
+            #expect(read == code && read?.definition.category == code.definition.category, "\(code.rawValue)")
+        }
+        #expect(FindingCode(rawValue: "http.nothing") == nil && FindingCode(rawValue: "HTTP.REDIRECT") == nil)
+        #expect(FindingCode(rawValue: "") == nil)
+    }
 }

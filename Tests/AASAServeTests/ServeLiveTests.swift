@@ -575,6 +575,7 @@ import Testing
             as! [String: Any]
         let paths = openAPI["paths"] as! [String: [String: [String: Any]]]
         let responses = (openAPI["components"] as? [String: Any])?["responses"] as? [String: [String: Any]] ?? [:]
+        let headers = (openAPI["components"] as? [String: Any])?["headers"] as? [String: [String: Any]] ?? [:]
         let world = try TestWorld()
         let out = world.directory.url.appendingPathComponent("reports")
         let tests = ServeTests()
@@ -627,6 +628,7 @@ import Testing
         await closed.stop()
 
         var seen: Set<String> = []
+        var headersSent: Set<String> = []
         let schemas = try TemporaryDirectory()
         defer { schemas.remove() }
         for (number, (target, answer)) in answers.enumerated() {
@@ -637,6 +639,19 @@ import Testing
             let shared = (given["$ref"] as? String).map { String($0.dropFirst("#/components/responses/".count)) }
             let response = try #require(shared.map { responses[$0] } ?? given, "\(target): \(given) unresolved")
             seen.insert("\(path) \(answer.status)")
+            // Each header it documents is sent (a shared one a reference to the components').
+            for (name, header) in response["headers"] as? [String: [String: Any]] ?? [:] {
+                let value = try #require(answer.headers[name.lowercased()], "\(target): no \(name)")
+                headersSent.insert(name)
+                let documented = (header["$ref"] as? String).flatMap {
+                    headers[String($0.dropFirst("#/components/headers/".count))]
+                }
+                #expect(header["$ref"] == nil || documented != nil, "\(target): \(name) unresolved")
+                let schema = (documented ?? header)["schema"] as? [String: Any]
+                if schema?["type"] as? String == "integer" {
+                    #expect((Int(value) ?? 0) >= (schema?["minimum"] as? Int ?? 0), "\(target): \(name): \(value)")
+                }
+            }
             let type = String((answer.headers["content-type"] ?? "").prefix { $0 != ";" })
             let content = try #require(response["content"] as? [String: Any], "\(target): no content documented")
             #expect(content[type] != nil, "\(target): \(type) is not documented")
@@ -659,6 +674,7 @@ import Testing
         ] {
             #expect(seen.contains(expected), "\(expected) was not exercised: \(seen.sorted())")
         }
+        #expect(headersSent == ["Retry-After", "WWW-Authenticate"], "\(headersSent)")
     }
 }
 

@@ -10,7 +10,11 @@ public struct MCPHTTPRequest: Sendable {
     public var contentType: String?
     public var sessionID: String?
     public var protocolVersion: String?
-    public var body: [UInt8]
+    public let body: [UInt8]
+    /// A POST's message, read once here: what the caller's limits ask (`reachesNetwork`) and
+    /// the endpoint routes are the same reading. Nil for another method, or a body that is not
+    /// one JSON-RPC message.
+    let message: RPCMessage?
 
     public init(
         method: String, accept: String? = nil, contentType: String? = nil, sessionID: String? = nil,
@@ -22,6 +26,7 @@ public struct MCPHTTPRequest: Sendable {
         self.sessionID = sessionID
         self.protocolVersion = protocolVersion
         self.body = body
+        message = method == "POST" ? RPCMessage(Data(body)) : nil
     }
 }
 
@@ -79,8 +84,8 @@ public actor MCPHTTPEndpoint {
 
     /// Whether a POSTed body calls a tool that reaches the network (`check_domain`,
     /// `audit_domains`): `serve` takes such a call from the client's rate of checks.
-    public nonisolated func reachesNetwork(_ body: [UInt8]) -> Bool {
-        guard let message = RPCMessage(Data(body)), case .request(_, "tools/call") = message.kind else { return false }
+    public nonisolated func reachesNetwork(_ request: MCPHTTPRequest) -> Bool {
+        guard let message = request.message, case .request(_, "tools/call") = message.kind else { return false }
         return message.toolName.map(networkTools.contains) ?? false
     }
 
@@ -125,7 +130,7 @@ public actor MCPHTTPEndpoint {
                 400, "MCP-Protocol-Version \(version.prefix(40)) is not one this server speaks: \(Version.latest).")
         }
         let body = Data(request.body)
-        guard let message = RPCMessage(body) else {
+        guard let message = request.message else {
             return Self.refusal(400, "The body is not one JSON-RPC 2.0 message.", code: -32700)
         }
         let opened: (id: String, session: Session)

@@ -114,9 +114,16 @@ public struct AlsoServedFile: Sendable {
 /// `RenderedSection`). A task may be given more kinds (a test's stub kind, with
 /// `AssociationKinds.$all.withValue`); every run of the program reads this line.
 public enum AssociationKinds {
-    @TaskLocal public static var all: [AssociationKind] = [
-        .androidAppLinks, .webauthn, .passkeyEndpoints, .windows, .harmony,
-    ]
+    @TaskLocal public static var all: [AssociationKind] = registered
+
+    /// The registry's line: the kinds every run of the program audits.
+    static let registered: [AssociationKind] = [.androidAppLinks, .webauthn, .passkeyEndpoints, .windows, .harmony]
+
+    /// Whether `all` is the registry's line (not a test's list with more kinds).
+    static var isRegistered: Bool {
+        let kinds = all
+        return kinds.count == registered.count && zip(kinds, registered).allSatisfy { $0.id == $1.id }
+    }
 
     /// The AASA's name where a kind's name stands (`lint --kind aasa`, a metric's `file` label).
     public static let aasaName = "aasa"

@@ -20,8 +20,15 @@ public struct FindingCode: Sendable, Hashable, Codable, CustomStringConvertible 
 
     public init(_ code: some FindingCodeFamily) { self.code = code }
 
-    /// The code with this public name, in any family of the registry; nil for none.
+    /// The code with this public name, in any family of the registry; nil for none. A report's
+    /// every finding is read through this: the registry's line has a table, built once (a
+    /// family's `init?(rawValue:)` compares its names one by one).
     public init?(rawValue: String) {
+        if AssociationKinds.isRegistered {
+            guard let code = Self.registeredCodes[rawValue] else { return nil }
+            self = code
+            return
+        }
         for family in Self.families {
             if let code = family.code(rawValue) {
                 self = code
@@ -30,6 +37,12 @@ public struct FindingCode: Sendable, Hashable, Codable, CustomStringConvertible 
         }
         return nil
     }
+
+    /// Every code of the registry's line, by its name.
+    private static let registeredCodes = Dictionary(
+        uniqueKeysWithValues: AssociationKinds.$all.withValue(AssociationKinds.registered) {
+            allCases.map { ($0.rawValue, $0) }
+        })
 
     public var rawValue: String { code.rawValue }
     public var description: String { rawValue }

@@ -1,3 +1,4 @@
+import AASAMCP
 import Synchronization
 
 /// The check routes' limits, around a check (`/api/v1/check`, `/check?domain=`, and a call on
@@ -12,10 +13,13 @@ final class CheckLimits: ServeMiddleware {
     private let maximum: Int
     private let counters: ServeCounters
     private let seconds: @Sendable () -> Double
-    /// Whether a body POSTed to `/mcp` calls a tool that reaches the network.
-    private let reachesNetwork: @Sendable ([UInt8]) -> Bool
+    /// Whether a message POSTed to `/mcp` calls a tool that reaches the network.
+    private let reachesNetwork: @Sendable (MCPHTTPRequest) -> Bool
 
-    init(settings: ServeSettings, counters: ServeCounters, reachesNetwork: @escaping @Sendable ([UInt8]) -> Bool) {
+    init(
+        settings: ServeSettings, counters: ServeCounters,
+        reachesNetwork: @escaping @Sendable (MCPHTTPRequest) -> Bool
+    ) {
         limiter = Mutex(RateLimiter(perMinute: settings.checksPerMinute, burst: settings.checkBurst))
         maximum = settings.maximumChecks
         self.counters = counters
@@ -27,8 +31,13 @@ final class CheckLimits: ServeMiddleware {
     var running: Int { inFlight.withLock { $0 } }
 
     func respond(to request: RoutedRequest, next: ServeNext) async throws(HTTPError) -> ServeResponse {
+        var request = request
         switch request.routed {
-        case .mcp where request.request.method == "POST" && reachesNetwork(request.request.body): break
+        case .mcp where request.request.method == "POST":
+            // Read once, here (after the token), and handed on to the endpoint.
+            let exchange = MCPHTTPRequest(request.request)
+            request.mcp = exchange
+            guard reachesNetwork(exchange) else { return try await next(request) }
         case let route?:
             guard let query = route.checkQuery else { return try await next(request) }
             _ = try query.checked()

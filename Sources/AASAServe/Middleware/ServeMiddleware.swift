@@ -1,3 +1,5 @@
+import AASAMCP
+
 /// One cross-cutting step of `serve`, applied in order around a route's handler, as hummingbird
 /// applies middleware: it sees the request and what routing made of it, then refuses it (an
 /// `HTTPError`, encoded once), passes it on (`next`), or wraps what comes back. A new
@@ -25,6 +27,8 @@ extension ServeRefusal {
 struct RoutedRequest: Sendable {
     var request: ServeRequest
     var route: Result<Route, HTTPError>
+    /// A request to `/mcp` as the MCP endpoint reads it, once read (`CheckLimits`).
+    var mcp: MCPHTTPRequest?
 
     /// The route, when the request has one.
     var routed: Route? { try? route.get() }
