@@ -197,7 +197,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return
         }
         transfer.easy = easy
-        transfer.firstStarted = .now
+        transfer.firstStarted = configuration.now()
         if let problem = configure(easy, for: transfer) {
             var failed = transfer.cancelledResult()
             failed.record.error = TransferError(kind: .other, curlCode: 0, message: problem)
@@ -368,7 +368,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 continue
             }
             let total = transfer.request.timeoutSeconds ?? configuration.timeoutSeconds
-            let waited = transfer.firstStarted.map { (ContinuousClock.now - $0).seconds } ?? 0
+            let waited = transfer.firstStarted.map { (configuration.now() - $0).seconds } ?? 0
             // A turn with too little time left to connect would only end as the site's
             // timeout: it ends here, as this audit's own limit.
             if total - waited < ConnectionGate.minimumTurnSeconds {
@@ -418,7 +418,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private func resume(_ transfer: Transfer, with result: FetchedLocation) {
-        transfer.finished = .now
+        transfer.finished = configuration.now()
         transfer.continuation?.resume(returning: result)
         transfer.continuation = nil
     }

@@ -68,13 +68,13 @@ public final class Fetcher: Sendable {
         var fetched = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfer.continuation = continuation
-                transfer.submitted = .now
+                transfer.submitted = configuration.now()
                 loop.submit(transfer)
             }
         } onCancel: {
             loop.cancel(transfer)
         }
-        let resumed = ContinuousClock.now
+        let resumed = configuration.now()
         fetched.localDelay = transfer.localDelay(resumed: resumed)
         fetched.sinceHandOver = transfer.submitted.map { resumed - $0 }
         // A name that did not resolve: why, from the resolver itself.

@@ -34,6 +34,10 @@ public struct FetcherConfiguration: Sendable {
     /// The DNS server (`IPv4:PORT`) asked why a name did not resolve, instead of
     /// /etc/resolv.conf's (tests make this machine's resolver look down with it).
     public var diagnosisNameServer: String?
+    /// The monotonic clock of the stamps that tell this process's time from the network's (a
+    /// transfer's hand-over, start and end, its caller's resumption) and of a domain's deadline:
+    /// the system's; a test moves its own.
+    public var now: @Sendable () -> ContinuousClock.Instant = { .now }
 
     public init(
         timeoutSeconds: Double = FetcherConfiguration.defaultTimeoutSeconds,

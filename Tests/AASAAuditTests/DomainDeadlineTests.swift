@@ -126,53 +126,75 @@ import Testing
     /// The deadline is the network's time, not this process's (issue 46: on a machine loaded
     /// with the rest of the suite, a domain's task resumed ten seconds after its `.well-known`
     /// answered in 53 ms, and its root was "not fetched": a failure that was not the site's).
-    /// Here the domain's executor is held busy for 16 s while its `.well-known` is answered,
-    /// with a 15 s `--timeout` (room for a slow handshake on a loaded machine): the root is still
-    /// fetched, and the delay is the fetch's `localDelay`, not its curl time.
+    /// Here the domain's task resumes 16 s (by the fetcher's clock) after its `.well-known` was
+    /// answered, with a 15 s `--timeout`: the root is still fetched, and the delay is the fetch's
+    /// `localDelay`, not its curl time. The clock is moved when the answer's resumption is handed
+    /// to the domain's executor, so no real time is waited.
     @Test(.live, .tags(.live)) func thisProcesssOwnDelaysAreNotTheSitesTime() async throws {
         let world = try TestWorld()
+        let clock = OffsetClock()
+        let executor = SerialExecutor()
         let server = try FaultServer(
             identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]),
-            fault: .respond { _, _ in .delayed(.milliseconds(200), .http(body: Self.valid)) })
+            fault: .respond { _, path in
+                // The answer's resumption is the next job the domain's executor is given.
+                if path == AASALocation.wellKnown.path { executor.onNextJob { clock.advance(by: .seconds(16)) } }
+                return .http(body: Self.valid)
+            })
         defer { server.shutdown() }
         var configuration = world.fetcherConfiguration(timeout: 15)
         configuration.connectTo = [server.connectTo("slowmachine.aasa.test")]
+        configuration.now = clock.now
         let fetcher = try Fetcher(configuration: configuration)
         defer { fetcher.shutdown() }
         let auditor = DomainAuditor(fetcher: fetcher)
-        let executor = SerialExecutor()
-        let audit = Task {
+        let report = await Task {
             await withTaskExecutorPreference(executor) {
                 await auditor.audit(DomainTarget(domain: "slowmachine.aasa.test")).report
             }
-        }
-        // Once .well-known is on the wire (answered at 200 ms), the domain's executor is busy
-        // until 16.1 s: its task resumes then, past its 15 s.
-        try await Task.sleep(for: .milliseconds(100))
-        executor.block(for: 16)
-        let report = await audit.value
+        }.value
+        #expect(executor.movedTheClock, "the answer's resumption never reached the executor")
+        let wellKnown = try #require(report.fetches.first { $0.location == .wellKnown })
+        #expect(wellKnown.status == 200 && wellKnown.timings.totalMs < 15_000, "\(wellKnown.timings)")
         let root = try #require(report.fetches.first { $0.location == .root })
         #expect(root.status == 200, "\(root.error?.message ?? "")")
         #expect(report.verdict == .pass, "\(report.findings.map(\.message))")
-        let wellKnown = try #require(report.fetches.first { $0.location == .wellKnown })
-        #expect(wellKnown.timings.totalMs < 15_000, "\(wellKnown.timings)")
     }
 }
 
-/// A task executor on one thread of its own, which a test can hold busy: what a loaded machine
-/// does to a task whose answer has come.
-final class SerialExecutor: TaskExecutor, @unchecked Sendable {
+/// A task executor on one thread of its own, which a test can hand a delay: what a loaded
+/// machine does to a task whose answer has come.
+final class SerialExecutor: TaskExecutor, Sendable {
     private let queue = DispatchQueue(label: "aasa-audit.tests.serial-executor")
+    private let nextJob = Mutex<(@Sendable () -> Void)?>(nil)
+    private let moved = Atomic(false)
 
     func enqueue(_ job: consuming ExecutorJob) {
+        if let action = nextJob.withLock({ action in
+            defer { action = nil }
+            return action
+        }) {
+            action()
+            moved.store(true, ordering: .relaxed)
+        }
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 
-    /// Holds the thread for `seconds`, from now (jobs enqueued meanwhile wait).
-    func block(for seconds: Double) {
-        queue.async { Thread.sleep(forTimeInterval: seconds) }
-    }
+    /// Runs `action` when the next job is enqueued, before it can run.
+    func onNextJob(_ action: @escaping @Sendable () -> Void) { nextJob.withLock { $0 = action } }
+
+    /// Whether an action given to `onNextJob` ran.
+    var movedTheClock: Bool { moved.load(ordering: .relaxed) }
+}
+
+/// The system's monotonic clock, moved ahead by a test: time this process lost.
+final class OffsetClock: Sendable {
+    private let offset = Mutex(Duration.zero)
+
+    var now: @Sendable () -> ContinuousClock.Instant { { .now + self.offset.withLock { $0 } } }
+
+    func advance(by duration: Duration) { offset.withLock { $0 += duration } }
 }
 
 /// A clock a test moves by hand.

@@ -68,7 +68,7 @@ struct OriginFetchPlan: Sendable {
     /// `.well-known` first, as Apple's bot; the others alongside when the connection
     /// multiplexes, after it when not; nothing more when the host could not be reached.
     func run() async -> Fetched {
-        let deadline = DomainDeadline()
+        let deadline = DomainDeadline(now: fetcher.configuration.now)
         let multiplexing = ConnectionSignal()
         var request = FetchRequest(
             url: AASALocation.wellKnown.url(on: domain), location: .wellKnown, userAgent: botUserAgent)
@@ -111,7 +111,7 @@ struct OriginFetchPlan: Sendable {
     /// another on one connection (the last closes it), within the domain's `--timeout`; a host
     /// the first could not reach is asked nothing more.
     func runWithoutAASA() async -> (extra: [FetchedLocation], deadline: DomainDeadline) {
-        let deadline = DomainDeadline()
+        let deadline = DomainDeadline(now: fetcher.configuration.now)
         var extra: [FetchedLocation] = []
         for (index, request) in extraRequests.enumerated() {
             if let lead = extra.first, let error = lead.record.error, DomainAuditor.hostUnreachable(error) {
