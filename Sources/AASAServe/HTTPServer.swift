@@ -25,7 +25,7 @@ public final class HTTPServer: Sendable {
         var draining = false
         var nextConnection = 0
         /// Open connections, whether each is answering a request now, and its client's key.
-        var connections: [Int: (channel: any Channel, busy: Bool, key: String?, answered: ContinuousClock.Instant?)] =
+        var connections: [Int: (channel: any Channel, busy: Bool, key: String?, answered: Double?)] =
             [:]
     }
 
@@ -133,19 +133,21 @@ public final class HTTPServer: Sendable {
 
     /// Whether the connection is answering a request now (its idle timer does not count then).
     private func isAnswering(_ number: Int) -> Bool {
-        let idle = settings.idle
+        let idle = settings.idle.seconds
+        let now = settings.seconds()
         return state.withLock { state in
             guard let connection = state.connections[number] else { return false }
-            return connection.busy || connection.answered.map { ContinuousClock.now - $0 < idle } == true
+            return connection.busy || connection.answered.map { now - $0 < idle } == true
         }
     }
 
     /// A connection answering a request, or done answering one within the idle time, is not
     /// idle: between two pipelined requests it is only waiting for the next to be handed over.
     private func setBusy(_ number: Int, _ busy: Bool) {
+        let now = settings.seconds()
         state.withLock { state in
             state.connections[number]?.busy = busy
-            if !busy { state.connections[number]?.answered = .now }
+            if !busy { state.connections[number]?.answered = now }
         }
     }
 

@@ -38,8 +38,9 @@ public struct ServeSettings: Sendable {
     public var requestDeadline: Duration = .seconds(10)
     /// How long SIGTERM waits for in-flight checks before the server stops.
     public var drainSeconds = ServeSettings.defaultDrainSeconds
-    /// The clock the rate limits read: seconds on a monotonic clock, from any start. Tests
-    /// inject one they move by hand, so that a slow machine refills no bucket.
+    /// The clock the rate limits and a connection's "answered a moment ago" read: seconds on a
+    /// monotonic clock, from any start. Tests inject one they move by hand, so that a slow
+    /// machine refills no bucket. (The connection timers are the event loop's, as NIO's are.)
     public var seconds: @Sendable () -> Double = {
         let start = ContinuousClock.now
         return { start.duration(to: .now).seconds }
