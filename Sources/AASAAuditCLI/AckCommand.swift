@@ -13,18 +13,23 @@ struct AckCommand: ParsableCommand {
 
     @Argument(help: "The domain (as domains.txt names it, or pasted: applinks:…, https://…).") var domain: String?
     @Option(
-        name: .customLong("code"),
+        name: .customLong(OptionName.code.rawValue),
         help: ArgumentHelp(
             "Acknowledge only this finding code and what follows from it (repeatable; default: every finding).",
             valueName: "code"))
     var codes: [String] = []
     @Option(
+        name: .customLong(OptionName.until.rawValue),
         help: ArgumentHelp(
             "The last day acknowledged (UTC), at most \(Acknowledgements.maximumDays) days ahead.",
             valueName: "YYYY-MM-DD"))
     var until: String?
-    @Option(help: ArgumentHelp("Why: shown wherever the failure is.", valueName: "text")) var reason: String?
-    @Option(help: ArgumentHelp("The audit's output folder.", valueName: "dir")) var out = OutputFolderLayout
+    @Option(
+        name: .customLong(OptionName.reason.rawValue),
+        help: ArgumentHelp("Why: shown wherever the failure is.", valueName: "text")) var reason: String?
+    @Option(
+        name: .customLong(OptionName.out.rawValue), help: ArgumentHelp("The audit's output folder.", valueName: "dir"))
+    var out = OutputFolderLayout
         .defaultFolder
     @Flag(help: "List the acknowledgements, in force and ended.") var list = false
     @Flag(help: "Remove the domain's acknowledgement.") var remove = false

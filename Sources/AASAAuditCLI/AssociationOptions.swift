@@ -14,13 +14,13 @@ struct AssociationAuditOptions: ParsableArguments {
             "Audit every domain's Android assetlinks.json too (domains naming android:PACKAGE are always audited for it)."
     ) var everyDomain = false
     @Option(
-        name: .customLong("android-manifest"),
+        name: .customLong(AndroidOption.manifest.rawValue),
         help: ArgumentHelp(
             "An app's AndroidManifest.xml (source XML): audit the assetlinks.json of every host its android:autoVerify=\"true\" intent filters name, for --android-package, and judge the dynamic rules against the manifest's paths (repeatable).",
             valueName: "file"))
     var manifests: [String] = []
     @Option(
-        name: .customLong("android-package"),
+        name: .customLong(AndroidOption.package.rawValue),
         help: ArgumentHelp(
             "The app the manifests' hosts must declare (repeatable; default: the manifest's package attribute).",
             valueName: AndroidAppOption.help), transform: AndroidAppOption.parse)

@@ -17,13 +17,16 @@ struct AuditCommand: AsyncParsableCommand {
             "The domains file: one domain per line, optionally followed by the app IDs its file must name (default: domains.txt, unless --entitlements is given)."
     ) var file: String?
     @Option(
+        name: .customLong(OptionName.entitlements.rawValue),
         help: ArgumentHelp("Also audit the hosts an app's entitlements file names (repeatable).", valueName: "file"))
     var entitlements: [String] = []
     @Option(
-        name: .customLong("app-id"),
+        name: .customLong(OptionName.appID.rawValue),
         help: ArgumentHelp("With --entitlements: an app ID the hosts' files must name (repeatable).", valueName: "id"))
     var appIDs: [String] = []
-    @Option(parsing: .unconditional, help: "Domains audited at once.") var concurrency = AuditSettings
+    @Option(
+        name: .customLong(OptionName.concurrency.rawValue), parsing: .unconditional, help: "Domains audited at once.")
+    var concurrency = AuditSettings
         .defaultConcurrency
     @Option(
         parsing: .unconditional,
@@ -38,6 +41,7 @@ struct AuditCommand: AsyncParsableCommand {
             "Print nothing when every domain passes and nothing changed since the last run (cron mails any output); otherwise the summary as usual."
     ) var quiet = false
     @Flag(
+        name: .customLong(OptionName.resume.rawValue),
         help:
             "Finish the interrupted run in --out (killed, rebooted, stopped by a signal): the domains it finished are kept from its journal, the rest audited, and its reports, history line and alert made as if it had never stopped. The domain list must be the same."
     ) var resume = false

@@ -7,6 +7,7 @@ import Foundation
 /// beside it for CI servers, Prometheus and the run's resource use.
 struct AuditOutputOptions: ParsableArguments {
     @Option(
+        name: .customLong(OptionName.out.rawValue),
         help: ArgumentHelp(
             "The folder that receives the run folders and \(OutputFolderLayout.latestJSON), \(OutputFolderLayout.latestHTML).",
             valueName: "dir"))
@@ -18,9 +19,12 @@ struct AuditOutputOptions: ParsableArguments {
         )) var keep: Int?
     /// The files written beside the reports, each optional: JUnit XML, Prometheus metrics, the
     /// run's resource use.
-    @Option(help: ArgumentHelp(Help.junit, valueName: "file")) var junit: String?
-    @Option(help: ArgumentHelp(Help.metrics, valueName: "file")) var metrics: String?
-    @Option(help: ArgumentHelp(Help.stats, valueName: "file")) var stats: String?
+    @Option(name: .customLong(OptionName.junit.rawValue), help: ArgumentHelp(Help.junit, valueName: "file")) var junit:
+        String?
+    @Option(name: .customLong(OptionName.metrics.rawValue), help: ArgumentHelp(Help.metrics, valueName: "file"))
+    var metrics: String?
+    @Option(name: .customLong(OptionName.stats.rawValue), help: ArgumentHelp(Help.stats, valueName: "file")) var stats:
+        String?
 
     enum Help {
         static let junit = "Also write JUnit XML for CI servers: a test case per domain."

@@ -13,7 +13,7 @@ struct CheckCommand: AsyncParsableCommand {
             "The host names to audit, e.g. example.com (a URL or an entitlement entry such as applinks:example.com names its host)."
     ) var domains: [String]
     @Option(
-        name: .customLong("app-id"),
+        name: .customLong(OptionName.appID.rawValue),
         help: ArgumentHelp(
             "An app ID the file must name (repeatable): in applinks, or in the service it names (webcredentials:TEAMID.bundle) or the domain's entitlement entry names (webcredentials:example.com).",
             valueName: "id"))
@@ -26,6 +26,7 @@ struct CheckCommand: AsyncParsableCommand {
             valueName: DomainTarget.iosNone))
     var ios: String?
     @Flag(
+        name: .customLong(OptionName.json.rawValue),
         help:
             "Print a JSON array of the domains' records, as the audit report holds them (one shape for any number of domains)."
     )

@@ -8,7 +8,7 @@ struct DeviceViewOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The base of Apple's CDN URL; the host is appended.", valueName: "url"))
     var cdnURL: String = AppleLimits.cdnBase
 
-    @Flag(help: "Do not fetch Apple's CDN copy.")
+    @Flag(name: .customLong(OptionName.noCDN.rawValue), help: "Do not fetch Apple's CDN copy.")
     var noCDN = false
 
     @Option(help: "The user agent of Apple's bot, for the bot-blocking check.")
@@ -21,6 +21,7 @@ struct DeviceViewOptions: ParsableArguments {
     var noUACheck = false
 
     @Option(
+        name: .customLong(OptionName.certificateWarningDays.rawValue),
         help: ArgumentHelp(
             "Warn when the host's TLS certificate expires within this many days (tls.expiring; 0: never).",
             valueName: "days"))

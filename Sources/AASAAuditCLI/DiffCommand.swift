@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAModel
 import AASAReport
 import ArgumentParser
 
@@ -12,7 +13,9 @@ struct DiffCommand: ParsableCommand {
 
     @Argument(help: "The older report: a report.json, or a run folder (reports/2026-11-22T031500Z).") var old: String
     @Argument(help: "The newer report, likewise (an output folder: its latest.json).") var new: String
-    @Flag(help: "Print the changes as JSON, in the form of a report's changes field.") var json = false
+    @Flag(
+        name: .customLong(OptionName.json.rawValue),
+        help: "Print the changes as JSON, in the form of a report's changes field.") var json = false
 
     func run() throws {
         let changes = try ReportDiff.changes(old: old, new: new)

@@ -9,7 +9,8 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain", abstract: "Explain a finding code, or list them all.")
 
     @Argument(help: "A finding code, e.g. http.redirect. Without one, every code is listed.") var code: String?
-    @Flag(help: "Print the table of docs/findings.md.") var markdown = false
+    @Flag(name: .customLong(OptionName.markdown.rawValue), help: "Print the table of docs/findings.md.") var markdown =
+        false
     @Flag(help: "Print the codes alone, one a line.") var codes = false
 
     func run() throws {

@@ -7,6 +7,7 @@ import Foundation
 /// The options of every command that fetches.
 struct FetchOptions: ParsableArguments {
     @Option(
+        name: .customLong(OptionName.timeout.rawValue),
         parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds a domain's fetches may take together, from its first request, connections included (its deadline; this machine's own delays do not count).",
@@ -24,18 +25,21 @@ struct FetchOptions: ParsableArguments {
     var userAgent: String = AASAAuditVersion.defaultUserAgent
 
     @Option(
+        name: .customLong(OptionName.resolve.rawValue),
         help: ArgumentHelp(
             "Like curl's --resolve: connect to ADDR for HOST:PORT (repeatable; * as HOST means any host).",
             valueName: "host:port:addr"))
     var resolve: [String] = []
 
     @Option(
+        name: .customLong(OptionName.connectTo.rawValue),
         help: ArgumentHelp(
             "Like curl's --connect-to: connect to HOST2:PORT2 for requests to HOST:PORT (repeatable; empty HOST or PORT means any).",
             valueName: "host:port:host2:port2"))
     var connectTo: [String] = []
 
     @Option(
+        name: .customLong(OptionName.allowNetwork.rawValue),
         help: ArgumentHelp(
             "Also connect to addresses in this network (CIDR or address; repeatable). Only public addresses are fetched otherwise: loopback, private, link-local (cloud metadata), CGNAT and unique-local ones are refused after DNS.",
             valueName: "cidr"), transform: IPNetwork.parse)
@@ -46,18 +50,21 @@ struct FetchOptions: ParsableArguments {
     var cacert: String?
 
     @Option(
+        name: .customLong(OptionName.perAddress.rawValue),
         help: ArgumentHelp(
             "Connections open to one IP address at most: domains behind a shared host or CDN edge take turns, within --timeout.",
             valueName: "n"))
     var perAddress: Int = PolitenessLimits.defaultConnectionsPerAddress
 
     @Option(
+        name: .customLong(OptionName.perAddressRate.rawValue),
         help: ArgumentHelp(
             "New connections a second to one IP address at most (20 is polite to hosts you do not run). Default: no limit.",
             valueName: "per-second"))
     var perAddressRate: Double?
 
     @Option(
+        name: .customLong(OptionName.dnsRate.rawValue),
         help: ArgumentHelp(
             "DNS lookups a second at most (names looked up within the last minute are not asked again).",
             valueName: "per-second"))

@@ -15,10 +15,13 @@ struct HistoryCommand: ParsableCommand {
         help:
             "A domain: its verdict and codes run by run. Without it: the fleet's trend, the domains not passing and since when, flapping ones, stale CDN copies."
     ) var domain: String?
-    @Option(help: ArgumentHelp("The folder the audits wrote to.", valueName: "dir")) var out = OutputFolderLayout
+    @Option(
+        name: .customLong(OptionName.out.rawValue),
+        help: ArgumentHelp("The folder the audits wrote to.", valueName: "dir")) var out = OutputFolderLayout
         .defaultFolder
     @Option(parsing: .unconditional, help: ArgumentHelp("Runs shown in the trend.", valueName: "n")) var runs = 15
-    @Flag(help: "Print JSON (docs/report-format.md, \"History\").") var json = false
+    @Flag(name: .customLong(OptionName.json.rawValue), help: "Print JSON (docs/report-format.md, \"History\").")
+    var json = false
     @Flag(
         help:
             "Write index.html (and history.json, when it had to be rebuilt from the run folders) anew, then print the trend."

@@ -18,10 +18,12 @@ struct LintCommand: ParsableCommand {
             "Print the file names lint knows (each kind's served name, and the extensionless ones with .json added, which it flags), one a line, and nothing else: what a CI step or hook looks for."
     )
     var names = false
-    @Flag(help: "Print a JSON array, one record per file (findings with line and column when they have one).")
+    @Flag(
+        name: .customLong(OptionName.json.rawValue),
+        help: "Print a JSON array, one record per file (findings with line and column when they have one).")
     var json = false
     @Option(
-        name: .customLong("app-id"),
+        name: .customLong(OptionName.appID.rawValue),
         help: ArgumentHelp(
             "An app ID the file must name, as a domains.txt line gives it: bare for applinks, or prefixed with its section (webcredentials:ID, appclips:ID, activitycontinuation:ID) (repeatable).",
             valueName: "id"))

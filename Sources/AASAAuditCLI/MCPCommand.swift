@@ -15,6 +15,7 @@ struct MCPCommand: AsyncParsableCommand {
     )
 
     @Option(
+        name: .customLong(OptionName.out.rawValue),
         help: ArgumentHelp(
             "The --out folder of the team's audits: domain_history reads its history, and check_domain shows its acknowledgements.",
             valueName: "dir"))

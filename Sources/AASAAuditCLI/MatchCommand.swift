@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAModel
 import AASAReport
 import ArgumentParser
 
@@ -21,7 +22,9 @@ struct MatchCommand: AsyncParsableCommand {
             "With --file: the host the file is served by (default: each URL's own host).", valueName: "host"))
     var domain: String?
     @Argument(help: "With --file: the URLs. Without: the domain, then the URLs.") var arguments: [String]
-    @Flag(help: "Print a JSON array, one object per URL, in argument order.") var json = false
+    @Flag(
+        name: .customLong(OptionName.json.rawValue), help: "Print a JSON array, one object per URL, in argument order.")
+    var json = false
     @Option(
         help: ArgumentHelp(
             "Exit 1 unless every URL is decided this way: app (opens an app), browser (stays in the browser) or an app ID (opens that app). A CI guard for the URLs a team cares about.",

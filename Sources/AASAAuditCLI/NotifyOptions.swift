@@ -8,6 +8,7 @@ extension AlertTrigger: ExpressibleByArgument {}
 /// `audit`'s alert after a complete run.
 struct NotifyOptions: ParsableArguments {
     @Option(
+        name: .customLong(OptionName.notify.rawValue),
         help: ArgumentHelp(
             "After each complete run, POST a JSON alert (with a `text` chat webhooks show) to this http(s) URL when --notify-on says so; retried, bounded in time, never in the way of the reports.",
             valueName: "url"))

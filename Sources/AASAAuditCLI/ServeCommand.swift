@@ -14,21 +14,27 @@ struct ServeCommand: AsyncParsableCommand {
             "Loopback by default; put it behind nginx or Caddy for TLS (docs/serve.md). Checks refuse private addresses unless --allow-network names them. SIGTERM lets running checks finish (up to --drain-seconds)."
     )
 
-    @Option(help: ArgumentHelp("The folder the audits write to (served read-only).", valueName: "dir"))
+    @Option(
+        name: .customLong(OptionName.out.rawValue),
+        help: ArgumentHelp("The folder the audits write to (served read-only).", valueName: "dir"))
     var out = OutputFolderLayout.defaultFolder
     @Option(
         help: ArgumentHelp(
             "The address and port to listen on (default: \(ListenAddress.loopback)).", valueName: "host:port"),
         transform: ListenAddress.parse)
     var listen = ListenAddress.loopback
-    @Option(help: ArgumentHelp("Checks running at once; more are answered 503.", valueName: "n"))
+    @Option(
+        name: .customLong(OptionName.maximumChecks.rawValue),
+        help: ArgumentHelp("Checks running at once; more are answered 503.", valueName: "n"))
     var maxChecks = ServeSettings.defaultMaximumChecks
     @Option(
+        name: .customLong(OptionName.checksPerMinute.rawValue),
         help: ArgumentHelp(
             "Checks one client may start a minute (bursts of a quarter of it); more are answered 429. 0: no limit.",
             valueName: "n"))
     var checksPerMinute = Int(ServeSettings.defaultChecksPerMinute)
     @Option(
+        name: .customLong(OptionName.tokenFile.rawValue),
         help: ArgumentHelp(
             "A file holding the bearer token (Authorization: Bearer TOKEN) that \(Route.tokenScope) require.",
             valueName: "file"))
@@ -39,6 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "address"), transform: IPNetwork.parse)
     var trustedProxy: [IPNetwork] = []
     @Option(
+        name: .customLong(OptionName.serverName.rawValue),
         help: ArgumentHelp(
             "A host name this server answers to (the Host header; repeatable): others get 421, against DNS rebinding. Default: the loopback names on a loopback --listen, any name elsewhere.",
             valueName: "name"))

@@ -41,7 +41,7 @@ public enum CertificateExpiry {
         return [
             Finding(
                 .aasa(.tlsExpiring), FindingLocation(earliest.location),
-                "A TLS certificate of \(host)'s chain \(when) (the warning starts \(warningDays) days ahead, --cert-warn-days): once it lapses, iOS cannot fetch the file and links stop opening the app."
+                "A TLS certificate of \(host)'s chain \(when) (the warning starts \(warningDays) days ahead, \(OptionName.certificateWarningDays)): once it lapses, iOS cannot fetch the file and links stop opening the app."
             )
         ]
     }

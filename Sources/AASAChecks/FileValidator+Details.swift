@@ -20,7 +20,7 @@ extension FileValidator {
             // Apple's original documentation: the iOS 9-12 format needs "apps": [] present.
             report(
                 .aasa(.applinksLegacyApps), .appsMissingForOldIOS,
-                "applinks has no \"apps\": [] key. The paths format of iOS 9 to 12 required it present and empty, and the app supports iOS \(minimum) (--min-ios): add \"apps\": [] to applinks."
+                "applinks has no \"apps\": [] key. The paths format of iOS 9 to 12 required it present and empty, and the app supports iOS \(minimum) (\(OptionName.minimumIOS)): add \"apps\": [] to applinks."
             )
         }
         if let variables = applinks["substitutionVariables"] {
@@ -164,7 +164,7 @@ extension FileValidator {
         case nil:
             report(
                 .aasa(.entryMixedFormats),
-                "\(path) has both paths and components: iOS 13+ reads only components, iOS 12 only paths, and TN3155 warns that mixing breaks links (say --min-ios to judge it)."
+                "\(path) has both paths and components: iOS 13+ reads only components, iOS 12 only paths, and TN3155 warns that mixing breaks links (say \(OptionName.minimumIOS) to judge it)."
             )
         }
     }

@@ -1,3 +1,4 @@
+import AASAModel
 import Foundation
 import Synchronization
 
@@ -63,11 +64,11 @@ public struct PolitenessLimits: Sendable, Equatable {
         if let rate = newConnectionsPerSecond, waiting > fit(rate) {
             let needed = (Double(waiting) / max(usable, 0.001)).rounded(.up)
             return
-                "--per-address-rate \(rate.formatted()) lets at most \(fit(rate)) new connections to one address start within --timeout \(seconds) s, and --concurrency \(concurrency) keeps up to \(waiting) domains in flight: when more than \(fit(rate)) of them share an address (a CDN edge, a hosting provider), the rest wait past their deadline and end audit.unchecked every night. Raise --per-address-rate to \(needed.formatted()) or --timeout, or lower --concurrency to \(fit(rate))."
+                "\(OptionName.perAddressRate) \(rate.formatted()) lets at most \(fit(rate)) new connections to one address start within \(OptionName.timeout) \(seconds) s, and \(OptionName.concurrency) \(concurrency) keeps up to \(waiting) domains in flight: when more than \(fit(rate)) of them share an address (a CDN edge, a hosting provider), the rest wait past their deadline and end audit.unchecked every night. Raise \(OptionName.perAddressRate) to \(needed.formatted()) or \(OptionName.timeout), or lower \(OptionName.concurrency) to \(fit(rate))."
         }
         if let rate = lookupsPerSecond, waiting > fit(rate) {
             return
-                "--dns-rate \(rate.formatted()) lets at most \(fit(rate)) lookups start within --timeout \(seconds) s, and --concurrency \(concurrency) keeps up to \(waiting) domains in flight: the rest wait past their deadline and end audit.unchecked every night. Raise --dns-rate or --timeout, or lower --concurrency to \(fit(rate))."
+                "\(OptionName.dnsRate) \(rate.formatted()) lets at most \(fit(rate)) lookups start within \(OptionName.timeout) \(seconds) s, and \(OptionName.concurrency) \(concurrency) keeps up to \(waiting) domains in flight: the rest wait past their deadline and end audit.unchecked every night. Raise \(OptionName.dnsRate) or \(OptionName.timeout), or lower \(OptionName.concurrency) to \(fit(rate))."
         }
         return nil
     }

@@ -343,7 +343,7 @@ final class Transfer: @unchecked Sendable {
             return TransferError(
                 kind: .blockedAddress, curlCode: Int(result.rawValue),
                 message:
-                    "Not connected: \(refusedAddresses.joined(separator: "; ")). Only public addresses are fetched (--allow-network makes exceptions)."
+                    "Not connected: \(refusedAddresses.joined(separator: "; ")). Only public addresses are fetched (\(OptionName.allowNetwork) makes exceptions)."
             )
         }
         if headersTooLarge {
@@ -384,11 +384,11 @@ final class Transfer: @unchecked Sendable {
         let why =
             switch holding {
             case .address(let address, .full(let open, let waiting))?:
-                "for a connection to \(address), which had \(open) open from this audit\(waiting > 0 ? " and \(waiting) waiting before" : "") (--per-address \(limits.connectionsPerAddress))"
+                "for a connection to \(address), which had \(open) open from this audit\(waiting > 0 ? " and \(waiting) waiting before" : "") (\(OptionName.perAddress) \(limits.connectionsPerAddress))"
             case .address(let address, .rate)?:
-                "for a connection to \(address) within --per-address-rate \((limits.newConnectionsPerSecond ?? 0).formatted()) a second"
+                "for a connection to \(address) within \(OptionName.perAddressRate) \((limits.newConnectionsPerSecond ?? 0).formatted()) a second"
             case .lookup?, nil:
-                "for a DNS lookup within --dns-rate \((limits.lookupsPerSecond ?? 0).formatted()) a second"
+                "for a DNS lookup within \(OptionName.dnsRate) \((limits.lookupsPerSecond ?? 0).formatted()) a second"
             }
         record.error = TransferError(
             kind: .local, curlCode: 0, message: "\(waited) \(why): this audit's own limit, not the site's.")

@@ -60,7 +60,7 @@ public struct CheckPage: Sendable {
 
     /// What the page says instead of the form when checks need the token.
     public static let tokenNote =
-        "Checks on this server need its token (--token-file), which a browser's form cannot send. Check from a terminal: curl -H \"Authorization: Bearer $TOKEN\" \"https://THIS-SERVER/api/v1/check?domain=example.com\", or aasa-audit check example.com on your own machine."
+        "Checks on this server need its token (\(OptionName.tokenFile)), which a browser's form cannot send. Check from a terminal: curl -H \"Authorization: Bearer $TOKEN\" \"https://THIS-SERVER/api/v1/check?domain=example.com\", or aasa-audit check example.com on your own machine."
 
     /// The top of other pages (the history page's): the form, its domain field alone; or, when
     /// checks need the token, a link to the check page that says how.

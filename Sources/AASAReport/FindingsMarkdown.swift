@@ -14,7 +14,7 @@ public enum FindingsMarkdown {
             "any warning, else `pass`. Where a code has another severity in a named case, the severity column says when.",
             "",
             "This file is generated from the catalog (each family's codes and entries: `Sources/AASAModel/AASA/AASACode.swift`, each kind's `FindingCatalog+Kind.swift`) by",
-            "`aasa-audit explain --markdown`; each code's anchor is its name (`findings.md#http.redirect`).",
+            "`aasa-audit explain \(OptionName.markdown)`; each code's anchor is its name (`findings.md#http.redirect`).",
         ]
         for category in FindingCategory.allCases {
             let codes = FindingCode.allCases.filter { $0.definition.category == category }

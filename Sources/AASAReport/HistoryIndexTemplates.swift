@@ -61,7 +61,7 @@ enum HistoryIndexTemplates {
         <details class="runs"><summary>{{^someUnlisted}}Every kept run ({{runCount}}){{/someUnlisted}}{{#someUnlisted}}The newest {{listedRuns}} of {{runCount}} kept runs{{/someUnlisted}}</summary>
         <table class="plain scroll"><tr><th>run (UTC)</th><th>pass</th><th>warn</th><th>fail</th><th></th></tr>
         {{#runs}}<tr><td>{{started}}{{#notChecked}}<br><span class="muted" title="{{.}}">not checked properly: counts for nothing</span>{{/notChecked}}</td><td>{{pass}}</td><td>{{warn}}</td><td>{{fail}}</td><td><a href="{{report}}">report</a></td></tr>
-        {{/runs}}</table>{{#someUnlisted}}<p class="muted">{{unlistedRuns}} older runs are not listed here: their folders are under --out, their lines in history.json, and <code>aasa-audit history</code> reads them.</p>{{/someUnlisted}}</details>
+        {{/runs}}</table>{{#someUnlisted}}<p class="muted">{{unlistedRuns}} older runs are not listed here: their folders are under \#(OptionName.out), their lines in history.json, and <code>aasa-audit history</code> reads them.</p>{{/someUnlisted}}</details>
         </header>
         <main>
         <h2>Domains in the newest run</h2>

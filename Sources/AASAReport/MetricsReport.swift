@@ -173,12 +173,13 @@ public enum MetricsReport {
     }
 
     public static let notificationFailed = Family(
-        name: "aasa_audit_notification_failed", help: "1 when the last run's --notify alert could not be delivered.")
+        name: "aasa_audit_notification_failed",
+        help: "1 when the last run's \(OptionName.notify) alert could not be delivered.")
     public static let notificationSent = Family(
-        name: "aasa_audit_notification_sent", help: "1 when the last run's --notify alert was delivered.")
+        name: "aasa_audit_notification_sent", help: "1 when the last run's \(OptionName.notify) alert was delivered.")
     public static let notificationAttempts = Family(
         name: "aasa_audit_notification_attempts",
-        help: "POST attempts the last run's --notify alert took (0 when nothing was to be sent).")
+        help: "POST attempts the last run's \(OptionName.notify) alert took (0 when nothing was to be sent).")
 
     /// `--notify`'s outcome: `state` is sent, failed or not-needed.
     public static func notificationSection(state: String, attempts: Int) -> String {

@@ -53,7 +53,7 @@ extension TerminalReport {
             guard !domains.isEmpty else { return }
             lines += ["", "\(title) (\(domains.count)):"] + domains.prefix(limit).map { "  " + line($0) }
             if domains.count > limit {
-                lines.append("  … and \(domains.count - limit) more (history --json has them all)")
+                lines.append("  … and \(domains.count - limit) more (history \(OptionName.json) has them all)")
             }
         }
         // Failing first, then warning, each in the run's order.

@@ -179,7 +179,8 @@ public struct TerminalReport: Sendable {
             let finding = group.cause
             // Info is context, not a problem: one line, without Why and Fix (`explain` has them).
             let overridden =
-                finding.overriddenFrom.map { paint(" (\($0.rawValue) in the catalog; --severity)", .dim) } ?? ""
+                finding.overriddenFrom.map { paint(" (\($0.rawValue) in the catalog; \(OptionName.severity))", .dim) }
+                ?? ""
             guard finding.severity != .info else {
                 lines.append(
                     "  \(paint(finding.severity)) \(paint("(\(finding.location.rawValue))", .dim)) \(clean(finding.message))\(overridden)"

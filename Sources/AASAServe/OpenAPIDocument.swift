@@ -46,12 +46,12 @@ public enum OpenAPIDocument {
           "info": {
             "title": "aasa-audit serve",
             "version": "1",
-            "description": "The API of `aasa-audit serve` (docs/serve.md). Every answer carries Content-Security-Policy, X-Content-Type-Options, Referrer-Policy and X-Frame-Options. When the server has a token (--token-file), \#(Route.tokenScope) need `Authorization: Bearer TOKEN`. The domain record is the report schema's (report.schema.json, $defs/domain)."
+            "description": "The API of `aasa-audit serve` (docs/serve.md). Every answer carries Content-Security-Policy, X-Content-Type-Options, Referrer-Policy and X-Frame-Options. When the server has a token (\#(OptionName.tokenFile)), \#(Route.tokenScope) need `Authorization: Bearer TOKEN`. The domain record is the report schema's (report.schema.json, $defs/domain)."
           },
           "servers": [
             {
               "url": "/",
-              "description": "Relative to where the server is reached: http://127.0.0.1:8080 by default (serve --listen), or the reverse proxy in front of it."
+              "description": "Relative to where the server is reached: http://127.0.0.1:8080 by default (serve \#(OptionName.listen)), or the reverse proxy in front of it."
             }
           ],
           "security": [
@@ -64,7 +64,7 @@ public enum OpenAPIDocument {
             "/api/v1/check": {
               "get": {
                 "summary": "Check one domain now",
-                "description": "Fetches the domain's files as `check` does (as Apple's bot, the root, Apple's CDN) and answers its record. Limited per client (429) and in flight (503). A host whose addresses are not public is refused (403) without a connection, unless the server was started with --allow-network.",
+                "description": "Fetches the domain's files as `check` does (as Apple's bot, the root, Apple's CDN) and answers its record. Limited per client (429) and in flight (503). A host whose addresses are not public is refused (403) without a connection, unless the server was started with \#(OptionName.allowNetwork).",
                 "parameters": [
                   {
                     "name": "domain",
@@ -139,7 +139,7 @@ public enum OpenAPIDocument {
                     "$ref": "#/components/responses/MisdirectedRequest"
                   },
                   "429": {
-                    "description": "This client started too many checks (--checks-per-minute). Or too many requests without the right token (10 a minute per client).",
+                    "description": "This client started too many checks (\#(OptionName.checksPerMinute)). Or too many requests without the right token (10 a minute per client).",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -154,7 +154,7 @@ public enum OpenAPIDocument {
                     }
                   },
                   "503": {
-                    "description": "--max-checks checks are running.",
+                    "description": "\#(OptionName.maximumChecks) checks are running.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -174,7 +174,7 @@ public enum OpenAPIDocument {
             "/api/v1/latest": {
               "get": {
                 "summary": "The newest run's report",
-                "description": "latest.json of --out, as the audit wrote it.",
+                "description": "latest.json of \#(OptionName.out), as the audit wrote it.",
                 "responses": {
                   "200": {
                     "description": "The report (report.schema.json).",
@@ -190,7 +190,7 @@ public enum OpenAPIDocument {
                     "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "No run has finished in --out yet.",
+                    "description": "No run has finished in \#(OptionName.out) yet.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -213,7 +213,7 @@ public enum OpenAPIDocument {
                 "summary": "The kept runs",
                 "responses": {
                   "200": {
-                    "description": "Every complete run kept in --out, oldest first, with where its reports are served.",
+                    "description": "Every complete run kept in \#(OptionName.out), oldest first, with where its reports are served.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -226,7 +226,7 @@ public enum OpenAPIDocument {
                     "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "No history in --out yet.",
+                    "description": "No history in \#(OptionName.out) yet.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -247,7 +247,7 @@ public enum OpenAPIDocument {
             "/api/v1/history": {
               "get": {
                 "summary": "The fleet's standing, or one domain's timeline",
-                "description": "As `history --json` and `history DOMAIN --json` print them (docs/report-format.md, \"History\").",
+                "description": "As `history \#(OptionName.json)` and `history DOMAIN \#(OptionName.json)` print them (docs/report-format.md, \"History\").",
                 "parameters": [
                   {
                     "name": "domain",
@@ -281,7 +281,7 @@ public enum OpenAPIDocument {
                     "$ref": "#/components/responses/Unauthorized"
                   },
                   "404": {
-                    "description": "No history in --out yet, or no kept run audited the domain.",
+                    "description": "No history in \#(OptionName.out) yet, or no kept run audited the domain.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -425,7 +425,7 @@ public enum OpenAPIDocument {
                     }
                   },
                   "421": {
-                    "description": "The Host is not one this server answers to (see --server-name).",
+                    "description": "The Host is not one this server answers to (see \#(OptionName.serverName)).",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -632,7 +632,7 @@ public enum OpenAPIDocument {
             },
             "responses": {
               "Unauthorized": {
-                "description": "A token is set (--token-file) and the request does not carry it: Authorization: Bearer TOKEN.",
+                "description": "A token is set (\#(OptionName.tokenFile)) and the request does not carry it: Authorization: Bearer TOKEN.",
                 "content": {
                   "application/json": {
                     "schema": {
@@ -649,7 +649,7 @@ public enum OpenAPIDocument {
                 }
               },
               "MisdirectedRequest": {
-                "description": "The Host header names another server than this one (--server-name; on a loopback address, the loopback names): against DNS rebinding.",
+                "description": "The Host header names another server than this one (\#(OptionName.serverName); on a loopback address, the loopback names): against DNS rebinding.",
                 "content": {
                   "application/json": {
                     "schema": {

@@ -39,7 +39,7 @@ public enum Route: Equatable, Sendable {
     /// stay open.
     /// What `needsToken` guards, in words, for `--token-file`'s help and docs/serve.md.
     public static let tokenScope =
-        "/api/v1/ (but its openapi.json), /mcp, /metrics, /check?domain= and the JSON files of --out (/latest.json, /history.json, a run's report.json)"
+        "/api/v1/ (but its openapi.json), /mcp, /metrics, /check?domain= and the JSON files of \(OptionName.out) (/latest.json, /history.json, a run's report.json)"
 
     public var needsToken: Bool {
         switch self {

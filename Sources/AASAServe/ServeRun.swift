@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAModel
 import Foundation
 import Synchronization
 
@@ -51,7 +52,7 @@ public enum ServeToken {
 
     public static func read(_ path: String) throws(ServeError) -> String {
         let token: String?
-        do { token = try SecretFile.read(path, option: "--token-file") } catch {
+        do { token = try SecretFile.read(path, option: "\(OptionName.tokenFile)") } catch {
             throw ServeError(message: error.message)
         }
         // A token anyone could guess is no token: long, and not a word or a repeated character.
@@ -60,7 +61,7 @@ public enum ServeToken {
         else {
             throw ServeError(
                 message:
-                    "--token-file \(path) must hold one token of at least \(minimumTokenLength) characters, 10 of them different (e.g. `openssl rand -hex 32`)."
+                    "\(OptionName.tokenFile) \(path) must hold one token of at least \(minimumTokenLength) characters, 10 of them different (e.g. `openssl rand -hex 32`)."
             )
         }
         return token

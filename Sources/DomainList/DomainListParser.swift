@@ -118,7 +118,8 @@ public enum DomainListParser {
         {
             reader.problem(
                 .notADomainsFile, 1, "",
-                "This is a property list, not a domains file; pass an entitlements file with --entitlements.")
+                "This is a property list, not a domains file; pass an entitlements file with \(OptionName.entitlements)."
+            )
             return Result(targets: [], problems: reader.log.problems)
         }
         // Room for every domain line at once: growing a dictionary of a million names rehashes

@@ -27,6 +27,31 @@ import Testing
     /// Apple's CDN out of this machine's reach (here: a refused port) fails no domain; the run
     /// says so first and exits 3, and its origin verdicts stand: it is latest.* and what the next
     /// run is compared with. A later run's summary starts with what changed.
+    /// Every option a message names (`OptionName`) is an option of the program, as its parser
+    /// describes it: a renamed option whose case was left behind is found here.
+    @Test func everyOptionAMessageNamesIsAnOptionOfTheProgram() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dump = try await run(["--experimental-dump-help"], in: directory.url)
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any], "\(dump.stderr)")
+        var longNames: Set<String> = []
+        func collect(_ command: [String: Any]) {
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
+                    (name["name"] as? String).map { _ = longNames.insert($0) }
+                }
+            }
+            (command["subcommands"] as? [[String: Any]] ?? []).forEach(collect)
+        }
+        collect(try #require(root["command"] as? [String: Any]))
+        #expect(longNames.count > 50, "\(longNames)")
+        for option in OptionName.allCases.map(\.rawValue) + AndroidOption.allCases.map(\.rawValue) {
+            #expect(longNames.contains(option), "--\(option) is no option of aasa-audit")
+        }
+        for kind in AssociationKinds.all { #expect(longNames.contains(kind.word), "--\(kind.word)") }
+    }
+
     @Test func theMachinesOwnFailuresAreNotTheSitesAndChangesComeFirst() async throws {
         let world = try TestWorld()
         try "good.aasa.test \(TestWorld.appID)\ngood2.aasa.test\n".write(

@@ -106,6 +106,36 @@ import Testing
         }
     }
 
+    /// Each option's name, as a message outside the command line writes it: `--out` is
+    /// `OptionName.out` (a renamed option is then one edit, and the CLI declares it from the
+    /// same case). A CSS variable (`var(--code)`, `--code:`) is not an option; comments are not
+    /// read. The generated schema text copies `schemas/`.
+    static func optionSpellings(in text: String) -> [String] {
+        let names = (OptionName.allCases.map(\.rawValue) + AndroidOption.allCases.map(\.rawValue)).joined(
+            separator: "|")
+        let option = try! NSRegularExpression(pattern: "(?<!var\\()(?<![a-z-])--(?:\(names))(?![a-z:-])")
+        return text.split(separator: "\n").map(String.init).filter { line in
+            !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                && option.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil
+        }
+    }
+
+    @Test func optionNamesAreSpelledByTheirOwnerOnly() {
+        let strangers = Self.files.filter { file in
+            !file.path.hasPrefix("AASAAuditCLI/") && !file.path.hasSuffix("ReportSchemaDocument+Text.swift")
+                && !file.path.hasSuffix("Android/AndroidAppLinksKind.swift")
+                && !Self.optionSpellings(in: file.text).isEmpty
+        }
+        #expect(strangers.isEmpty, "\(strangers.map { "\($0.path): \(Self.optionSpellings(in: $0.text))" })")
+        // Planted: found in a message however it stands; not in a CSS variable or a comment.
+        for planted in [#""give the --out of your audits""#, #""(--min-ios)""#, #""--token-file \(path)""#] {
+            #expect(Self.optionSpellings(in: "let m = \(planted)").count == 1, "\(planted)")
+        }
+        for innocent in ["background:var(--code);", "--code:#f0f2f5;", "/// give the --out", "--outer", "x--out"] {
+            #expect(Self.optionSpellings(in: innocent).isEmpty, "\(innocent)")
+        }
+    }
+
     /// Every key the HTML views answer is read by a template: a computed field no template
     /// reads (as `RowView.index` and `FileView.sameAsRow` were) is dead weight per row.
     @Test func everyViewKeyIsReadByATemplate() throws {

@@ -219,7 +219,8 @@ struct OriginFetchPlan: Sendable {
             record.error = TransferError(
                 kind: .skipped, curlCode: 0,
                 message:
-                    "Not fetched: the domain's earlier fetches used all of its \(timeout.formatted()) s (--timeout).")
+                    "Not fetched: the domain's earlier fetches used all of its \(timeout.formatted()) s (\(OptionName.timeout))."
+            )
             return FetchedLocation(record: record)
         }
         var timed = request

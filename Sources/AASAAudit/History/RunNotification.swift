@@ -34,7 +34,8 @@ public struct NotificationSettings: Sendable {
 
     /// Checks a URL option before a run: http or https with a host.
     /// - Parameter secret: the URL came from a file (`--notify-url-file`) and is not repeated.
-    public static func validate(_ url: String, option: String = "--notify", secret: Bool = false) -> String? {
+    public static func validate(_ url: String, option: String = "\(OptionName.notify)", secret: Bool = false) -> String?
+    {
         let named = secret ? "\(option)'s URL" : "\(option) '\(TerminalReport.clean(url))'"
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty

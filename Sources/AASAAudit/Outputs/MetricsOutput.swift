@@ -16,7 +16,7 @@ final class MetricsOutput: RunOutput {
     }
 
     let destination: URL
-    var name: String { "--metrics \(destination.path)" }
+    var name: String { "\(OptionName.metrics) \(destination.path)" }
     private let state = Mutex<Open?>(nil)
 
     init(to destination: URL) {

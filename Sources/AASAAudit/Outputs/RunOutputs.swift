@@ -15,7 +15,7 @@ struct Outputs {
             HTMLReportFormat(listsEveryDomainUpTo: settings.htmlListsEveryDomainUpTo),
             to: .runFile(OutputFolderLayout.runHTML))
         junit = settings.junitFile.map {
-            SpooledDocumentOutput(JUnitFormat(threshold: settings.failOn), to: .file($0, option: "--junit"))
+            SpooledDocumentOutput(JUnitFormat(threshold: settings.failOn), to: .file($0, option: "\(OptionName.junit)"))
         }
         metrics = settings.metricsFile.map { MetricsOutput(to: $0) }
     }

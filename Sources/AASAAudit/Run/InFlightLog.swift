@@ -77,7 +77,7 @@ final class InFlightLog: Sendable {
         unlink(marker.path)
         markerDescriptor = open(marker.path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o644)
         let header =
-            "aasa-audit: crashed auditing the run in \(runDirectory.path); `aasa-audit audit --resume` finishes it, reporting the domain that crashed it (when not known, the domains in flight) as audit.crashed.\n"
+            "aasa-audit: crashed auditing the run in \(runDirectory.path); `aasa-audit audit \(OptionName.resume)` finishes it, reporting the domain that crashed it (when not known, the domains in flight) as audit.crashed.\n"
         // The descriptors and the copied texts are the handler's; no Swift value outlives the call.
         header.withCString { header in crashnote_install(2, header, markerDescriptor, "crashed\n") }
     }

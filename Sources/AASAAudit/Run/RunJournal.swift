@@ -73,7 +73,7 @@ final class RunJournal: Sendable {
         }
         guard header.input == input else {
             throw .resume(
-                "cannot resume \(name): its domain list was not this one (\(header.input.prefix { $0 != "-" }) domains then, \(domains.count) now, or other names); audit without --resume"
+                "cannot resume \(name): its domain list was not this one (\(header.input.prefix { $0 != "-" }) domains then, \(domains.count) now, or other names); audit without \(OptionName.resume)"
             )
         }
         return (journal, header.startedAt)
@@ -115,7 +115,8 @@ final class RunJournal: Sendable {
         else { throw SQLiteError(content: "it is not a journal of this version") }
         // A start that is no time (damaged, or edited): refused, never taken for a run's start.
         guard started.isFinite, (0...Self.latestStart).contains(started) else {
-            throw SQLiteError(content: "it is damaged (its start time, \(started), is no time): audit without --resume")
+            throw SQLiteError(
+                content: "it is damaged (its start time, \(started), is no time): audit without \(OptionName.resume)")
         }
         return (journal, Header(input: input, startedAt: Date(timeIntervalSince1970: started)))
     }

@@ -43,7 +43,7 @@ final class RunWorkspace {
                     "Nothing to resume (the newest run in \(output.path) finished, or there is none): this is a new run."
             } else if let interrupted {
                 note =
-                    "The run in \(interrupted.path) was interrupted and stays incomplete; `aasa-audit audit --resume` finishes the newest such run. This is a new run."
+                    "The run in \(interrupted.path) was interrupted and stays incomplete; `aasa-audit audit \(OptionName.resume)` finishes the newest such run. This is a new run."
             }
         }
         self.output = output

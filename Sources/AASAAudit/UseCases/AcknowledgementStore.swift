@@ -65,7 +65,7 @@ public enum AcknowledgementStore {
         guard FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue else {
             throw Problem(
                 message: TerminalReport.clean(
-                    "there is no folder \(output): no audit writes there. Give the --out your audit writes (the Debian package's is /var/lib/aasa-audit/reports); to acknowledge before the first audit, make the folder first (mkdir \(output))."
+                    "there is no folder \(output): no audit writes there. Give the \(OptionName.out) your audit writes (the Debian package's is /var/lib/aasa-audit/reports); to acknowledge before the first audit, make the folder first (mkdir \(output))."
                 ))
         }
         let lock = try FileLock(folder.appendingPathComponent(lockName))
@@ -84,7 +84,7 @@ public enum AcknowledgementStore {
         let latest = URL(fileURLWithPath: output).appendingPathComponent(RunWorkspace.latestJSON)
         guard let handle = OutputFolderFiles.openRegularIfAny(latest) else {
             return
-                "no audit has written a complete run to \(output) yet: the acknowledgement silences only an audit whose --out is \(output) (the Debian package's is /var/lib/aasa-audit/reports)."
+                "no audit has written a complete run to \(output) yet: the acknowledgement silences only an audit whose \(OptionName.out) is \(output) (the Debian package's is /var/lib/aasa-audit/reports)."
         }
         defer { try? handle.close() }
         let needle = Array(#""domain":"\#(domain)""#.utf8)
@@ -93,7 +93,7 @@ public enum AcknowledgementStore {
             return nil
         }
         return
-            "the last complete run in \(output) did not audit \(domain): check the name, and that the audit's --out is \(output)."
+            "the last complete run in \(output) did not audit \(domain): check the name, and that the audit's \(OptionName.out) is \(output)."
     }
 
     /// Who is acknowledging: the user who ran sudo, else the user, else the process's user id.
@@ -120,7 +120,8 @@ public enum AcknowledgementCommands {
         }
         for code in codes where FindingCode(rawValue: code) == nil {
             throw InputError(
-                "--code '\(TerminalReport.clean(code))' is not a finding code (aasa-audit explain lists them).")
+                "\(OptionName.code) '\(TerminalReport.clean(code))' is not a finding code (aasa-audit explain lists them)."
+            )
         }
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         do {

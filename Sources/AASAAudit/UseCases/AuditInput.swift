@@ -77,7 +77,8 @@ public struct AuditInput: Sendable {
 
     /// Checks app IDs given on the command line (`--app-id`), or by another front end under its
     /// own name for them (`named`: serve's `app-id`, the MCP tool's `app_ids`).
-    public static func validateAppIDs(_ appIDs: [String], named name: String = "--app-id") throws(InputError) {
+    public static func validateAppIDs(_ appIDs: [String], named name: String = "\(OptionName.appID)") throws(InputError)
+    {
         for id in appIDs {
             if let problem = ExpectedApp.problem(with: id) { throw InputError("\(name) \(problem).") }
         }

@@ -88,7 +88,7 @@ public enum AuditJob {
             do {
                 try AtomicFileWriter(destination: URL(fileURLWithPath: statsFile)).abandon()
             } catch {
-                throw InputError("cannot write --stats \(statsFile): \(BoundedFileReader.describe(error)).")
+                throw InputError("cannot write \(OptionName.stats) \(statsFile): \(BoundedFileReader.describe(error)).")
             }
         }
         return (input, settings)
@@ -170,7 +170,8 @@ public enum AuditJob {
             try RunStatistics.measure(since: started, domains: result.summary.domains).write(to: statsFile)
             return true
         } catch {
-            console.printError("aasa-audit: cannot write --stats \(statsFile): \(error.localizedDescription)\n")
+            console.printError(
+                "aasa-audit: cannot write \(OptionName.stats) \(statsFile): \(error.localizedDescription)\n")
             return false
         }
     }

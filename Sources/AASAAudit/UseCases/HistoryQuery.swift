@@ -25,7 +25,7 @@ public enum HistoryQuery {
     }
 
     static func noRuns(_ output: String) -> InputError {
-        InputError("\(output) holds no complete run yet: run `aasa-audit audit --out \(output)` first.")
+        InputError("\(output) holds no complete run yet: run `aasa-audit audit \(OptionName.out) \(output)` first.")
     }
 
     static func folder(_ output: String) throws(InputError) -> URL {
@@ -34,7 +34,7 @@ public enum HistoryQuery {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
         else {
             throw InputError(
-                "\(output) is not a folder: give the --out of your audits (default: \(OutputFolderLayout.defaultFolder))."
+                "\(output) is not a folder: give the \(OptionName.out) of your audits (default: \(OutputFolderLayout.defaultFolder))."
             )
         }
         return folder

@@ -11,7 +11,7 @@ struct AcknowledgeTool: MCPTool {
             name: "acknowledge",
             title: "Acknowledge a domain's known failure",
             description:
-                "Records in the team's --out folder that a domain's failure is known, until a date at most \(Acknowledgements.maximumDays) days ahead, with a reason: the nightly audit then neither fails for it nor alerts, while still showing it. Replaces the domain's earlier acknowledgement.",
+                "Records in the team's \(OptionName.out) folder that a domain's failure is known, until a date at most \(Acknowledgements.maximumDays) days ahead, with a reason: the nightly audit then neither fails for it nor alerts, while still showing it. Replaces the domain's earlier acknowledgement.",
             inputSchema: ToolResults.schemaValue([
                 "type": "object", "additionalProperties": false, "required": ["domain", "until", "reason"],
                 "properties": [
@@ -40,7 +40,8 @@ struct AcknowledgeTool: MCPTool {
 
     func call(_ arguments: ToolArguments, context: ToolContext) async -> CallTool.Result {
         guard let output = context.settings.output else {
-            return ToolResults.failure("This server was started without --out: there is nowhere to write it.")
+            return ToolResults.failure(
+                "This server was started without \(OptionName.out): there is nowhere to write it.")
         }
         do {
             let acknowledgement = try AcknowledgementCommands.acknowledge(

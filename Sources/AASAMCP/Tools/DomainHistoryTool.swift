@@ -10,7 +10,7 @@ struct DomainHistoryTool: MCPTool {
             name: "domain_history",
             title: "A domain's nights",
             description:
-                "A domain's verdict and causes in each kept nightly run of the team's audits (the --out folder the server was started with), oldest first: since when it fails, when it last passed, which nights this machine could not check properly.",
+                "A domain's verdict and causes in each kept nightly run of the team's audits (the \(OptionName.out) folder the server was started with), oldest first: since when it fails, when it last passed, which nights this machine could not check properly.",
             inputSchema: ToolResults.schemaValue([
                 "type": "object", "additionalProperties": false, "required": ["domain"],
                 "properties": ["domain": ["type": "string", "maxLength": 2048, "description": "The domain."]],
@@ -40,7 +40,7 @@ struct DomainHistoryTool: MCPTool {
     func call(_ arguments: ToolArguments, context: ToolContext) async -> CallTool.Result {
         guard let output = context.settings.output else {
             return ToolResults.failure(
-                "This server was started without --out: it knows no history. Start it with the --out of the team's audits."
+                "This server was started without \(OptionName.out): it knows no history. Start it with the \(OptionName.out) of the team's audits."
             )
         }
         do {

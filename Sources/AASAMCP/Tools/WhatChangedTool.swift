@@ -17,7 +17,7 @@ struct WhatChangedTool: MCPTool {
             name: "what_changed",
             title: "What changed in the nightly audits",
             description:
-                "What changed in the team's nightly audits (the --out folder the server was started with): the newest run this machine checked properly against the one before it, or against the state on a day or at a run (since). Each domain whose verdict or cause codes changed, and the domains added and removed. Nights this machine could not check properly are skipped, never compared.",
+                "What changed in the team's nightly audits (the \(OptionName.out) folder the server was started with): the newest run this machine checked properly against the one before it, or against the state on a day or at a run (since). Each domain whose verdict or cause codes changed, and the domains added and removed. Nights this machine could not check properly are skipped, never compared.",
             inputSchema: ToolResults.schemaValue([
                 "type": "object", "additionalProperties": false,
                 "properties": [
@@ -90,7 +90,7 @@ struct WhatChangedTool: MCPTool {
     func call(_ arguments: ToolArguments, context: ToolContext) async -> CallTool.Result {
         guard let output = context.settings.output else {
             return ToolResults.failure(
-                "This server was started without --out: it knows no history. Start it with the --out of the team's audits."
+                "This server was started without \(OptionName.out): it knows no history. Start it with the \(OptionName.out) of the team's audits."
             )
         }
         do {

@@ -90,7 +90,7 @@ public enum AASACode: String, FindingCodeFamily {
             FindingDefinition(
                 .serving, .warning,
                 meaning:
-                    "The host's TLS certificate expires within the warning window (--cert-warn-days, 21 days by default). Once it lapses, iOS cannot fetch the file and links stop opening the app, until the next successful fetch.",
+                    "The host's TLS certificate expires within the warning window (\(OptionName.certificateWarningDays), 21 days by default). Once it lapses, iOS cannot fetch the file and links stop opening the app, until the next successful fetch.",
                 fix:
                     "Renew the certificate (or check that automatic renewal works and the renewed one is deployed on every server of the host)."
             )
@@ -155,7 +155,7 @@ public enum AASACode: String, FindingCodeFamily {
             FindingDefinition(
                 .expectations, .error,
                 meaning:
-                    "An app ID that domains.txt (or --app-id) expects is not in the file's applinks section, so that app opens no links on this host.",
+                    "An app ID that domains.txt (or \(OptionName.appID)) expects is not in the file's applinks section, so that app opens no links on this host.",
                 fix: "Add the app ID to applinks.details (appIDs or appID) in the file this host serves.")
         case .locationRootOnly:
             FindingDefinition(
@@ -225,7 +225,7 @@ public enum AASACode: String, FindingCodeFamily {
             FindingDefinition(
                 .content, .warning, cases: [.appsMissingForOldIOS],
                 meaning:
-                    "The legacy applinks.apps key is not an empty array; it was required empty in the iOS 9 format and carries nothing. Or a file in the paths format (iOS 9 to 12) has no \"apps\": [] at all while the app supports those versions (--min-ios 12 or older): Apple's original documentation required the key present and empty, and those devices ignore the file without it.",
+                    "The legacy applinks.apps key is not an empty array; it was required empty in the iOS 9 format and carries nothing. Or a file in the paths format (iOS 9 to 12) has no \"apps\": [] at all while the app supports those versions (\(OptionName.minimumIOS) 12 or older): Apple's original documentation required the key present and empty, and those devices ignore the file without it.",
                 fix: "Make it []: \"applinks\": {\"apps\": [], \"details\": [...]}.")
         case .detailsMissing:
             FindingDefinition(
@@ -280,9 +280,9 @@ public enum AASACode: String, FindingCodeFamily {
             FindingDefinition(
                 .content, .warning, cases: [.mixedFormatsForOldIOS],
                 meaning:
-                    "An entry has both paths and components. TN3155 warns that mixing the formats breaks universal links; iOS 13 and later use components, iOS 12 and older use paths. With --min-ios 13 or later the paths are dead weight; below it, the mix is deliberate.",
+                    "An entry has both paths and components. TN3155 warns that mixing the formats breaks universal links; iOS 13 and later use components, iOS 12 and older use paths. With \(OptionName.minimumIOS) 13 or later the paths are dead weight; below it, the mix is deliberate.",
                 fix:
-                    "Use components only, unless the app still supports iOS 12 (then keep appID + paths for it and say --min-ios 12)."
+                    "Use components only, unless the app still supports iOS 12 (then keep appID + paths for it and say \(OptionName.minimumIOS) 12)."
             )
         case .entryUnreachable:
             FindingDefinition(
@@ -367,7 +367,7 @@ public enum AASACode: String, FindingCodeFamily {
             FindingDefinition(
                 .content, .warning,
                 meaning:
-                    "The file relies on a feature newer than the oldest iOS the app supports (--min-ios): components need iOS 13, substitutionVariables iOS 13.5, defaults iOS 14. Older devices ignore it.",
+                    "The file relies on a feature newer than the oldest iOS the app supports (\(OptionName.minimumIOS)): components need iOS 13, substitutionVariables iOS 13.5, defaults iOS 14. Older devices ignore it.",
                 fix: "Keep a legacy appID + paths entry for older iOS, or raise the app's minimum.")
         case .cdnMissing:
             FindingDefinition(
@@ -391,7 +391,7 @@ public enum AASACode: String, FindingCodeFamily {
                 meaning:
                     "Apple's CDN could not be reached from the machine running the audit (DNS, connection, TLS, time): its copy was not checked. That is about this machine's network, not the site, so the domain is not failed for it; when it happens for most domains the run says so first and exits 3.",
                 fix:
-                    "Nothing on the site. Let this machine reach app-site-association.cdn-apple.com, or pass --no-cdn where it cannot."
+                    "Nothing on the site. Let this machine reach app-site-association.cdn-apple.com, or pass \(OptionName.noCDN) where it cannot."
             )
         case .cdnStale:
             FindingDefinition(

@@ -134,3 +134,13 @@ extension LinkPlatform {
     /// Android's App Links.
     public static let android = LinkPlatform(rawValue: "android", linkName: "app links", shortName: "Android")
 }
+
+/// The Android kind's options besides its word: an app's manifest, and its package when the
+/// manifest names none (`OptionName`'s counterpart in the kind's room).
+public enum AndroidOption: String, Sendable, CaseIterable, CustomStringConvertible {
+    case manifest = "android-manifest"
+    case package = "android-package"
+
+    /// As a user types it: `--android-manifest`.
+    public var description: String { "--" + rawValue }
+}

@@ -164,7 +164,7 @@ public enum AssetLinksCode: String, FindingCodeFamily {
             FindingDefinition(
                 .assetLinks, .warning,
                 meaning:
-                    "A dynamic rule of assetlinks.json can never send a URL to the app: the app's manifest (--android-manifest) has no verified intent filter for that host whose paths the rule's path pattern can reach, and dynamic rules cannot widen the manifest's scope.",
+                    "A dynamic rule of assetlinks.json can never send a URL to the app: the app's manifest (\(AndroidOption.manifest)) has no verified intent filter for that host whose paths the rule's path pattern can reach, and dynamic rules cannot widen the manifest's scope.",
                 fix:
                     "Add the path to the manifest's <intent-filter android:autoVerify=\"true\"> (a pathPrefix or pathPattern), or remove the rule."
             )

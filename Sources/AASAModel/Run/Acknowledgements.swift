@@ -164,13 +164,13 @@ public enum AcknowledgementError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .date(let text): "--until '\(text)' is not a date: use YYYY-MM-DD (UTC)."
-        case .past(let text): "--until \(text) is already over."
+        case .date(let text): "\(OptionName.until) '\(text)' is not a date: use YYYY-MM-DD (UTC)."
+        case .past(let text): "\(OptionName.until) \(text) is already over."
         case .tooFar(let text):
-            "--until \(text) is more than \(Acknowledgements.maximumDays) days ahead: nothing is silenced for longer (acknowledge it again when it ends)."
+            "\(OptionName.until) \(text) is more than \(Acknowledgements.maximumDays) days ahead: nothing is silenced for longer (acknowledge it again when it ends)."
         case .tooMany: "There are \(Acknowledgements.maximumEntries) acknowledgements already: remove some first."
         case .reason:
-            "--reason must say why, in at most \(Acknowledgements.maximumReasonLength) characters (it is shown wherever the failure is)."
+            "\(OptionName.reason) must say why, in at most \(Acknowledgements.maximumReasonLength) characters (it is shown wherever the failure is)."
         }
     }
 }

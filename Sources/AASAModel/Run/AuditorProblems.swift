@@ -113,7 +113,7 @@ public enum AuditorProblems {
         return (
             [],
             [
-                "Apple's CDN could not be reached from this machine for \(cdn) of \(domains) domains: their CDN copies were not checked (cdn.unchecked); the origins' verdicts stand. Let this machine reach app-site-association.cdn-apple.com, or pass --no-cdn."
+                "Apple's CDN could not be reached from this machine for \(cdn) of \(domains) domains: their CDN copies were not checked (cdn.unchecked); the origins' verdicts stand. Let this machine reach app-site-association.cdn-apple.com, or pass \(OptionName.noCDN)."
             ]
         )
     }

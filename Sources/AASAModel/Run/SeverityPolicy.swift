@@ -60,11 +60,11 @@ public enum SeverityPolicyError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .malformed(let entry):
-            "--severity '\(entry)' is not CODE=LEVEL, e.g. cdn.stale=warning."
+            "\(OptionName.severity) '\(entry)' is not CODE=LEVEL, e.g. cdn.stale=warning."
         case .unknownSeverity(let entry, let level):
-            "--severity '\(entry)': '\(level)' is not a severity: use error, warning or info."
+            "\(OptionName.severity) '\(entry)': '\(level)' is not a severity: use error, warning or info."
         case .unknownCode(let entry, let name):
-            "--severity '\(entry)': no finding code is or starts with '\(name)' (aasa-audit explain lists them)."
+            "\(OptionName.severity) '\(entry)': no finding code is or starts with '\(name)' (aasa-audit explain lists them)."
         }
     }
 }

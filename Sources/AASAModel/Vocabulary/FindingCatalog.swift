@@ -72,7 +72,7 @@ public struct SeverityCase: Sendable, Hashable {
         .info, when: "for a section that is an empty object ({}): iOS ignores it, the rest of the file works")
     /// `entry.mixed-formats` when the app still supports iOS 12 or older.
     public static let mixedFormatsForOldIOS = SeverityCase(
-        .info, when: "with --min-ios 12 or older, where the mix is needed")
+        .info, when: "with \(OptionName.minimumIOS) 12 or older, where the mix is needed")
     /// `component.unknown-key` when the unknown key was the rule's only matcher: it now matches
     /// every URL.
     public static let matchesEverything = SeverityCase(
@@ -80,7 +80,7 @@ public struct SeverityCase: Sendable, Hashable {
     /// `applinks.legacy-apps` for a paths-format file without `"apps": []`, when the app supports
     /// iOS 12 or older.
     public static let appsMissingForOldIOS = SeverityCase(
-        .error, when: "for a paths-format file without the key, with --min-ios 12 or older")
+        .error, when: "for a paths-format file without the key, with \(OptionName.minimumIOS) 12 or older")
     /// `value.type` for a component's `comment`, which iOS never reads.
     public static let commentNotString = SeverityCase(.warning, when: "for a comment that is not a string")
 }

@@ -51,9 +51,9 @@ public enum TransferCode: String, FindingCodeFamily {
             FindingDefinition(
                 .transfer, .error,
                 meaning:
-                    "Every address the host resolves to (or is sent to by --resolve/--connect-to) is loopback, private, link-local, CGNAT, unique-local or another special-purpose range, so the auditor did not connect. Apple's CDN cannot reach such an address either: devices would get no file.",
+                    "Every address the host resolves to (or is sent to by \(OptionName.resolve)/\(OptionName.connectTo)) is loopback, private, link-local, CGNAT, unique-local or another special-purpose range, so the auditor did not connect. Apple's CDN cannot reach such an address either: devices would get no file.",
                 fix:
-                    "Publish public A/AAAA records for the host. To audit an internal or test host on purpose, allow its network with --allow-network CIDR."
+                    "Publish public A/AAAA records for the host. To audit an internal or test host on purpose, allow its network with \(OptionName.allowNetwork) CIDR."
             )
         }
     }

@@ -1,3 +1,5 @@
+import AASAModel
+
 /// 421 for a request whose `Host` names a server this is not: not `--server-name`, or on a
 /// loopback address not `localhost`, so that a page a teammate's browser opens elsewhere cannot
 /// reach it through DNS rebinding (the attacker's name, rebound to this address, is refused).
@@ -24,7 +26,7 @@ struct HostCheck: Sendable {
         guard let allowed else { return }
         let name = ServeSettings.hostName(host ?? "")
         guard ServeSettings.address(name) == nil, !allowed.contains(Self.bare(name)) else { return }
-        throw HTTPError(421, "This server does not answer for that host name (see --server-name).")
+        throw HTTPError(421, "This server does not answer for that host name (see \(OptionName.serverName)).")
     }
 
     private static func bare(_ name: String) -> String { name.hasSuffix(".") ? String(name.dropLast()) : name }

@@ -31,7 +31,8 @@ final class TokenCheck: Sendable {
                 retryAfter: Int(wait.rounded(.up)))
         }
         throw HTTPError(
-            401, "This path needs Authorization: Bearer TOKEN (the server's --token-file).", authenticate: "Bearer")
+            401, "This path needs Authorization: Bearer TOKEN (the server's \(OptionName.tokenFile)).",
+            authenticate: "Bearer")
     }
 
     /// Compares without stopping at the first difference.

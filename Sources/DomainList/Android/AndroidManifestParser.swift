@@ -32,7 +32,7 @@ public enum AndroidManifestParser {
             guard let package = manifest["package"], AndroidPackageName.isValid(package) else {
                 problem(
                     .manifestNoPackage, line: manifest.line, "<manifest>",
-                    "The manifest names no package (modern builds set it in Gradle): pass --android-package PACKAGE[@FINGERPRINT]."
+                    "The manifest names no package (modern builds set it in Gradle): pass \(AndroidOption.package) PACKAGE[@FINGERPRINT]."
                 )
                 return DomainListParser.Result(targets: [], problems: problems)
             }
