@@ -9,7 +9,7 @@ struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract:
-            "Check local association files (apple-app-site-association, \(AssociationKinds.all.map(\.fileName).joined(separator: ", "))), without any network.",
+            "Check local association files (\(AssociationKinds.servedFileNames.joined(separator: ", "))), without any network.",
         discussion: "Each file gets the checks an audit makes of the content a server returns, and a verdict.")
 
     @Argument(help: "The files to check.") var files: [String] = []

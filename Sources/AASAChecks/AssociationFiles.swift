@@ -35,7 +35,7 @@ extension FileLint {
 /// and by its content only when nothing does.
 public enum AssociationFileLint {
     /// The names that say which file it is.
-    static let aasaNames: Set<String> = [AssociationKinds.aasaFileName, AssociationKinds.aasaFileName + ".json"]
+    static let aasaNames: Set<String> = [ServedFile.aasa.name, ServedFile.aasa.name + ".json"]
 
     /// The names every kind's file is served under (`apple-app-site-association`, then the
     /// registry's), and the extensionless ones with `.json` added (what `misnamed` flags): what

@@ -46,9 +46,9 @@ public enum FindingsMarkdown {
             "Firebase site on a custom domain shows only Fastly's marks, and is named Fastly: its fixes are Firebase's below.",
             "A fix is written once for each way a file can be served wrong, and every file audited gets it, naming its own",
             "path and name: each row lists the codes of every file it is for, and shows the fix as it reads for the first.",
-            "A syntax finding (\(ServedFile.all.flatMap { $0.codes(of: .syntax) }.map { "`\($0.rawValue)`" }.joined(separator: ", "))) gets its platform's fix only when a web page answered in the file's place, never for a mistake in the file itself.",
+            "A syntax finding (\(AssociationKinds.files.flatMap { $0.codes(of: .syntax) }.map { "`\($0.rawValue)`" }.joined(separator: ", "))) gets its platform's fix only when a web page answered in the file's place, never for a mistake in the file itself.",
         ]
-        let files = ServedFile.all
+        let files = AssociationKinds.files
         for platform in HostingPlatform.allCases {
             var seen = Set<String>()
             let rows = ServingProblem.allCases.flatMap { problem in

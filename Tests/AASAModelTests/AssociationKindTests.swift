@@ -73,4 +73,21 @@ import Testing
         #expect(FindingCode(rawValue: "http.nothing") == nil && FindingCode(rawValue: "HTTP.REDIRECT") == nil)
         #expect(FindingCode(rawValue: "") == nil)
     }
+
+    /// The registry's files: the AASA's first, then each kind's; the catalog's families and
+    /// categories are theirs between the house's, and each file's codes are its own.
+    @Test func theAASAIsTheRegistrysFirstFile() {
+        let files = AssociationKinds.files
+        #expect(files.first?.id == AssociationKinds.aasaName && files.first?.name == "apple-app-site-association")
+        #expect(files.dropFirst().map(\.id) == AssociationKinds.all.map(\.id))
+        #expect(AssociationKinds.servedFileNames == files.map(\.name))
+        #expect(FindingCategory.allCases == [.transfer] + files.flatMap(\.categories) + [.run])
+        for file in files {
+            let codes = FindingCode.allCases.filter { $0.belongs(to: file.codes) }
+            #expect(!codes.isEmpty, "\(file.id)")
+            #expect(codes.allSatisfy { file.categories.contains($0.definition.category) }, "\(file.id)")
+            #expect(codes.allSatisfy { code in files.filter { code.belongs(to: $0.codes) }.count == 1 })
+        }
+        #expect(files.first?.platform == .ios)
+    }
 }

@@ -145,7 +145,7 @@ import Testing
     /// fixes are written per problem of how a file is served, not per AASA code.
     @Test func everyFileGetsItsPlatformsFixAtItsOwnPath() throws {
         let page = ServedAnswer(status: 404, servedAPage: true)
-        for file in ServedFile.all {
+        for file in AssociationKinds.files {
             for platform in [HostingPlatform.nginx, .cloudflare, .apache, .nextjs] {
                 let status = try #require(
                     file.codes(of: .status).first.flatMap { PlatformFixes.fix($0, on: .nginx, answer: page) })
@@ -160,7 +160,7 @@ import Testing
                 for code in file.codes(of: problem) { #expect(ServedFile.file(of: code)?.file.id == file.id) }
             }
         }
-        let windows = try #require(ServedFile.all.first { $0.id == "windows" })
+        let windows = try #require(AssociationKinds.files.first { $0.id == "windows" })
         let type = try #require(
             PlatformFixes.fix(
                 .windows(.contentType), on: .cloudflare, answer: ServedAnswer(status: 200, servedAPage: false)))

@@ -187,7 +187,7 @@ public struct LinkPlatform: Sendable, Hashable {
     /// A platform by its name in the history.
     init?(rawValue: String) {
         guard
-            let platform = ([Self.ios] + AssociationKinds.all.compactMap(\.platform)).first(where: {
+            let platform = AssociationKinds.files.compactMap(\.platform).first(where: {
                 $0.rawValue == rawValue
             })
         else { return nil }

@@ -53,7 +53,10 @@ public struct AssociationKind: Sendable, Identifiable {
         sectionType: any AssociationSection.Type, recordKey: String, wantAlone: (any AssociationWant)?,
         alsoServes: [AlsoServedFile] = [], codes: any FindingCodeFamily.Type, fetchedBy: String, serving: ServingCodes
     ) {
-        served = ServedFile(id: id, name: fileName, path: path, fetchedBy: fetchedBy, codes: serving)
+        served = ServedFile(
+            id: id, name: fileName, path: path, fetchedBy: fetchedBy, codes: codes,
+            categories: [FindingCategory(name: categoryName, title: categoryTitle)], platform: platform,
+            serving: serving)
         self.alsoServes = alsoServes
         self.id = id
         self.word = word
@@ -125,13 +128,15 @@ public enum AssociationKinds {
         return kinds.count == registered.count && zip(kinds, registered).allSatisfy { $0.id == $1.id }
     }
 
+    /// Every file the tool audits, the AASA's first (`ServedFile.aasa`), then each kind's: the
+    /// list where the AASA stands with the kinds (its codes, categories, served name, platform).
+    public static var files: [ServedFile] { [.aasa] + all.map(\.served) }
+
     /// The AASA's name where a kind's name stands (`lint --kind aasa`, a metric's `file` label).
-    public static let aasaName = "aasa"
-    /// The AASA's served name.
-    public static let aasaFileName = "apple-app-site-association"
-    /// Every kind's served name, the AASA's first: what the tool audits, as its first sentence,
+    public static var aasaName: String { ServedFile.aasa.id }
+    /// Every file's served name, the AASA's first: what the tool audits, as its first sentence,
     /// `--help` and `lint --names` say it.
-    public static var servedFileNames: [String] { [aasaFileName] + all.map(\.fileName) }
+    public static var servedFileNames: [String] { files.map(\.name) }
     /// What the reports' and pages' titles call what is audited: every kind, not the AASA alone.
     public static let auditedTitle = "App–site associations"
 

@@ -14,7 +14,7 @@ public enum PlatformFixes {
         -> [Finding]
     {
         guard let platform else { return findings }
-        let files = ServedFile.all
+        let files = AssociationKinds.files
         return findings.map { finding in
             guard
                 let (file, problem) = files.lazy.compactMap({ file in file.problem(finding.code).map { (file, $0) } })

@@ -34,12 +34,15 @@ public struct FindingCategory: Sendable, Hashable {
         self.title = title
     }
 
+    /// A kind's category: its name and title.
+    init(name: String, title: String) { self.init(name, title) }
+
     init(kind: AssociationKind) { self.init(kind.categoryName, kind.categoryTitle) }
 
-    /// Every category, in the order documentation lists them: the association kinds' before the run's.
+    /// Every category, in the order documentation lists them: what cannot be fetched, each
+    /// file's (the AASA's first, `AssociationKinds.files`), the run's.
     public static var allCases: [FindingCategory] {
-        [.transfer, .serving, .content, .domain, .expectations, .deviceView] + AssociationKinds.all.map(\.category)
-            + [.run]
+        [.transfer] + AssociationKinds.files.flatMap(\.categories) + [.run]
     }
 }
 

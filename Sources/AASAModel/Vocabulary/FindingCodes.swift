@@ -54,10 +54,10 @@ public struct FindingCode: Sendable, Hashable, Codable, CustomStringConvertible 
         ObjectIdentifier(type(of: code)) == ObjectIdentifier(family)
     }
 
-    /// Every family, in the order documentation lists them: what cannot be fetched, the AASA's,
-    /// each association kind's (the registry's), the run's.
+    /// Every family, in the order documentation lists them: what cannot be fetched, each
+    /// file's (the registry's: the AASA's first), the run's.
     static var families: [any FindingCodeFamily.Type] {
-        [TransferCode.self, AASACode.self] + AssociationKinds.all.map(\.codes) + [RunCode.self]
+        [TransferCode.self] + AssociationKinds.files.map(\.codes) + [RunCode.self]
     }
 
     /// Every code, family by family.

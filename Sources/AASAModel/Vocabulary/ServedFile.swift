@@ -1,9 +1,10 @@
-/// One file a domain serves for a client (the AASA, or a kind's), in the words a hosting
-/// platform's setting is written in: where it is, what it is called, who fetches it, and which of
-/// its codes is which problem of how it is served (`ServingProblem`). `PlatformFixes` writes its
-/// fixes for these, so every file gets its platform's fix, each naming its own path.
+/// One file the tool audits, as the registry lists it (`AssociationKinds.files`: the AASA's
+/// first, then each kind's): where it is, what it is called, who fetches it, its codes and their
+/// categories, the platform it opens links on, and which of its codes is which problem of how it
+/// is served (`ServingProblem`, which `PlatformFixes` writes its fixes for, so every file gets
+/// its platform's fix, naming its own path).
 public struct ServedFile: Sendable {
-    /// The AASA's `aasa`, or the kind's name (`AssociationKind.id`): whose answer a fix reads.
+    /// Its name where the tool names a file: `aasa`, or the kind's (`AssociationKind.id`).
     public let id: String
     /// Its served name (`AssociationKind.fileName`).
     public let name: String
@@ -11,19 +12,30 @@ public struct ServedFile: Sendable {
     public let path: String
     /// Who fetches it, as a fix names it (`Apple's bot (AASA-Bot)`).
     public let fetchedBy: String
+    /// Its codes, and the categories they are catalogued under (`docs/findings.md`).
+    public let codes: any FindingCodeFamily.Type
+    public let categories: [FindingCategory]
+    /// The platform whose links it opens (a badge names it); nil for a file that speaks for none.
+    public let platform: LinkPlatform?
     /// Each code of the file's that is a problem of how it is served.
     let problems: [FindingCode: ServingProblem]
 
-    public init(id: String, name: String, path: String, fetchedBy: String, codes: ServingCodes) {
+    public init(
+        id: String, name: String, path: String, fetchedBy: String, codes: any FindingCodeFamily.Type,
+        categories: [FindingCategory], platform: LinkPlatform?, serving: ServingCodes
+    ) {
         self.id = id
         self.name = name
         self.path = path
         self.fetchedBy = fetchedBy
-        var problems: [FindingCode: ServingProblem] = [codes.status: .status, codes.redirect: .redirect]
-        codes.contentType.map { problems[$0] = .contentType }
-        for code in codes.syntax { problems[code] = .syntax }
-        codes.blocked.map { problems[$0] = .blocked }
-        codes.misnamed.map { problems[$0] = .misnamed }
+        self.codes = codes
+        self.categories = categories
+        self.platform = platform
+        var problems: [FindingCode: ServingProblem] = [serving.status: .status, serving.redirect: .redirect]
+        serving.contentType.map { problems[$0] = .contentType }
+        for code in serving.syntax { problems[code] = .syntax }
+        serving.blocked.map { problems[$0] = .blocked }
+        serving.misnamed.map { problems[$0] = .misnamed }
         self.problems = problems
     }
 
@@ -38,13 +50,10 @@ public struct ServedFile: Sendable {
     /// Whether its name ends in an extension (`.json`), by which servers type it.
     public var hasExtension: Bool { name.contains(".") }
 
-    /// Every file audited: the AASA's first, then each kind's, in the registry's order.
-    public static var all: [ServedFile] { [.aasa] + AssociationKinds.all.map(\.served) }
-
     /// The file a code is about, and which problem it is; nil for a code that is no problem of
     /// how a file is served.
     public static func file(of code: FindingCode) -> (file: ServedFile, problem: ServingProblem)? {
-        for file in all { if let problem = file.problem(code) { return (file, problem) } }
+        for file in AssociationKinds.files { if let problem = file.problem(code) { return (file, problem) } }
         return nil
     }
 }
