@@ -22,8 +22,8 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("ios"),
         help: ArgumentHelp(
-            "\(DomainTarget.iosNone): the domain serves no AASA, only its other files (as ios:\(DomainTarget.iosNone) in domains.txt): no AASA is asked for, and its other files are audited.",
-            valueName: DomainTarget.iosNone))
+            "\(AASAWant.iosNone): the domain serves no AASA, only its other files (as ios:\(AASAWant.iosNone) in domains.txt): no AASA is asked for, and its other files are audited.",
+            valueName: AASAWant.iosNone))
     var ios: String?
     @Flag(
         name: .customLong(OptionName.json.rawValue),
@@ -36,18 +36,15 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var deviceView: DeviceViewOptions
     @OptionGroup var fetch: FetchOptions
 
-    /// False for `--ios none`.
-    var expectsAASA: Bool { ios == nil }
-
     func validate() throws {
         guard let ios else { return }
-        guard DomainTarget.expectsAASA(choice: ios) == false else {
+        guard AASAWant.isNone(ios) else {
             throw ValidationError(
-                "--ios takes \(DomainTarget.iosNone) (the domain serves no AASA), not \(ios.prefix(80)).")
+                "--ios takes \(AASAWant.iosNone) (the domain serves no AASA), not \(ios.prefix(80)).")
         }
         if !appIDs.isEmpty {
             throw ValidationError(
-                "--app-id names an app the AASA must list; with --ios \(DomainTarget.iosNone) no AASA is asked for.")
+                "--app-id names an app the AASA must list; with --ios \(AASAWant.iosNone) no AASA is asked for.")
         }
     }
 
@@ -64,7 +61,8 @@ struct CheckCommand: AsyncParsableCommand {
         for pasted in pastedHosts {
             let host = pasted.host
             let report = try await DomainCheck.run(
-                domain: host, appIDs: pasted.expectedApps(appIDs), wants: otherFiles.wants, expectsAASA: expectsAASA,
+                domain: host, aasa: ios == nil ? AASAWant(appIDs: pasted.expectedApps(appIDs)) : nil,
+                wants: otherFiles.wants,
                 validation: validation.options,
                 deviceView: deviceView.settings, fetcher: fetch.configuration(concurrency: 1))
             if !json {

@@ -48,7 +48,7 @@ public struct CheckPage: Sendable {
         }
         var view: [String: Any] = [
             "tool": "\(tool.name) \(tool.versionLine)", "domain": content.domain, "appID": content.appID,
-            "exampleAppID": AppIDFormat.example, "iosNone": DomainTarget.iosNone,
+            "exampleAppID": AppIDFormat.example, "iosNone": AASAWant.iosNone,
             "iosNoneChecked": content.iosNone ? " checked" : "",
             "fields": fields, "title": content.domain.isEmpty ? "Check a domain" : "Check of \(content.domain)",
             "tokenRequired": tokenRequired, "tokenNote": Self.tokenNote,

@@ -66,7 +66,7 @@ public enum MetricsReport {
     /// with the verdict of the findings about it.
     public static func fileVerdictSamples(_ report: DomainReport) -> String {
         let kinds = AssociationKinds.all.filter { kind in report.fetches.contains { $0.location.kind?.id == kind.id } }
-        let files = (report.ios == DomainTarget.iosNone ? [] : [AssociationKinds.aasaName]) + kinds.map(\.id)
+        let files = (report.ios == AASAWant.iosNone ? [] : [AssociationKinds.aasaName]) + kinds.map(\.id)
         return files.map { file in
             let verdict = Verdict(findings: report.findings.filter { AssociationKinds.file(of: $0.location) == file })
             return fileVerdict.sample(1, labels: ["domain": report.domain, "file": file, "verdict": verdict.rawValue])

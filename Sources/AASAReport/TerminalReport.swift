@@ -44,8 +44,8 @@ public struct TerminalReport: Sendable {
     /// its explanation.
     public func domain(_ report: DomainReport) -> String {
         var rows = report.fetches.map { ($0.label, fetchLine($0)) }
-        if report.ios == DomainTarget.iosNone {
-            rows.append(("iOS", "none: no AASA asked for (ios:\(DomainTarget.iosNone))"))
+        if report.ios == AASAWant.iosNone {
+            rows.append(("iOS", "none: no AASA asked for (ios:\(AASAWant.iosNone))"))
         } else {
             rows.append(("App IDs", appIDLine(report.appIDs, none: "(no usable file at .well-known)")))
             if !report.expectedAppIDs.isEmpty {

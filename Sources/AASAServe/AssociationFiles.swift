@@ -14,5 +14,5 @@ extension CheckQuery {
 extension DomainCheck.Naming {
     /// How the check form and the API name what a check takes.
     static let query = DomainCheck.Naming(
-        appIDs: "app-id", ios: "ios", iosNone: "ios=\(DomainTarget.iosNone)", value: { "\($0)=\($1)" })
+        appIDs: "app-id", ios: "ios", iosNone: "ios=\(AASAWant.iosNone)", value: { "\($0)=\($1)" })
 }

@@ -73,12 +73,12 @@ public enum DomainListParser {
                         refused.append((kind, error.reason))
                     }
                 } else if lowered.hasPrefix("ios:") {
-                    if DomainTarget.expectsAASA(choice: String(lowered.dropFirst("ios:".count))) == false {
+                    if AASAWant.isNone(String(lowered.dropFirst("ios:".count))) {
                         noAASA = true
                     } else {
                         problem(
                             .iosToken,
-                            "\(token.prefix(80)) is not ios:\(DomainTarget.iosNone), the one ios: token; it is ignored."
+                            "\(token.prefix(80)) is not ios:\(AASAWant.iosNone), the one ios: token; it is ignored."
                         )
                     }
                 } else if lowered.hasPrefix(DomainLabels.prefix) {

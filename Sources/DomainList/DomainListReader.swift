@@ -134,7 +134,7 @@ struct ListReader {
     /// association kinds' tokens (merged as the kind merges, up to its limit) and app IDs, each
     /// up to its limit.
     private mutating func merge(_ read: Parser.LineTokens, into position: Int, line: String, number: Int) {
-        if read.noAASA { targets[position].expectsAASA = false }
+        if read.noAASA { targets[position].aasa = nil }
         for (key, value) in read.labels where targets[position].labels[key] == nil {
             guard targets[position].labels.count < DomainLabels.maximumPerDomain else {
                 problem(

@@ -76,7 +76,7 @@ import Testing
         let parsed = DomainListParser.parse(
             Array("good.aasa.test ios:none android:com.example.app\nplain.aasa.test android:com.example.app\n".utf8),
             fileName: "domains.txt")
-        #expect(parsed.problems.isEmpty && parsed.targets.map(\.expectsAASA) == [false, true])
+        #expect(parsed.problems.isEmpty && parsed.targets.map { $0.aasa == nil } == [true, false])
         let fetcher = try Fetcher(
             configuration: FetcherConfigurationBuilder.make(
                 timeout: 60, connectTo: [server.connectTo], caFile: caFile, concurrency: 4))
@@ -94,7 +94,7 @@ import Testing
         #expect(anyApp.verdict == .pass && anyApp.associations.expectedAndroidApps == [])
         var both = parsed.targets[0]
         both.domain = "plain.aasa.test"
-        both.expectsAASA = true
+        both.aasa = AASAWant()
         let expectingAASA = await auditor.audit(both).report
         #expect(expectingAASA.verdict == .fail && expectingAASA.findings.contains { $0.code == .aasa(.httpStatus) })
         // A host that cannot be reached is still a failure, with its cause.

@@ -111,7 +111,7 @@ import Testing
         for test in Self.cases {
             var target = DomainTarget(domain: test.host)
             target.wants.insert(try WebAuthnWant.parsing(["https://\(Self.caller)"]))
-            target.expectsAASA = false
+            target.aasa = nil
             let report = await auditor.audit(target).report
             let ours = !report.findings.contains { $0.code == .webAuthn(.originMissing) }
             let outcome = try #require(chromium[test.host], "Chromium gave no outcome for \(test.host)")

@@ -17,11 +17,11 @@ import Testing
             domain: "https://Shop.Example.com/buy?x=1", appIDs: [Self.appID], kinds: ["android": ["com.example.app"]])
         for naming in [DomainCheck.Naming.query, Self.arguments] {
             let read = try DomainCheck.read(request, naming: naming)
-            #expect(read.host == "shop.example.com" && read.appIDs == [Self.appID] && read.expectsAASA)
+            #expect(read.host == "shop.example.com" && read.aasa == AASAWant(appIDs: [Self.appID]))
             #expect(read.wants[AndroidWant.self]?.apps.map(\.package) == ["com.example.app"])
         }
         let none = try DomainCheck.read(DomainCheck.Request(domain: "example.com", ios: "none"), naming: .query)
-        #expect(!none.expectsAASA)
+        #expect(none.aasa == nil)
     }
 
     @Test func aRefusalNamesTheParameterAsItsFrontEndDoes() {

@@ -18,7 +18,7 @@ import Testing
         let fetcher = try Fetcher(configuration: world.fetcherConfiguration(timeout: 60))
         defer { fetcher.shutdown() }
         var target = DomainTarget(domain: host)
-        target.expectsAASA = ios
+        if !ios { target.aasa = nil }
         if !windows.isEmpty { target.wants.insert(try WindowsWant.parsing(windows)) }
         if !harmony.isEmpty { target.wants.insert(try HarmonyWant.parsing(harmony)) }
         return await DomainAuditor(fetcher: fetcher).audit(target).report

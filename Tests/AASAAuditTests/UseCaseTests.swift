@@ -83,7 +83,8 @@ import Testing
     @Test(.live, .tags(.live)) func checkAndMatchFetchFromALoopbackServer() async throws {
         let world = try TestWorld()
         let report = try await DomainCheck.run(
-            domain: "Good.AASA.test.", appIDs: [TestWorld.appID], validation: .init(), deviceView: .originOnly,
+            domain: "Good.AASA.test.", aasa: AASAWant(appIDs: [TestWorld.appID]), validation: .init(),
+            deviceView: .originOnly,
             fetcher: world.fetcherConfiguration())
         #expect(report.domain == "good.aasa.test")
         #expect(report.verdict == .pass)

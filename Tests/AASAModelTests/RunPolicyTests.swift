@@ -105,7 +105,23 @@ import Testing
         back.labels = [:]
         back.expectations = []
         #expect(back == plain, "a target with nothing rare is a plain one again")
-        changed.expectsAASA = false
-        #expect(plain.expectsAASA && !changed.expectsAASA)
+        changed.aasa = nil
+        #expect(plain.aasa == AASAWant() && changed.aasa == nil)
+    }
+
+    /// `ios:none` removes the AASA's want (what the line listed stays for the record); a want
+    /// set again is the target's whole AASA want.
+    @Test func iosNoneRemovesTheAASAsWant() {
+        let appID = "ABCDE12345.com.example.app"
+        var target = DomainTarget(domain: "shop.example.com", expectedAppIDs: [appID])
+        #expect(target.aasa == AASAWant(appIDs: [appID]))
+        target.aasa = nil
+        #expect(target.aasa == nil && target.expectedAppIDs == [appID])
+        let want = AASAWant(
+            expectations: [URLExpectation(url: "https://shop.example.com/buy", opensApp: true, inputLine: 3)],
+            services: [AssociatedService(service: .webcredentials, file: "App.entitlements")])
+        target.aasa = want
+        #expect(target.aasa == want && target.expectedAppIDs.isEmpty && target.services == want.services)
+        #expect(AASAWant.isNone("NONE") && AASAWant.isNone(AASAWant.iosNone) && !AASAWant.isNone("no"))
     }
 }

@@ -54,7 +54,7 @@ import Testing
         }
         #expect(LinkPlatform.historyKey([.ios]) == nil, "the default is not written")
         #expect(LinkPlatform.platforms(historyKey: "symbian") == nil)
-        #expect(LinkPlatform.of(ios: DomainTarget.iosNone, audited: [.androidAppLinks]) == [.android])
+        #expect(LinkPlatform.of(ios: AASAWant.iosNone, audited: [.androidAppLinks]) == [.android])
     }
 
     /// A domain that declares passkeys is named so, as is one whose AASA is held for

@@ -59,7 +59,7 @@ import Testing
                 #"aasa_audit_domain_file_verdict{domain="example.com",file="assetlinks",verdict="fail"} 1"#,
                 #"aasa_audit_domain_file_verdict{domain="example.com",file="webauthn",verdict="pass"} 1"#,
             ], "\(samples)")
-        report.ios = DomainTarget.iosNone
+        report.ios = AASAWant.iosNone
         #expect(!MetricsReport.fileVerdictSamples(report).contains(#"file="aasa""#))
     }
 

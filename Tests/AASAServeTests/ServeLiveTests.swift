@@ -26,7 +26,7 @@ import Testing
         var androidOnly = DomainTarget(
             domain: "android.aasa.test",
             wants: AssociationWants(android: [AndroidApp(package: TestWorld.androidPackage)]))
-        androidOnly.expectsAASA = false
+        androidOnly.aasa = nil
         _ = try await AuditRun.run(
             targets: [androidOnly, DomainTarget(domain: "good.aasa.test")], inputProblems: [],
             settings: world.auditSettings())
@@ -36,7 +36,7 @@ import Testing
         let check = try await serve.get("/api/v1/check?domain=android.aasa.test&ios=none&android=com.example.app")
         #expect(check.status == 200)
         let record = try JSONReport.makeDecoder().decode(DomainReport.self, from: Data(check.body))
-        #expect(record.verdict == .pass && record.ios == DomainTarget.iosNone, "\(record.findings.map(\.message))")
+        #expect(record.verdict == .pass && record.ios == AASAWant.iosNone, "\(record.findings.map(\.message))")
         #expect(world.server.requests.dropFirst(before).map(\.path) == ["/.well-known/assetlinks.json"])
         // Without it, the missing AASA fails the domain, as the nightly run would.
         let expecting = try await serve.get("/api/v1/check?domain=android.aasa.test&android=com.example.app")

@@ -30,7 +30,7 @@ public struct DomainAuditor: Sendable {
     }
 
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
-        guard target.expectsAASA else { return await auditWithoutAASA(target) }
+        guard target.aasa != nil else { return await auditWithoutAASA(target) }
         async let cdnFetch = fetchCDN(target.domain)
         let files = AuditGroup(for: target.wants)
         let plan = OriginFetchPlan(
@@ -110,7 +110,7 @@ public struct DomainAuditor: Sendable {
             entitlements: target.services.isEmpty ? nil : target.services)
         report.platform = platform
         report.labels = target.labels.isEmpty ? nil : target.labels
-        report.ios = aasa == nil ? DomainTarget.iosNone : nil
+        report.ios = aasa == nil ? AASAWant.iosNone : nil
         report.certificateExpires = CertificateExpiry.earliest(fetches, host: target.domain)?.certificateExpires
         report.associations = associations.records
         return DomainOutcome(report: report, served: aasa?.served ?? [])

@@ -5,19 +5,19 @@ import AASAReport
 
 /// `check`: one domain audited on demand, as a run would audit it.
 public enum DomainCheck {
-    /// Audits `domain` (any form a user types that names one host) against `appIDs`.
+    /// Audits `domain` (any form a user types that names one host) for what it asks of its AASA.
+    /// - Parameter aasa: the apps its AASA must list; nil for a domain that serves none (`--ios none`).
     /// - Parameter wants: the other association files to audit, and what they must declare.
-    /// - Parameter expectsAASA: false for a domain that serves none (`--ios none`).
     public static func run(
-        domain: String, appIDs: [String], wants: AssociationWants = AssociationWants(), expectsAASA: Bool = true,
+        domain: String, aasa: AASAWant?, wants: AssociationWants = AssociationWants(),
         validation: ValidationOptions, deviceView: DeviceViewSettings,
         fetcher configuration: FetcherConfiguration
     ) async throws -> DomainReport {
         let host = try AuditInput.host(domain)
-        try AuditInput.validateAppIDs(appIDs)
+        try AuditInput.validateAppIDs(aasa?.appIDs ?? [])
         let fetcher = try FetcherSetup.make(configuration)
-        var target = DomainTarget(domain: host, expectedAppIDs: appIDs, wants: wants)
-        target.expectsAASA = expectsAASA
+        var target = DomainTarget(domain: host, wants: wants)
+        target.aasa = aasa
         let outcome = await DomainAuditor(fetcher: fetcher, validation: validation, deviceView: deviceView)
             .audit(target)
         fetcher.shutdown()
@@ -34,10 +34,10 @@ public struct CheckedDomain: Sendable {
 extension DomainCheck {
     /// One domain on a fetcher shared by many checks (`serve`); the host is already read.
     public static func run(
-        host: String, appIDs: [String], wants: AssociationWants, expectsAASA: Bool = true, auditor: DomainAuditor
+        host: String, aasa: AASAWant?, wants: AssociationWants, auditor: DomainAuditor
     ) async -> CheckedDomain {
-        var target = DomainTarget(domain: host, expectedAppIDs: appIDs, wants: wants)
-        target.expectsAASA = expectsAASA
+        var target = DomainTarget(domain: host, wants: wants)
+        target.aasa = aasa
         let outcome = await auditor.audit(target)
         let files = outcome.served.map {
             ServedFileDisplay(location: $0.location, sha256: $0.sha256, content: .text($0.displayText))
@@ -111,9 +111,9 @@ extension DomainCheck {
     /// What a check audits, read.
     public struct Parameters: Sendable {
         public var host: String
-        public var appIDs: [String]
+        /// What its AASA must list; nil for a domain that serves none (the iOS choice `none`).
+        public var aasa: AASAWant?
         public var wants: AssociationWants
-        public var expectsAASA: Bool
     }
 
     /// Why a request does not read: the first value that does not, named as its front end names it.
@@ -123,12 +123,12 @@ extension DomainCheck {
 
     /// Reads a request: the iOS choice, the host, the app IDs, then each kind's values.
     public static func read(_ request: Request, naming: Naming) throws(Refusal) -> Parameters {
-        var expectsAASA = true
+        var servesAASA = true
         if let ios = request.ios {
-            guard DomainTarget.expectsAASA(choice: ios) == false else {
+            guard AASAWant.isNone(ios) else {
                 throw Refusal(
                     message:
-                        "\(naming.ios) takes \(DomainTarget.iosNone) (the domain serves no AASA), not \(ios.prefix(80))."
+                        "\(naming.ios) takes \(AASAWant.iosNone) (the domain serves no AASA), not \(ios.prefix(80))."
                 )
             }
             guard request.appIDs.isEmpty else {
@@ -136,7 +136,7 @@ extension DomainCheck {
                     message:
                         "\(naming.appIDs) names apps the AASA must list; with \(naming.iosNone) no AASA is asked for.")
             }
-            expectsAASA = false
+            servesAASA = false
         }
         let host: String
         let appIDs: [String]
@@ -157,7 +157,7 @@ extension DomainCheck {
                 throw Refusal(message: "\(naming.value(kind.word, error.value)): \(error.reason).")
             }
         }
-        return Parameters(host: host, appIDs: appIDs, wants: wants, expectsAASA: expectsAASA)
+        return Parameters(host: host, aasa: servesAASA ? AASAWant(appIDs: appIDs) : nil, wants: wants)
     }
 
     /// Runs a read check on a shared auditor, with the team's acknowledgements as they are now
@@ -168,7 +168,6 @@ extension DomainCheck {
             auditor.acknowledgements = (try? AcknowledgementStore.read(output: output)) ?? Acknowledgements()
         }
         return await run(
-            host: parameters.host, appIDs: parameters.appIDs, wants: parameters.wants,
-            expectsAASA: parameters.expectsAASA, auditor: auditor)
+            host: parameters.host, aasa: parameters.aasa, wants: parameters.wants, auditor: auditor)
     }
 }

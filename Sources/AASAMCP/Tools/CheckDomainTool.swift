@@ -74,7 +74,7 @@ struct CheckDomainTool: MCPTool {
         }
         return DomainCheck.Request(
             domain: try arguments.string("domain") ?? "", appIDs: try arguments.strings("app_ids"),
-            ios: try arguments.bool("ios_none") == true ? DomainTarget.iosNone : nil, kinds: kinds)
+            ios: try arguments.bool("ios_none") == true ? AASAWant.iosNone : nil, kinds: kinds)
     }
 }
 

@@ -201,7 +201,7 @@ public struct LinkPlatform: Sendable, Hashable {
         -> [LinkPlatform]
     {
         var platforms: [LinkPlatform] = []
-        if ios != DomainTarget.iosNone {
+        if ios != AASAWant.iosNone {
             let webCredentialsOnly =
                 services.map { !$0.isEmpty && $0.allSatisfy { $0.service == .webcredentials } } ?? false
             platforms.append(webCredentialsOnly ? .passkeys : .ios)

@@ -12,13 +12,13 @@ public struct DomainTarget: Sendable, Equatable {
     public var inputLine: Int?
     private var extras: Extras?
 
-    /// URLs that must open the app, or stay in the browser (`+`/`-` lines).
+    /// URLs that must open the app, or stay in the browser (`+`/`-` lines): part of `aasa`.
     public var expectations: [URLExpectation] {
         get { fields.expectations }
         set { update { $0.expectations = newValue } }
     }
     /// The services an app's entitlements name this host for; empty when it came from a
-    /// domains file only (then applinks is what matters).
+    /// domains file only (then applinks is what matters): part of `aasa`.
     public var services: [AssociatedService] {
         get { fields.services }
         set { update { $0.services = newValue } }
@@ -33,20 +33,10 @@ public struct DomainTarget: Sendable, Equatable {
         get { fields.labels }
         set { update { $0.labels = newValue } }
     }
-    /// False for `ios:none`: the domain serves no AASA (it serves only the other association files); its absence is
-    /// no failure, and its other association files are audited.
-    public var expectsAASA: Bool {
-        get { fields.expectsAASA }
-        set { update { $0.expectsAASA = newValue } }
-    }
-
-    /// The one value of the iOS choice that says so: `ios:none` in domains.txt, `--ios none`
-    /// for `check`, `ios=none` for serve's form and API, `"ios": "none"` in a record.
-    public static let iosNone = "none"
-
-    /// Reads the iOS choice's value (`none`, any case); nil for any other.
-    public static func expectsAASA(choice: String) -> Bool? {
-        choice.lowercased() == iosNone ? false : nil
+    /// False for `ios:none`: the domain serves no AASA (`aasa`, which reads this).
+    var servesAASA: Bool {
+        get { fields.servesAASA }
+        set { update { $0.servesAASA = newValue } }
     }
 
     public init(
@@ -73,7 +63,7 @@ public struct DomainTarget: Sendable, Equatable {
         var services: [AssociatedService] = []
         var wants = AssociationWants()
         var labels: [String: String] = [:]
-        var expectsAASA = true
+        var servesAASA = true
     }
 
     /// Immutable: a change makes a new box, so copies of a target never share a change.
