@@ -53,6 +53,16 @@ import Testing
             #expect(report.associations[StubSection.self] == StubSection(stubStatus: 200, stubNotes: ["hello"]))
             #expect(report.verdict == .pass, "\(report.findings.map(\.message))")
 
+            // The AASA is the registry's first file, the stub its last; a domain that serves no
+            // AASA (its want removed, as ios:none does) asks for the stub's file alone.
+            #expect(AssociationKinds.files.first?.id == "aasa" && AssociationKinds.files.last?.id == "stub")
+            var withoutAASA = DomainTarget(domain: "good.aasa.test", wants: wants)
+            withoutAASA.aasa = nil
+            let stubOnly = await DomainAuditor(fetcher: fetcher).audit(withoutAASA).report
+            #expect(stubOnly.fetches.map(\.location) == [AssociationKind.stub.location], "\(stubOnly.fetches)")
+            #expect(stubOnly.ios == "none" && stubOnly.linkPlatforms.map(\.linkName) == ["stub links"])
+            #expect(report.fetches.first?.location == .wellKnown, "the AASA's part leads the domain's group")
+
             // JSON: its keys at the record's top level, read back; the platforms from them.
             let encoded = try JSONReport.makeEncoder().encode(report)
             let object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])

@@ -48,16 +48,28 @@ protocol AuditedWant: AssociationWant {
     func audit(within wants: AssociationWants) -> any AssociationFileAudit
 }
 
-/// Several audits on one connection: each gets the answers to its own requests, in order.
+/// Several audits on one connection: the AASA's part first (its want, in a slot of its own:
+/// its plan's requests lead the connection, `OriginFetchPlan`), then each kind's, each getting
+/// the answers to its own requests, in order.
 struct AuditGroup: AssociationFileAudit {
+    /// What the domain asks of its AASA; nil for one that serves none (`ios:none`).
+    let aasa: AASAWant?
     let parts: [any AssociationFileAudit]
 
-    /// The audits a domain's wants call for, in the registry's order.
-    init(for wants: AssociationWants) {
+    /// The audits a domain's line calls for: its AASA's, then its other files' in the
+    /// registry's order (for a domain without an AASA that names no other file, the kinds
+    /// audited alone, `AssociationWants.withoutAASA`).
+    init(for target: DomainTarget) {
+        aasa = target.aasa
+        let wants = aasa == nil ? target.wants.withoutAASA : target.wants
         parts = wants.all.compactMap { ($0 as? any AuditedWant)?.audit(within: wants) }
     }
 
-    init(_ parts: [any AssociationFileAudit]) { self.parts = parts }
+    /// A group of kinds' audits alone (a kind's own parts).
+    init(_ parts: [any AssociationFileAudit]) {
+        aasa = nil
+        self.parts = parts
+    }
 
     func requests(domain: String) -> [FetchRequest] { parts.flatMap { $0.requests(domain: domain) } }
 

@@ -7,7 +7,7 @@ import AASAModel
 enum CatchAllProbe {
     /// The probe and its finding, or nothing when no file looked caught.
     static func probe(
-        _ domain: String, origin: OriginFetchPlan.Fetched?, files: AssociationOutcome, more: DeadlineFetch
+        _ domain: String, origin: AASAAnswers?, files: AssociationOutcome, more: DeadlineFetch
     ) async -> AssociationOutcome {
         // The AASA as it is judged: a browser's copy when Apple's bot was answered otherwise.
         let aasa = origin.map { [($0.browser ?? $0.wellKnown).record, $0.root.record] } ?? []

@@ -1,12 +1,12 @@
 import AASAChecks
 import AASAFetch
-import AASAJSON
 import AASAModel
 import Foundation
 
-/// Audits one domain: the origin's requests (`OriginFetchPlan`: `.well-known` as Apple's bot,
-/// the root on the same connection, a browser's `.well-known` only when the bot got no file)
-/// and Apple's CDN copy alongside; then runs the checks.
+/// Audits one domain: its `AuditGroup` (the AASA's part, `AASA/AASAAudit.swift`, when the
+/// domain serves one, then each kind's) asks the origin on one connection (`OriginFetchPlan`:
+/// `.well-known` as Apple's bot, the root, a browser's `.well-known` only when the bot got no
+/// file, the kinds' files) and Apple's CDN alongside; then the one `judge`.
 public struct DomainAuditor: Sendable {
     public let fetcher: Fetcher
     public let validation: ValidationOptions
@@ -29,12 +29,15 @@ public struct DomainAuditor: Sendable {
         signedFiles = SignedFileOpener(fetcher.configuration)
     }
 
+    /// One path for every domain: its group (the AASA's part first, when it serves one, then
+    /// each kind's) asks its requests on the domain's connection, Apple's CDN alongside for the
+    /// AASA, and the one judge takes every answer.
     public func audit(_ target: DomainTarget) async -> DomainOutcome {
-        guard target.aasa != nil else { return await auditWithoutAASA(target) }
-        async let cdnFetch = fetchCDN(target.domain)
-        let files = AuditGroup(for: target.wants)
+        let files = AuditGroup(for: target)
+        async let cdnFetch = fetchCDN(target.domain, for: files.aasa)
         let plan = OriginFetchPlan(
-            fetcher: fetcher, domain: target.domain, botUserAgent: deviceView.botUserAgent,
+            fetcher: fetcher, domain: target.domain, asksAASA: files.aasa != nil,
+            botUserAgent: deviceView.botUserAgent,
             browserUserAgent: deviceView.botUserAgent == nil ? nil : deviceView.browserUserAgent,
             extraRequests: files.requests(domain: target.domain)
         )
@@ -44,42 +47,27 @@ public struct DomainAuditor: Sendable {
             let origin = await plan.run()
             let more = DeadlineFetch(plan: plan, deadline: origin.deadline)
             var associations = await files.audit(origin.extra, more: more)
-            associations.add(await CatchAllProbe.probe(target.domain, origin: origin, files: associations, more: more))
+            associations.add(
+                await CatchAllProbe.probe(target.domain, origin: origin.aasa, files: associations, more: more))
             return (origin, associations)
         }
         return judge(target, origin: origin, cdn: await cdnFetch, associations: associations)
     }
 
-    /// A domain that serves no AASA (`ios:none`): neither its origin nor Apple's CDN is asked
-    /// for one; its other files are audited (`AssociationWants.withoutAASA`), and what keeps
-    /// the host from answering them is the domain's failure. Judged by the one `judge`.
-    func auditWithoutAASA(_ target: DomainTarget) async -> DomainOutcome {
-        let files = AuditGroup(for: target.wants.withoutAASA)
-        let plan = OriginFetchPlan(
-            fetcher: fetcher, domain: target.domain, botUserAgent: nil, browserUserAgent: nil,
-            extraRequests: files.requests(domain: target.domain))
-        let associations = await fetcher.keepingConnections(to: target.domain) {
-            let (answers, deadline) = await plan.runWithoutAASA()
-            let more = DeadlineFetch(plan: plan, deadline: deadline)
-            var associations = await files.audit(answers, more: more)
-            associations.add(await CatchAllProbe.probe(target.domain, origin: nil, files: associations, more: more))
-            return associations
-        }
-        return judge(target, aasa: nil, associations: associations)
-    }
-
-    /// A domain with its AASA's answers: assessed, then judged by the one `judge`. Everything
-    /// after the fetches is in plain functions: their values live on the thread's stack while
-    /// they run. Written inside `audit`, they made that async function's frame, which lives in
-    /// the task's own allocator for the whole audit of the domain, about 36 KB: a third of the
-    /// memory of each domain in flight at `--concurrency 1000` (and the answers are passed as
-    /// they are, not wrapped: a wrapped copy is a temporary of that frame too).
+    /// A domain with its answers: the AASA's assessed (when it was asked for), then judged by
+    /// the one `judge`. Everything after the fetches is in plain functions: their values live on
+    /// the thread's stack while they run. Written inside `audit`, they made that async
+    /// function's frame, which lives in the task's own allocator for the whole audit of the
+    /// domain, about 36 KB: a third of the memory of each domain in flight at `--concurrency
+    /// 1000` (and the answers are passed as they are, not wrapped: a wrapped copy is a temporary
+    /// of that frame too).
     @inline(never)
     func judge(
         _ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?,
-        associations: AssociationOutcome = AssociationOutcome()
+        associations: AssociationOutcome
     ) -> DomainOutcome {
-        judge(target, aasa: assessAASA(target, origin: origin, cdn: fetchedCDN), associations: associations)
+        guard let answers = origin.aasa else { return judge(target, aasa: nil, associations: associations) }
+        return judge(target, aasa: assessAASA(target, answers: answers, cdn: fetchedCDN), associations: associations)
     }
 
     /// The one judge of a domain, whatever it serves: the AASA's assessment when one was asked
@@ -116,59 +104,6 @@ public struct DomainAuditor: Sendable {
         return DomainOutcome(report: report, served: aasa?.served ?? [])
     }
 
-    /// What the AASA's answers come to: its checks, its fetches, the platform its answers show,
-    /// and the files the HTML report shows.
-    struct AASAAssessment {
-        var checked: DomainChecks.Result
-        var fetches: [FetchRecord]
-        var platform: HostingPlatform?
-        /// The `.well-known` answer's status, and whether a web page answered in the file's place.
-        var status: Int?
-        var servedAPage: Bool
-        var served: [ServedBody]
-    }
-
-    /// The AASA's origin answers and CDN copy, checked. Signed files are judged on their
-    /// content, their signature beside it (the plan opened the origin's; the CDN's copy is
-    /// opened here). A host that gives Apple's bot no file but gives a browser one is judged on
-    /// the browser's copy (and flagged ua.blocked); otherwise on what the bot got.
-    @inline(never)
-    func assessAASA(_ target: DomainTarget, origin: OriginFetchPlan.Fetched, cdn fetchedCDN: FetchedLocation?)
-        -> AASAAssessment
-    {
-        let judged = origin.browser.flatMap { DeviceViewChecks.usableFile($0) == nil ? nil : $0 } ?? origin.wellKnown
-        let root = origin.root
-        let cdn = fetchedCDN.map { signedFiles.unwrap($0, host: target.domain) }
-        var view = DomainChecks.DeviceView(
-            cdn: cdn, bot: origin.browser == nil ? nil : origin.wellKnown, browser: origin.browser,
-            botAgent: deviceView.botUserAgent ?? AppleLimits.botUserAgent)
-        view.misnamed = origin.misnamed
-        let checked = DomainChecks.assess(
-            target: target, wellKnown: judged, root: root, options: validation, deviceView: view)
-        // The platform the site runs on, from its answers' marks: the fixes name its settings.
-        let platform = [origin.wellKnown, root].lazy.compactMap {
-            HostingPlatform.detect($0.record.headers, host: target.domain, body: $0.body)
-        }.first
-        var served = [(judged, checked.wellKnownFile), (root, checked.rootFile)].compactMap { fetched, file in
-            Self.servedBody(fetched, parsed: file)
-        }
-        if let cdn, let body = Self.servedBody(cdn, parsed: checked.cdnFile) { served.append(body) }
-        return AASAAssessment(
-            checked: checked,
-            fetches: [origin.wellKnown.record, root.record]
-                + [origin.browser, origin.misnamed, cdn].compactMap {
-                    $0?.record
-                },
-            platform: platform, status: origin.wellKnown.record.status, servedAPage: CatchAllChecks.isPage(judged),
-            served: served)
-    }
-
-    /// Apple's CDN copy of the host's file, when the CDN is to be checked.
-    func fetchCDN(_ domain: String) async -> FetchedLocation? {
-        guard let base = deviceView.cdnBase else { return nil }
-        return await fetcher.fetch(FetchRequest(url: base + domain, location: .cdn))
-    }
-
     /// Failures after which a second request to the same host would fail the same way (and
     /// cost another share of the domain's time): no connection, a stall, or a connection the
     /// server broke (reset, empty reply, protocol error).
@@ -178,15 +113,5 @@ public struct DomainAuditor: Sendable {
         case .other: error.brokeConnection
         case .skipped, .cancelled: false
         }
-    }
-
-    static func servedBody(_ fetched: FetchedLocation, parsed: JSONObject?) -> ServedBody? {
-        guard fetched.record.status == 200, !fetched.body.isEmpty, let sha256 = fetched.record.bodySHA256 else {
-            return nil
-        }
-        let source: ServedBody.Source =
-            parsed.map { .json($0) }
-            ?? .raw(bytes: fetched.body, totalBytes: max(fetched.record.bodyBytes, fetched.body.count))
-        return ServedBody(location: fetched.record.location, sha256: sha256, source: source)
     }
 }

@@ -16,7 +16,8 @@ import Synchronization
 ///    `/.well-known/apple-app-site-association.json`, the commonest upload mistake, so that the
 ///    finding can say "your file is there: rename it".
 ///
-/// Healthy domains cost one handshake and two requests. A domain's fetches share one
+/// A domain that serves no AASA (`ios:none`, `asksAASA` false) gets only its other files'
+/// requests. Healthy domains cost one handshake and two requests. A domain's fetches share one
 /// `--timeout`, a deadline from its first request (`DomainDeadline`): a fetch started after
 /// another gets what is left, and is not made when nothing is left. So a domain's origin
 /// fetches end within `--timeout` of the network's time, whatever its server does; this
@@ -24,6 +25,8 @@ import Synchronization
 struct OriginFetchPlan: Sendable {
     let fetcher: Fetcher
     let domain: String
+    /// Whether the AASA is asked for (the domain's group has its part, `AuditGroup.aasa`).
+    var asksAASA = true
     /// The bot's and the browser's user agents; nil: `.well-known` with the configured user
     /// agent and no browser fetch (`--no-ua-check`).
     let botUserAgent: String?
@@ -40,15 +43,10 @@ struct OriginFetchPlan: Sendable {
     static let minimumFetchSeconds = 0.01
 
     struct Fetched: Sendable {
-        /// The `.well-known` fetch as Apple's bot (or with the configured agent).
-        var wellKnown: FetchedLocation
-        var root: FetchedLocation
-        /// `.well-known` as a browser, when the bot got no usable file.
-        var browser: FetchedLocation?
+        /// The AASA's answers; nil when it was not asked for.
+        var aasa: AASAAnswers?
         /// The answers to `extraRequests`, in their order.
         var extra: [FetchedLocation]
-        /// `.well-known/apple-app-site-association.json`, when neither location served the file.
-        var misnamed: FetchedLocation?
         /// The domain's `--timeout`, running from its first request.
         var deadline: DomainDeadline
     }
@@ -66,8 +64,10 @@ struct OriginFetchPlan: Sendable {
     }
 
     /// `.well-known` first, as Apple's bot; the others alongside when the connection
-    /// multiplexes, after it when not; nothing more when the host could not be reached.
+    /// multiplexes, after it when not; nothing more when the host could not be reached. Without
+    /// the AASA, the other files' requests alone.
     func run() async -> Fetched {
+        guard asksAASA else { return await runWithoutAASA() }
         let deadline = DomainDeadline(now: fetcher.configuration.now)
         let multiplexing = ConnectionSignal()
         var request = FetchRequest(
@@ -88,7 +88,7 @@ struct OriginFetchPlan: Sendable {
             _ = await early.root.value
             for task in early.extra { _ = await task.value }
             return Fetched(
-                wellKnown: wellKnown, root: skipped(.root, because: error), browser: nil,
+                aasa: AASAAnswers(wellKnown: wellKnown, root: skipped(.root, because: error)),
                 extra: extraRequests.map { skipped($0, because: error) }, deadline: deadline)
         }
         let browser = await browserCopy(after: wellKnown, multiplexed: multiplexing, within: deadline)
@@ -104,13 +104,14 @@ struct OriginFetchPlan: Sendable {
         }
         let misnamed = await misnamedCopy(wellKnown: wellKnown, root: root, browser: browser, within: deadline)
         return Fetched(
-            wellKnown: wellKnown, root: root, browser: browser, extra: extra, misnamed: misnamed, deadline: deadline)
+            aasa: AASAAnswers(wellKnown: wellKnown, root: root, browser: browser, misnamed: misnamed), extra: extra,
+            deadline: deadline)
     }
 
     /// A domain that serves no AASA (`ios:none`): only the other files' requests, one after
     /// another on one connection (the last closes it), within the domain's `--timeout`; a host
     /// the first could not reach is asked nothing more.
-    func runWithoutAASA() async -> (extra: [FetchedLocation], deadline: DomainDeadline) {
+    private func runWithoutAASA() async -> Fetched {
         let deadline = DomainDeadline(now: fetcher.configuration.now)
         var extra: [FetchedLocation] = []
         for (index, request) in extraRequests.enumerated() {
@@ -122,7 +123,7 @@ struct OriginFetchPlan: Sendable {
             last.closeConnection = last.closeConnection || index == extraRequests.count - 1
             extra.append(await fetchWithinDeadline(last, within: deadline))
         }
-        return (extra, deadline)
+        return Fetched(aasa: nil, extra: extra, deadline: deadline)
     }
 
     /// The root and the extra requests, each waiting for the connection to say whether it
