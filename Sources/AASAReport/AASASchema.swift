@@ -5,8 +5,8 @@ import AASAModel
 /// structure can catch. Its text is the repository's file, embedded by Scripts/generate-docs.sh.
 public enum AASASchema {
     public static let entry = AssociationSchema(
-        name: "aasa", file: "apple-app-site-association.schema.json", text: text,
-        fileNames: ["apple-app-site-association", "apple-app-site-association.json"])
+        name: ServedFile.aasa.id, file: ServedFile.aasa.name + ".schema.json", text: text,
+        fileNames: [ServedFile.aasa.name, ServedFile.aasa.name + ".json"])
 }
 
 /// An association file's JSON Schema: the name `aasa-audit schema` takes, the file under

@@ -65,6 +65,16 @@ import Testing
                 "serve's security headers"
             ),
             (.text("{\"status\""), "AASAServe/HTTPError.swift", "how serve encodes a refusal"),
+            (
+                Needle(
+                    pattern: #"(?:[=(\[,]|[A-Za-z]:)\s*"apple-app-site-association"#,
+                    plantings: [
+                        #""apple-app-site-association""#, #"["apple-app-site-association.json"]"#,
+                        #"Schema(file: "apple-app-site-association.schema.json")"#,
+                    ],
+                    description: "the AASA's file name in a Swift literal (the schema's JSON copy aside)"),
+                "AASAModel/AASA/AASAServedFile.swift", "the AASA's file name"
+            ),
         ]
         + [
             "latest.json", "latest.html", "report.json", "report.html", "history.json", "index.html",

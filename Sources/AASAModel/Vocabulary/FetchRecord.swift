@@ -283,7 +283,7 @@ extension FetchRecord {
         switch (location, agent) {
         case (.wellKnown, .bot?): ".well-known as Apple's bot"
         case (.wellKnown, .browser?): ".well-known as a browser"
-        case (.wellKnown, _): url.hasSuffix(".json") ? "apple-app-site-association.json" : ".well-known"
+        case (.wellKnown, _): url.hasSuffix(".json") ? ServedFile.aasa.name + ".json" : ".well-known"
         case (.root, _): "root"
         case (.cdn, _): "Apple CDN"
         case (.catchAllProbe, _): "catch-all probe"

@@ -58,8 +58,8 @@ public struct AASALocation: KnownName, Sendable, Hashable {
     /// The path on the origin; the CDN's URL is built from its base instead.
     public var path: String {
         switch self {
-        case .wellKnown: "/.well-known/apple-app-site-association"
-        case .root: "/apple-app-site-association"
+        case .wellKnown: ServedFile.aasa.path
+        case .root: ServedFile.aasaRootPath
         case .cdn: "/a/v1/"
         case .catchAllProbe: "/.well-known/resource-that-should-not-exist-whose-status-code-should-not-be-200"
         default: kind?.path(ofLocation: rawValue) ?? ""

@@ -16,9 +16,7 @@ public enum PlatformFixes {
         guard let platform else { return findings }
         let files = AssociationKinds.files
         return findings.map { finding in
-            guard
-                let (file, problem) = files.lazy.compactMap({ file in file.problem(finding.code).map { (file, $0) } })
-                    .first,
+            guard let (file, problem) = ServedFile.file(of: finding.code, in: files),
                 let fix = fix(problem, of: file, on: platform, answer: answers[file.id])
             else { return finding }
             var fixed = finding

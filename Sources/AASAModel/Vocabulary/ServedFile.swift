@@ -52,8 +52,12 @@ public struct ServedFile: Sendable {
 
     /// The file a code is about, and which problem it is; nil for a code that is no problem of
     /// how a file is served.
-    public static func file(of code: FindingCode) -> (file: ServedFile, problem: ServingProblem)? {
-        for file in AssociationKinds.files { if let problem = file.problem(code) { return (file, problem) } }
+    /// - Parameter files: the registry's files (`AssociationKinds.files`), read once by a caller
+    ///   that asks for many codes.
+    public static func file(of code: FindingCode, in files: [ServedFile] = AssociationKinds.files)
+        -> (file: ServedFile, problem: ServingProblem)?
+    {
+        for file in files { if let problem = file.problem(code) { return (file, problem) } }
         return nil
     }
 }
