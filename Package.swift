@@ -75,7 +75,8 @@ let package = Package(
         .target(name: "AASAModel"),
         .target(name: "AASAMatching", dependencies: ["AASAJSON"]),
         .target(name: "PublicSuffix", dependencies: ["CPSL"]),
-        .target(name: "AASAChecks", dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "PublicSuffix"]),
+        .target(
+            name: "AASAChecks", dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "PublicSuffix", "Digest"]),
         .target(name: "DomainList", dependencies: ["AASAModel", "AASAJSON", "AASAMatching", "CIDN2"]),
         .target(
             name: "AASAReport",
@@ -85,17 +86,20 @@ let package = Package(
             ]
         ),
 
+        // SHA-256 over OpenSSL's libcrypto: bodies, the run's domain list, a merchant file.
+        .target(name: "Digest", dependencies: ["CLibcrypto"]),
         // Signed (PKCS#7) files opened and verified with OpenSSL's CMS.
         .target(name: "SignedFiles", dependencies: ["AASAModel", "CCMS"]),
         // Networking: libcurl multi handles, each driven by a thread, bridged to async/await.
-        .target(name: "AASAFetch", dependencies: ["AASAModel", "CCurlShim", "CLibcurl", "CLibcrypto", "CResolv"]),
+        .target(
+            name: "AASAFetch", dependencies: ["AASAModel", "CCurlShim", "CLibcurl", "CLibcrypto", "CResolv", "Digest"]),
 
         // The engine (workspace, loop, outputs) and the commands' use cases.
         .target(
             name: "AASAAudit",
             dependencies: [
                 "AASAModel", "AASAJSON", "AASAMatching", "AASAChecks", "AASAFetch", "AASAReport", "DomainList",
-                "SignedFiles", "CBuildInfo", "CSQLite", "CCrashNote",
+                "SignedFiles", "CBuildInfo", "CSQLite", "CCrashNote", "Digest",
             ]
         ),
 
@@ -103,7 +107,7 @@ let package = Package(
         .target(
             name: "AASAServe",
             dependencies: [
-                "AASAAudit", "AASAChecks", "AASAModel", "AASAFetch", "AASAReport", "AASAMCP",
+                "AASAAudit", "AASAChecks", "AASAModel", "AASAFetch", "AASAReport", "AASAMCP", "Digest",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -126,7 +130,7 @@ let package = Package(
             name: "AASAAuditCLI",
             dependencies: [
                 "AASAAudit", "AASAModel", "AASAChecks", "AASAFetch", "AASAReport", "AASAServe", "AASAMCP",
-                "CMallocSettings",
+                "CMallocSettings", "Digest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -177,7 +181,7 @@ let package = Package(
             name: "AASAServeTests",
             dependencies: [
                 "AASAServe", "AASAAudit", "AASAFetch", "AASAModel", "AASAReport", "AuditTestSupport", "TestSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
+                "Digest", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]

@@ -80,10 +80,18 @@ struct AssociationAppOptions: ParsableArguments {
             "A HarmonyOS app applinking.json must name, by its AppGallery Connect app identifier (repeatable). check audits the domain's /.well-known/applinking.json; lint checks an applinking.json file.",
             valueName: "app-identifier"))
     var harmonyApps: [String] = []
+    @Option(
+        name: .customLong(AssociationKind.applePay.word),
+        help: ArgumentHelp(
+            "Apple Pay's merchant file: on, or the SHA-256 its bytes must have, or the local copy of the provider's file (its SHA-256 is taken). check audits the domain's /.well-known/apple-developer-merchantid-domain-association as Apple fetches it; lint compares a merchant file with it.",
+            valueName: ApplePayOption.help), transform: ApplePayOption.parse)
+    var applePay: String?
 
     /// The kinds whose values their want type reads as it is (`AssociationWant.parsing`).
     var valueOptions: [(kind: AssociationKind, values: [String])] {
-        [(.windows, windowsApps), (.harmony, harmonyApps)].filter { !$0.1.isEmpty }
+        [(.windows, windowsApps), (.harmony, harmonyApps), (.applePay, applePay.map { [$0] } ?? [])].filter {
+            !$0.1.isEmpty
+        }
     }
 
     func validate() throws {
@@ -116,9 +124,9 @@ struct AssociationAppOptions: ParsableArguments {
         if apps.count + windowsApps.count > 1 {
             throw ValidationError("match decides for one app: give --android or --windows once.")
         }
-        if !origins.isEmpty || passkeys || !harmonyApps.isEmpty {
+        if !origins.isEmpty || passkeys || !harmonyApps.isEmpty || applePay != nil {
             throw ValidationError(
-                "match decides URLs for an app; --origin, --passkeys and --harmony are for check and lint.")
+                "match decides URLs for an app; --origin, --passkeys, --harmony and --applepay are for check and lint.")
         }
     }
 

@@ -1,4 +1,5 @@
 import AASAAudit
+import AASAModel
 import AASAReport
 import ArgumentParser
 
@@ -22,6 +23,12 @@ struct SchemaCommand: ParsableCommand {
 
     static func schema(_ name: String) throws -> AssociationSchema {
         guard let found = AssociationSections.schemas.first(where: { $0.name == name.lowercased() }) else {
+            if let kind = AssociationKinds.all.first(where: { $0.id == name.lowercased() && !$0.isJSON }) {
+                throw OptionValueError(
+                    description:
+                        "\(kind.fileName) is not JSON but opaque bytes, so it has no schema (lint checks it: lint --kind \(kind.id) FILE); give \(AssociationSections.schemas.map(\.name).joined(separator: " or "))"
+                )
+            }
             throw OptionValueError(
                 description: "give \(AssociationSections.schemas.map(\.name).joined(separator: " or "))")
         }

@@ -41,8 +41,8 @@ public enum AssociationFileLint {
     /// registry's), and the extensionless ones with `.json` added (what `misnamed` flags): what
     /// the Action, the pre-commit hook and docs/ci.md look for (`lint --names` prints them).
     public static var lintedNames: [String] {
-        let served = AssociationKinds.servedFileNames
-        return served + served.filter { !$0.hasSuffix(".json") }.map { $0 + ".json" }
+        let json = AssociationKinds.jsonFileNames
+        return AssociationKinds.servedFileNames + json.filter { !$0.hasSuffix(".json") }.map { $0 + ".json" }
     }
 
     /// A file published as a served name with `.json` added (`apple-app-site-association.json`,
@@ -50,7 +50,7 @@ public enum AssociationFileLint {
     /// is never read: `location.misnamed`, as the audit says of a site that serves only that.
     public static func misnamed(_ path: String) -> Finding? {
         let name = String(path.split(separator: "/").last ?? "")
-        let served = AssociationKinds.servedFileNames
+        let served = AssociationKinds.jsonFileNames
         guard name.hasSuffix(".json"), let intended = served.first(where: { name == $0 + ".json" }) else { return nil }
         return Finding(
             .aasa(.locationMisnamed), .file,

@@ -18,9 +18,12 @@ public enum CatchAllChecks {
 
     /// Whether an answer is a web page: typed as one, or a body that starts as markup.
     public static func isPage(_ fetched: FetchedLocation) -> Bool {
-        pageType(fetched.record) != nil
-            || fetched.body.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
-                == UInt8(ascii: "<")
+        pageType(fetched.record) != nil || startsAsMarkup(fetched.body)
+    }
+
+    /// Whether bytes start as markup (`<`, after white space and a byte order mark).
+    static func startsAsMarkup(_ bytes: [UInt8]) -> Bool {
+        bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "<")
     }
 
     /// The domain's association files (at their own path, not the pages they lead to) that came

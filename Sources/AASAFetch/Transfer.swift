@@ -1,6 +1,7 @@
 import AASAModel
 import CCurlShim
 import CLibcurl
+import Digest
 import Foundation
 
 /// One transfer in flight: its easy handle, what it has received so far, and the

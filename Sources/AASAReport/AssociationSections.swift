@@ -10,8 +10,9 @@ protocol RenderedSection: AssociationSection {
     func lintTerminalRows(in report: TerminalReport) -> [(String, String)]
     /// A domain's paragraph in the HTML report's details (plain text: the template escapes it).
     var htmlParagraph: String? { get }
-    /// Its file's JSON Schema (`aasa-audit schema NAME`).
-    static var schema: AssociationSchema { get }
+    /// Its file's JSON Schema (`aasa-audit schema NAME`); nil for a file that is not JSON
+    /// (Apple Pay's merchant file is opaque bytes).
+    static var schema: AssociationSchema? { get }
 }
 
 /// A section rendered as the apps the input named and one line of what the file declares
@@ -61,7 +62,8 @@ public enum AssociationSections {
 
     /// Each association file's JSON Schema (`aasa-audit schema NAME`), the AASA's first.
     public static var schemas: [AssociationSchema] {
-        [AASASchema.entry] + AssociationKinds.all.compactMap { ($0.sectionType as? any RenderedSection.Type)?.schema }
+        [AASASchema.entry]
+            + AssociationKinds.all.compactMap { ($0.sectionType as? any RenderedSection.Type)?.schema ?? nil }
     }
 
     static func htmlParagraphs(_ records: AssociationRecords) -> [String] {

@@ -21,7 +21,9 @@ import Testing
             #expect(kind.wantType is any AuditedWant.Type, "\(kind.id) has no audit")
             #expect(kind.sectionType is any RenderedSection.Type, "\(kind.id) has no sections")
             #expect(kind.wantType.kind.id == kind.id && kind.sectionType.kind.id == kind.id)
-            #expect(AssociationSections.schemas.contains { $0.name == kind.id }, "\(kind.id) has no schema")
+            #expect(
+                AssociationSections.schemas.contains { $0.name == kind.id } == kind.isJSON,
+                "\(kind.id): a schema if and only if its file is JSON")
         }
     }
 
@@ -201,7 +203,7 @@ struct StubSection: AssociationSection, Equatable, RenderedSection {
     func terminalRows(in report: TerminalReport) -> [(String, String)] { [("Stub", "\(stubStatus ?? 0)")] }
     func lintTerminalRows(in report: TerminalReport) -> [(String, String)] { [("Stub", "\(stubBytes ?? 0) bytes")] }
     var htmlParagraph: String? { "Stub answered \(stubStatus ?? 0) for \((stubNotes ?? []).joined(separator: ", "))" }
-    static var schema: AssociationSchema {
+    static var schema: AssociationSchema? {
         AssociationSchema(name: "stub", file: "stub.schema.json", text: "{}", fileNames: ["stub-association"])
     }
 }

@@ -52,6 +52,13 @@ import Testing
         HarmonyChecks.assess(fetched, expected: []).findings
     }
 
+    static let merchantFile = String(repeating: "7B2270737049", count: 200)
+    static func applePay(_ fetched: FetchedLocation, textCopy: FetchedLocation? = nil, sha256: String? = nil)
+        -> [Finding]
+    {
+        ApplePayChecks.assess(fetched, textCopy: textCopy, want: ApplePayWant(sha256: sha256)).findings
+    }
+
     /// A webauthn file a client reaches after one redirect to `target`.
     static func webauthnRedirected(to target: String) -> [Finding] {
         WebAuthnChecks.assess(
@@ -395,6 +402,33 @@ import Testing
         },
         .harmony(.appMissing): {
             HarmonyChecks.assess(Fixture.served(harmonyFile, at: .harmony), expected: ["42"]).findings
+        },
+        .applePay(.status): { applePay(Fixture.served("Forbidden", at: .applePay, contentType: nil, status: 403)) },
+        .applePay(.redirect): {
+            applePay(
+                Fixture.redirect(
+                    to: "https://example.com/.well-known/apple-developer-merchantid-domain-association.txt",
+                    at: .applePay))
+        },
+        .applePay(.textOnly): {
+            applePay(
+                Fixture.served("", at: .applePay, status: 404),
+                textCopy: Fixture.served(merchantFile, at: .applePay, contentType: "text/plain"))
+        },
+        .applePay(.page): { applePay(Fixture.served("<!doctype html><title>Shop</title>", at: .applePay)) },
+        .applePay(.empty): { applePay(Fixture.served("", at: .applePay, contentType: nil)) },
+        .applePay(.tooLarge): {
+            applePay(Fixture.served(String(repeating: "7B", count: 40_000), at: .applePay, contentType: nil))
+        },
+        .applePay(.hashMismatch): {
+            applePay(Fixture.served(merchantFile, at: .applePay), sha256: String(repeating: "0", count: 64))
+        },
+        .applePay(.certificateExpiring): {
+            var record = Fixture.served(merchantFile, at: .applePay).record
+            record.certificateExpires = Date(timeIntervalSince1970: 1_800_000_000 + 86_400)
+            return CertificateExpiry.findings(
+                [record], host: "example.com", now: Date(timeIntervalSince1970: 1_800_000_000),
+                watch: ApplePayChecks.certificateWatch)
         },
         .assetLinks(.status): { android(Fixture.served("", at: .assetlinks, status: 404)) },
         .assetLinks(.redirect): {

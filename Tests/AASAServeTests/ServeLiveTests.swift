@@ -4,6 +4,7 @@ import AASAModel
 import AASAReport
 import AASAServe
 import AuditTestSupport
+import Digest
 import Foundation
 import Synchronization
 import TestSupport

@@ -24,6 +24,9 @@ struct AssociationOutcome: Sendable {
     var answers: [String: ServedAnswer] = [:]
     /// The hosting platform its answers' marks show, when the AASA's show none (or it has none).
     var platform: HostingPlatform?
+    /// The certificate expiry its client acts on sooner than the house's window: the judge
+    /// warns with its clock.
+    var certificateWatches: [CertificateWatch] = []
 
     mutating func add(_ other: AssociationOutcome) {
         findings += other.findings
@@ -31,6 +34,7 @@ struct AssociationOutcome: Sendable {
         records.merge(other.records)
         answers.merge(other.answers) { mine, _ in mine }
         platform = platform ?? other.platform
+        certificateWatches += other.certificateWatches
     }
 
     /// Notes the first answer a kind's file got: its status, whether a page answered in its

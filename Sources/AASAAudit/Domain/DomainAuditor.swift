@@ -80,8 +80,12 @@ public struct DomainAuditor: Sendable {
         // location), so the domain's verdict is its worst platform's.
         let fetches = (aasa?.fetches ?? []) + associations.fetches
         let now = now()
-        let expiring = CertificateExpiry.findings(
-            fetches, host: target.domain, now: now, warningDays: deviceView.certificateWarningDays)
+        let expiring =
+            CertificateExpiry.findings(
+                fetches, host: target.domain, now: now, warningDays: deviceView.certificateWarningDays)
+            + associations.certificateWatches.flatMap {
+                CertificateExpiry.findings(fetches, host: target.domain, now: now, watch: $0)
+            }
         let findings = acknowledgements.mark(
             FindingCauses.link(
                 validation.severityPolicy.apply((aasa?.checked.findings ?? []) + associations.findings + expiring)),

@@ -2,6 +2,7 @@ import AASAFetch
 import AASAJSON
 import AASAModel
 import AASAReport
+import Digest
 import Foundation
 import Synchronization
 

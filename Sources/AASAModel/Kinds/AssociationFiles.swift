@@ -226,10 +226,23 @@ public struct LinkPlatform: Sendable, Hashable {
     }
 
     /// A badge's label: one platform's links (`universal links`), or several platforms' short
-    /// names (`iOS+Android`), so that a domain of every kind still has a badge of README width.
+    /// names (`iOS+Android`), the last counted when they would not fit
+    /// (`iOS+Android+passkeys+Windows+2 more`), so that a domain of every kind still has a badge
+    /// of README width.
     public static func label(_ platforms: [LinkPlatform]) -> String {
-        platforms.count == 1 ? platforms[0].linkName : platforms.map(\.shortName).joined(separator: "+")
+        guard platforms.count > 1 else { return platforms.first?.linkName ?? "" }
+        let whole = platforms.map(\.shortName).joined(separator: "+")
+        guard whole.count > maximumLabelCharacters else { return whole }
+        for named in stride(from: platforms.count - 1, to: 0, by: -1) {
+            let label =
+                platforms.prefix(named).map(\.shortName).joined(separator: "+") + "+\(platforms.count - named) more"
+            if label.count <= maximumLabelCharacters { return label }
+        }
+        return "\(platforms.count) platforms"
     }
+
+    /// The longest label a badge of README width holds beside its verdict (320 px).
+    static let maximumLabelCharacters = 38
 }
 
 extension DomainReport {

@@ -47,7 +47,7 @@ public struct AssociationKind: Sendable, Identifiable {
 
     init(
         id: String, word: String, fileName: String, path: String, categoryName: String, categoryTitle: String,
-        linkedFetchLabel: String, room: String, ownsItsWord: Bool = true,
+        linkedFetchLabel: String, room: String, ownsItsWord: Bool = true, isJSON: Bool = true,
         formLabel: String, formPlaceholder: String, apiParameter: String, platform: LinkPlatform?,
         wantType: any AssociationWant.Type,
         sectionType: any AssociationSection.Type, recordKey: String, wantAlone: (any AssociationWant)?,
@@ -67,6 +67,7 @@ public struct AssociationKind: Sendable, Identifiable {
         self.linkedFetchLabel = linkedFetchLabel
         self.room = room
         self.ownsItsWord = ownsItsWord
+        self.isJSON = isJSON
         self.formLabel = formLabel
         self.formPlaceholder = formPlaceholder
         self.apiParameter = apiParameter
@@ -102,6 +103,9 @@ public struct AssociationKind: Sendable, Identifiable {
     public var sourceWords: [String] { [id] + (ownsItsWord ? [word] : []) }
     /// Whether its word is its own, not a word other code uses.
     let ownsItsWord: Bool
+    /// Whether its file is JSON (with a schema, and a `.json` copy of its name as the mistake to
+    /// look for); Apple Pay's merchant file is opaque bytes.
+    public let isJSON: Bool
 }
 
 /// A file a kind checks beside its own (`/.well-known/change-password` for passkeys): its
@@ -120,7 +124,9 @@ public enum AssociationKinds {
     @TaskLocal public static var all: [AssociationKind] = registered
 
     /// The registry's line: the kinds every run of the program audits.
-    static let registered: [AssociationKind] = [.androidAppLinks, .webauthn, .passkeyEndpoints, .windows, .harmony]
+    static let registered: [AssociationKind] = [
+        .androidAppLinks, .webauthn, .passkeyEndpoints, .windows, .harmony, .applePay,
+    ]
 
     /// Whether `all` is the registry's line (not a test's list with more kinds).
     static var isRegistered: Bool {
@@ -137,6 +143,9 @@ public enum AssociationKinds {
     /// Every file's served name, the AASA's first: what the tool audits, as its first sentence,
     /// `--help` and `lint --names` say it.
     public static var servedFileNames: [String] { files.map(\.name) }
+    /// The served names of the files that are JSON (the AASA's first): the names whose `.json`
+    /// copy is a mistake to look for.
+    public static var jsonFileNames: [String] { [ServedFile.aasa.name] + all.filter(\.isJSON).map(\.fileName) }
     /// What the reports' and pages' titles call what is audited: every kind, not the AASA alone.
     public static let auditedTitle = "App–site associations"
 

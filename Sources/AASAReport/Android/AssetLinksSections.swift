@@ -4,7 +4,7 @@ import AASAModel
 extension AndroidRecord: RenderedSection {
     static let handleAllURLs = "delegate_permission/common.handle_all_urls"
 
-    static var schema: AssociationSchema { AssetLinksSchema.entry }
+    static var schema: AssociationSchema? { AssetLinksSchema.entry }
 
     func terminalRows(in report: TerminalReport) -> [(String, String)] { report.assetLinksRows(self) }
 

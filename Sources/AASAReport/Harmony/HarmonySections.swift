@@ -2,7 +2,7 @@ import AASAModel
 
 /// `applinking.json` in the terminal and the HTML report.
 extension HarmonyRecord: AppsLineSection {
-    static var schema: AssociationSchema { HarmonySchema.entry }
+    static var schema: AssociationSchema? { HarmonySchema.entry }
     static var platformName: String { "HarmonyOS" }
 
     func line(_ harmony: HarmonyDeclarations) -> String {

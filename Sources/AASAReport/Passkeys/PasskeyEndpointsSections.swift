@@ -2,7 +2,7 @@ import AASAModel
 
 /// `/.well-known/passkey-endpoints` in the terminal and the HTML report.
 extension PasskeyEndpointsRecord: RenderedSection {
-    static var schema: AssociationSchema { PasskeyEndpointsSchema.entry }
+    static var schema: AssociationSchema? { PasskeyEndpointsSchema.entry }
 
     func terminalRows(in report: TerminalReport) -> [(String, String)] {
         passkeyEndpoints.map { [("Passkey endpoints", report.clean(line($0)))] } ?? []

@@ -2,7 +2,7 @@ import AASAModel
 
 /// `/.well-known/webauthn` in the terminal and the HTML report.
 extension WebAuthnRecord: RenderedSection {
-    static var schema: AssociationSchema { WebAuthnSchema.entry }
+    static var schema: AssociationSchema? { WebAuthnSchema.entry }
 
     func terminalRows(in report: TerminalReport) -> [(String, String)] {
         guard let expected = expectedOrigins else { return [] }

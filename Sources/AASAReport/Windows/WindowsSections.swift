@@ -2,7 +2,7 @@ import AASAModel
 
 /// `windows-app-web-link` in the terminal and the HTML report.
 extension WindowsRecord: AppsLineSection {
-    static var schema: AssociationSchema { WindowsSchema.entry }
+    static var schema: AssociationSchema? { WindowsSchema.entry }
     static var platformName: String { "Windows" }
 
     func line(_ windows: WindowsDeclarations) -> String {

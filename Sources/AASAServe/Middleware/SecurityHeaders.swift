@@ -1,5 +1,6 @@
 import AASAFetch
 import AASAReport
+import Digest
 import Foundation
 
 /// The headers of every answer: no script but the report pages' own (by its hash), nothing

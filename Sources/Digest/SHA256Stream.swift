@@ -49,6 +49,9 @@ public final class SHA256Stream {
         return stream.finalize()
     }
 
+    /// SHA-256 of `bytes` as 64 lower-case hex digits (a merchant file lint reads).
+    public static func hex(of bytes: [UInt8]) -> String { hex(digest(bytes)) }
+
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
