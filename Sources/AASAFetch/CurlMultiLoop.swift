@@ -256,6 +256,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         options.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeout)
         options.set(CURLOPT_MAXFILESIZE_LARGE, offset: curl_off_t(configuration.maximumBodyBytes))
         options.set(CURLOPT_FORBID_REUSE, transfer.request.closeConnection ? 1 : 0)
+        if let offered = transfer.request.offeredTLS { options.offer(offered) }
         if let caCertFile = configuration.caCertFile { options.set(CURLOPT_CAINFO, caCertFile) }
         // Trust comes from the CA bundle file alone (libcurl's built-in one unless --cacert).
         // Debian's libcurl also has a default CA directory, and with one set libcurl never caches
@@ -457,6 +458,12 @@ struct CurlOptions {
             return
         }
         check(option, ccurl_easy_set_string(easy, option, value))
+    }
+    /// Offers only these TLS versions and suites.
+    mutating func offer(_ offered: OfferedTLS) {
+        set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+        set(CURLOPT_SSL_CIPHER_LIST, offered.tls12Suites.joined(separator: ":"))
+        set(CURLOPT_TLS13_CIPHERS, offered.tls13Suites.joined(separator: ":"))
     }
     /// Sets a string option back to none (NULL), dropping libcurl's built-in default.
     mutating func unset(_ option: CURLoption) { check(option, ccurl_easy_set_string(easy, option, nil)) }

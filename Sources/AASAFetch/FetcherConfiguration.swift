@@ -101,6 +101,10 @@ public struct FetchRequest: Sendable {
     /// Keeps more of the body than the configured `maximumStoredBodyBytes` (a file whose clients
     /// read more than the AASA's 128 KB), up to `maximumBodyBytes`.
     public var maximumStoredBodyBytes: Int?
+    /// Offers only these TLS versions and suites, as a platform's own client does (Apple Pay's
+    /// verifier), and records what the connection negotiated (`FetchedLocation.tls`); nil: curl's
+    /// defaults, nothing recorded. A connection made with other offers is not reused for it.
+    public var offeredTLS: OfferedTLS?
 
     public init(
         url: String, location: AASALocation, closeConnection: Bool = false, userAgent: String? = nil,
@@ -123,5 +127,17 @@ extension FetcherConfiguration {
     /// The CA bundle libcurl was built to trust.
     public static var defaultCAFile: String? {
         ccurl_default_ca_file().map { String(cString: $0) }
+    }
+}
+
+/// The TLS a client offers: TLS 1.2 at least, its TLS 1.2 suites and its TLS 1.3 suites, by
+/// OpenSSL's names.
+public struct OfferedTLS: Sendable, Equatable {
+    public var tls12Suites: [String]
+    public var tls13Suites: [String]
+
+    public init(tls12Suites: [String], tls13Suites: [String]) {
+        self.tls12Suites = tls12Suites
+        self.tls13Suites = tls13Suites
     }
 }

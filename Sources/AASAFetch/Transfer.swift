@@ -36,6 +36,8 @@ final class Transfer: @unchecked Sendable {
     /// When the server's certificate stops being valid (seconds since 1970), read once the
     /// connection is up.
     var certificateExpiry: Int64?
+    /// What the connection negotiated, read only for a request that offers its own TLS.
+    var negotiated: NegotiatedTLS?
     let errorBuffer: UnsafeMutablePointer<CChar>
     let addressPolicy: AddressPolicy
     /// Addresses the policy refused, with why ("10.0.0.1: private (10.0.0.0/8)").
@@ -282,7 +284,25 @@ final class Transfer: @unchecked Sendable {
         connectionReported = true
         var notAfter: Int64 = 0
         if ccurl_easy_peer_certificate_expiry(easy, &notAfter) == 1 { certificateExpiry = notAfter }
+        if request.offeredTLS != nil { negotiated = Self.negotiatedTLS(easy) }
         request.onConnected?(ccurl_easy_connection_multiplexes(easy) == 1)
+    }
+
+    /// The connection's TLS version and suite, copied out of OpenSSL's names into Swift strings.
+    static func negotiatedTLS(_ easy: UnsafeMutableRawPointer) -> NegotiatedTLS? {
+        var version = [CChar](repeating: 0, count: 32)
+        var cipher = [CChar](repeating: 0, count: 96)
+        let found = version.withUnsafeMutableBufferPointer { versionBuffer in
+            cipher.withUnsafeMutableBufferPointer { cipherBuffer in
+                ccurl_easy_tls_session(
+                    easy, versionBuffer.baseAddress, versionBuffer.count, cipherBuffer.baseAddress, cipherBuffer.count)
+            }
+        }
+        guard found == 1 else { return nil }
+        func text(_ buffer: [CChar]) -> String {
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return NegotiatedTLS(version: text(version), suite: text(cipher))
     }
 
     /// Header values are cut to this many bytes in the record.
@@ -336,7 +356,9 @@ final class Transfer: @unchecked Sendable {
                 record.remoteIP = firstRefused?.description
             }
         }
-        return FetchedLocation(record: record, body: body)
+        var fetched = FetchedLocation(record: record, body: body)
+        fetched.tls = negotiated
+        return fetched
     }
 
     func transferError(_ result: CURLcode) -> TransferError {

@@ -115,6 +115,21 @@ int ccurl_easy_peer_certificate_expiry(CURL *easy, int64_t *not_after) {
     return 1;
 }
 
+int ccurl_easy_tls_session(CURL *easy, char *version, size_t version_size, char *cipher, size_t cipher_size) {
+    struct curl_tlssessioninfo *session = NULL;
+    if (version_size == 0 || cipher_size == 0) return 0;
+    if (curl_easy_getinfo(easy, CURLINFO_TLS_SSL_PTR, &session) != CURLE_OK || session == NULL) return 0;
+    if (session->backend != CURLSSLBACKEND_OPENSSL || session->internals == NULL) return 0;
+    SSL *ssl = (SSL *)session->internals;
+    const SSL_CIPHER *current = SSL_get_current_cipher(ssl);
+    const char *version_name = SSL_get_version(ssl);
+    const char *cipher_name = current == NULL ? NULL : SSL_CIPHER_get_name(current);
+    if (version_name == NULL || cipher_name == NULL) return 0;
+    snprintf(version, version_size, "%s", version_name);
+    snprintf(cipher, cipher_size, "%s", cipher_name);
+    return 1;
+}
+
 static curl_socket_t ccurl_open_checked_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
     (void)purpose;
     const struct ccurl_connection_hooks *hooks = clientp;

@@ -77,8 +77,13 @@ import Testing
         #expect(good.verdict == .pass && good.ios == "none", "\(good.findings.map(\.message))")
         let served = try #require(good.associations[ApplePayRecord.self]?.applePay)
         #expect(
-            served == ApplePayFile(bytes: Self.merchantFile.count, sha256: served.sha256, contentType: "text/plain"))
+            served
+                == ApplePayFile(
+                    bytes: Self.merchantFile.count, sha256: served.sha256, contentType: "text/plain", tls: served.tls))
         #expect(served.sha256 == good.fetches.first { $0.location == .applePay }?.bodySHA256)
+        // Negotiated with what Apple offers: TLS 1.3 and one of its two suites here.
+        let tls = try #require(served.tls)
+        #expect(tls.version == "TLSv1.3" && ApplePayLimits.tls13Suites.contains(tls.suite), "\(tls)")
         // One request for a file that is served: no .txt asked, no AASA, no CDN.
         #expect(good.fetches.map(\.url) == ["https://applepay-good.aasa.test\(Self.path)"])
 
@@ -143,5 +148,41 @@ import Testing
         #expect(changed.status == 1 && changed.stdout.contains("applepay.hash-mismatch"), "\(changed.stdout)")
         let absent = try await check(world.directory.url.appendingPathComponent("no-such-file"))
         #expect(absent.status == 2 && absent.stderr.contains("no such file"), "\(absent.stderr)")
+    }
+
+    /// A server of TLS 1.2 with CHACHA20 only: a browser connects, Apple's verifier cannot. The
+    /// same server with one of Apple's suites passes.
+    @Test func aServerWithoutApplesSuitesFailsTheHandshakeAppleWouldMake() async throws {
+        let world = try TestWorld()
+        let identity = try world.pki.issueServerIdentity(for: ["*.aasa.test"])
+        func served(suites: String) async throws -> DomainReport {
+            let server = try FaultServer(
+                identity: identity,
+                tls: FaultServer.tls12(suites: suites),
+                fault: .respond { host, path in Self.answer(host: host, path: path) })
+            defer { server.shutdown() }
+            var configuration = world.fetcherConfiguration(timeout: 30)
+            configuration.connectTo = [server.connectTo("applepay-good.aasa.test")]
+            let fetcher = try Fetcher(configuration: configuration)
+            defer { fetcher.shutdown() }
+            var wants = AssociationWants()
+            wants.insert(ApplePayWant())
+            var shop = DomainTarget(domain: "applepay-good.aasa.test", wants: wants)
+            shop.aasa = nil
+            // A browser's offers reach the same server.
+            let browser = await fetcher.fetch(
+                FetchRequest(url: "https://applepay-good.aasa.test\(Self.path)", location: .applePay))
+            #expect(browser.record.status == 200, "\(browser.record.error?.message ?? "")")
+            return await DomainAuditor(fetcher: fetcher).audit(shop).report
+        }
+        let chacha = try await served(suites: "ECDHE-ECDSA-CHACHA20-POLY1305")
+        #expect(Self.codes(chacha) == ["applepay.tls"], "\(chacha.findings.map(\.message))")
+        #expect(chacha.verdict == .fail)
+        let gcm = try await served(suites: "ECDHE-ECDSA-AES128-GCM-SHA256")
+        #expect(Self.codes(gcm).isEmpty, "\(gcm.findings.map(\.message))")
+        let tls = gcm.associations[ApplePayRecord.self]?.applePay?.tls
+        #expect(
+            tls == NegotiatedTLS(version: "TLSv1.2", suite: "ECDHE-ECDSA-AES128-GCM-SHA256"),
+            "\(String(describing: tls))")
     }
 }

@@ -423,6 +423,7 @@ import Testing
         .applePay(.hashMismatch): {
             applePay(Fixture.served(merchantFile, at: .applePay), sha256: String(repeating: "0", count: 64))
         },
+        .applePay(.tls): { applePay(Fixture.failed(.tlsHandshake, at: .applePay)) },
         .applePay(.certificateExpiring): {
             var record = Fixture.served(merchantFile, at: .applePay).record
             record.certificateExpires = Date(timeIntervalSince1970: 1_800_000_000 + 86_400)

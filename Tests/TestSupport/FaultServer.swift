@@ -59,11 +59,19 @@ public final class FaultServer: Sendable {
     private let accepted: NIOLockedValueBox<Int>
     private let open: NIOLockedValueBox<Int>
 
-    public init(identity: ServerIdentity?, fault: Fault) throws {
+    /// - Parameter tls: changes to the identity's TLS configuration (a server of TLS 1.2 and
+    ///   CHACHA20 only).
+    public init(
+        identity: ServerIdentity?, tls: @Sendable (inout TLSConfiguration) -> Void = { _ in }, fault: Fault
+    ) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let accepted = NIOLockedValueBox(0)
         let open = NIOLockedValueBox(0)
-        let sslContext = try identity.map { try NIOSSLContext(configuration: $0.tlsConfiguration()) }
+        let sslContext = try identity.map { identity in
+            var configuration = try identity.tlsConfiguration()
+            tls(&configuration)
+            return try NIOSSLContext(configuration: configuration)
+        }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -87,6 +95,14 @@ public final class FaultServer: Sendable {
         self.accepted = accepted
         self.open = open
         port = channel.localAddress?.port ?? 0
+    }
+
+    /// A server of TLS 1.2 at most, with these suites (OpenSSL's names, `:`-separated).
+    public static func tls12(suites: String) -> @Sendable (inout TLSConfiguration) -> Void {
+        { configuration in
+            configuration.maximumTLSVersion = .tlsv12
+            configuration.cipherSuites = suites
+        }
     }
 
     public var connectionCount: Int { accepted.withLockedValue { $0 } }

@@ -12,8 +12,13 @@ struct ApplePayAudit: AssociationFileAudit {
         var request = FetchRequest(
             url: AASALocation.applePay.url(on: domain), location: .applePay, closeConnection: true)
         request.maximumStoredBodyBytes = ApplePayLimits.maximumFileBytes + 1
+        request.offeredTLS = Self.applesOffers
         return [request]
     }
+
+    /// What Apple's verifier offers: a server that takes none of it fails the handshake.
+    static let applesOffers = OfferedTLS(
+        tls12Suites: ApplePayLimits.tls12Suites, tls13Suites: ApplePayLimits.tls13Suites)
 
     func audit(_ answers: [FetchedLocation], more: DeadlineFetch) async -> AssociationOutcome {
         guard let main = answers.first else { return AssociationOutcome() }
@@ -22,6 +27,7 @@ struct ApplePayAudit: AssociationFileAudit {
         if main.record.error == nil, let status = main.record.status, status != 200, !(300..<400).contains(status) {
             var request = FetchRequest(url: main.record.url + ".txt", location: .applePay, closeConnection: true)
             request.maximumStoredBodyBytes = ApplePayLimits.maximumFileBytes + 1
+            request.offeredTLS = Self.applesOffers
             let text = await more(request)
             fetches.append(text.record)
             textCopy = text

@@ -14,6 +14,16 @@ public enum ApplePayChecks {
         let record = fetched.record
         let path = AASALocation.applePay.path
         if let error = record.error {
+            if error.kind == .tlsHandshake {
+                return (
+                    [
+                        Finding(
+                            .applePay(.tls), .applePay,
+                            "The TLS handshake failed when offered what Apple's servers offer (TLS 1.2 or later, \((ApplePayLimits.tls13Suites + ApplePayLimits.tls12Suites).joined(separator: ", "))): \(error.message.prefix(200))"
+                        )
+                    ], nil
+                )
+            }
             return (error.kind == .skipped ? [] : [LocationChecks.transferFinding(error, at: .applePay)], nil)
         }
         guard let status = record.status else { return ([], nil) }
@@ -46,7 +56,8 @@ public enum ApplePayChecks {
             )
         }
         let file = ApplePayFile(
-            bytes: record.bodyBytes, sha256: record.bodySHA256 ?? "", contentType: record.headers.contentType)
+            bytes: record.bodyBytes, sha256: record.bodySHA256 ?? "", contentType: record.headers.contentType,
+            tls: fetched.tls)
         let tooLarge =
             file.bytes > ApplePayLimits.maximumFileBytes
             ? [

@@ -28,10 +28,12 @@ public enum ApplePayLimits {
     /// Apple verifies the domain again before its TLS certificate expires (30, 15 and 7 days
     /// before), and a lapsed certificate means registering the domain again: warned this far ahead.
     public static let certificateWarningDays = 30
-    /// The suites Apple's servers accept (TLS 1.2 or later), by their OpenSSL names.
-    public static let cipherSuites: Set<String> = [
-        "TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "ECDHE-ECDSA-AES128-GCM-SHA256",
-        "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-RSA-AES256-GCM-SHA384",
+    /// The suites Apple's servers offer (TLS 1.2 or later), by their OpenSSL names: TLS 1.3's
+    /// two, then TLS 1.2's four (Apple's "Setting up your server").
+    public static let tls13Suites = ["TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384"]
+    public static let tls12Suites = [
+        "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384",
+        "ECDHE-RSA-AES256-GCM-SHA384",
     ]
 }
 
@@ -81,11 +83,14 @@ public struct ApplePayFile: Codable, Sendable, Equatable {
     public var bytes: Int
     public var sha256: String
     public var contentType: String?
+    /// The TLS version and suite the connection negotiated with Apple's offers.
+    public var tls: NegotiatedTLS?
 
-    public init(bytes: Int, sha256: String, contentType: String? = nil) {
+    public init(bytes: Int, sha256: String, contentType: String? = nil, tls: NegotiatedTLS? = nil) {
         self.bytes = bytes
         self.sha256 = sha256
         self.contentType = contentType
+        self.tls = tls
     }
 }
 

@@ -11,6 +11,7 @@ public enum ApplePayCode: String, FindingCodeFamily {
     case tooLarge = "applepay.too-large"
     case hashMismatch = "applepay.hash-mismatch"
     case certificateExpiring = "applepay.certificate-expiring"
+    case tls = "applepay.tls"
 
     // One entry per code: a table, which reads better whole.
     public var definition: FindingDefinition {
@@ -66,6 +67,14 @@ public enum ApplePayCode: String, FindingCodeFamily {
                 meaning:
                     "The host's TLS certificate expires within 30 days: Apple verifies the domain again before it does (30, 15 and 7 days ahead), and a certificate that lapses means registering the domain again.",
                 fix: "Renew the certificate now; keep the merchant file served while Apple checks again.")
+        case .tls:
+            FindingDefinition(
+                category, .error,
+                meaning:
+                    "The server accepted none of the TLS versions and suites Apple's servers offer: TLS 1.2 or later with TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384 or an ECDHE-ECDSA/RSA AES-GCM suite (a server of TLS 1.0 or 1.1 only, or of CHACHA20 or CBC suites only): Apple cannot verify the domain.",
+                fix:
+                    "Offer TLS 1.2 or 1.3 with one of Apple's suites (Apple's \"Setting up your server\"); a CDN's \"modern\" or \"intermediate\" TLS profile has them."
+            )
         }
     }
 }

@@ -21,7 +21,9 @@ extension ApplePayRecord: RenderedSection {
     var htmlParagraph: String? { applePay.map { "Apple Pay merchant file: \(line($0))" } }
 
     func line(_ file: ApplePayFile) -> String {
-        let type = file.contentType.map { ", served as \($0.prefix(80))" } ?? ""
+        let type =
+            (file.contentType.map { ", served as \($0.prefix(80))" } ?? "")
+            + (file.tls.map { " over \($0.version.prefix(20)) \($0.suite.prefix(60))" } ?? "")
         return
             "\(file.bytes) bytes\(type), SHA-256 \(file.sha256.prefix(64)) (applepay:\(file.sha256.prefix(64)) in domains.txt holds the site to these bytes)"
     }

@@ -42,6 +42,11 @@ int ccurl_easy_connection_multiplexes(CURL *easy);
 /// TLS backend). Valid from the PREREQFUNCTION on; cheap (no copy, no parse beyond the dates).
 int ccurl_easy_peer_certificate_expiry(CURL *easy, int64_t *not_after);
 
+/// The TLS version (`TLSv1.3`) and cipher suite (OpenSSL's name, `TLS_AES_128_GCM_SHA256`) the
+/// connection negotiated, each written NUL-terminated into its buffer (cut to fit): 1, or 0 when
+/// there is no TLS session yet (another TLS backend). Valid from the PREREQFUNCTION on.
+int ccurl_easy_tls_session(CURL *easy, char *version, size_t version_size, char *cipher, size_t cipher_size);
+
 /// A transfer's hooks into how curl connects, one context per transfer (it must outlive the
 /// handle). `check` is asked for every socket curl is about to open, with the address it will
 /// connect to (`family` AF_INET or AF_INET6, `address` its 4 or 16 bytes in network order):
