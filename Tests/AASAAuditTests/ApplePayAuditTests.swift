@@ -185,4 +185,17 @@ import Testing
             tls == NegotiatedTLS(version: "TLSv1.2", suite: "ECDHE-ECDSA-AES128-GCM-SHA256"),
             "\(String(describing: tls))")
     }
+
+    /// A domain whose line does not say `applepay` makes no request for the merchant file.
+    @Test func aDomainThatDeclaresNoApplePayIsNotAskedForIt() async throws {
+        let world = try TestWorld()
+        let fetcher = try Fetcher(configuration: world.fetcherConfiguration(timeout: 30))
+        defer { fetcher.shutdown() }
+        let report = await DomainAuditor(fetcher: fetcher).audit(
+            DomainTarget(domain: "good.aasa.test", expectedAppIDs: [TestWorld.appID])
+        ).report
+        #expect(report.verdict == .pass, "\(report.findings.map(\.message))")
+        #expect(!report.fetches.isEmpty && !report.fetches.contains { $0.location == .applePay }, "\(report.fetches)")
+        #expect(report.associations[ApplePayRecord.self] == nil)
+    }
 }

@@ -69,4 +69,23 @@ import Testing
             }
         }
     }
+
+    /// Apple Pay's field: `on` (the form's and the API's "any file") or the provider file's hash;
+    /// anything else is refused naming the field.
+    @Test func applePayIsAskedForByOnOrAHash() throws {
+        let hash = String(repeating: "ab", count: 32)
+        let on = try DomainCheck.read(
+            DomainCheck.Request(domain: "shop.example.com", ios: "none", kinds: ["applepay": ["on"]]), naming: .query)
+        #expect(on.aasa == nil && on.wants[ApplePayWant.self] == ApplePayWant())
+        let pinned = try DomainCheck.read(
+            DomainCheck.Request(domain: "shop.example.com", kinds: ["applepay": [hash.uppercased()]]), naming: .query)
+        #expect(pinned.wants[ApplePayWant.self] == ApplePayWant(sha256: hash))
+        do {
+            _ = try DomainCheck.read(
+                DomainCheck.Request(domain: "shop.example.com", kinds: ["applepay": ["yes"]]), naming: .query)
+            Issue.record("a value that is neither on nor a hash was read")
+        } catch {
+            #expect(error.message.hasPrefix("applepay=yes: "), "\(error.message)")
+        }
+    }
 }
