@@ -138,6 +138,7 @@ struct HeadView {
         let newFindings: [FindingView]
         let resolvedFindings: [FindingView]
         let acknowledgement: String?
+        let changedFiles: [String]
     }
 
     struct CodeCount {
@@ -189,7 +190,7 @@ struct HeadView {
                 domain: $0.domain, verdictFrom: $0.verdict?.from.rawValue, verdictTo: $0.verdict?.to.rawValue,
                 newFindings: $0.newFindings.map { FindingView($0) },
                 resolvedFindings: $0.resolvedFindings.map { FindingView($0) },
-                acknowledgement: $0.acknowledgement?.sentence)
+                acknowledgement: $0.acknowledgement?.sentence, changedFiles: ($0.changedFiles ?? []).map(\.sentence))
         }
         added = changes.flatMap { $0.addedDomains.isEmpty ? nil : $0.addedDomains.joined(separator: ", ") }
         removed = changes.flatMap { $0.removedDomains.isEmpty ? nil : $0.removedDomains.joined(separator: ", ") }

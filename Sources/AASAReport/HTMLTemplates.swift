@@ -167,7 +167,7 @@ enum HTMLTemplates {
         {{#hasChanges}}<h2>Changes since the run of {{previousRun}} UTC</h2>
         <table class="plain stack changes"><tr><th>domain</th><th>verdict</th><th>new findings</th><th>resolved</th></tr>
         {{#changes}}<tr><td>{{domain}}</td><td>{{#verdictFrom}}<span class="badge {{verdictFrom}}">{{verdictFrom}}</span> → <span class="badge {{verdictTo}}">{{verdictTo}}</span>{{/verdictFrom}}</td>
-        <td>{{#acknowledgement}}<div>{{.}}</div>{{/acknowledgement}}{{#newFindings}}<div><span class="badge {{severity}}">{{severity}}</span> <code>{{code}}</code> {{message}}</div>{{/newFindings}}</td>
+        <td>{{#acknowledgement}}<div>{{.}}</div>{{/acknowledgement}}{{#changedFiles}}<div>{{.}}</div>{{/changedFiles}}{{#newFindings}}<div><span class="badge {{severity}}">{{severity}}</span> <code>{{code}}</code> {{message}}</div>{{/newFindings}}</td>
         <td>{{#resolvedFindings}}<div><code>{{code}}</code> <span class="muted">({{location}})</span></div>{{/resolvedFindings}}</td></tr>
         {{/changes}}</table>
         {{#added}}<p>New domains: {{added}}</p>{{/added}}{{#removed}}<p>No longer audited: {{removed}}</p>{{/removed}}{{/hasChanges}}

@@ -108,6 +108,7 @@ public struct TerminalReport: Sendable {
             if let acknowledgement = change.acknowledgement {
                 lines.append(paint("  \(acknowledgement.sentence)", acknowledgement == .ended ? .red : .dim))
             }
+            for file in change.changedFiles ?? [] { lines.append(paint("  \(file.sentence)", .yellow)) }
             for finding in change.newFindings {
                 lines.append(
                     "  + \(paint(finding.severity)) \(finding.code.rawValue) (\(finding.location.rawValue)): \(clean(finding.message))"

@@ -1,6 +1,8 @@
 import AASAFetch
+import AASAReport
 import AuditTestSupport
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -197,5 +199,46 @@ import Testing
         #expect(report.verdict == .pass, "\(report.findings.map(\.message))")
         #expect(!report.fetches.isEmpty && !report.fetches.contains { $0.location == .applePay }, "\(report.fetches)")
         #expect(report.associations[ApplePayRecord.self] == nil)
+    }
+
+    /// Two nights: the merchant file served both with other bytes (a deploy overwrote the
+    /// provider's file) is news in the second night's changes, terminal and HTML, though both
+    /// nights pass; a third night with the same bytes is not.
+    @Test func aChangedMerchantFileIsTheNextNightsNews() async throws {
+        let world = try TestWorld()
+        let night = Mutex(0)
+        let server = try FaultServer(
+            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]),
+            fault: .respond { host, path in
+                guard path == Self.path else { return Self.answer(host: host, path: path) }
+                let body = night.withLock { $0 } == 0 ? Self.merchantFile : Array(Self.merchantFile.dropLast(4))
+                return .http(headers: ["Content-Type: text/plain"], body: body)
+            })
+        defer { server.shutdown() }
+        try "applepay-good.aasa.test ios:none applepay\n".write(
+            to: world.directory.url.appendingPathComponent("domains.txt"), atomically: true, encoding: .utf8)
+        let arguments =
+            [
+                "audit", "--connect-to", server.connectTo("applepay-good.aasa.test"), "--cacert", world.caFile,
+                "--no-cdn",
+            ] + LoopbackNetworks.allowArguments
+        func audit() async throws -> (ProcessRunner.Result, AuditReport) {
+            let run = try await ProcessRunner.run(CommandLineTests.binary, arguments, in: world.directory.url)
+            let latest = world.directory.url.appendingPathComponent("reports/latest.json")
+            return (run, try JSONReport.makeDecoder().decode(AuditReport.self, from: Data(contentsOf: latest)))
+        }
+        let (first, _) = try await audit()
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        night.withLock { $0 = 1 }
+        let (second, report) = try await audit()
+        #expect(second.status == 0, "both nights pass: \(second.stdout)")
+        let change = try #require(report.changes?.domains.first)
+        #expect(change.changedFiles?.map(\.file) == ["applepay"] && change.verdict == nil, "\(change)")
+        #expect(second.stdout.contains("apple-developer-merchantid-domain-association changed"), "\(second.stdout)")
+        let html = try String(
+            contentsOf: world.directory.url.appendingPathComponent("reports/latest.html"), encoding: .utf8)
+        #expect(html.contains("apple-developer-merchantid-domain-association changed"))
+        let (_, third) = try await audit()
+        #expect(third.changes?.domains.isEmpty == true, "\(String(describing: third.changes))")
     }
 }

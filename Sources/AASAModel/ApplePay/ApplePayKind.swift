@@ -115,6 +115,12 @@ public struct ApplePayRecord: ExpectedAndReadSection {
     }
 }
 
+/// The merchant file is issued by Apple or the provider and may change (a deploy that overwrites
+/// it breaks Apple's next check): its SHA-256 is kept from night to night.
+extension ApplePayRecord: DigestedSection {
+    public var contentDigest: String? { applePay?.sha256 }
+}
+
 extension AASALocation {
     /// `/.well-known/apple-developer-merchantid-domain-association`.
     public static let applePay = AssociationKind.applePay.location

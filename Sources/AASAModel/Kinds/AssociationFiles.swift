@@ -84,6 +84,40 @@ extension AssociationSection where Self: Equatable {
     public func isEqual(to other: any AssociationSection) -> Bool { (other as? Self) == self }
 }
 
+/// A section whose file is opaque bytes that a party issues (Apple Pay's merchant file): the
+/// digest of what was served is kept from night to night, and a change of it is news
+/// (`DomainChange.changedFiles`), though the file may pass both nights.
+public protocol DigestedSection: AssociationSection {
+    /// The served file's digest (lower-case hex SHA-256), when a file was served.
+    var contentDigest: String? { get }
+}
+
+extension AssociationRecords {
+    /// The digests of the files whose sections keep one, by kind (`DigestedSection`); nil when
+    /// there are none.
+    public var contentDigests: [String: String]? {
+        let digests = all.compactMap { section -> (String, String)? in
+            guard let digested = section as? any DigestedSection, let digest = digested.contentDigest else {
+                return nil
+            }
+            return (type(of: section).kind.id, digest)
+        }
+        return digests.isEmpty ? nil : Dictionary(digests, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The same, read from a domain record's decoder: only the digested kinds' sections are
+    /// decoded (a previous run of a million domains is read this way).
+    public static func contentDigests(record decoder: any Decoder) throws -> [String: String]? {
+        var records = AssociationRecords()
+        for kind in AssociationKinds.all where kind.sectionType is any DigestedSection.Type {
+            if let section = try kind.sectionType.decodeIfPresent(from: decoder) {
+                records.merge(AssociationRecords(section))
+            }
+        }
+        return records.contentDigests
+    }
+}
+
 /// A section of what the input expects of a file and what the file was read to say, each absent
 /// until known (Android's, Windows', HarmonyOS', WebAuthn's): merged field by field, the other's
 /// winning, and absent from a record that holds neither. A kind names its two members, whose

@@ -66,6 +66,10 @@ public struct RunAlert: Codable, Sendable, Equatable {
     /// the counts of `verdicts`, never news, listed so the counts add up (`acknowledgement`:
     /// until when, by whom, why); absent when there are none.
     public var acknowledged: [Domain]?
+    /// Domains whose opaque file (`DigestedSection`) was served both nights with other bytes
+    /// (`changedFiles`): a deploy may have overwritten the file its issuer gave, which the
+    /// platform's next check then rejects; absent when there are none.
+    public var changedFiles: [Domain]?
     /// What kept this machine from checking the run properly (`AuditorProblems`); absent for a
     /// sound run. Then the lists are empty: no domain's change can be trusted, and the alert
     /// is about the audit, not the sites.
@@ -106,6 +110,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
         public var recoveries: Int
         public var reminders: Int?
         public var acknowledged: Int?
+        public var changedFiles: Int?
     }
 
     /// What `AlertPolicy` needs to decide: the history's standings of the flagged and changed
@@ -144,6 +149,8 @@ public struct RunAlert: Codable, Sendable, Equatable {
         public var report: String?
         /// For an acknowledged domain: "until 2026-12-31 by ana: waiting on the CDN vendor".
         public var acknowledgement: String?
+        /// For a domain whose file changed: which, and its digests before and now.
+        public var changedFiles: [ChangedFile]?
     }
 
     /// Whether the trigger asks for this alert to be sent.
@@ -153,7 +160,9 @@ public struct RunAlert: Codable, Sendable, Equatable {
         return switch trigger {
         case .failures:
             counts.failures + (counts.reminders ?? 0) + recoveries.filter { $0.previousVerdict == .fail }.count > 0
-        case .changes: counts.failures + counts.warnings + counts.recoveries + (counts.reminders ?? 0) > 0
+        case .changes:
+            counts.failures + counts.warnings + counts.recoveries + (counts.reminders ?? 0)
+                + (counts.changedFiles ?? 0) > 0
         case .always: true
         }
     }
@@ -187,8 +196,10 @@ public struct RunAlert: Codable, Sendable, Equatable {
         counts = Counts(
             failures: lists.failures.count, warnings: lists.warnings.count, recoveries: lists.recoveries.count,
             reminders: reminded ? lists.reminders.count : nil,
-            acknowledged: lists.acknowledged.isEmpty ? nil : lists.acknowledged.count)
+            acknowledged: lists.acknowledged.isEmpty ? nil : lists.acknowledged.count,
+            changedFiles: lists.changed.isEmpty ? nil : lists.changed.count)
         acknowledged = lists.acknowledged.isEmpty ? nil : Array(lists.acknowledged.prefix(Self.listLimit))
+        changedFiles = lists.changed.isEmpty ? nil : Array(lists.changed.prefix(Self.listLimit))
         reminders = reminded ? Array(lists.reminders.prefix(Self.listLimit)) : nil
         failures = Array(lists.failures.prefix(Self.listLimit))
         warnings = Array(lists.warnings.prefix(Self.listLimit))
@@ -205,6 +216,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
         var recoveries: [Domain] = []
         var reminders: [Domain] = []
         var acknowledged: [Domain] = []
+        var changed: [Domain] = []
 
         /// A flagged domain as news: its open verdict decides its list.
         mutating func add(_ domain: FlaggedDomain, previous: Verdict? = nil, ended: AcknowledgementEnd? = nil) {
@@ -219,7 +231,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
             }
         }
 
-        static let all = [\Lists.reminders, \.failures, \.warnings, \.recoveries, \.acknowledged]
+        static let all = [\Lists.reminders, \.failures, \.warnings, \.recoveries, \.acknowledged, \.changed]
 
         /// Each entry the alert lists labelled (domains.txt's labels, from what the run says of
         /// its domain: `RunAlert.labels`) and linked to its report.
@@ -282,6 +294,12 @@ public struct RunAlert: Codable, Sendable, Equatable {
         into lists: inout Lists
     ) {
         let name = change.domain
+        if let files = change.changedFiles {
+            lists.changed.append(
+                Domain(
+                    domain: name, verdict: domain?.verdict ?? change.verdict?.to ?? .pass, previousVerdict: nil,
+                    codes: [], changedFiles: files))
+        }
         if change.acknowledgement == .ended, let domain, domain.openVerdict != .pass {
             lists.add(domain, previous: change.verdict?.from ?? domain.verdict, ended: ends(name))
             return
@@ -417,6 +435,9 @@ public struct RunAlert: Codable, Sendable, Equatable {
         if counts.warnings > 0 { parts.append("\(counts.warnings) new warning\(counts.warnings == 1 ? "" : "s")") }
         if counts.recoveries > 0 { parts.append("\(counts.recoveries) recovered") }
         if let reminders = counts.reminders, reminders > 0 { parts.append("\(reminders) still failing") }
+        if let changed = counts.changedFiles {
+            parts.append("\(changed) changed file\(changed == 1 ? "" : "s")")
+        }
         let headline = parts.isEmpty ? "no changes" : parts.joined(separator: ", ")
         let acknowledgedCount = counts.acknowledged.map { " (\($0) acknowledged)" } ?? ""
         lines.append(
@@ -434,7 +455,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
                 let notes =
                     codes
                     + (domain.acknowledgementEnded.map { [$0.phrase] } ?? [])
-                    + (domain.acknowledgement.map { [$0] } ?? [])
+                    + (domain.acknowledgement.map { [$0] } ?? []) + (domain.changedFiles ?? []).map(\.sentence)
                 let named = notes.isEmpty ? domain.domain : "\(domain.domain) (\(notes.joined(separator: ", ")))"
                 return domain.report.map { "\(named) \($0)" } ?? named
             }
@@ -446,6 +467,7 @@ public struct RunAlert: Codable, Sendable, Equatable {
         list("Recovered", recoveries, count: counts.recoveries)
         list("Still failing", reminders ?? [], count: counts.reminders ?? 0)
         list("Acknowledged, not alerted", acknowledged ?? [], count: counts.acknowledged ?? 0)
+        list("Changed files", changedFiles ?? [], count: counts.changedFiles ?? 0)
         lines.append("Report: \(run.reportURL ?? run.report)")
         return lines.joined(separator: "\n")
     }

@@ -26,7 +26,7 @@ public struct RunChanges: Codable, Sendable, Equatable {
     public var openChanges: RunChanges {
         var open = self
         open.domains = domains.filter { change in
-            change.acknowledgement == .ended
+            change.acknowledgement == .ended || change.changedFiles != nil
                 || (change.newFindings + change.resolvedFindings).contains(where: \.isOpen)
                 || (change.newFindings.isEmpty && change.resolvedFindings.isEmpty && change.acknowledgement != .given)
         }
@@ -45,7 +45,7 @@ public struct RunChanges: Codable, Sendable, Equatable {
             change.resolvedFindings.removeAll { $0.severity == .info }
             let onlyNotes =
                 change.verdict == nil && change.acknowledgement == nil && change.newFindings.isEmpty
-                && change.resolvedFindings.isEmpty
+                && change.resolvedFindings.isEmpty && change.changedFiles == nil
             return onlyNotes ? nil : change
         }
         return kept
@@ -86,13 +86,17 @@ public struct DomainChange: Codable, Sendable, Equatable {
     public var resolvedFindings: [Finding]
     /// Absent when no finding's acknowledgement changed.
     public var acknowledgement: AcknowledgementChange?
+    /// The files served both nights whose bytes changed (`DigestedSection`: an opaque
+    /// file); absent when none did.
+    public var changedFiles: [ChangedFile]?
     /// Its domains.txt labels in this run (`DomainReport.labels`), for routing the alert of a
     /// domain that no longer fails; absent when it has none.
     public var labels: [String: String]?
 
     public init(
         domain: String, verdict: VerdictChange?, newFindings: [Finding], resolvedFindings: [Finding],
-        acknowledgement: AcknowledgementChange? = nil, labels: [String: String]? = nil
+        acknowledgement: AcknowledgementChange? = nil, labels: [String: String]? = nil,
+        changedFiles: [ChangedFile]? = nil
     ) {
         self.domain = domain
         self.verdict = verdict
@@ -100,6 +104,26 @@ public struct DomainChange: Codable, Sendable, Equatable {
         self.resolvedFindings = resolvedFindings
         self.acknowledgement = acknowledgement
         self.labels = labels
+        self.changedFiles = changedFiles
+    }
+}
+
+/// A file served both nights with other bytes: its kind's name and the digests before and now.
+public struct ChangedFile: Codable, Sendable, Equatable {
+    public var file: String
+    public var from: String
+    public var to: String
+
+    public init(file: String, from: String, to: String) {
+        self.file = file
+        self.from = from
+        self.to = to
+    }
+
+    /// How every output says it.
+    public var sentence: String {
+        let name = AssociationKinds.all.first { $0.id == file }?.fileName ?? file
+        return "\(name) changed: SHA-256 \(from.prefix(12))… is now \(to.prefix(12))…"
     }
 }
 
@@ -142,6 +166,8 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     public var linkPlatforms: [LinkPlatform] = [.ios]
     /// Its domains.txt labels (`DomainReport.labels`), which its change carries to the alert.
     public var labels: [String: String]?
+    /// The digests of its opaque files, by kind (`AssociationRecords.contentDigests`).
+    public var contentDigests: [String: String]?
 
     public init(domain: String, verdict: Verdict, findings: [Finding], certificateExpires: Date? = nil) {
         self.domain = domain
@@ -151,7 +177,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case domain, verdict, findings, certificateExpires, linkPlatforms, labels
+        case domain, verdict, findings, certificateExpires, linkPlatforms, labels, contentDigests
     }
 
     /// From a snapshot's own encoding, or from a report's domain record (its platforms read
@@ -165,8 +191,10 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         labels = try container.decodeIfPresent([String: String].self, forKey: .labels)
         if let names = try container.decodeIfPresent([String].self, forKey: .linkPlatforms) {
             linkPlatforms = names.compactMap(LinkPlatform.init(rawValue:))
+            contentDigests = try container.decodeIfPresent([String: String].self, forKey: .contentDigests)
         } else {
             linkPlatforms = try LinkPlatform.of(record: decoder)
+            contentDigests = try AssociationRecords.contentDigests(record: decoder)
         }
     }
 
@@ -178,6 +206,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
         try container.encodeIfPresent(certificateExpires, forKey: .certificateExpires)
         try container.encode(linkPlatforms.map(\.rawValue), forKey: .linkPlatforms)
         try container.encodeIfPresent(labels, forKey: .labels)
+        try container.encodeIfPresent(contentDigests, forKey: .contentDigests)
     }
 
     /// Whether the run did not check the domain (`FindingCode.notChecked(headlines:)`).
@@ -192,6 +221,7 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
             certificateExpires: report.certificateExpires)
         linkPlatforms = report.linkPlatforms
         labels = report.labels
+        contentDigests = report.associations.contentDigests
     }
 
     /// The change from `previous` to this, or nil when nothing changed. A finding is the same
@@ -241,10 +271,24 @@ public struct DomainSnapshot: Codable, Sendable, Equatable {
             } else {
                 nil
             }
-        guard verdictChange != nil || !added.isEmpty || !resolved.isEmpty || acknowledgement != nil else { return nil }
+        let changedFiles = changedFiles(since: previous)
+        guard
+            verdictChange != nil || !added.isEmpty || !resolved.isEmpty || acknowledgement != nil || changedFiles != nil
+        else { return nil }
         return DomainChange(
             domain: domain, verdict: verdictChange, newFindings: added, resolvedFindings: resolved,
-            acknowledgement: acknowledgement, labels: labels)
+            acknowledgement: acknowledgement, labels: labels, changedFiles: changedFiles)
+    }
+
+    /// The opaque files served both nights whose digests differ, in the registry's order; nil
+    /// when none did (a file that was not served on one night is a finding's change instead).
+    func changedFiles(since previous: DomainSnapshot) -> [ChangedFile]? {
+        guard let now = contentDigests, let before = previous.contentDigests else { return nil }
+        let changed = AssociationKinds.all.compactMap { kind -> ChangedFile? in
+            guard let to = now[kind.id], let from = before[kind.id], from != to else { return nil }
+            return ChangedFile(file: kind.id, from: from, to: to)
+        }
+        return changed.isEmpty ? nil : changed
     }
 }
 
