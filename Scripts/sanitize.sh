@@ -152,12 +152,12 @@ for kind in aasa assetlinks webauthn passkey-endpoints windows harmony; do
     index=$((index + 1))
   done <"$work/files-$kind"
 done
-for label in nul-body huge deep html empty binary; do echo "$label.sanitize.test ABCDE12346.com.example.app applepay" >>"$work/domains.txt"; done
+for label in nul-body huge deep html empty binary; do echo "$label.sanitize.test ABCDE12346.com.example.app applepay webapp:https://app.example.com/app" >>"$work/domains.txt"; done
 echo "bom.sanitize.test ios:none origin:https://login.an-ordinary-shop-name.com passkeys" >>"$work/domains.txt"
 judge audit "$bin" audit "$work/domains.txt" --out "$work/reports" --timeout 20 "${network[@]}" ||
   failures=$((failures + 1))
 judge check "$bin" check --json h0.sanitize.test bom.sanitize.test nul-body.sanitize.test --passkeys \
-  --origin https://login.an-ordinary-shop-name.com --applepay on "${network[@]}" || failures=$((failures + 1))
+  --origin https://login.an-ordinary-shop-name.com --applepay on --webapp https://app.example.com/app "${network[@]}" || failures=$((failures + 1))
 
 # serve, answering checks, then stopped as systemd stops it.
 serve_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

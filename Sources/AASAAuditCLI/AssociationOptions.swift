@@ -86,10 +86,19 @@ struct AssociationAppOptions: ParsableArguments {
             "Apple Pay's merchant file: on, or the SHA-256 its bytes must have, or the local copy of the provider's file (its SHA-256 is taken). check audits the domain's /.well-known/apple-developer-merchantid-domain-association as Apple fetches it; lint compares a merchant file with it.",
             valueName: ApplePayOption.help), transform: ApplePayOption.parse)
     var applePay: String?
+    @Option(
+        name: .customLong(AssociationKind.webApp.word),
+        help: ArgumentHelp(
+            "A web app's manifest id the origin's web-app-origin-association must associate (repeatable). check audits the domain's /.well-known/web-app-origin-association as Chromium reads it; lint checks a web-app-origin-association file.",
+            valueName: "manifest-id"))
+    var webApps: [String] = []
 
     /// The kinds whose values their want type reads as it is (`AssociationWant.parsing`).
     var valueOptions: [(kind: AssociationKind, values: [String])] {
-        [(.windows, windowsApps), (.harmony, harmonyApps), (.applePay, applePay.map { [$0] } ?? [])].filter {
+        [
+            (.windows, windowsApps), (.harmony, harmonyApps), (.applePay, applePay.map { [$0] } ?? []),
+            (.webApp, webApps),
+        ].filter {
             !$0.1.isEmpty
         }
     }
@@ -124,9 +133,10 @@ struct AssociationAppOptions: ParsableArguments {
         if apps.count + windowsApps.count > 1 {
             throw ValidationError("match decides for one app: give --android or --windows once.")
         }
-        if !origins.isEmpty || passkeys || !harmonyApps.isEmpty || applePay != nil {
+        if !origins.isEmpty || passkeys || !harmonyApps.isEmpty || applePay != nil || !webApps.isEmpty {
             throw ValidationError(
-                "match decides URLs for an app; --origin, --passkeys, --harmony and --applepay are for check and lint.")
+                "match decides URLs for an app; --origin, --passkeys, --harmony, --applepay and --webapp are for check and lint."
+            )
         }
     }
 

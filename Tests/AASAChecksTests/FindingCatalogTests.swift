@@ -59,6 +59,11 @@ import Testing
         ApplePayChecks.assess(fetched, textCopy: textCopy, want: ApplePayWant(sha256: sha256)).findings
     }
 
+    static let webAppFile = #"{"https://app.example.com/app": {"scope": "/"}}"#
+    static func webApp(_ text: String, expected: [String] = []) -> [Finding] {
+        WebAppChecks.assess(Fixture.served(text, at: .webApp), domain: "example.com", expected: expected).findings
+    }
+
     /// A webauthn file a client reaches after one redirect to `target`.
     static func webauthnRedirected(to target: String) -> [Finding] {
         WebAuthnChecks.assess(
@@ -431,6 +436,33 @@ import Testing
                 [record], host: "example.com", now: Date(timeIntervalSince1970: 1_800_000_000),
                 watch: ApplePayChecks.certificateWatch)
         },
+        .webApp(.status): {
+            WebAppChecks.assess(Fixture.served("", at: .webApp, status: 404), domain: "example.com", expected: [])
+                .findings
+        },
+        .webApp(.redirect): {
+            WebAppChecks.assess(
+                Fixture.redirect(to: "https://www.example.com/.well-known/web-app-origin-association", at: .webApp),
+                domain: "example.com", expected: []
+            ).findings
+        },
+        .webApp(.tooLarge): {
+            WebAppChecks.assess(
+                Fixture.served(Array(repeating: UInt8(ascii: " "), count: 1_000_001), at: .webApp),
+                domain: "example.com", expected: []
+            ).findings
+        },
+        .webApp(.jsonInvalid): { webApp("{,}") },
+        .webApp(.notObject): { webApp("[]") },
+        .webApp(.empty): { webApp("{}") },
+        .webApp(.legacyShape): { webApp(#"{"web_apps": []}"#) },
+        .webApp(.idInvalid): { webApp(#"{"app": {}}"#) },
+        .webApp(.valueType): { webApp(#"{"https://app.example.com/app": []}"#) },
+        .webApp(.scopeInvalid): { webApp(#"{"https://app.example.com/app": {"scope": "https://other.example/"}}"#) },
+        .webApp(.scopeType): { webApp(#"{"https://app.example.com/app": {"scope": true}}"#) },
+        .webApp(.allowMigration): { webApp(#"{"https://app.example.com/app": {"allow_migration": 1}}"#) },
+        .webApp(.unknownKey): { webApp(#"{"https://app.example.com/app": {"name": "x"}}"#) },
+        .webApp(.appMissing): { webApp(webAppFile, expected: ["https://other.example.com/app"]) },
         .assetLinks(.status): { android(Fixture.served("", at: .assetlinks, status: 404)) },
         .assetLinks(.redirect): {
             android(Fixture.redirect(to: "https://www.example.com/.well-known/assetlinks.json", at: .assetlinks))

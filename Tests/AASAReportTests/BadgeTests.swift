@@ -70,10 +70,11 @@ import Testing
         #expect(LinkPlatform.of(ios: nil, audited: [.webauthn]) == [.ios, .passkeys])
 
         let every = LinkPlatform.of(ios: nil, audited: AssociationKinds.all)
-        #expect(Set(every.map(\.rawValue)) == ["ios", "android", "windows", "harmony", "passkeys", "applepay"])
+        #expect(
+            Set(every.map(\.rawValue)) == ["ios", "android", "windows", "harmony", "passkeys", "applepay", "webapp"])
         let badge = Badge(verdict: .warn, platforms: every)
-        #expect(badge.label == "iOS+Android+passkeys+Windows+2 more", "\(badge.label)")
-        #expect(Badge(verdict: .warn, platforms: every.dropLast()).label == "iOS+Android+passkeys+Windows+HarmonyOS")
+        #expect(badge.label == "iOS+Android+passkeys+Windows+3 more", "\(badge.label)")
+        #expect(Badge(verdict: .warn, platforms: every.dropLast(2)).label == "iOS+Android+passkeys+Windows+HarmonyOS")
         let width = try #require(badge.svg.firstMatch(of: /width="(\d+)"/).flatMap { Int($0.1) })
         #expect(width <= 320, "\(width) px")
         #expect(LinkPlatform.platforms(historyKey: LinkPlatform.historyKey(every)) == every)

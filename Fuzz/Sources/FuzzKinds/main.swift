@@ -31,6 +31,7 @@ enum FuzzWants {
             ("android", "com.example.app"), ("origin", "https://login.an-ordinary-shop-name.com"),
             ("passkeys", ""), ("windows", "Contoso.ExampleApp_8wekyb3d8bbwe"), ("harmony", "5765880207854649689"),
             ("applepay", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            ("webapp", "https://app.example.com/app"),
         ]
         for (word, value) in lines {
             guard let kind = AssociationKinds.all.first(where: { $0.word == word }),

@@ -125,7 +125,7 @@ public enum AssociationKinds {
 
     /// The registry's line: the kinds every run of the program audits.
     static let registered: [AssociationKind] = [
-        .androidAppLinks, .webauthn, .passkeyEndpoints, .windows, .harmony, .applePay,
+        .androidAppLinks, .webauthn, .passkeyEndpoints, .windows, .harmony, .applePay, .webApp,
     ]
 
     /// Whether `all` is the registry's line (not a test's list with more kinds).

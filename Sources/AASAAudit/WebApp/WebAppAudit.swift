@@ -1,0 +1,29 @@
+import AASAChecks
+import AASAFetch
+import AASAModel
+import Foundation
+
+/// `web-app-origin-association` in an audit: one request on the domain's connection, no
+/// redirect followed, 1,000,000 bytes read as Chromium reads them.
+struct WebAppAudit: AssociationFileAudit {
+    let expected: [String]
+
+    func requests(domain: String) -> [FetchRequest] {
+        var request = FetchRequest(url: AASALocation.webApp.url(on: domain), location: .webApp, closeConnection: true)
+        request.maximumStoredBodyBytes = WebAppLimits.maximumFileBytes + 1
+        return [request]
+    }
+
+    func audit(_ answers: [FetchedLocation], more: DeadlineFetch) async -> AssociationOutcome {
+        guard let main = answers.first else { return AssociationOutcome() }
+        let domain = URLComponents(string: main.record.url)?.host ?? ""
+        let result = WebAppChecks.assess(main, domain: domain, expected: expected)
+        return AssociationOutcome(
+            findings: result.findings, fetches: [main.record],
+            records: AssociationRecords(WebAppRecord(expectedWebApps: expected, webApp: result.associations)))
+    }
+}
+
+extension WebAppWant: AuditedWant {
+    func audit(within wants: AssociationWants) -> any AssociationFileAudit { WebAppAudit(expected: manifestIDs) }
+}

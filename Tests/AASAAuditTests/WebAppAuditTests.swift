@@ -1,0 +1,104 @@
+import AASAFetch
+import AuditTestSupport
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AASAAudit
+@testable import AASAModel
+
+/// web-app-origin-association audited on loopback as Chromium fetches and reads it: one host for
+/// each rule (issue 58, "checked from outside").
+@Suite(.live, .tags(.live)) struct WebAppAuditTests {
+    static let path = AASALocation.webApp.path
+    static let id = "https://app.example.com/app"
+
+    static func answer(host: String, path: String) -> RawResponse {
+        let json = ["Content-Type: application/json"]
+        guard path == Self.path else { return .http(status: "404 Not Found", headers: json, body: []) }
+        switch host.split(separator: ".").first.map(String.init) ?? "" {
+        case "webapp-good":
+            // Any type: Chromium checks none.
+            return .http(headers: ["Content-Type: text/plain"], body: Array(#"{"\#(id)": {"scope": "/shop"}}"#.utf8))
+        case "webapp-legacy":
+            return .http(
+                headers: json,
+                body: Array(
+                    #"{"web_apps": [{"manifest": "https://app.example.com/manifest.json", "details": {}}]}"#.utf8))
+        case "webapp-offorigin":
+            return .http(headers: json, body: Array(#"{"\#(id)": {"scope": "https://elsewhere.example/"}}"#.utf8))
+        case "webapp-redirect":
+            return .http(status: "302 Found", headers: ["Location: https://www.aasa.test\(Self.path)"], body: [])
+        case "webapp-huge":
+            // 1,000,001 bytes: valid JSON, one byte over what Chromium downloads.
+            let file = Array(#"{"\#(id)": {}}"#.utf8)
+            let padding = [UInt8](repeating: UInt8(ascii: " "), count: WebAppLimits.maximumFileBytes + 1 - file.count)
+            return .http(headers: json, body: padding + file)
+        default:
+            return .http(status: "404 Not Found", headers: json, body: [])
+        }
+    }
+
+    @Test func eachRuleOfChromiumsReaderIsFoundOnItsHost() async throws {
+        let world = try TestWorld()
+        let server = try FaultServer(
+            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]),
+            fault: .respond { host, path in Self.answer(host: host, path: path) })
+        defer { server.shutdown() }
+        let hosts = ["webapp-good", "webapp-legacy", "webapp-offorigin", "webapp-redirect", "webapp-huge"].map {
+            $0 + ".aasa.test"
+        }
+        var configuration = world.fetcherConfiguration(timeout: 30)
+        configuration.connectTo = hosts.map { server.connectTo($0) }
+        let fetcher = try Fetcher(configuration: configuration)
+        defer { fetcher.shutdown() }
+        let auditor = DomainAuditor(fetcher: fetcher)
+        var reports: [String: DomainReport] = [:]
+        for host in hosts {
+            var wants = AssociationWants()
+            wants.insert(WebAppWant(manifestIDs: [Self.id]))
+            var target = DomainTarget(domain: host, wants: wants)
+            target.aasa = nil
+            reports[host] = await auditor.audit(target).report
+        }
+        func codes(_ host: String) -> [String] {
+            reports[host + ".aasa.test"]?.findings.map(\.code.rawValue) ?? ["none"]
+        }
+        let good = try #require(reports["webapp-good.aasa.test"])
+        #expect(good.verdict == .pass, "\(good.findings.map(\.message))")
+        #expect(
+            good.associations[WebAppRecord.self]?.webApp?.apps == [
+                .init(manifestID: Self.id, scope: "https://webapp-good.aasa.test/shop")
+            ])
+        #expect(good.fetches.map(\.location) == [.webApp], "one request, no AASA")
+        #expect(codes("webapp-legacy") == ["webapp.legacy-shape", "webapp.app-missing"])
+        #expect(codes("webapp-offorigin") == ["webapp.scope-invalid", "webapp.app-missing"])
+        #expect(codes("webapp-redirect") == ["webapp.redirect"])
+        #expect(reports["webapp-redirect.aasa.test"]?.fetches.count == 1, "the redirect is not followed")
+        #expect(codes("webapp-huge") == ["webapp.too-large"])
+        #expect(reports["webapp-huge.aasa.test"]?.fetches.first?.bodyBytes == WebAppLimits.maximumFileBytes + 1)
+        for host in hosts.dropFirst() { #expect(reports[host]?.verdict == .fail, "\(host)") }
+    }
+
+    /// `check --webapp ID` on one domain, and a domain that declares no web app asks for no file.
+    @Test func checkAuditsItAndADomainThatDeclaresNoneIsNotAsked() async throws {
+        let world = try TestWorld()
+        let server = try FaultServer(
+            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]),
+            fault: .respond { host, path in Self.answer(host: host, path: path) })
+        defer { server.shutdown() }
+        let run = try await ProcessRunner.run(
+            CommandLineTests.binary,
+            [
+                "check", "webapp-legacy.aasa.test", "--ios", "none", "--webapp", Self.id, "--connect-to",
+                server.connectTo("webapp-legacy.aasa.test"), "--cacert", world.caFile, "--no-cdn",
+            ] + LoopbackNetworks.allowArguments)
+        #expect(run.status == 1 && run.stdout.contains("webapp.legacy-shape"), "\(run.stdout)\(run.stderr)")
+        let fetcher = try Fetcher(configuration: world.fetcherConfiguration(timeout: 30))
+        defer { fetcher.shutdown() }
+        let plain = await DomainAuditor(fetcher: fetcher).audit(
+            DomainTarget(domain: "good.aasa.test", expectedAppIDs: [TestWorld.appID])
+        ).report
+        #expect(!plain.fetches.isEmpty && !plain.fetches.contains { $0.location == .webApp })
+    }
+}
