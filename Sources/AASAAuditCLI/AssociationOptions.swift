@@ -89,8 +89,8 @@ struct AssociationAppOptions: ParsableArguments {
     @Option(
         name: .customLong(AssociationKind.webApp.word),
         help: ArgumentHelp(
-            "A web app's manifest id the origin's web-app-origin-association must associate (repeatable). check audits the domain's /.well-known/web-app-origin-association as Chromium reads it; lint checks a web-app-origin-association file.",
-            valueName: "manifest-id"))
+            "A web app's manifest id the origin's web-app-origin-association must associate, with @ and its manifest's URL to cross-check the manifest's scope_extensions and id (repeatable). check audits the domain's /.well-known/web-app-origin-association as Chromium reads it; lint checks a web-app-origin-association file.",
+            valueName: "manifest-id[@manifest-url]"))
     var webApps: [String] = []
 
     /// The kinds whose values their want type reads as it is (`AssociationWant.parsing`).

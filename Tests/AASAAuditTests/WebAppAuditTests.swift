@@ -12,14 +12,23 @@ import Testing
 @Suite(.live, .tags(.live)) struct WebAppAuditTests {
     static let path = AASALocation.webApp.path
     static let id = "https://app.example.com/app"
+    /// The app whose manifest webapp-app.aasa.test serves.
+    static let appID = "https://webapp-app.aasa.test/app"
 
     static func answer(host: String, path: String) -> RawResponse {
         let json = ["Content-Type: application/json"]
+        if host.hasPrefix("webapp-app."), path == "/manifest.json" {
+            let manifest =
+                #"{"id": "/app", "start_url": "/", "scope_extensions": [{"type": "origin", "origin": "https://webapp-good.aasa.test"}]}"#
+            return .http(headers: ["Content-Type: application/manifest+json"], body: Array(manifest.utf8))
+        }
         guard path == Self.path else { return .http(status: "404 Not Found", headers: json, body: []) }
         switch host.split(separator: ".").first.map(String.init) ?? "" {
-        case "webapp-good":
+        case "webapp-good", "webapp-unlisted":
             // Any type: Chromium checks none.
-            return .http(headers: ["Content-Type: text/plain"], body: Array(#"{"\#(id)": {"scope": "/shop"}}"#.utf8))
+            return .http(
+                headers: ["Content-Type: text/plain"],
+                body: Array(#"{"\#(id)": {"scope": "/shop"}, "\#(appID)": {}}"#.utf8))
         case "webapp-legacy":
             return .http(
                 headers: json,
@@ -68,7 +77,8 @@ import Testing
         #expect(good.verdict == .pass, "\(good.findings.map(\.message))")
         #expect(
             good.associations[WebAppRecord.self]?.webApp?.apps == [
-                .init(manifestID: Self.id, scope: "https://webapp-good.aasa.test/shop")
+                .init(manifestID: Self.id, scope: "https://webapp-good.aasa.test/shop"),
+                .init(manifestID: Self.appID, scope: "https://webapp-good.aasa.test/"),
             ])
         #expect(good.fetches.map(\.location) == [.webApp], "one request, no AASA")
         #expect(codes("webapp-legacy") == ["webapp.legacy-shape", "webapp.app-missing"])
@@ -100,5 +110,35 @@ import Testing
             DomainTarget(domain: "good.aasa.test", expectedAppIDs: [TestWorld.appID])
         ).report
         #expect(!plain.fetches.isEmpty && !plain.fetches.contains { $0.location == .webApp })
+    }
+
+    /// `webapp:ID@MANIFEST_URL`: the app's manifest lists the origin in scope_extensions and has
+    /// the associated id; an origin it does not list fails though its own file is right.
+    @Test func theManifestIsCrossCheckedWhenNamed() async throws {
+        let world = try TestWorld()
+        let server = try FaultServer(
+            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]),
+            fault: .respond { host, path in Self.answer(host: host, path: path) })
+        defer { server.shutdown() }
+        var configuration = world.fetcherConfiguration(timeout: 30)
+        configuration.connectTo = ["webapp-good.aasa.test", "webapp-unlisted.aasa.test", "webapp-app.aasa.test"].map {
+            server.connectTo($0)
+        }
+        let fetcher = try Fetcher(configuration: configuration)
+        defer { fetcher.shutdown() }
+        let auditor = DomainAuditor(fetcher: fetcher)
+        func audit(_ host: String) async throws -> DomainReport {
+            var wants = AssociationWants()
+            wants.insert(try WebAppWant.parsing(["\(Self.appID)@https://webapp-app.aasa.test/manifest.json"]))
+            var target = DomainTarget(domain: host, wants: wants)
+            target.aasa = nil
+            return await auditor.audit(target).report
+        }
+        let listed = try await audit("webapp-good.aasa.test")
+        #expect(listed.verdict == .pass, "\(listed.findings.map(\.message))")
+        #expect(listed.fetches.map(\.url).last == "https://webapp-app.aasa.test/manifest.json")
+        let unlisted = try await audit("webapp-unlisted.aasa.test")
+        #expect(
+            unlisted.findings.map(\.code.rawValue) == ["webapp.manifest-scope"], "\(unlisted.findings.map(\.message))")
     }
 }

@@ -64,6 +64,12 @@ import Testing
         WebAppChecks.assess(Fixture.served(text, at: .webApp), domain: "example.com", expected: expected).findings
     }
 
+    static func webAppManifest(_ text: String, status: Int = 200) -> [Finding] {
+        var fetched = Fixture.served(text, at: .webApp, status: status)
+        fetched.record.url = "https://app.example.com/manifest.json"
+        return WebAppManifestChecks.assess(fetched, domain: "example.com", expectedID: "https://app.example.com/app")
+    }
+
     /// A webauthn file a client reaches after one redirect to `target`.
     static func webauthnRedirected(to target: String) -> [Finding] {
         WebAuthnChecks.assess(
@@ -463,6 +469,13 @@ import Testing
         .webApp(.allowMigration): { webApp(#"{"https://app.example.com/app": {"allow_migration": 1}}"#) },
         .webApp(.unknownKey): { webApp(#"{"https://app.example.com/app": {"name": "x"}}"#) },
         .webApp(.appMissing): { webApp(webAppFile, expected: ["https://other.example.com/app"]) },
+        .webApp(.manifestUnreachable): { webAppManifest("", status: 404) },
+        .webApp(.manifestInvalid): { webAppManifest("[]") },
+        .webApp(.manifestScope): { webAppManifest(#"{"start_url": "https://app.example.com/app"}"#) },
+        .webApp(.manifestID): {
+            webAppManifest(
+                #"{"start_url": "https://app.example.com/other", "scope_extensions": ["https://example.com"]}"#)
+        },
         .assetLinks(.status): { android(Fixture.served("", at: .assetlinks, status: 404)) },
         .assetLinks(.redirect): {
             android(Fixture.redirect(to: "https://www.example.com/.well-known/assetlinks.json", at: .assetlinks))

@@ -68,4 +68,68 @@ import Testing
         #expect(
             WebAppWant.lint(legacy, size: legacy.count, wants: AssociationWants()).findings.first?.position?.line == 1)
     }
+
+    static func manifest(_ text: String, url: String = "https://app.example.com/manifest.json") -> [String] {
+        var record = FetchRecord(location: .webApp, url: url)
+        record.status = 200
+        let fetched = FetchedLocation(record: record, body: Array(text.utf8))
+        return WebAppManifestChecks.assess(fetched, domain: "shop.example.com", expectedID: id).map(\.code.rawValue)
+    }
+
+    /// The manifest's scope_extensions as Chromium's manifest parser reads them.
+    @Test func theManifestListsTheOriginAsChromiumReadsIt() {
+        let start = #""start_url": "/app""#
+        #expect(
+            Self.manifest(
+                #"{\#(start), "scope_extensions": [{"type": "origin", "origin": "https://shop.example.com"}]}"#
+            ).isEmpty)
+        #expect(Self.manifest(#"{\#(start), "scope_extensions": ["https://shop.example.com/any/path"]}"#).isEmpty)
+        #expect(Self.manifest(#"{\#(start), "scope_extensions": ["https://*.example.com"]}"#).isEmpty, "a wildcard")
+        // The first entry's kind rules: an object after a string is ignored.
+        #expect(
+            Self.manifest(
+                #"{\#(start), "scope_extensions": ["https://other.example", {"origin": "https://shop.example.com"}]}"#)
+                == ["webapp.manifest-scope"])
+        // Only the first 10 entries are read.
+        let eleven = (0..<10).map { #""https://o\#($0).example""# } + [#""https://shop.example.com""#]
+        #expect(
+            Self.manifest(#"{\#(start), "scope_extensions": [\#(eleven.joined(separator: ","))]}"#) == [
+                "webapp.manifest-scope"
+            ])
+        for wrong in [#""http://shop.example.com""#, #"{"origin": 5}"#, #""shop.example.com""#, "{}"] {
+            #expect(
+                Self.manifest(#"{\#(start), "scope_extensions": [\#(wrong)]}"#) == ["webapp.manifest-scope"], "\(wrong)"
+            )
+        }
+        #expect(
+            Self.manifest(#"{\#(start), "scope_extensions": {"origin": "https://shop.example.com"}}"#) == [
+                "webapp.manifest-scope"
+            ])
+    }
+
+    /// The manifest's id: `id` against start_url's origin, else start_url.
+    @Test func theManifestsIDIsTheOneAssociated() {
+        let scope = #""scope_extensions": ["https://shop.example.com"]"#
+        #expect(Self.manifest(#"{"id": "/app", "start_url": "/start?x=1", \#(scope)}"#).isEmpty)
+        #expect(Self.manifest(#"{"start_url": "https://app.example.com/app", \#(scope)}"#).isEmpty)
+        #expect(Self.manifest(#"{"id": "/other", "start_url": "/app", \#(scope)}"#) == ["webapp.manifest-id"])
+        // An id on another origin is ignored: start_url is the id.
+        #expect(Self.manifest(#"{"id": "https://evil.example/app", "start_url": "/app", \#(scope)}"#).isEmpty)
+        #expect(Self.manifest("[]") == ["webapp.manifest-invalid"])
+        var record = FetchRecord(location: .webApp, url: "https://app.example.com/manifest.json")
+        record.status = 404
+        #expect(
+            WebAppManifestChecks.assess(
+                FetchedLocation(record: record), domain: "shop.example.com", expectedID: Self.id
+            )
+            .map(\.code.rawValue) == ["webapp.manifest-unreachable"])
+    }
+
+    @Test func aManifestURLRidesOnTheToken() throws {
+        let want = try #require(
+            try WebAppWant.parsing(["https://app.example.com/app@https://app.example.com/manifest.json"]) as? WebAppWant
+        )
+        #expect(want.manifestIDs == [Self.id] && want.manifests == [Self.id: "https://app.example.com/manifest.json"])
+        #expect(throws: AssociationValueError.self) { try WebAppWant.parsing(["https://app.example.com/app@https://"]) }
+    }
 }

@@ -8,7 +8,10 @@ extension WebAppWant: LintedWant {
         let expected = wants[WebAppWant.self]?.manifestIDs ?? []
         return FileLint.associationFile(
             size: size, limit: WebAppLimits.maximumFileBytes, tooLarge: .webApp(.tooLarge),
-            read: { WebAppChecks.assessContent(bytes, origin: nil, expected: expected, at: .file) },
+            read: {
+                let read = WebAppChecks.assessContent(bytes, origin: nil, expected: expected, at: .file)
+                return (read.findings, read.associations)
+            },
             section: { WebAppRecord(expectedWebApps: expected.isEmpty ? nil : expected, webApp: $0) })
     }
 

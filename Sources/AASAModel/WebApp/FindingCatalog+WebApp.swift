@@ -17,6 +17,10 @@ public enum WebAppCode: String, FindingCodeFamily {
     case allowMigration = "webapp.allow-migration"
     case unknownKey = "webapp.unknown-key"
     case appMissing = "webapp.app-missing"
+    case manifestUnreachable = "webapp.manifest-unreachable"
+    case manifestInvalid = "webapp.manifest-invalid"
+    case manifestScope = "webapp.manifest-scope"
+    case manifestID = "webapp.manifest-id"
 
     // One entry per code: a table, which reads better whole.
     public var definition: FindingDefinition {
@@ -101,6 +105,31 @@ public enum WebAppCode: String, FindingCodeFamily {
                 fix:
                     "Add the app's manifest id as a key, {\"https://app.example.com/app\": {}}, and list this origin in the manifest's scope_extensions."
             )
+        case .manifestUnreachable:
+            FindingDefinition(
+                category, .warning,
+                meaning:
+                    "The app's manifest (the URL the input gives) could not be fetched with 200: the cross-check was not made.",
+                fix: "Check the manifest's URL in domains.txt (webapp:ID@MANIFEST_URL), and that it is served.")
+        case .manifestInvalid:
+            FindingDefinition(
+                category, .error,
+                meaning: "The app's manifest is not a JSON object: Chromium reads no scope_extensions from it.",
+                fix: "Serve the manifest as a JSON object.")
+        case .manifestScope:
+            FindingDefinition(
+                category, .error,
+                meaning:
+                    "The app's manifest does not list this origin in scope_extensions (as Chromium reads them: an array of https origins or {\"type\": \"origin\", \"origin\": …} objects of one kind, the first 10): the association file alone extends nothing.",
+                fix:
+                    "Add {\"type\": \"origin\", \"origin\": \"https://HOST\"} to the manifest's scope_extensions (or \"https://*.example.com\" for every subdomain)."
+            )
+        case .manifestID:
+            FindingDefinition(
+                category, .error,
+                meaning:
+                    "The app's manifest id (its id, resolved against its start_url, or its start_url without one) is not the one the association file and the input name: Chromium associates another app.",
+                fix: "Key the association file by the manifest's own id, and name the same id in domains.txt.")
         }
     }
 }

@@ -30,6 +30,10 @@ public enum WebAppLimits {
     /// The older shapes' keys (`{"web_apps": [...]}`, URL handlers), which current Chromium reads
     /// as manifest ids that are no URLs, and so ignores.
     public static let legacyKeys: Set<String> = ["web_apps", "url_handlers", "apps"]
+    /// The manifest's `scope_extensions` entries Chromium reads (`kMaxScopeExtensionsSize`).
+    public static let maximumScopeExtensions = 10
+    /// What this audit reads of a manifest.
+    public static let maximumManifestBytes = 1 << 18
 }
 
 /// A manifest id as Chromium compares it: an absolute https URL, its scheme and host in lower
@@ -47,18 +51,42 @@ public enum WebAppManifestID {
     }
 }
 
-/// What a domain's line asks of its `web-app-origin-association` (`webapp:MANIFEST_ID`): the web
-/// apps whose manifest ids it must associate with the origin.
+/// What a domain's line asks of its `web-app-origin-association` (`webapp:MANIFEST_ID`, or
+/// `webapp:MANIFEST_ID@MANIFEST_URL` to cross-check the app's manifest): the web apps whose
+/// manifest ids it must associate with the origin.
 public struct WebAppWant: AssociationWant, Equatable {
     public static var kind: AssociationKind { .webApp }
     /// The manifest ids, canonical.
     public var manifestIDs: [String]
+    /// The manifests to cross-check, by manifest id: their URLs.
+    public var manifests: [String: String]
 
-    public init(manifestIDs: [String]) { self.manifestIDs = manifestIDs }
+    public init(manifestIDs: [String], manifests: [String: String] = [:]) {
+        self.manifestIDs = manifestIDs
+        self.manifests = manifests
+    }
+
+    /// `ID@https://…/manifest.json` split into the id and the manifest's URL.
+    static func split(_ value: String) -> (id: String, manifest: String?) {
+        guard let at = value.range(of: "@https://", options: [.caseInsensitive, .backwards]) else {
+            return (value, nil)
+        }
+        return (String(value[..<at.lowerBound]), String(value[value.index(after: at.lowerBound)...]))
+    }
 
     public static func parsing(_ values: [String]) throws(AssociationValueError) -> any AssociationWant {
         var ids: [String] = []
-        for value in values {
+        var manifests: [String: String] = [:]
+        for text in values {
+            let (value, manifest) = split(text)
+            if let manifest {
+                guard let url = WebAppManifestID.canonical(manifest) else {
+                    throw AssociationValueError(
+                        value: String(text.prefix(120)),
+                        reason: "\"\(manifest.prefix(120))\" is not the https URL of a manifest")
+                }
+                if let id = WebAppManifestID.canonical(value) { manifests[id] = url }
+            }
             guard let id = WebAppManifestID.canonical(value) else {
                 throw AssociationValueError(
                     value: String(value.prefix(120)),
@@ -68,11 +96,13 @@ public struct WebAppWant: AssociationWant, Equatable {
             }
             if !ids.contains(id) { ids.append(id) }
         }
-        return WebAppWant(manifestIDs: ids)
+        return WebAppWant(manifestIDs: ids, manifests: manifests)
     }
 
     public func merging(_ other: WebAppWant) -> WebAppWant {
-        WebAppWant(manifestIDs: manifestIDs + other.manifestIDs.filter { !manifestIDs.contains($0) })
+        WebAppWant(
+            manifestIDs: manifestIDs + other.manifestIDs.filter { !manifestIDs.contains($0) },
+            manifests: manifests.merging(other.manifests) { _, theirs in theirs })
     }
 }
 

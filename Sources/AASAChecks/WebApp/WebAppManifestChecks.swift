@@ -1,0 +1,97 @@
+import AASAJSON
+import AASAModel
+import Foundation
+
+/// The cross-check with the app's manifest (`webapp:ID@MANIFEST_URL`), as Chromium's manifest
+/// parser reads it: its `scope_extensions` list this origin, and its id is the one associated.
+public enum WebAppManifestChecks {
+    /// An origin a manifest extends its scope to: its host (without `*.`), its port, and whether
+    /// it covers the host's subdomains.
+    struct Extension: Equatable {
+        var host: String
+        var port: Int?
+        var wildcard: Bool
+
+        func covers(host other: String, port otherPort: Int?) -> Bool {
+            let other = other.lowercased()
+            return (port ?? 443) == (otherPort ?? 443) && (other == host || (wildcard && other.hasSuffix("." + host)))
+        }
+    }
+
+    /// The manifest's answer judged for `domain`'s origin and the manifest id the input names.
+    public static func assess(_ fetched: FetchedLocation, domain: String, expectedID: String) -> [Finding] {
+        let record = fetched.record
+        let url = record.url.prefix(300)
+        guard record.error == nil, record.status == 200, !record.bodyTruncated else {
+            let why = record.error.map { $0.message.prefix(200) } ?? "HTTP \(record.status.map(String.init) ?? "?")"
+            return [Finding(.webApp(.manifestUnreachable), .webApp, "The manifest \(url) was not read (\(why)).")]
+        }
+        guard let manifest = (try? JSONParser.parse(fetched.body))?.objectValue else {
+            return [Finding(.webApp(.manifestInvalid), .webApp, "The manifest \(url) is not a JSON object.")]
+        }
+        var findings: [Finding] = []
+        if !scopeExtensions(of: manifest).contains(where: { $0.covers(host: domain, port: nil) }) {
+            findings.append(
+                Finding(
+                    .webApp(.manifestScope), .webApp,
+                    "The manifest \(url) does not list https://\(domain) in scope_extensions, as Chromium reads them.")
+            )
+        }
+        if let id = manifestID(of: manifest, manifestURL: record.url), id != expectedID {
+            findings.append(
+                Finding(
+                    .webApp(.manifestID), .webApp,
+                    "The manifest \(url) has the id \(id.prefix(300)), not \(expectedID.prefix(300)) as the input and the association file name."
+                ))
+        }
+        return findings
+    }
+
+    /// `scope_extensions` as Chromium reads it: an array; its first 10 entries; the first entry
+    /// that is a string or an object sets the kind the others must be; an object's `origin`; an
+    /// https origin, `*.` for its subdomains, at most 2,000 characters.
+    static func scopeExtensions(of manifest: JSONObject) -> [Extension] {
+        guard let entries = manifest["scope_extensions"]?.arrayValue else { return [] }
+        var expectsString: Bool?
+        var found: [Extension] = []
+        for entry in entries.prefix(WebAppLimits.maximumScopeExtensions) {
+            let isString = entry.stringValue != nil
+            guard isString || entry.objectValue != nil else { continue }
+            if expectsString == nil { expectsString = isString }
+            guard isString == expectsString else { continue }
+            let text = isString ? entry.stringValue : entry.objectValue?["origin"]?.stringValue
+            guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), text.count <= 2000,
+                let origin = origin(text)
+            else { continue }
+            found.append(origin)
+        }
+        return found
+    }
+
+    /// An https origin, `*.` marking a wildcard.
+    static func origin(_ text: String) -> Extension? {
+        guard let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
+            var host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        let wildcard = host.hasPrefix("*.")
+        if wildcard { host.removeFirst(2) }
+        guard !host.isEmpty, !host.contains("*") else { return nil }
+        return Extension(host: host, port: components.port, wildcard: wildcard)
+    }
+
+    /// The manifest's id: `id` resolved against `start_url`'s origin (and kept on it), else
+    /// `start_url`; nil when it has neither (its document's URL, which the audit does not know).
+    static func manifestID(of manifest: JSONObject, manifestURL: String) -> String? {
+        guard let base = URL(string: manifestURL) else { return nil }
+        let start = manifest["start_url"]?.stringValue.flatMap { URL(string: $0, relativeTo: base)?.absoluteURL }
+        let startURL = start ?? base
+        if let id = manifest["id"]?.stringValue, !id.isEmpty,
+            let origin = URL(string: "/", relativeTo: startURL)?.absoluteURL,
+            let resolved = URL(string: id, relativeTo: origin)?.absoluteURL,
+            resolved.host?.lowercased() == startURL.host?.lowercased(), resolved.port == startURL.port
+        {
+            return WebAppManifestID.canonical(resolved.absoluteString)
+        }
+        return start.flatMap { WebAppManifestID.canonical($0.absoluteString) }
+    }
+}
