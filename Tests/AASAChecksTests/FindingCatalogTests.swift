@@ -474,7 +474,8 @@ import Testing
         .webApp(.manifestScope): { webAppManifest(#"{"start_url": "https://app.example.com/app"}"#) },
         .webApp(.manifestID): {
             webAppManifest(
-                #"{"start_url": "https://app.example.com/other", "scope_extensions": ["https://example.com"]}"#)
+                #"{"start_url": "https://app.example.com/other", "scope_extensions": [{"type": "origin", "origin": "https://example.com"}]}"#
+            )
         },
         .assetLinks(.status): { android(Fixture.served("", at: .assetlinks, status: 404)) },
         .assetLinks(.redirect): {

@@ -76,40 +76,35 @@ import Testing
         return WebAppManifestChecks.assess(fetched, domain: "shop.example.com", expectedID: id).map(\.code.rawValue)
     }
 
-    /// The manifest's scope_extensions as Chromium's manifest parser reads them.
+    /// The manifest's scope_extensions as Chromium 156 reads them (`ChromiumScopeExtensionsTests`
+    /// holds the same reading to Chromium's own): objects of type origin, the first 10.
     @Test func theManifestListsTheOriginAsChromiumReadsIt() {
         let start = #""start_url": "/app""#
-        #expect(
-            Self.manifest(
-                #"{\#(start), "scope_extensions": [{"type": "origin", "origin": "https://shop.example.com"}]}"#
-            ).isEmpty)
-        #expect(Self.manifest(#"{\#(start), "scope_extensions": ["https://shop.example.com/any/path"]}"#).isEmpty)
-        #expect(Self.manifest(#"{\#(start), "scope_extensions": ["https://*.example.com"]}"#).isEmpty, "a wildcard")
-        // The first entry's kind rules: an object after a string is ignored.
-        #expect(
-            Self.manifest(
-                #"{\#(start), "scope_extensions": ["https://other.example", {"origin": "https://shop.example.com"}]}"#)
-                == ["webapp.manifest-scope"])
-        // Only the first 10 entries are read.
-        let eleven = (0..<10).map { #""https://o\#($0).example""# } + [#""https://shop.example.com""#]
+        func entry(_ origin: String) -> String { #"{"type": "origin", "origin": "\#(origin)"}"# }
+        #expect(Self.manifest(#"{\#(start), "scope_extensions": [\#(entry("https://shop.example.com"))]}"#).isEmpty)
+        #expect(Self.manifest(#"{\#(start), "scope_extensions": [\#(entry("https://shop.example.com/any"))]}"#).isEmpty)
+        let eleven = (0..<10).map { entry("https://o\($0).example") } + [entry("https://shop.example.com")]
         #expect(
             Self.manifest(#"{\#(start), "scope_extensions": [\#(eleven.joined(separator: ","))]}"#) == [
                 "webapp.manifest-scope"
             ])
-        for wrong in [#""http://shop.example.com""#, #"{"origin": 5}"#, #""shop.example.com""#, "{}"] {
+        for wrong in [
+            #""https://shop.example.com""#, entry("http://shop.example.com"), entry("https://*.example.com"),
+            #"{"origin": "https://shop.example.com"}"#, #"{"type": "origin", "origin": 5}"#,
+        ] {
             #expect(
                 Self.manifest(#"{\#(start), "scope_extensions": [\#(wrong)]}"#) == ["webapp.manifest-scope"], "\(wrong)"
             )
         }
         #expect(
-            Self.manifest(#"{\#(start), "scope_extensions": {"origin": "https://shop.example.com"}}"#) == [
+            Self.manifest(#"{\#(start), "scope_extensions": \#(entry("https://shop.example.com"))}"#) == [
                 "webapp.manifest-scope"
             ])
     }
 
     /// The manifest's id: `id` against start_url's origin, else start_url.
     @Test func theManifestsIDIsTheOneAssociated() {
-        let scope = #""scope_extensions": ["https://shop.example.com"]"#
+        let scope = #""scope_extensions": [{"type": "origin", "origin": "https://shop.example.com"}]"#
         #expect(Self.manifest(#"{"id": "/app", "start_url": "/start?x=1", \#(scope)}"#).isEmpty)
         #expect(Self.manifest(#"{"start_url": "https://app.example.com/app", \#(scope)}"#).isEmpty)
         #expect(Self.manifest(#"{"id": "/other", "start_url": "/app", \#(scope)}"#) == ["webapp.manifest-id"])

@@ -154,6 +154,50 @@ public enum BrowserDriver {
         return try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
     }
 
+    /// Opens each page (https pages of the caller's origin, each linking a manifest) in a Chromium
+    /// whose every host name resolves to `127.0.0.1:port` and which trusts `publicKeySHA256`, and
+    /// returns, by page, what DevTools' `Page.getAppManifest` says of its manifest: `id` and
+    /// `scopeExtensions` (`origin`, `hasOriginWildcard`), as JSON.
+    public static func appManifests(pages: [String], port: Int, publicKeySHA256: String) async throws -> Data {
+        guard let chromium, let python = ReportSchemaValidator.python else {
+            throw BrowserError(description: unavailableMessage)
+        }
+        let flags = [
+            "--host-resolver-rules=MAP * 127.0.0.1:\(port)", "--ignore-certificate-errors-spki-list=\(publicKeySHA256)",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["AASA_TEST_CHROMIUM_FLAGS"] = String(decoding: try JSONEncoder().encode(flags), as: UTF8.self)
+        let list = String(decoding: try JSONEncoder().encode(pages), as: UTF8.self)
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: python), ["-c", manifestScript, chromium, list], environment: environment)
+        guard result.status == 0, let line = result.stdout.split(separator: "\n").last else {
+            throw BrowserError(description: "the browser script failed: \(result.stdout)\(result.stderr)")
+        }
+        return Data(line.utf8)
+    }
+
+    static let manifestScript =
+        plumbing + #"""
+
+            pages = json.loads(sys.argv[2])
+            try:
+                target = send("Target.createTarget", {"url": "about:blank"})["targetId"]
+                session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+                send("Page.enable", {}, session)
+                answers = {}
+                for page in pages:
+                    send("Page.navigate", {"url": page}, session)
+                    deadline = time.time() + 90
+                    while evaluate(session, "location.href + ' ' + document.readyState") != page + " complete":
+                        if time.time() > deadline: raise SystemExit("the page did not load: " + page)
+                        time.sleep(0.1)
+                    manifest = send("Page.getAppManifest", {}, session).get("manifest", {})
+                    answers[page] = {"id": manifest.get("id"), "scopeExtensions": manifest.get("scopeExtensions", [])}
+                print(json.dumps(answers))
+            finally:
+                proc.kill(); proc.wait()
+            """#
+
     static let passkeyScript =
         plumbing + #"""
 

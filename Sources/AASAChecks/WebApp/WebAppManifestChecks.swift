@@ -47,36 +47,28 @@ public enum WebAppManifestChecks {
         return findings
     }
 
-    /// `scope_extensions` as Chromium reads it: an array; its first 10 entries; the first entry
-    /// that is a string or an object sets the kind the others must be; an object's `origin`; an
-    /// https origin, `*.` for its subdomains, at most 2,000 characters.
+    /// `scope_extensions` as Chromium reads it (held to Chromium 156's own reading through
+    /// DevTools by `ChromiumScopeExtensionsTests`): an array; its first 10 entries; each an object
+    /// with `"type": "origin"` and an https `origin` (a path dropped), at most 2,000 characters.
+    /// A string entry, an object without that type, and `*.` (no wildcard: the host `%2A.…`)
+    /// extend to nothing.
     static func scopeExtensions(of manifest: JSONObject) -> [Extension] {
         guard let entries = manifest["scope_extensions"]?.arrayValue else { return [] }
-        var expectsString: Bool?
-        var found: [Extension] = []
-        for entry in entries.prefix(WebAppLimits.maximumScopeExtensions) {
-            let isString = entry.stringValue != nil
-            guard isString || entry.objectValue != nil else { continue }
-            if expectsString == nil { expectsString = isString }
-            guard isString == expectsString else { continue }
-            let text = isString ? entry.stringValue : entry.objectValue?["origin"]?.stringValue
-            guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), text.count <= 2000,
-                let origin = origin(text)
-            else { continue }
-            found.append(origin)
+        return entries.prefix(WebAppLimits.maximumScopeExtensions).compactMap { entry in
+            guard let object = entry.objectValue, object["type"]?.stringValue == "origin",
+                let text = object["origin"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines),
+                text.count <= 2000
+            else { return nil }
+            return origin(text)
         }
-        return found
     }
 
-    /// An https origin, `*.` marking a wildcard.
+    /// An https origin; a host that starts `*.` names no host Chromium matches.
     static func origin(_ text: String) -> Extension? {
         guard let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
-            var host = components.host?.lowercased(), !host.isEmpty
+            let host = components.host?.lowercased(), !host.isEmpty
         else { return nil }
-        let wildcard = host.hasPrefix("*.")
-        if wildcard { host.removeFirst(2) }
-        guard !host.isEmpty, !host.contains("*") else { return nil }
-        return Extension(host: host, port: components.port, wildcard: wildcard)
+        return Extension(host: host.replacingOccurrences(of: "*", with: "%2a"), port: components.port, wildcard: false)
     }
 
     /// The manifest's id: `id` resolved against `start_url`'s origin (and kept on it), else

@@ -120,9 +120,9 @@ public enum WebAppCode: String, FindingCodeFamily {
             FindingDefinition(
                 category, .error,
                 meaning:
-                    "The app's manifest does not list this origin in scope_extensions (as Chromium reads them: an array of https origins or {\"type\": \"origin\", \"origin\": …} objects of one kind, the first 10): the association file alone extends nothing.",
+                    "The app's manifest does not list this origin in scope_extensions as Chromium reads them (an array whose first 10 entries count, each {\"type\": \"origin\", \"origin\": \"https://…\"}; a string entry, an object without that type and a *. wildcard extend to nothing): the association file alone extends nothing.",
                 fix:
-                    "Add {\"type\": \"origin\", \"origin\": \"https://HOST\"} to the manifest's scope_extensions (or \"https://*.example.com\" for every subdomain)."
+                    "Add {\"type\": \"origin\", \"origin\": \"https://HOST\"} to the manifest's scope_extensions, one entry per origin."
             )
         case .manifestID:
             FindingDefinition(
