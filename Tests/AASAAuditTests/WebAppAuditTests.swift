@@ -1,6 +1,7 @@
 import AASAFetch
 import AuditTestSupport
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -113,12 +114,17 @@ import Testing
     }
 
     /// `webapp:ID@MANIFEST_URL`: the app's manifest lists the origin in scope_extensions and has
-    /// the associated id; an origin it does not list fails though its own file is right.
+    /// the associated id; an origin it does not list fails though its own file is right. The
+    /// manifest is fetched once for both.
     @Test func theManifestIsCrossCheckedWhenNamed() async throws {
         let world = try TestWorld()
+        let manifestRequests = Atomic(0)
         let server = try FaultServer(
             identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]),
-            fault: .respond { host, path in Self.answer(host: host, path: path) })
+            fault: .respond { host, path in
+                if path == "/manifest.json" { manifestRequests.add(1, ordering: .relaxed) }
+                return Self.answer(host: host, path: path)
+            })
         defer { server.shutdown() }
         var configuration = world.fetcherConfiguration(timeout: 30)
         configuration.connectTo = ["webapp-good.aasa.test", "webapp-unlisted.aasa.test", "webapp-app.aasa.test"].map {
@@ -140,5 +146,7 @@ import Testing
         let unlisted = try await audit("webapp-unlisted.aasa.test")
         #expect(
             unlisted.findings.map(\.code.rawValue) == ["webapp.manifest-scope"], "\(unlisted.findings.map(\.message))")
+        #expect(unlisted.fetches.map(\.url).last == "https://webapp-app.aasa.test/manifest.json")
+        #expect(manifestRequests.load(ordering: .relaxed) == 1, "fetched once for both origins")
     }
 }

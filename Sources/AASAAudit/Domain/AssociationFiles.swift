@@ -1,6 +1,7 @@
 import AASAChecks
 import AASAFetch
 import AASAModel
+import Foundation
 
 /// The seam's list in the engine: for each association file a domain's line asks for besides
 /// the AASA (`AssociationWants`), the type that audits it. A kind lives in its own folder
@@ -97,6 +98,10 @@ struct AuditGroup: AssociationFileAudit {
 struct DeadlineFetch: Sendable {
     let plan: OriginFetchPlan
     let deadline: DomainDeadline
+    /// The run's files fetched once (`once`); nil: each asks for itself.
+    var shared: SharedFetches?
+    /// The clock `shared`'s answers age by.
+    var now: @Sendable () -> Date = { Date() }
 
     func callAsFunction(_ request: FetchRequest) async -> FetchedLocation {
         await plan.fetchWithinDeadline(request, within: deadline)

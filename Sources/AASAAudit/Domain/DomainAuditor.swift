@@ -17,6 +17,9 @@ public struct DomainAuditor: Sendable {
     /// The clock certificates and acknowledgements are judged against (`AuditSettings.now`).
     public var now: @Sendable () -> Date = { Date() }
     let signedFiles: SignedFileOpener
+    /// The files several domains name, fetched once by this auditor (a run, or a while in
+    /// `serve` and `mcp`).
+    let shared = SharedFetches()
 
     public init(
         fetcher: Fetcher, validation: ValidationOptions = ValidationOptions(),
@@ -45,7 +48,7 @@ public struct DomainAuditor: Sendable {
         // The domain's connection is kept between its fetches and closed after the last one.
         let (origin, associations) = await fetcher.keepingConnections(to: target.domain) {
             let origin = await plan.run()
-            let more = DeadlineFetch(plan: plan, deadline: origin.deadline)
+            let more = DeadlineFetch(plan: plan, deadline: origin.deadline, shared: shared, now: now)
             var associations = await files.audit(origin.extra, more: more)
             associations.add(
                 await CatchAllProbe.probe(target.domain, origin: origin.aasa, files: associations, more: more))

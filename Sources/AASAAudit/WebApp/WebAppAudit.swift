@@ -27,7 +27,7 @@ struct WebAppAudit: AssociationFileAudit {
             guard let url = manifests[id] else { continue }
             var request = FetchRequest(url: url, location: .webApp, closeConnection: true)
             request.maximumStoredBodyBytes = WebAppLimits.maximumManifestBytes + 1
-            let manifest = await more(request)
+            let manifest = await more.once(request)
             fetches.append(manifest.record)
             findings += WebAppManifestChecks.assess(manifest, domain: domain, expectedID: id)
         }
