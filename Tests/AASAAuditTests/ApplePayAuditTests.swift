@@ -43,29 +43,13 @@ import Testing
         }
     }
 
+    /// Each host audited as a shop with no app (`ios:none applepay`).
     static func audit(_ hosts: [String], want: ApplePayWant = ApplePayWant(), expiring: Bool = false) async throws
         -> [String: DomainReport]
     {
-        let world = try TestWorld()
-        let validUntil = Date().addingTimeInterval(expiring ? 20 * 86_400 : 90 * 86_400)
-        let server = try FaultServer(
-            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"], validUntil: validUntil),
-            fault: .respond { host, path in Self.answer(host: host, path: path) })
-        defer { server.shutdown() }
-        var configuration = world.fetcherConfiguration(timeout: 30)
-        configuration.connectTo = hosts.map { server.connectTo($0) }
-        let fetcher = try Fetcher(configuration: configuration)
-        defer { fetcher.shutdown() }
-        let auditor = DomainAuditor(fetcher: fetcher)
-        var reports: [String: DomainReport] = [:]
-        for host in hosts {
-            var wants = AssociationWants()
-            wants.insert(want)
-            var shop = DomainTarget(domain: host, wants: wants)
-            shop.aasa = nil  // ios:none applepay: a shop with no app
-            reports[host] = await auditor.audit(shop).report
-        }
-        return reports
+        try await TestWorld().auditAlone(
+            hosts, want: want, validUntil: Date().addingTimeInterval(expiring ? 20 * 86_400 : 90 * 86_400),
+            answer: { host, path in Self.answer(host: host, path: path) })
     }
 
     static func codes(_ report: DomainReport?) -> [String] { report?.findings.map(\.code.rawValue) ?? ["no report"] }

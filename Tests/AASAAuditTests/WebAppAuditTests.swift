@@ -50,27 +50,12 @@ import Testing
     }
 
     @Test func eachRuleOfChromiumsReaderIsFoundOnItsHost() async throws {
-        let world = try TestWorld()
-        let server = try FaultServer(
-            identity: try world.pki.issueServerIdentity(for: ["*.aasa.test"]),
-            fault: .respond { host, path in Self.answer(host: host, path: path) })
-        defer { server.shutdown() }
         let hosts = ["webapp-good", "webapp-legacy", "webapp-offorigin", "webapp-redirect", "webapp-huge"].map {
             $0 + ".aasa.test"
         }
-        var configuration = world.fetcherConfiguration(timeout: 30)
-        configuration.connectTo = hosts.map { server.connectTo($0) }
-        let fetcher = try Fetcher(configuration: configuration)
-        defer { fetcher.shutdown() }
-        let auditor = DomainAuditor(fetcher: fetcher)
-        var reports: [String: DomainReport] = [:]
-        for host in hosts {
-            var wants = AssociationWants()
-            wants.insert(WebAppWant(manifestIDs: [Self.id]))
-            var target = DomainTarget(domain: host, wants: wants)
-            target.aasa = nil
-            reports[host] = await auditor.audit(target).report
-        }
+        let reports = try await TestWorld().auditAlone(
+            hosts, want: WebAppWant(manifestIDs: [Self.id]),
+            answer: { host, path in Self.answer(host: host, path: path) })
         func codes(_ host: String) -> [String] {
             reports[host + ".aasa.test"]?.findings.map(\.code.rawValue) ?? ["none"]
         }

@@ -137,6 +137,18 @@ public enum BrowserDriver {
     public static func createPasskeys(page: String, rpIDs: [String], port: Int, publicKeySHA256: String)
         async throws -> [String: String]
     {
+        let ids = String(decoding: try JSONEncoder().encode(rpIDs), as: UTF8.self)
+        let line = try await runOnLoopbackNames(
+            passkeyScript, [page, ids], port: port, publicKeySHA256: publicKeySHA256)
+        return try JSONDecoder().decode([String: String].self, from: line)
+    }
+
+    /// Runs `script` (after `plumbing`) with `arguments`, in a Chromium whose every host name
+    /// resolves to `127.0.0.1:port` and which trusts the server key `publicKeySHA256`: the last
+    /// line it printed.
+    static func runOnLoopbackNames(_ script: String, _ arguments: [String], port: Int, publicKeySHA256: String)
+        async throws -> Data
+    {
         guard let chromium, let python = ReportSchemaValidator.python else {
             throw BrowserError(description: unavailableMessage)
         }
@@ -145,13 +157,12 @@ public enum BrowserDriver {
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["AASA_TEST_CHROMIUM_FLAGS"] = String(decoding: try JSONEncoder().encode(flags), as: UTF8.self)
-        let ids = String(decoding: try JSONEncoder().encode(rpIDs), as: UTF8.self)
         let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: python), ["-c", passkeyScript, chromium, page, ids], environment: environment)
+            URL(fileURLWithPath: python), ["-c", script, chromium] + arguments, environment: environment)
         guard result.status == 0, let line = result.stdout.split(separator: "\n").last else {
             throw BrowserError(description: "the browser script failed: \(result.stdout)\(result.stderr)")
         }
-        return try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
+        return Data(line.utf8)
     }
 
     /// Opens each page (https pages of the caller's origin, each linking a manifest) in a Chromium
@@ -159,21 +170,8 @@ public enum BrowserDriver {
     /// returns, by page, what DevTools' `Page.getAppManifest` says of its manifest: `id` and
     /// `scopeExtensions` (`origin`, `hasOriginWildcard`), as JSON.
     public static func appManifests(pages: [String], port: Int, publicKeySHA256: String) async throws -> Data {
-        guard let chromium, let python = ReportSchemaValidator.python else {
-            throw BrowserError(description: unavailableMessage)
-        }
-        let flags = [
-            "--host-resolver-rules=MAP * 127.0.0.1:\(port)", "--ignore-certificate-errors-spki-list=\(publicKeySHA256)",
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["AASA_TEST_CHROMIUM_FLAGS"] = String(decoding: try JSONEncoder().encode(flags), as: UTF8.self)
         let list = String(decoding: try JSONEncoder().encode(pages), as: UTF8.self)
-        let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: python), ["-c", manifestScript, chromium, list], environment: environment)
-        guard result.status == 0, let line = result.stdout.split(separator: "\n").last else {
-            throw BrowserError(description: "the browser script failed: \(result.stdout)\(result.stderr)")
-        }
-        return Data(line.utf8)
+        return try await runOnLoopbackNames(manifestScript, [list], port: port, publicKeySHA256: publicKeySHA256)
     }
 
     static let manifestScript =
