@@ -105,11 +105,15 @@ extension AssociationRecords {
         return digests.isEmpty ? nil : Dictionary(digests, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The same, read from a domain record's decoder: only the digested kinds' sections are
-    /// decoded (a previous run of a million domains is read this way).
+    /// The same, read from a domain record's decoder: only the digested kinds' sections the
+    /// record has (`AssociationKind.recordKey`) are decoded (a previous run of a million
+    /// domains is read this way).
     public static func contentDigests(record decoder: any Decoder) throws -> [String: String]? {
+        let container = try decoder.container(keyedBy: LinkPlatform.RecordKey.self)
         var records = AssociationRecords()
-        for kind in AssociationKinds.all where kind.sectionType is any DigestedSection.Type {
+        for kind in AssociationKinds.all
+        where kind.sectionType is any DigestedSection.Type && container.contains(LinkPlatform.RecordKey(kind.recordKey))
+        {
             if let section = try kind.sectionType.decodeIfPresent(from: decoder) {
                 records.merge(AssociationRecords(section))
             }
@@ -298,7 +302,7 @@ extension LinkPlatform {
             services: try container.decodeIfPresent([AssociatedService].self, forKey: RecordKey("entitlements")))
     }
 
-    private struct RecordKey: CodingKey {
+    struct RecordKey: CodingKey {
         let stringValue: String
         init(_ name: String) { stringValue = name }
         init?(stringValue: String) { self.stringValue = stringValue }
